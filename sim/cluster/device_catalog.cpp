@@ -1,0 +1,50 @@
+#include "sim/cluster/device_catalog.h"
+
+namespace dlsim {
+
+std::string_view to_string(DeviceKind kind) {
+  switch (kind) {
+  case DeviceKind::kGpu: return "gpu";
+  case DeviceKind::kCpu: return "cpu";
+  case DeviceKind::kXeonPhi: return "xeonphi";
+  case DeviceKind::kFpga: return "fpga";
+  }
+  return "?";
+}
+
+std::optional<DeviceKind> parse_device_kind(std::string_view text) {
+  for (auto k : {DeviceKind::kGpu, DeviceKind::kCpu, DeviceKind::kXeonPhi, DeviceKind::kFpga}) {
+    if (to_string(k) == text) return k;
+  }
+  return std::nullopt;
+}
+
+std::vector<DeviceType> builtin_device_types() {
+  // rel_throughput: ResNet-50 training images/s relative to a V100 at each device's default
+  // precision in public benchmark tables (docs/cluster.md cites each); peaks from datasheets.
+  return {
+      {"K80", DeviceKind::kGpu, 12, 4.37, 0.15,
+       "NVIDIA Tesla K80 datasheet (8.73 TFLOPS FP32 boost per board of two GK210; one GPU = half)"},
+      {"P100", DeviceKind::kGpu, 16, 9.3, 0.55, "NVIDIA Tesla P100 PCIe datasheet"},
+      {"V100", DeviceKind::kGpu, 16, 15.7, 1.0, "NVIDIA Tesla V100 SXM2 datasheet"},
+      {"T4", DeviceKind::kGpu, 16, 8.1, 0.4, "NVIDIA T4 datasheet"},
+      {"A100", DeviceKind::kGpu, 40, 19.5, 2.2, "NVIDIA A100 40GB datasheet"},
+      {"H100", DeviceKind::kGpu, 80, 67.0, 3.9, "NVIDIA H100 SXM5 datasheet"},
+      {"XeonCPU", DeviceKind::kCpu, 0, 3.0, 0.06,
+       "Intel Xeon Gold 6148 socket: 20 cores x 2.4 GHz x 64 FP32 FLOP/cycle (AVX-512, 2 FMA)"},
+      {"XeonPhi", DeviceKind::kXeonPhi, 16, 6.1, 0.15,
+       "Intel Xeon Phi 7250 (Knights Landing) datasheet: 68 cores, 16 GB MCDRAM"},
+      {"FPGA", DeviceKind::kFpga, 8, 1.4, 0.08,
+       "Intel Arria 10 GX 1150 PAC: 1.37 TFLOPS FP32 (hard floating-point DSPs), 8 GB DDR4"},
+  };
+}
+
+std::optional<DeviceTypeId> find_device_type(const std::vector<DeviceType>& types,
+                                             std::string_view name) {
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (types[i].name == name) return static_cast<DeviceTypeId>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace dlsim

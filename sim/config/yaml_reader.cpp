@@ -1,0 +1,168 @@
+#include "sim/config/yaml_reader.h"
+
+#include "sim/engine/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace dlsim {
+
+namespace {
+
+std::string join_path(const std::string& base, const std::string& key) {
+  return base.empty() ? key : base + "." + key;
+}
+
+std::string describe(const YamlWhere& where, const YAML::Node& node) {
+  std::string out = where.file.empty() ? std::string("<config>") : where.file;
+  if (node.IsDefined() && node.Mark().line >= 0) out += fmt::format(":{}", node.Mark().line + 1);
+  out += ": ";
+  if (!where.path.empty()) out += where.path + ": ";
+  return out;
+}
+
+template <class T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, bool>) return "true or false";
+  else if constexpr (std::is_integral_v<T>) return "an integer";
+  else if constexpr (std::is_floating_point_v<T>) return "a number";
+  else return "a string";
+}
+
+}  // namespace
+
+void yaml_fail(const YamlWhere& where, const YAML::Node& node, const std::string& what) {
+  throw InputError(describe(where, node) + what);
+}
+
+YamlMap::YamlMap(YAML::Node node, YamlWhere where) : node_(std::move(node)), where_(std::move(where)) {
+  if (node_.IsDefined() && !node_.IsNull() && !node_.IsMap()) {
+    yaml_fail(where_, node_, "expected a mapping of keys to values");
+  }
+}
+
+bool YamlMap::has(const std::string& key) const {
+  return node_.IsMap() && node_[key].IsDefined() && !node_[key].IsNull();
+}
+
+YAML::Node YamlMap::child(const std::string& key) {
+  if (std::find(known_.begin(), known_.end(), key) == known_.end()) known_.push_back(key);
+  if (!node_.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  // Look up without inserting: operator[] on a const node never adds a key.
+  const YAML::Node& const_node = node_;
+  return const_node[key];
+}
+
+YamlWhere YamlMap::where_of(const std::string& key) const {
+  return YamlWhere{where_.file, join_path(where_.path, key)};
+}
+
+void YamlMap::done() const {
+  if (!node_.IsMap()) return;
+  for (const auto& kv : node_) {
+    auto key = kv.first.as<std::string>();
+    if (std::find(known_.begin(), known_.end(), key) == known_.end()) {
+      std::vector<std::string> valid = known_;
+      std::sort(valid.begin(), valid.end());
+      yaml_fail(where_of(key), kv.first,
+                fmt::format("unknown key (valid here: {})", fmt::join(valid, ", ")));
+    }
+  }
+}
+
+template <class T>
+T yaml_as(const YAML::Node& node, const YamlWhere& where) {
+  if (!node.IsScalar()) yaml_fail(where, node, fmt::format("expected {}", type_name<T>()));
+  try {
+    T value = node.as<T>();
+    if constexpr (std::is_unsigned_v<T> && std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (!node.Scalar().empty() && node.Scalar()[0] == '-') throw YAML::BadConversion(node.Mark());
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!std::isfinite(value)) throw YAML::BadConversion(node.Mark());
+    }
+    return value;
+  } catch (const YAML::BadConversion&) {
+    yaml_fail(where, node,
+              fmt::format("expected {}, got '{}'", type_name<T>(), node.Scalar()));
+  }
+}
+
+template bool yaml_as<bool>(const YAML::Node&, const YamlWhere&);
+template int yaml_as<int>(const YAML::Node&, const YamlWhere&);
+template std::int64_t yaml_as<std::int64_t>(const YAML::Node&, const YamlWhere&);
+template std::uint32_t yaml_as<std::uint32_t>(const YAML::Node&, const YamlWhere&);
+template std::uint64_t yaml_as<std::uint64_t>(const YAML::Node&, const YamlWhere&);
+template double yaml_as<double>(const YAML::Node&, const YamlWhere&);
+template std::string yaml_as<std::string>(const YAML::Node&, const YamlWhere&);
+
+YAML::Node load_yaml_file(const std::string& file) {
+  try {
+    return YAML::LoadFile(file);
+  } catch (const YAML::BadFile&) {
+    throw InputError(file + ": cannot open file");
+  } catch (const YAML::ParserException& e) {
+    throw InputError(fmt::format("{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.msg));
+  }
+}
+
+void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::string& value) {
+  if (dotted_path.empty()) throw InputError("--set: empty key path");
+  YAML::Node parsed;
+  try {
+    parsed = YAML::Load(value);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(fmt::format("--set {}: cannot parse value '{}': {}", dotted_path, value, e.msg));
+  }
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t dot = dotted_path.find('.', start);
+    parts.push_back(dotted_path.substr(start, dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  // Walk with explicit node handles: yaml-cpp nodes are references, so assigning through the
+  // last handle writes into the tree.
+  std::vector<YAML::Node> chain{root};
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node cur = chain.back();
+    const std::string& p = parts[i];
+    bool is_index = !p.empty() && std::all_of(p.begin(), p.end(), ::isdigit);
+    if (cur.IsSequence() && is_index) {
+      std::size_t idx = std::stoul(p);
+      if (idx >= cur.size()) {
+        throw InputError(fmt::format("--set {}: index {} is out of range (the list has {} items)",
+                                     dotted_path, idx, cur.size()));
+      }
+      chain.push_back(cur[idx]);
+    } else {
+      if (cur.IsScalar()) {
+        throw InputError(fmt::format("--set {}: '{}' is a value, not a mapping", dotted_path, p));
+      }
+      YAML::Node next = cur[p];
+      if (!next.IsDefined() || next.IsNull()) {
+        cur[p] = YAML::Node(YAML::NodeType::Map);
+        next = cur[p];
+      }
+      chain.push_back(next);
+    }
+  }
+  YAML::Node parent = chain.back();
+  const std::string& last = parts.back();
+  bool is_index = !last.empty() && std::all_of(last.begin(), last.end(), ::isdigit);
+  if (parent.IsSequence() && is_index) {
+    std::size_t idx = std::stoul(last);
+    if (idx >= parent.size()) {
+      throw InputError(fmt::format("--set {}: index {} is out of range (the list has {} items)",
+                                   dotted_path, idx, parent.size()));
+    }
+    parent[idx] = parsed;
+  } else {
+    parent[last] = parsed;
+  }
+}
+
+}  // namespace dlsim

@@ -1,0 +1,227 @@
+// The policy's actions: validation (nothing over-committed, gangs whole, right device type,
+// node CPUs and memory) and their application with modeled costs.
+#include "sim/engine/error.h"
+#include "sim/runtime/simulation.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace dlsim {
+
+void Simulation::refuse(JobId j, const std::string& action, const std::string& reason) const {
+  throw ActionError(fmt::format("policy '{}': job '{}': {} refused at t={}s: {}", info_.name,
+                                s_.workload->jobs[j].name, action, to_seconds(s_.now), reason));
+}
+
+std::optional<std::string> Simulation::check_place(JobId j, std::span<const DeviceId> devices,
+                                                   bool allow_shared,
+                                                   std::span<const DeviceId> own) const {
+  const Cluster& c = *s_.cluster;
+  const JobRequest& req = s_.workload->jobs[j].request;
+  const std::uint32_t dpw = req.devices_per_worker;
+  if (devices.empty()) return "no devices given";
+  if (devices.size() % dpw != 0) {
+    return fmt::format("{} devices is not a whole number of workers of {} devices", devices.size(), dpw);
+  }
+  auto workers = static_cast<std::uint32_t>(devices.size() / dpw);
+  if (workers < req.min_workers || workers > req.max_workers) {
+    if (req.min_workers == req.max_workers) {
+      return fmt::format("gang of {} workers broken: {} given", req.min_workers, workers);
+    }
+    return fmt::format("{} workers is outside the job's elastic range [{}, {}]", workers,
+                       req.min_workers, req.max_workers);
+  }
+  std::vector<DeviceId> sorted(devices.begin(), devices.end());
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted.back() >= c.devices.size()) return fmt::format("device {} does not exist", sorted.back());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return "a device is listed twice";
+  DeviceTypeId type = c.devices[devices[0]].type;
+  if (req.device_type != kAnyGpu && type != req.device_type) {
+    return fmt::format("device {} is a {}, the job requires {}", devices[0], c.types[type].name,
+                       c.types[req.device_type].name);
+  }
+  if (req.device_type == kAnyGpu && c.types[type].kind != DeviceKind::kGpu) {
+    return fmt::format("device {} is a {}, not a GPU", devices[0], c.types[type].name);
+  }
+  std::map<NodeId, int> workers_on_node;  // small: one entry per node of the allocation
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    DeviceId d = devices[i];
+    if (c.devices[d].type != type) {
+      return fmt::format("devices {} and {} are of different types", devices[0], d);
+    }
+    if (c.devices[d].node != c.devices[devices[i - i % dpw]].node) {
+      return fmt::format("worker {} spans nodes {} and {}", i / dpw, c.devices[devices[i - i % dpw]].node,
+                         c.devices[d].node);
+    }
+    if (i % dpw == 0) ++workers_on_node[c.devices[d].node];
+    bool mine = std::find(own.begin(), own.end(), d) != own.end();
+    if (mine) continue;
+    const DeviceSlot& slot = s_.slots[d];
+    if (slot.count == 0) continue;
+    if (!allow_shared) {
+      return fmt::format("device {} is in use by job '{}'", d, s_.workload->jobs[slot.jobs[0]].name);
+    }
+    if (slot.count >= s_.config.max_jobs_per_device) {
+      return fmt::format("device {} already holds {} jobs (max_jobs_per_device = {})", d, slot.count,
+                         s_.config.max_jobs_per_device);
+    }
+    double cap = c.type_of(d).memory_gb;
+    if (cap > 0 && req.gpu_mem_gb > 0 && slot.mem_gb + req.gpu_mem_gb > cap + 1e-9) {
+      return fmt::format("device {} memory: {} GB held + {} GB needed > {} GB", d, slot.mem_gb,
+                         req.gpu_mem_gb, cap);
+    }
+  }
+  // Node CPUs and memory; the job's own current workers on a node give theirs back first.
+  std::map<NodeId, int> own_workers;
+  for (std::size_t i = 0; i < own.size(); i += dpw) ++own_workers[c.devices[own[i]].node];
+  for (auto [node, n] : workers_on_node) {
+    int net = n - own_workers[node];
+    if (net <= 0) continue;
+    if (req.cpus_per_worker * net > s_.node_cpu_free[node] + 1e-9) {
+      return fmt::format("node {} has {} free CPU cores, {} needed", node, s_.node_cpu_free[node],
+                         req.cpus_per_worker * net);
+    }
+    if (req.mem_gb_per_worker * net > s_.node_mem_free[node] + 1e-9) {
+      return fmt::format("node {} has {} GB free memory, {} needed", node, s_.node_mem_free[node],
+                         req.mem_gb_per_worker * net);
+    }
+  }
+  return std::nullopt;
+}
+
+void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cost_s,
+                          JobStatus paying) {
+  JobState& job = s_.jobs[j];
+  --s_.pending;
+  occupy(j, devices);
+  if (job.first_start < 0) job.first_start = s_.now;
+  job.last_update = s_.now;
+  job.rate = 0;
+  ++job.generation;
+  if (cost_s > 0) {
+    job.status = paying;
+    queue_.push(s_.now + from_seconds(cost_s), EventKind::kActionDone, j, job.generation);
+    return;
+  }
+  job.status = JobStatus::kRunning;
+  set_running(j, true);
+  refresh_rates(job.devices);
+}
+
+void Simulation::do_suspend(JobId j) {
+  JobState& job = s_.jobs[j];
+  settle(j);
+  if (job.status == JobStatus::kRunning) {
+    set_running(j, false);
+    job.status = JobStatus::kSuspending;  // not running: co-located jobs speed up now
+    refresh_rates(job.devices);
+  }
+  job.rate = 0;
+  ++job.generation;
+  ++job.preemptions;
+  double cost_s = s_.config.costs.suspend_s;
+  if (cost_s > 0) {
+    job.status = JobStatus::kSuspending;
+    queue_.push(s_.now + from_seconds(cost_s), EventKind::kActionDone, j, job.generation);
+    return;
+  }
+  job.status = JobStatus::kSuspended;
+  ++s_.pending;
+  release(j);
+}
+
+void Simulation::do_move(JobId j, std::span<const DeviceId> devices, double cost_s,
+                         JobStatus paying) {
+  JobState& job = s_.jobs[j];
+  settle(j);
+  set_running(j, false);
+  job.status = paying;
+  std::vector<DeviceId> target(devices.begin(), devices.end());
+  release(j);
+  occupy(j, target);
+  job.rate = 0;
+  ++job.generation;
+  if (cost_s > 0) {
+    queue_.push(s_.now + from_seconds(cost_s), EventKind::kActionDone, j, job.generation);
+    return;
+  }
+  job.status = JobStatus::kRunning;
+  set_running(j, true);
+  refresh_rates(job.devices);
+}
+
+// ---- Control: the policy-facing side ------------------------------------------------------
+
+std::optional<std::string> Control::check_start(JobId j, std::span<const DeviceId> devices,
+                                                bool allow_shared) const {
+  JobStatus st = state(j).status;
+  if (st != JobStatus::kPending && st != JobStatus::kSuspended) {
+    return fmt::format("job is {}, not pending or suspended", to_string(st));
+  }
+  return sim_.check_place(j, devices, allow_shared, {});
+}
+
+void Control::start(JobId j, std::span<const DeviceId> devices) {
+  if (state(j).status != JobStatus::kPending) {
+    sim_.refuse(j, "start", fmt::format("job is {}, not pending", to_string(state(j).status)));
+  }
+  if (auto why = sim_.check_place(j, devices, false, {})) sim_.refuse(j, "start", *why);
+  sim_.do_place(j, devices, config().costs.start_s, JobStatus::kStarting);
+}
+
+void Control::pack(JobId j, std::span<const DeviceId> devices) {
+  JobStatus st = state(j).status;
+  if (st != JobStatus::kPending && st != JobStatus::kSuspended) {
+    sim_.refuse(j, "pack", fmt::format("job is {}, not pending or suspended", to_string(st)));
+  }
+  if (auto why = sim_.check_place(j, devices, true, {})) sim_.refuse(j, "pack", *why);
+  sim_.s_.jobs[j].packed = true;
+  double cost = st == JobStatus::kSuspended ? config().costs.resume_s : config().costs.start_s;
+  sim_.do_place(j, devices, cost, JobStatus::kStarting);
+}
+
+void Control::suspend(JobId j) {
+  JobStatus st = state(j).status;
+  if (st != JobStatus::kRunning && st != JobStatus::kStarting) {
+    sim_.refuse(j, "suspend", fmt::format("job is {}, not running or starting", to_string(st)));
+  }
+  sim_.do_suspend(j);
+}
+
+void Control::resume(JobId j, std::span<const DeviceId> devices) {
+  if (state(j).status != JobStatus::kSuspended) {
+    sim_.refuse(j, "resume", fmt::format("job is {}, not suspended", to_string(state(j).status)));
+  }
+  if (auto why = sim_.check_place(j, devices, false, {})) sim_.refuse(j, "resume", *why);
+  sim_.do_place(j, devices, config().costs.resume_s, JobStatus::kStarting);
+}
+
+void Control::migrate(JobId j, std::span<const DeviceId> devices) {
+  const JobState& job = state(j);
+  if (job.status != JobStatus::kRunning) {
+    sim_.refuse(j, "migrate", fmt::format("job is {}, not running", to_string(job.status)));
+  }
+  if (devices.size() != job.devices.size()) {
+    sim_.refuse(j, "migrate", fmt::format("{} devices given for a job holding {} (use resize)",
+                                          devices.size(), job.devices.size()));
+  }
+  if (auto why = sim_.check_place(j, devices, job.packed, job.devices)) sim_.refuse(j, "migrate", *why);
+  ++sim_.s_.jobs[j].migrations;
+  sim_.do_move(j, devices, config().costs.migrate_s, JobStatus::kMigrating);
+}
+
+void Control::resize(JobId j, std::span<const DeviceId> devices) {
+  const JobState& job = state(j);
+  if (job.status != JobStatus::kRunning) {
+    sim_.refuse(j, "resize", fmt::format("job is {}, not running", to_string(job.status)));
+  }
+  if (auto why = sim_.check_place(j, devices, job.packed, job.devices)) sim_.refuse(j, "resize", *why);
+  ++sim_.s_.jobs[j].resizes;
+  sim_.do_move(j, devices, config().costs.resize_s, JobStatus::kResizing);
+}
+
+void Control::wake_at(SimTime t) { sim_.wake_at(t); }
+
+}  // namespace dlsim

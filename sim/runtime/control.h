@@ -1,0 +1,43 @@
+// What a policy may do: the validated actions. Each checks its preconditions (device free or
+// shareable, right type, gang whole, node CPUs and memory), costs simulated time from
+// RuntimeConfig::costs, and throws ActionError naming the policy, the job and the reason when
+// refused. check_*() tells without acting.
+#pragma once
+
+#include "sim/runtime/view.h"
+
+#include <optional>
+#include <span>
+#include <string>
+
+namespace dlsim {
+
+class Simulation;
+
+class Control : public View {
+public:
+  Control(Simulation& sim, const SimState& s, bool oracle) : View(s, oracle), sim_(sim) {}
+
+  // Pending job onto free devices (devices_per_worker consecutive ids per worker, one node each).
+  void start(JobId j, std::span<const DeviceId> devices);
+  // Pending or suspended job onto devices that other jobs may already hold (co-location).
+  void pack(JobId j, std::span<const DeviceId> devices);
+  // Preempt to a checkpoint; devices are released when the suspend cost has been paid.
+  void suspend(JobId j);
+  void resume(JobId j, std::span<const DeviceId> devices);
+  // Running job to other devices (it may keep some of its own).
+  void migrate(JobId j, std::span<const DeviceId> devices);
+  // Running elastic job to another worker count within [min_workers, max_workers].
+  void resize(JobId j, std::span<const DeviceId> devices);
+  // Ask to be scheduled again at time t (a round-based policy's timer).
+  void wake_at(SimTime t);
+
+  // The reason start/pack/resume would refuse, or nullopt when it would succeed.
+  [[nodiscard]] std::optional<std::string> check_start(JobId j, std::span<const DeviceId> devices,
+                                                       bool allow_shared = false) const;
+
+private:
+  Simulation& sim_;
+};
+
+}  // namespace dlsim

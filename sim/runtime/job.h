@@ -1,0 +1,106 @@
+// Jobs: what the trace asked for (JobSpec, never changes) and what happened to it (JobState).
+#pragma once
+
+#include "sim/cluster/cluster.h"
+#include "sim/engine/time.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dlsim {
+
+using JobId = std::uint32_t;
+using ModelId = std::uint16_t;  // 0 = no model: a pure-duration job
+
+constexpr std::int32_t kAnyGpu = -1;  // JobRequest::device_type when the trace gives none
+
+// What a real scheduler sees of a job when it is submitted.
+struct JobRequest {
+  SimTime submit = 0;
+  std::uint32_t workers = 1;
+  std::uint32_t devices_per_worker = 1;
+  std::uint32_t ps = 0;                  // parameter servers (communication pattern)
+  double cpus_per_worker = 0;            // 0 = not constrained
+  double mem_gb_per_worker = 0;
+  std::uint32_t min_workers = 1;         // elastic range; both = workers for a rigid job
+  std::uint32_t max_workers = 1;
+  int priority = 0;
+  std::uint32_t user = 0;                // index into Workload::users
+  std::uint32_t queue = 0;               // index into Workload::queues
+  ModelId model = 0;                     // index into Workload::models / PerfTable
+  std::int32_t device_type = kAnyGpu;    // DeviceTypeId, or kAnyGpu
+  double gpu_util = 0;                   // utilization when running alone, 0..1 (resolved)
+  double gpu_mem_gb = 0;                 // device memory footprint (0 = unknown, not checked)
+  double requested_time_s = 0;           // the user's own estimate, when the trace has one
+
+  [[nodiscard]] std::uint32_t devices() const { return workers * devices_per_worker; }
+};
+
+struct JobSpec {
+  std::string name;                      // the trace's job id
+  JobRequest request;
+  // Hidden truth: the total work, in iterations. A job given by duration has
+  // duration_s / (time per iteration on the reference device) iterations.
+  double iterations = 0;
+};
+
+enum class JobStatus : std::uint8_t {
+  kFuture,      // not yet submitted
+  kPending,     // submitted, waiting for devices
+  kStarting,    // devices held, start or resume cost being paid
+  kRunning,
+  kSuspending,  // devices held, checkpoint being written
+  kSuspended,   // preempted: no devices, progress kept
+  kMigrating,   // on its new devices, paying the migration cost
+  kResizing,    // on its new devices, paying the resize cost
+  kFinished,
+  kFailed,
+};
+
+std::string_view to_string(JobStatus s);
+
+struct JobState {
+  JobStatus status = JobStatus::kFuture;
+  DeviceTypeId type = 0;                 // of the current (or last) allocation
+  std::uint32_t workers = 0;             // allocated workers
+  std::vector<DeviceId> devices;         // worker-major: devices_per_worker per worker
+  double done = 0;                       // iterations completed
+  double rate = 0;                       // iterations per second now
+  SimTime last_update = 0;               // `done` is exact at this time
+  std::uint32_t generation = 0;          // bumps on every change; stale events are dropped
+  SimTime first_start = -1;              // first allocation
+  SimTime end = -1;                      // finish (or failure) time
+  SimTime run_time = 0;                  // time spent running (making progress)
+  double attained = 0;                   // device-seconds of running: Tiresias' attained service
+  std::uint32_t preemptions = 0;
+  std::uint32_t migrations = 0;
+  std::uint32_t resizes = 0;
+  bool packed = false;                   // placed by `pack` on devices shared with others
+  std::uint32_t nodes_used = 0;          // distinct nodes of the current allocation
+};
+
+// Seconds per iteration of every model on every device type, for one device per worker at the
+// request's size. Filled by workloads/ from the model zoo and the device catalog.
+struct PerfTable {
+  std::size_t type_count = 0;
+  std::vector<double> iter_time_s;       // [model * type_count + type]
+
+  [[nodiscard]] double iter_time(ModelId m, DeviceTypeId t) const {
+    return iter_time_s[static_cast<std::size_t>(m) * type_count + t];
+  }
+};
+
+// Everything the runtime needs about the jobs of a run.
+struct Workload {
+  std::vector<JobSpec> jobs;             // sorted by submit time; JobId = index
+  std::vector<std::string> users;
+  std::vector<std::string> queues;
+  std::vector<std::string> models;       // models[0] = "" (no model)
+  PerfTable perf;
+  DeviceTypeId reference_device = 0;
+  std::size_t skipped_bad_jobs = 0;      // rows skipped with --skip-bad-jobs
+};
+
+}  // namespace dlsim

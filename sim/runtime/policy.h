@@ -1,0 +1,21 @@
+// The contract between the runtime and a scheduling policy.
+#pragma once
+
+#include "sim/runtime/control.h"
+
+namespace dlsim {
+
+// The runtime applies every event at a timestamp (finishes, completed actions, arrivals,
+// wake-ups), telling the policy what changed through the on_* calls, then calls schedule()
+// once, so a policy sees one consistent state and decides for all of it.
+class Policy {
+public:
+  virtual ~Policy() = default;
+  virtual void on_arrival(JobId /*job*/, const View& /*view*/) {}
+  virtual void on_finish(JobId /*job*/, const View& /*view*/) {}
+  // A start, resume, suspend, migration or resize finished paying its cost.
+  virtual void on_action_done(JobId /*job*/, const View& /*view*/) {}
+  virtual void schedule(Control& control) = 0;
+};
+
+}  // namespace dlsim

@@ -1,0 +1,49 @@
+// The runtime's state of a run: jobs, device occupancy and the counters metrics read.
+#pragma once
+
+#include "sim/cluster/cluster.h"
+#include "sim/runtime/free_index.h"
+#include "sim/runtime/job.h"
+#include "sim/runtime/runtime_config.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace dlsim {
+
+// Who holds a device. Most devices hold zero or one job; `pack` may put up to
+// RuntimeConfig::max_jobs_per_device (at most kMaxShare) on one.
+struct DeviceSlot {
+  static constexpr unsigned kMaxShare = 8;
+  std::array<JobId, kMaxShare> jobs{};
+  std::uint8_t count = 0;
+  std::uint8_t running = 0;  // holders that are making progress
+  double running_util = 0;   // summed GPU utilization of those
+  double mem_gb = 0;         // summed memory footprint of all holders
+};
+
+struct SimState {
+  const Cluster* cluster = nullptr;
+  const Workload* workload = nullptr;
+  RuntimeConfig config;
+  SimTime now = 0;
+  std::vector<JobState> jobs;
+  std::vector<DeviceSlot> slots;
+  FreeIndex free;
+  std::vector<double> node_cpu_free;
+  std::vector<double> node_mem_free;
+  std::vector<DeviceTypeId> gpu_types_present;  // GPU types the cluster has, catalog order
+  std::vector<DeviceTypeId> all_type_ids;       // 0..types-1, for one-type spans
+
+  // Counters kept current on every change, for metrics and policies.
+  std::uint32_t pending = 0;    // submitted, holding nothing, not finished (pending + suspended)
+  std::uint32_t running = 0;    // in state running
+  std::uint32_t finished = 0;
+  std::uint32_t gpu_count = 0;  // devices of kind GPU in the cluster
+  std::uint32_t busy_gpus = 0;  // GPUs held by at least one job
+  double effective_gpus = 0;    // sum over GPUs of min(1, summed utilization of running jobs)
+  std::uint64_t events = 0;     // events applied (stale ones excluded)
+};
+
+}  // namespace dlsim

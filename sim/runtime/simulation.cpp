@@ -1,0 +1,317 @@
+// The event loop and the fluid progress model.
+#include "sim/runtime/simulation.h"
+
+#include <algorithm>
+
+namespace dlsim {
+
+Simulation::Simulation(const Cluster& cluster, const Workload& workload,
+                       const RuntimeConfig& config, Policy& policy, PolicyInfo info)
+    : policy_(policy), info_(std::move(info)) {
+  s_.cluster = &cluster;
+  s_.workload = &workload;
+  s_.config = config;
+  s_.config.max_jobs_per_device =
+      std::clamp<unsigned>(config.max_jobs_per_device, 1, DeviceSlot::kMaxShare);
+  s_.jobs.resize(workload.jobs.size());
+  s_.slots.resize(cluster.devices.size());
+  s_.free.init(cluster);
+  for (const Node& n : cluster.nodes) {
+    s_.node_cpu_free.push_back(n.cpu_cores);
+    s_.node_mem_free.push_back(n.memory_gb);
+  }
+  s_.gpu_count = cluster.count_of_kind(DeviceKind::kGpu);
+  for (DeviceTypeId t = 0; t < cluster.types.size(); ++t) {
+    s_.all_type_ids.push_back(t);
+    if (cluster.types[t].kind == DeviceKind::kGpu && cluster.count_of_type(t) > 0) {
+      s_.gpu_types_present.push_back(t);
+    }
+  }
+  refresh_stamp_.assign(workload.jobs.size(), 0);
+}
+
+bool Simulation::next_event_time(SimTime& t) const {
+  bool any = false;
+  if (!queue_.empty()) {
+    t = queue_.top().time;
+    any = true;
+  }
+  if (next_arrival_ < s_.workload->jobs.size()) {
+    SimTime a = s_.workload->jobs[next_arrival_].request.submit;
+    if (!any || a < t) t = a;
+    any = true;
+  }
+  return any;
+}
+
+// Arrivals are not stored in the queue: jobs are sorted by submit time, so the next one is
+// merged in here by (time, band). This keeps the heap small for million-job traces.
+Event Simulation::pop_next() {
+  bool have_arrival = next_arrival_ < s_.workload->jobs.size();
+  if (have_arrival) {
+    SimTime a = s_.workload->jobs[next_arrival_].request.submit;
+    bool before_queue = queue_.empty() || a < queue_.top().time ||
+                        (a == queue_.top().time && EventKind::kArrival < queue_.top().kind);
+    if (before_queue) {
+      Event e{a, EventKind::kArrival, static_cast<std::uint32_t>(next_arrival_), 0, 0};
+      ++next_arrival_;
+      return e;
+    }
+  }
+  return queue_.pop();
+}
+
+RunResult Simulation::run(SimTime until) {
+  RunResult result;
+  View view(s_, info_.oracle);
+  SimTime t = 0;
+  while (next_event_time(t)) {
+    if (t > until) {
+      for (auto* o : observers_) o->on_advance(s_.now, until, view);
+      s_.now = until;
+      result.hit_until = true;
+      break;
+    }
+    if (t > s_.now) {
+      for (auto* o : observers_) o->on_advance(s_.now, t, view);
+      s_.now = t;
+    }
+    SimTime next = t;
+    while (next_event_time(next) && next == t) apply(pop_next());
+    Control control(*this, s_, info_.oracle);
+    policy_.schedule(control);
+    for (auto* o : observers_) o->on_decided(view);
+  }
+  for (auto* o : observers_) o->on_run_end(view);
+  result.end = s_.now;
+  result.events = s_.events;
+  result.unfinished = static_cast<std::uint32_t>(s_.jobs.size()) - s_.finished;
+  return result;
+}
+
+void Simulation::apply(const Event& e) {
+  JobState& job = s_.jobs[e.subject];
+  View view(s_, info_.oracle);
+  switch (e.kind) {
+  case EventKind::kJobFinish:
+    if (e.generation != job.generation || job.status != JobStatus::kRunning) return;
+    ++s_.events;
+    finish_job(e.subject);
+    policy_.on_finish(e.subject, view);
+    for (auto* o : observers_) o->on_job_finished(e.subject, view);
+    return;
+  case EventKind::kActionDone:
+    if (e.generation != job.generation) return;
+    ++s_.events;
+    action_done(e.subject);
+    policy_.on_action_done(e.subject, view);
+    return;
+  case EventKind::kArrival:
+    ++s_.events;
+    job.status = JobStatus::kPending;
+    job.last_update = s_.now;
+    ++s_.pending;
+    policy_.on_arrival(e.subject, view);
+    return;
+  case EventKind::kWakeup:
+  case EventKind::kRunEnd:
+    ++s_.events;
+    return;
+  }
+}
+
+void Simulation::finish_job(JobId j) {
+  JobState& job = s_.jobs[j];
+  settle(j);
+  job.done = s_.workload->jobs[j].iterations;  // exact, whatever rounding the rate carried
+  set_running(j, false);
+  job.status = JobStatus::kFinished;
+  job.rate = 0;
+  job.end = s_.now;
+  ++job.generation;
+  ++s_.finished;
+  release(j);
+}
+
+void Simulation::action_done(JobId j) {
+  JobState& job = s_.jobs[j];
+  switch (job.status) {
+  case JobStatus::kStarting:
+  case JobStatus::kMigrating:
+  case JobStatus::kResizing:
+    job.status = JobStatus::kRunning;
+    job.last_update = s_.now;
+    set_running(j, true);
+    refresh_rates(job.devices);
+    return;
+  case JobStatus::kSuspending:
+    job.status = JobStatus::kSuspended;
+    ++s_.pending;
+    release(j);
+    return;
+  default:
+    return;
+  }
+}
+
+void Simulation::wake_at(SimTime t) {
+  if (t > s_.now) queue_.push(t, EventKind::kWakeup, 0);
+}
+
+// ---- occupancy -------------------------------------------------------------------------
+
+void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
+  const Cluster& c = *s_.cluster;
+  JobState& job = s_.jobs[j];
+  const JobRequest& req = s_.workload->jobs[j].request;
+  job.devices.assign(devices.begin(), devices.end());
+  job.workers = static_cast<std::uint32_t>(devices.size() / req.devices_per_worker);
+  job.type = c.devices[devices[0]].type;
+  NodeId last_node = static_cast<NodeId>(-1);
+  job.nodes_used = 0;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    DeviceId d = devices[i];
+    DeviceSlot& slot = s_.slots[d];
+    slot.jobs[slot.count++] = j;
+    slot.mem_gb += req.gpu_mem_gb;
+    if (slot.count == 1) {
+      s_.free.device_taken(c, d);
+      if (c.type_of(d).kind == DeviceKind::kGpu) ++s_.busy_gpus;
+    }
+    if (i % req.devices_per_worker == 0) {
+      NodeId n = c.devices[d].node;
+      s_.node_cpu_free[n] -= req.cpus_per_worker;
+      s_.node_mem_free[n] -= req.mem_gb_per_worker;
+    }
+  }
+  // Distinct nodes: a worker's devices share a node, and placements list workers node by node
+  // as often as not, so count node changes over a sorted copy.
+  std::vector<NodeId> nodes;
+  nodes.reserve(job.workers);
+  for (std::size_t i = 0; i < devices.size(); i += req.devices_per_worker) {
+    nodes.push_back(c.devices[devices[i]].node);
+  }
+  std::sort(nodes.begin(), nodes.end());
+  for (NodeId n : nodes) {
+    if (n != last_node) ++job.nodes_used;
+    last_node = n;
+  }
+}
+
+void Simulation::release(JobId j) {
+  const Cluster& c = *s_.cluster;
+  JobState& job = s_.jobs[j];
+  const JobRequest& req = s_.workload->jobs[j].request;
+  for (std::size_t i = 0; i < job.devices.size(); ++i) {
+    DeviceId d = job.devices[i];
+    DeviceSlot& slot = s_.slots[d];
+    auto* end = slot.jobs.begin() + slot.count;
+    auto* it = std::find(slot.jobs.begin(), end, j);
+    std::copy(it + 1, end, it);  // keep holders in arrival order: deterministic and fair
+    --slot.count;
+    slot.mem_gb -= req.gpu_mem_gb;
+    if (slot.count == 0) {
+      slot.mem_gb = 0;  // no drift from repeated add and subtract
+      s_.free.device_freed(c, d);
+      if (c.type_of(d).kind == DeviceKind::kGpu) --s_.busy_gpus;
+    }
+    if (i % req.devices_per_worker == 0) {
+      NodeId n = c.devices[d].node;
+      s_.node_cpu_free[n] += req.cpus_per_worker;
+      s_.node_mem_free[n] += req.mem_gb_per_worker;
+    }
+  }
+  std::vector<DeviceId> old = std::move(job.devices);
+  job.devices.clear();
+  refresh_rates(old);
+}
+
+void Simulation::set_device_util(DeviceId d, double running_util, std::uint8_t running) {
+  DeviceSlot& slot = s_.slots[d];
+  if (s_.cluster->type_of(d).kind == DeviceKind::kGpu) {
+    s_.effective_gpus -= std::min(1.0, slot.running_util);
+    s_.effective_gpus += std::min(1.0, running_util);
+  }
+  slot.running_util = running == 0 ? 0.0 : running_util;
+  slot.running = running;
+}
+
+void Simulation::set_running(JobId j, bool running) {
+  JobState& job = s_.jobs[j];
+  double util = s_.workload->jobs[j].request.gpu_util;
+  for (DeviceId d : job.devices) {
+    DeviceSlot& slot = s_.slots[d];
+    if (running) set_device_util(d, slot.running_util + util, static_cast<std::uint8_t>(slot.running + 1));
+    else set_device_util(d, slot.running_util - util, static_cast<std::uint8_t>(slot.running - 1));
+  }
+  if (running) ++s_.running;
+  else --s_.running;
+}
+
+// ---- progress ----------------------------------------------------------------------------
+
+void Simulation::settle(JobId j) {
+  JobState& job = s_.jobs[j];
+  if (job.status == JobStatus::kRunning && s_.now > job.last_update) {
+    SimTime dt = s_.now - job.last_update;
+    double dt_s = to_seconds(dt);
+    job.done += job.rate * dt_s;
+    job.run_time += dt;
+    job.attained += static_cast<double>(job.devices.size()) * dt_s;
+  }
+  job.last_update = s_.now;
+}
+
+double Simulation::compute_rate(JobId j) const {
+  const JobState& job = s_.jobs[j];
+  const JobRequest& req = s_.workload->jobs[j].request;
+  // Data-parallel scaling: the request's time per iteration, shortened in proportion to the
+  // workers actually allocated (docs/runtime.md).
+  double iter_s = s_.workload->perf.iter_time(req.model, job.type) * req.workers / job.workers;
+  double slowdown = 1.0;
+  for (DeviceId d : job.devices) {
+    const DeviceSlot& slot = s_.slots[d];
+    if (slot.running >= 2) {
+      slowdown = std::max(slowdown, interference_slowdown(s_.config.interference, slot.running_util));
+    }
+  }
+  return 1.0 / (iter_s * slowdown);
+}
+
+void Simulation::reschedule(JobId j) {
+  JobState& job = s_.jobs[j];
+  ++job.generation;
+  if (job.status != JobStatus::kRunning || job.rate <= 0) return;
+  double remaining = s_.workload->jobs[j].iterations - job.done;
+  SimTime at = remaining <= 0 ? s_.now : s_.now + from_seconds_ceil(remaining / job.rate);
+  queue_.push(at, EventKind::kJobFinish, j, job.generation);
+}
+
+void Simulation::refresh_rates(std::span<const DeviceId> devices) {
+  ++stamp_;
+  scratch_jobs_.clear();
+  for (DeviceId d : devices) {
+    const DeviceSlot& slot = s_.slots[d];
+    for (std::uint8_t k = 0; k < slot.count; ++k) {
+      JobId j = slot.jobs[k];
+      if (refresh_stamp_[j] == stamp_ || s_.jobs[j].status != JobStatus::kRunning) continue;
+      refresh_stamp_[j] = stamp_;
+      scratch_jobs_.push_back(j);
+    }
+  }
+  // Copy: reschedule() does not touch scratch_jobs_, but keep the loop independent of it.
+  std::vector<JobId> affected;
+  affected.swap(scratch_jobs_);
+  for (JobId j : affected) {
+    JobState& job = s_.jobs[j];
+    double rate = compute_rate(j);
+    if (rate == job.rate) continue;  // unchanged: its finish event still holds
+    settle(j);
+    job.rate = rate;
+    reschedule(j);
+  }
+  affected.clear();
+  scratch_jobs_.swap(affected);
+}
+
+}  // namespace dlsim

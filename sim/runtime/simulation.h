@@ -1,0 +1,81 @@
+// The discrete-event runtime: applies events in (time, band, seq) order, keeps every running
+// job's progress as a fluid with a rate, calls the policy once per timestamp, and tells the
+// observers. It includes no policy: one is handed in behind the Policy interface.
+#pragma once
+
+#include "sim/engine/event_queue.h"
+#include "sim/runtime/control.h"
+#include "sim/runtime/observer.h"
+#include "sim/runtime/policy.h"
+#include "sim/runtime/sim_state.h"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace dlsim {
+
+struct PolicyInfo {
+  std::string name;     // for error messages
+  bool oracle = false;  // may read the jobs' true durations
+};
+
+struct RunResult {
+  SimTime end = 0;           // time of the last event applied (the makespan when all finished)
+  bool hit_until = false;    // stopped by --until
+  std::uint64_t events = 0;
+  std::uint32_t unfinished = 0;
+};
+
+class Simulation {
+public:
+  Simulation(const Cluster& cluster, const Workload& workload, const RuntimeConfig& config,
+             Policy& policy, PolicyInfo info);
+
+  void add_observer(RunObserver* observer) { observers_.push_back(observer); }
+  RunResult run(SimTime until = kNever);
+  [[nodiscard]] const SimState& state() const { return s_; }
+
+private:
+  friend class Control;
+
+  // Actions (validated by Control first).
+  [[nodiscard]] std::optional<std::string> check_place(JobId j, std::span<const DeviceId> devices,
+                                                       bool allow_shared,
+                                                       std::span<const DeviceId> own) const;
+  void do_place(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
+  void do_suspend(JobId j);
+  void do_move(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
+  void wake_at(SimTime t);
+  [[noreturn]] void refuse(JobId j, const std::string& action, const std::string& reason) const;
+
+  // Events.
+  void apply(const Event& e);
+  void finish_job(JobId j);
+  void action_done(JobId j);
+
+  // Occupancy and progress.
+  void occupy(JobId j, std::span<const DeviceId> devices);
+  void release(JobId j);
+  void set_running(JobId j, bool running);
+  void settle(JobId j);
+  void refresh_rates(std::span<const DeviceId> devices);
+  void reschedule(JobId j);
+  [[nodiscard]] double compute_rate(JobId j) const;
+  void set_device_util(DeviceId d, double running_util, std::uint8_t running);
+
+  bool next_event_time(SimTime& t) const;
+  Event pop_next();
+
+  SimState s_;
+  Policy& policy_;
+  PolicyInfo info_;
+  EventQueue queue_;
+  std::size_t next_arrival_ = 0;       // jobs arrive in submit order without queue events
+  std::vector<RunObserver*> observers_;
+  std::vector<std::uint64_t> refresh_stamp_;
+  std::uint64_t stamp_ = 0;
+  std::vector<JobId> scratch_jobs_;
+};
+
+}  // namespace dlsim

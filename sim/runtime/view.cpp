@@ -1,0 +1,48 @@
+#include "sim/runtime/view.h"
+
+#include "sim/engine/error.h"
+
+#include <algorithm>
+
+namespace dlsim {
+
+double View::measured_iteration_s(JobId j) const {
+  const JobState& job = s_.jobs[j];
+  return job.status == JobStatus::kRunning && job.rate > 0 ? 1.0 / job.rate : 0.0;
+}
+
+std::span<const DeviceTypeId> View::compatible_types(JobId j) const {
+  std::int32_t t = request(j).device_type;
+  if (t == kAnyGpu) return s_.gpu_types_present;
+  return std::span<const DeviceTypeId>(s_.all_type_ids).subspan(static_cast<std::size_t>(t), 1);
+}
+
+std::uint32_t View::workers_fitting_on(JobId j, NodeId n, DeviceTypeId t) const {
+  const JobRequest& req = request(j);
+  std::uint32_t k = s_.free.free_on(n, t) / req.devices_per_worker;
+  if (req.cpus_per_worker > 0) {
+    k = std::min(k, static_cast<std::uint32_t>((s_.node_cpu_free[n] + 1e-9) / req.cpus_per_worker));
+  }
+  if (req.mem_gb_per_worker > 0) {
+    k = std::min(k, static_cast<std::uint32_t>((s_.node_mem_free[n] + 1e-9) / req.mem_gb_per_worker));
+  }
+  return k;
+}
+
+double View::oracle_total_s(JobId j) const {
+  if (!oracle_) throw ActionError("a non-oracle policy asked for a job's true duration");
+  const JobSpec& spec = s_.workload->jobs[j];
+  return spec.iterations * s_.workload->perf.iter_time(spec.request.model, s_.workload->reference_device);
+}
+
+double View::oracle_remaining_s(JobId j) const {
+  if (!oracle_) throw ActionError("a non-oracle policy asked for a job's true remaining time");
+  const JobSpec& spec = s_.workload->jobs[j];
+  const JobState& job = s_.jobs[j];
+  double done = job.done;
+  if (job.status == JobStatus::kRunning) done += job.rate * to_seconds(s_.now - job.last_update);
+  double left = std::max(0.0, spec.iterations - done);
+  return left * s_.workload->perf.iter_time(spec.request.model, s_.workload->reference_device);
+}
+
+}  // namespace dlsim

@@ -1,0 +1,54 @@
+// What a policy (or an observer) may read: a const view of the run. It shows what a real
+// scheduler could measure -- requests, progress so far, measured time per iteration, device
+// occupancy -- and the hidden truth (total work) only to policies registered as oracles.
+#pragma once
+
+#include "sim/runtime/sim_state.h"
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace dlsim {
+
+class View {
+public:
+  View(const SimState& s, bool oracle) : s_(s), oracle_(oracle) {}
+
+  [[nodiscard]] SimTime now() const { return s_.now; }
+  [[nodiscard]] const Cluster& cluster() const { return *s_.cluster; }
+  [[nodiscard]] const RuntimeConfig& config() const { return s_.config; }
+  [[nodiscard]] std::size_t job_count() const { return s_.jobs.size(); }
+  [[nodiscard]] const JobRequest& request(JobId j) const { return s_.workload->jobs[j].request; }
+  [[nodiscard]] std::string_view job_name(JobId j) const { return s_.workload->jobs[j].name; }
+  [[nodiscard]] const JobState& state(JobId j) const { return s_.jobs[j]; }
+  [[nodiscard]] const Workload& workload_names() const { return *s_.workload; }
+  // Measured seconds per iteration while running (what Gandiva's introspection sees); 0 when
+  // the job is not running.
+  [[nodiscard]] double measured_iteration_s(JobId j) const;
+  [[nodiscard]] const FreeIndex& free() const { return s_.free; }
+  [[nodiscard]] const DeviceSlot& device(DeviceId d) const { return s_.slots[d]; }
+  [[nodiscard]] double node_cpu_free(NodeId n) const { return s_.node_cpu_free[n]; }
+  [[nodiscard]] double node_mem_free(NodeId n) const { return s_.node_mem_free[n]; }
+  [[nodiscard]] std::uint32_t pending_count() const { return s_.pending; }
+  [[nodiscard]] std::uint32_t running_count() const { return s_.running; }
+  [[nodiscard]] const SimState& raw() const { return s_; }  // for observers and checkers
+
+  // Device types job j may run on, in catalog order: its constraint, or every GPU type the
+  // cluster has.
+  [[nodiscard]] std::span<const DeviceTypeId> compatible_types(JobId j) const;
+  // True when worker-sized groups of the job fit on node n given its free CPUs and memory.
+  [[nodiscard]] std::uint32_t workers_fitting_on(JobId j, NodeId n, DeviceTypeId t) const;
+
+  // Oracle access (throws ActionError unless the policy is registered as an oracle): the
+  // job's run time on the reference device with its requested workers, total and remaining.
+  [[nodiscard]] bool is_oracle() const { return oracle_; }
+  [[nodiscard]] double oracle_total_s(JobId j) const;
+  [[nodiscard]] double oracle_remaining_s(JobId j) const;
+
+private:
+  const SimState& s_;
+  bool oracle_;
+};
+
+}  // namespace dlsim
