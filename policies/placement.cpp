@@ -1,0 +1,113 @@
+#include "policies/placement.h"
+
+#include "sim/engine/error.h"
+
+#include <fmt/format.h>
+
+namespace dlsim {
+
+const std::vector<std::string>& placement_names() {
+  static const std::vector<std::string> names = {"consolidate", "spread"};
+  return names;
+}
+
+Placement parse_placement(const std::string& name) {
+  if (name == "consolidate") return Placement::kConsolidate;
+  if (name == "spread") return Placement::kSpread;
+  throw InputError(fmt::format("policy.placement: unknown placement '{}' (valid: {})", name,
+                               fmt::join(placement_names(), ", ")));
+}
+
+std::string to_string(Placement p) { return p == Placement::kConsolidate ? "consolidate" : "spread"; }
+
+namespace {
+
+// Appends `workers` workers' worth of free devices of type t on node n.
+void take_on_node(const View& view, NodeId n, DeviceTypeId t, std::uint32_t workers,
+                  std::uint32_t per_worker, std::vector<DeviceId>& out) {
+  const Node& node = view.cluster().nodes[n];
+  std::uint32_t want = workers * per_worker;
+  for (DeviceId d = node.first_device; d < node.first_device + node.device_count && want > 0; ++d) {
+    if (view.cluster().devices[d].type == t && view.device(d).count == 0) {
+      out.push_back(d);
+      --want;
+    }
+  }
+}
+
+std::optional<std::vector<DeviceId>> consolidate(const View& view, JobId j, DeviceTypeId t,
+                                                 std::uint32_t workers) {
+  const FreeIndex& free = view.free();
+  const std::uint32_t dpw = view.request(j).devices_per_worker;
+  const std::uint32_t need = workers * dpw;
+  std::vector<DeviceId> out;
+  // One node, best fit: the node with the fewest free devices that still holds the job.
+  for (std::uint32_t k = need; k <= free.max_per_node(t); ++k) {
+    for (NodeId n : free.nodes_with(t, k)) {
+      if (view.workers_fitting_on(j, n, t) >= workers) {
+        take_on_node(view, n, t, workers, dpw, out);
+        return out;
+      }
+    }
+  }
+  // Several nodes: fullest-free first, so the job spans as few nodes as possible. Node ids are
+  // rack-contiguous, so equal candidates in id order also keep the job in few racks.
+  std::uint32_t left = workers;
+  for (std::uint32_t k = free.max_per_node(t); k >= dpw && left > 0; --k) {
+    for (NodeId n : free.nodes_with(t, k)) {
+      std::uint32_t fit = std::min(left, view.workers_fitting_on(j, n, t));
+      if (fit == 0) continue;
+      take_on_node(view, n, t, fit, dpw, out);
+      left -= fit;
+      if (left == 0) break;
+    }
+    if (k == 0) break;
+  }
+  if (left > 0) return std::nullopt;
+  return out;
+}
+
+std::optional<std::vector<DeviceId>> spread(const View& view, JobId j, DeviceTypeId t,
+                                            std::uint32_t workers) {
+  const FreeIndex& free = view.free();
+  const std::uint32_t dpw = view.request(j).devices_per_worker;
+  std::vector<std::uint32_t> taken(view.cluster().nodes.size(), 0);
+  std::vector<DeviceId> out;
+  std::uint32_t left = workers;
+  // Rounds of one worker per node, least-loaded (most free) nodes first.
+  while (left > 0) {
+    std::uint32_t placed_this_round = 0;
+    for (std::uint32_t k = free.max_per_node(t); k >= dpw && left > 0; --k) {
+      for (NodeId n : free.nodes_with(t, k)) {
+        if (view.workers_fitting_on(j, n, t) <= taken[n]) continue;
+        ++taken[n];
+        ++placed_this_round;
+        if (--left == 0) break;
+      }
+      if (k == 0) break;
+    }
+    if (placed_this_round == 0) return std::nullopt;
+  }
+  for (NodeId n = 0; n < taken.size(); ++n) {
+    if (taken[n] > 0) take_on_node(view, n, t, taken[n], dpw, out);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement strategy,
+                                           std::uint32_t workers) {
+  const std::uint32_t dpw = view.request(j).devices_per_worker;
+  for (DeviceTypeId t : view.compatible_types(j)) {
+    // Fast refusal: not enough free devices of this type anywhere. Keeps a blocked FIFO head
+    // from scanning the cluster at every decision.
+    if (view.free().free(t) < workers * dpw) continue;
+    auto out = strategy == Placement::kConsolidate ? consolidate(view, j, t, workers)
+                                                   : spread(view, j, t, workers);
+    if (out) return out;
+  }
+  return std::nullopt;
+}
+
+}  // namespace dlsim

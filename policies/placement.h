@@ -1,0 +1,31 @@
+// Placement strategies: which devices a job's workers get. Policies choose one by name
+// (`policy.placement`) and reuse it; none of them changes the state.
+#pragma once
+
+#include "sim/runtime/view.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlsim {
+
+enum class Placement {
+  kConsolidate,  // fewest nodes: a single node by best fit, else the nodes with most free first
+  kSpread,       // one worker per node, least-loaded nodes first
+};
+
+Placement parse_placement(const std::string& name);  // InputError listing the valid names
+std::string to_string(Placement p);
+const std::vector<std::string>& placement_names();
+
+// Devices for `workers` workers of job j (devices_per_worker each, one node per worker), or
+// nullopt when the free devices cannot hold them. Tries the job's compatible device types in
+// order and uses the first that fits.
+std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement strategy,
+                                           std::uint32_t workers);
+inline std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement strategy) {
+  return place(view, j, strategy, view.request(j).workers);
+}
+
+}  // namespace dlsim

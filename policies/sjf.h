@@ -1,0 +1,7 @@
+#pragma once
+#include "policies/placement.h"
+#include "sim/runtime/policy.h"
+#include <memory>
+namespace dlsim {
+std::unique_ptr<Policy> make_sjf(Placement placement);
+}

@@ -1,0 +1,96 @@
+#include "sim/report/writers.h"
+
+#include "sim/engine/error.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace dlsim {
+
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& body) {
+  std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(fmt::format("{}: cannot write (does the directory exist and is it writable?)", tmp));
+    body(out);
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw InputError(fmt::format("{}: write failed (disk full?)", tmp));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw InputError(fmt::format("{}: cannot rename into place: {}", path, ec.message()));
+  }
+}
+
+namespace {
+
+// Seconds from integer microseconds, shortest exact decimal: "12.5", "3600".
+std::string secs(SimTime t) { return fmt::format("{}", to_seconds(t)); }
+
+}  // namespace
+
+void write_jobs_csv(std::ostream& out, const SimState& s) {
+  out << "id,submit_s,first_start_s,finish_s,jct_s,queue_s,run_s,gpus,nodes,preemptions,migrations,status\n";
+  fmt::memory_buffer line;
+  for (std::size_t j = 0; j < s.jobs.size(); ++j) {
+    const JobState& job = s.jobs[j];
+    const JobSpec& spec = s.workload->jobs[j];
+    SimTime submit = spec.request.submit;
+    bool started = job.first_start >= 0;
+    bool ended = job.end >= 0;
+    line.clear();
+    fmt::format_to(std::back_inserter(line), "{},{},{},{},{},{},{},{},{},{},{},{}\n", spec.name, secs(submit),
+                   started ? secs(job.first_start) : "", ended ? secs(job.end) : "",
+                   ended ? secs(job.end - submit) : "", started ? secs(job.first_start - submit) : "",
+                   secs(job.run_time), spec.request.devices(), job.nodes_used, job.preemptions,
+                   job.migrations, to_string(job.status));
+    out.write(line.data(), static_cast<std::streamsize>(line.size()));
+  }
+}
+
+void write_summary_json(std::ostream& out, const Summary& m) {
+  // Insertion-ordered, so the file's key order is fixed and diffs read well.
+  nlohmann::ordered_json j;
+  j["policy"] = m.policy;
+  j["seed"] = m.seed;
+  j["jobs"] = m.jobs;
+  j["finished"] = m.finished;
+  j["failed"] = m.failed;
+  j["unfinished"] = m.unfinished;
+  j["skipped_bad_jobs"] = m.skipped_bad_jobs;
+  j["makespan_s"] = m.makespan_s;
+  j["jct_mean_s"] = m.jct_mean_s;
+  j["jct_median_s"] = m.jct_median_s;
+  j["jct_p95_s"] = m.jct_p95_s;
+  j["jct_p99_s"] = m.jct_p99_s;
+  j["queue_mean_s"] = m.queue_mean_s;
+  j["queue_median_s"] = m.queue_median_s;
+  j["queue_p95_s"] = m.queue_p95_s;
+  j["gpu_util_alloc"] = m.gpu_util_alloc;
+  j["gpu_util_effective"] = m.gpu_util_effective;
+  j["preemptions"] = m.preemptions;
+  j["migrations"] = m.migrations;
+  j["events"] = m.events;
+  out << j.dump(2) << '\n';
+}
+
+void write_timeseries_csv(std::ostream& out, const std::vector<Sample>& samples) {
+  out << "time_s,running_jobs,pending_jobs,allocated_gpus,effective_gpu_util\n";
+  for (const Sample& s : samples) {
+    fmt::print(out, "{},{},{},{},{}\n", secs(s.time), s.running, s.pending, s.allocated_gpus,
+               s.effective_util);
+  }
+}
+
+}  // namespace dlsim

@@ -1,0 +1,20 @@
+// Result files. Each is written to a temporary name in the same directory and renamed, so a
+// killed run never leaves a half-written file under the final name.
+#pragma once
+
+#include "sim/report/metrics.h"
+#include "sim/report/summary.h"
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace dlsim {
+
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& body);
+
+void write_jobs_csv(std::ostream& out, const SimState& state);
+void write_summary_json(std::ostream& out, const Summary& summary);
+void write_timeseries_csv(std::ostream& out, const std::vector<Sample>& samples);
+
+}  // namespace dlsim

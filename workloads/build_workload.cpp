@@ -1,0 +1,155 @@
+#include "workloads/build_workload.h"
+
+#include "sim/engine/error.h"
+#include "sim/engine/rng.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace dlsim {
+
+PerfTable build_perf_table(const ModelZoo& zoo, const std::vector<DeviceType>& types,
+                           DeviceTypeId reference) {
+  PerfTable perf;
+  perf.type_count = types.size();
+  perf.iter_time_s.resize((zoo.models.size() + 1) * types.size());
+  // Model 0 (no model): one iteration is one second on the reference device; other devices
+  // scale by the catalog's relative throughput.
+  for (DeviceTypeId t = 0; t < types.size(); ++t) {
+    perf.iter_time_s[t] = types[reference].rel_throughput / types[t].rel_throughput;
+  }
+  auto zoo_ref = find_device_type(types, zoo.reference_device);
+  for (std::size_t m = 0; m < zoo.models.size(); ++m) {
+    const ModelInfo& info = zoo.models[m];
+    double anchor = info.iteration_time_s.at(zoo.reference_device);
+    double anchor_rel = zoo_ref ? types[*zoo_ref].rel_throughput : 1.0;
+    for (DeviceTypeId t = 0; t < types.size(); ++t) {
+      auto it = info.iteration_time_s.find(types[t].name);
+      double v = it != info.iteration_time_s.end() ? it->second
+                                                   : anchor * anchor_rel / types[t].rel_throughput;
+      perf.iter_time_s[(m + 1) * types.size() + t] = v;
+    }
+  }
+  return perf;
+}
+
+namespace {
+
+// How many workers of job `r` the whole cluster could hold at once on type t, if empty.
+std::uint64_t worker_capacity(const Cluster& c, DeviceTypeId t, const JobRequest& r) {
+  std::uint64_t total = 0;
+  for (const auto& g : c.groups) {
+    std::uint32_t devs = 0;
+    for (auto [type, n] : g.devices) {
+      if (type == t) devs += n;
+    }
+    std::uint64_t per_node = devs / r.devices_per_worker;
+    if (r.cpus_per_worker > 0) per_node = std::min<std::uint64_t>(per_node, static_cast<std::uint64_t>(g.cpu_cores / r.cpus_per_worker + 1e-9));
+    if (r.mem_gb_per_worker > 0) per_node = std::min<std::uint64_t>(per_node, static_cast<std::uint64_t>(g.memory_gb / r.mem_gb_per_worker + 1e-9));
+    total += per_node * g.count;
+  }
+  return total;
+}
+
+}  // namespace
+
+Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster,
+                        const WorkloadOptions& options) {
+  Workload w;
+  auto ref = find_device_type(cluster.types, options.reference_device);
+  if (!ref) throw InputError(fmt::format("trace.reference_device: unknown device type '{}'", options.reference_device));
+  w.reference_device = *ref;
+  w.perf = build_perf_table(zoo, cluster.types, *ref);
+  w.models.push_back("");
+  for (const auto& m : zoo.models) w.models.push_back(m.name);
+  w.users = trace.users.names();
+  w.queues = trace.queues.names();
+  w.skipped_bad_jobs = trace.skipped;
+
+  // Trace model and device-type names to ids, once per distinct name.
+  std::vector<std::int64_t> model_of(trace.models.names().size(), -1);
+  for (std::size_t i = 0; i < model_of.size(); ++i) {
+    if (auto m = zoo.find(trace.models.at(static_cast<std::uint32_t>(i)))) model_of[i] = static_cast<std::int64_t>(*m) + 1;
+  }
+  std::vector<std::int64_t> type_of(trace.device_types.names().size(), -1);
+  for (std::size_t i = 0; i < type_of.size(); ++i) {
+    if (auto t = find_device_type(cluster.types, trace.device_types.at(static_cast<std::uint32_t>(i)))) type_of[i] = *t;
+  }
+  std::vector<DeviceTypeId> gpu_types;
+  for (DeviceTypeId t = 0; t < cluster.types.size(); ++t) {
+    if (cluster.types[t].kind == DeviceKind::kGpu && cluster.count_of_type(t) > 0) gpu_types.push_back(t);
+  }
+  Rng assign = Rng::stream(options.seed, "workload.assign-models");
+  ReadOptions read_options{options.skip_bad_jobs};
+
+  // Stable sort by submit time: jobs submitted together keep the trace's order.
+  std::vector<std::size_t> order(trace.jobs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return trace.jobs[a].submit_s < trace.jobs[b].submit_s;
+  });
+  w.jobs.reserve(trace.jobs.size());
+  for (std::size_t idx : order) {
+    const TraceJob& tj = trace.jobs[idx];
+    auto where = [&](const char* column) { return fmt::format("{}:{}: {}: job '{}': ", trace.file, tj.line, column, tj.name); };
+    JobSpec spec;
+    spec.name = tj.name;
+    JobRequest& r = spec.request;
+    r.submit = from_seconds(tj.submit_s);
+    r.workers = tj.workers;
+    r.devices_per_worker = tj.devices_per_worker;
+    r.ps = tj.ps;
+    r.cpus_per_worker = tj.cpus_per_worker;
+    r.mem_gb_per_worker = tj.mem_gb_per_worker;
+    r.min_workers = tj.min_workers == 0 ? tj.workers : tj.min_workers;
+    r.max_workers = tj.max_workers == 0 ? tj.workers : tj.max_workers;
+    r.priority = tj.priority;
+    r.user = tj.user;
+    r.queue = tj.queue;
+    r.requested_time_s = tj.requested_s;
+    if (tj.model != kNoString) {
+      if (model_of[tj.model] < 0) {
+        reject_row(trace, read_options, where("model") + fmt::format("unknown model '{}' (see dlsim list models)", trace.models.at(tj.model)));
+        continue;
+      }
+      r.model = static_cast<ModelId>(model_of[tj.model]);
+    } else if (options.assign_models && !zoo.models.empty()) {
+      // Documented rule (docs/models.md): uniform over the zoo, one draw per model-less job in
+      // submit order from the stream "workload.assign-models".
+      r.model = static_cast<ModelId>(1 + assign.below(zoo.models.size()));
+    }
+    if (tj.device_type != kNoString) {
+      if (type_of[tj.device_type] < 0) {
+        reject_row(trace, read_options, where("device_type") + fmt::format("unknown device type '{}' (see dlsim list devices)", trace.device_types.at(tj.device_type)));
+        continue;
+      }
+      r.device_type = static_cast<std::int32_t>(type_of[tj.device_type]);
+    }
+    const ModelInfo* info = r.model > 0 ? &zoo.models[r.model - 1] : nullptr;
+    r.gpu_util = tj.gpu_util > 0 ? tj.gpu_util : (info ? info->gpu_util : options.default_gpu_util);
+    r.gpu_mem_gb = info ? info->gpu_mem_gb : 0;
+    spec.iterations = tj.iterations > 0 ? tj.iterations : tj.duration_s / w.perf.iter_time(r.model, *ref);
+
+    // Could this job ever run here? Some compatible type must hold its smallest gang at once.
+    std::vector<DeviceTypeId> candidates;
+    if (r.device_type != kAnyGpu) candidates.push_back(static_cast<DeviceTypeId>(r.device_type));
+    else candidates = gpu_types;
+    std::uint64_t best = 0;
+    for (DeviceTypeId t : candidates) best = std::max(best, worker_capacity(cluster, t, r));
+    if (best < r.min_workers) {
+      std::string what = candidates.empty() ? std::string("the cluster has no GPUs (set device_type)")
+                                            : fmt::format("{} workers of {} device(s) each cannot fit: the cluster holds at most {} such workers at once",
+                                                          r.min_workers, r.devices_per_worker, best);
+      reject_row(trace, read_options, where("workers") + what);
+      continue;
+    }
+    w.jobs.push_back(std::move(spec));
+  }
+  w.skipped_bad_jobs = trace.skipped;
+  if (w.jobs.empty()) throw InputError(trace.file + ": no job of the trace can run on this cluster");
+  return w;
+}
+
+}  // namespace dlsim

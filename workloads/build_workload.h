@@ -1,0 +1,30 @@
+// Resolves a trace against a cluster and the model zoo into the runtime's Workload: models and
+// device types by name, work in iterations, utilization and memory per job, and the check that
+// every job could ever fit the cluster.
+#pragma once
+
+#include "sim/runtime/job.h"
+#include "workloads/model_zoo.h"
+#include "workloads/trace.h"
+
+#include <cstdint>
+#include <string>
+
+namespace dlsim {
+
+struct WorkloadOptions {
+  std::string reference_device = "V100";  // the device type trace durations were measured on
+  bool assign_models = false;             // draw a zoo model for jobs the trace gives none
+  std::uint64_t seed = 1;
+  bool skip_bad_jobs = false;
+  double default_gpu_util = 0.52;
+};
+
+// Fills the per-model, per-device-type iteration times (docs/models.md).
+PerfTable build_perf_table(const ModelZoo& zoo, const std::vector<DeviceType>& types,
+                           DeviceTypeId reference);
+
+Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster,
+                        const WorkloadOptions& options);
+
+}  // namespace dlsim

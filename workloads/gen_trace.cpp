@@ -1,0 +1,55 @@
+#include "workloads/gen_trace.h"
+
+#include "sim/engine/rng.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace dlsim {
+
+namespace {
+
+// GPU demand classes and their counts in the Philly trace (pollux_philly.csv): 76,627 1-GPU,
+// 1,818 2-GPU, 1,870 4-GPU, 1,643 8-GPU jobs; the 289 jobs above 8 GPUs form the 16-GPU class.
+constexpr std::array<std::uint32_t, 5> kGpuClasses = {1, 2, 4, 8, 16};
+constexpr std::array<double, 5> kGpuClassCounts = {76627, 1818, 1870, 1643, 289};
+constexpr std::uint32_t kGpusPerNode = 8;
+
+}  // namespace
+
+void generate_trace(const GenTraceOptions& o, std::ostream& out) {
+  // Independent streams: changing one aspect (say, the model list) leaves the others' draws
+  // unchanged.
+  Rng arrivals = Rng::stream(o.seed, "gen-trace.arrivals");
+  Rng durations = Rng::stream(o.seed, "gen-trace.durations");
+  Rng sizes = Rng::stream(o.seed, "gen-trace.sizes");
+  Rng models = Rng::stream(o.seed, "gen-trace.models");
+  Rng users = Rng::stream(o.seed, "gen-trace.users");
+  const double rate_per_s = o.arrival_rate_per_hour / 3600.0;
+
+  out << "id,submit_s,workers,gpus_per_worker,duration_s,user";
+  if (!o.models.empty()) out << ",model";
+  out << '\n';
+  double t = 0;
+  fmt::memory_buffer line;
+  for (std::uint64_t i = 0; i < o.jobs; ++i) {
+    if (i > 0) t += arrivals.exponential(rate_per_s);
+    double d = durations.lognormal(o.duration_mu, o.duration_sigma);
+    d = std::clamp(std::round(d), o.min_duration_s, o.max_duration_s);
+    std::uint32_t gpus = kGpuClasses[sizes.weighted(kGpuClassCounts)];
+    std::uint32_t per_worker = std::min(gpus, kGpusPerNode);
+    std::uint32_t workers = gpus / per_worker;
+    std::uint64_t user = users.below(std::max<std::uint32_t>(1, o.users));
+    line.clear();
+    // Submit times are written to the millisecond: enough for ordering, short to read.
+    fmt::format_to(std::back_inserter(line), "job{},{:.3f},{},{},{},u{}", i, t, workers, per_worker, d, user);
+    if (!o.models.empty()) fmt::format_to(std::back_inserter(line), ",{}", o.models[models.below(o.models.size())]);
+    line.push_back('\n');
+    out.write(line.data(), static_cast<std::streamsize>(line.size()));
+  }
+}
+
+}  // namespace dlsim

@@ -1,0 +1,35 @@
+// The model zoo: public facts about common DL models and their measured time per iteration
+// on each device type (configs/models/zoo.yaml, documented in docs/models.md).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlsim {
+
+struct ModelInfo {
+  std::string name;
+  std::string family;
+  double params_m = 0;
+  double gflops_per_sample = 0;
+  double batch_size = 0;
+  double gpu_util = 0;
+  double gpu_mem_gb = 0;
+  double comm_overlap = 0;
+  double input_mb_per_sample = 0;
+  std::map<std::string, double> iteration_time_s;  // by device type name
+};
+
+struct ModelZoo {
+  std::string file;
+  std::string reference_device = "V100";
+  std::vector<ModelInfo> models;  // file order
+
+  [[nodiscard]] std::optional<std::size_t> find(const std::string& name) const;
+};
+
+ModelZoo load_model_zoo(const std::string& file);
+
+}  // namespace dlsim

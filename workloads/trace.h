@@ -1,0 +1,75 @@
+// A trace as read from a file, before it is resolved against a cluster and the model zoo:
+// the common shape every trace reader produces.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace dlsim {
+
+// Strings that repeat (users, queues, models, device types) are stored once. Ids are given in
+// order of first appearance, so they are deterministic; the map is only for lookups.
+class StringTable {
+public:
+  std::uint32_t intern(std::string_view s);
+  [[nodiscard]] const std::string& at(std::uint32_t id) const { return names_[id]; }
+  [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
+
+private:
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, std::uint32_t> index_;
+};
+
+constexpr std::uint32_t kNoString = 0xffffffffU;
+
+struct TraceJob {
+  std::string name;
+  std::uint32_t line = 0;            // line in the file, for errors at resolution
+  double submit_s = 0;
+  std::uint32_t workers = 1;
+  std::uint32_t devices_per_worker = 1;
+  double duration_s = -1;            // on the reference device, uncontended; -1 = not given
+  double iterations = -1;            // -1 = not given
+  std::uint32_t model = kNoString;   // into Trace::models
+  std::uint32_t ps = 0;
+  double cpus_per_worker = 0;
+  double mem_gb_per_worker = 0;
+  std::uint32_t user = 0;            // into Trace::users ("" when the trace has none)
+  std::uint32_t queue = 0;
+  int priority = 0;
+  std::uint32_t min_workers = 0;     // 0 = same as workers
+  std::uint32_t max_workers = 0;
+  std::uint32_t device_type = kNoString;
+  double gpu_util = -1;              // 0..1; -1 = from the model zoo
+  double requested_s = 0;            // the user's runtime estimate; 0 = none
+};
+
+struct Trace {
+  std::string file;
+  std::vector<TraceJob> jobs;
+  StringTable users;
+  StringTable queues;
+  StringTable models;
+  StringTable device_types;
+  std::vector<std::string> warnings;       // printed once by the caller
+  std::size_t skipped = 0;                 // bad rows skipped with --skip-bad-jobs
+  std::vector<std::string> skip_reasons;   // the first few
+
+  Trace() {
+    users.intern("");
+    queues.intern("");
+  }
+};
+
+struct ReadOptions {
+  bool skip_bad_jobs = false;
+};
+
+// Records a bad row: throws unless skipping, in which case it is counted and the first few
+// reasons are kept.
+void reject_row(Trace& trace, const ReadOptions& options, const std::string& message);
+
+}  // namespace dlsim
