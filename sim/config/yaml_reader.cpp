@@ -37,7 +37,11 @@ void yaml_fail(const YamlWhere& where, const YAML::Node& node, const std::string
   throw InputError(describe(where, node) + what);
 }
 
-YamlMap::YamlMap(YAML::Node node, YamlWhere where) : node_(std::move(node)), where_(std::move(where)) {
+// A missing key reads as an empty mapping: every key takes its default. (A missing key's node
+// is "invalid" in yaml-cpp, and assigning to one throws, hence the choice at construction.)
+YamlMap::YamlMap(YAML::Node node, YamlWhere where)
+    : node_(node.IsDefined() ? std::move(node) : YAML::Node(YAML::NodeType::Null)),
+      where_(std::move(where)) {
   if (node_.IsDefined() && !node_.IsNull() && !node_.IsMap()) {
     yaml_fail(where_, node_, "expected a mapping of keys to values");
   }

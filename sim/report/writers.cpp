@@ -6,6 +6,7 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -59,6 +60,13 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
   }
 }
 
+namespace {
+
+// Times to the microsecond, the simulator's resolution: 6354.296, not 6354.296000078.
+double us_round(double s) { return std::round(s * 1e6) / 1e6; }
+
+}  // namespace
+
 void write_summary_json(std::ostream& out, const Summary& m) {
   // Insertion-ordered, so the file's key order is fixed and diffs read well.
   nlohmann::ordered_json j;
@@ -69,14 +77,14 @@ void write_summary_json(std::ostream& out, const Summary& m) {
   j["failed"] = m.failed;
   j["unfinished"] = m.unfinished;
   j["skipped_bad_jobs"] = m.skipped_bad_jobs;
-  j["makespan_s"] = m.makespan_s;
-  j["jct_mean_s"] = m.jct_mean_s;
-  j["jct_median_s"] = m.jct_median_s;
-  j["jct_p95_s"] = m.jct_p95_s;
-  j["jct_p99_s"] = m.jct_p99_s;
-  j["queue_mean_s"] = m.queue_mean_s;
-  j["queue_median_s"] = m.queue_median_s;
-  j["queue_p95_s"] = m.queue_p95_s;
+  j["makespan_s"] = us_round(m.makespan_s);
+  j["jct_mean_s"] = us_round(m.jct_mean_s);
+  j["jct_median_s"] = us_round(m.jct_median_s);
+  j["jct_p95_s"] = us_round(m.jct_p95_s);
+  j["jct_p99_s"] = us_round(m.jct_p99_s);
+  j["queue_mean_s"] = us_round(m.queue_mean_s);
+  j["queue_median_s"] = us_round(m.queue_median_s);
+  j["queue_p95_s"] = us_round(m.queue_p95_s);
   j["gpu_util_alloc"] = m.gpu_util_alloc;
   j["gpu_util_effective"] = m.gpu_util_effective;
   j["preemptions"] = m.preemptions;

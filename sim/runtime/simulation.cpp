@@ -2,6 +2,7 @@
 #include "sim/runtime/simulation.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace dlsim {
 
@@ -283,7 +284,11 @@ void Simulation::reschedule(JobId j) {
   ++job.generation;
   if (job.status != JobStatus::kRunning || job.rate <= 0) return;
   double remaining = s_.workload->jobs[j].iterations - job.done;
-  SimTime at = remaining <= 0 ? s_.now : s_.now + from_seconds_ceil(remaining / job.rate);
+  // Round up to the microsecond, less 1 ns of floating-point slack: a job given as 782 s of
+  // work must finish at 782 s, not 782.000001 s because iterations x seconds/iteration came to
+  // 782.0000000001.
+  double us = remaining / job.rate * kMicrosPerSecond;
+  SimTime at = remaining <= 0 ? s_.now : s_.now + static_cast<SimTime>(std::ceil(us - 1e-3));
   queue_.push(at, EventKind::kJobFinish, j, job.generation);
 }
 

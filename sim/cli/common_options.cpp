@@ -1,0 +1,44 @@
+#include "sim/cli/common_options.h"
+
+#include "sim/engine/error.h"
+
+#include <fmt/format.h>
+
+namespace po = boost::program_options;
+
+namespace dlsim {
+
+void add_input_options(po::options_description& o) {
+  o.add_options()
+      ("experiment,e", po::value<std::string>(), "experiment YAML (default: configs/experiments/default.yaml)")
+      ("cluster", po::value<std::string>(), "cluster YAML (overrides the experiment's)")
+      ("trace", po::value<std::string>(), "trace file (overrides trace.file)")
+      ("format", po::value<std::string>(), "trace format (overrides trace.format; see dlsim list formats)")
+      ("policy", po::value<std::string>(), "policy name (overrides policy.name; see dlsim list policies)")
+      ("seed", po::value<std::uint64_t>(), "run seed (overrides seed)")
+      ("set", po::value<std::vector<std::string>>()->composing(), "override any key: --set key.path=value (repeatable)")
+      ("skip-bad-jobs", po::bool_switch(), "skip bad trace rows (counted in the summary) instead of failing");
+}
+
+ExperimentInputs inputs_from(const po::variables_map& vm) {
+  ExperimentInputs in;
+  if (vm.count("experiment")) in.experiment_file = vm["experiment"].as<std::string>();
+  if (vm.count("cluster")) in.overrides.emplace_back("cluster", vm["cluster"].as<std::string>());
+  if (vm.count("trace")) in.overrides.emplace_back("trace.file", vm["trace"].as<std::string>());
+  if (vm.count("format")) in.overrides.emplace_back("trace.format", vm["format"].as<std::string>());
+  if (vm.count("policy")) in.overrides.emplace_back("policy.name", vm["policy"].as<std::string>());
+  if (vm.count("seed")) in.overrides.emplace_back("seed", std::to_string(vm["seed"].as<std::uint64_t>()));
+  if (vm["skip-bad-jobs"].as<bool>()) in.overrides.emplace_back("trace.skip_bad_jobs", "true");
+  if (vm.count("set")) {
+    for (const auto& s : vm["set"].as<std::vector<std::string>>()) {
+      auto eq = s.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        throw po::error(fmt::format("--set expects key.path=value, got '{}'", s));
+      }
+      in.overrides.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+    }
+  }
+  return in;
+}
+
+}  // namespace dlsim

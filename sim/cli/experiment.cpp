@@ -1,0 +1,172 @@
+#include "sim/cli/experiment.h"
+
+#include "policies/placement.h"
+#include "policies/registry.h"
+#include "sim/cluster/cluster_yaml.h"
+#include "sim/config/yaml_reader.h"
+#include "sim/engine/error.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#ifndef DLSIM_SOURCE_DIR
+#define DLSIM_SOURCE_DIR "."
+#endif
+
+namespace dlsim {
+
+namespace fs = std::filesystem;
+
+std::string find_data_file(const std::string& path, const std::string& beside) {
+  if (path.empty() || fs::path(path).is_absolute() || fs::exists(path)) return path;
+  if (!beside.empty()) {
+    fs::path p = fs::path(beside).parent_path() / path;
+    if (fs::exists(p)) return p.string();
+  }
+  fs::path p = fs::path(DLSIM_SOURCE_DIR) / path;
+  if (fs::exists(p)) return p.string();
+  return path;
+}
+
+namespace {
+
+constexpr const char* kDefaultExperiment = "configs/experiments/default.yaml";
+constexpr const char* kDefaultZoo = "configs/models/zoo.yaml";
+
+double non_negative(YamlMap& m, const std::string& key, double fallback) {
+  double v = m.get<double>(key, fallback);
+  if (v < 0) yaml_fail(m.where_of(key), m.child(key), fmt::format("must not be negative, got {}", v));
+  return v;
+}
+
+}  // namespace
+
+Experiment load_experiment(const ExperimentInputs& inputs) {
+  Experiment e;
+  std::string file = inputs.experiment_file.empty() ? find_data_file(kDefaultExperiment, "")
+                                                    : inputs.experiment_file;
+  e.source_file = file;
+  YAML::Node root = load_yaml_file(file);
+  if (!root.IsMap()) throw InputError(file + ": an experiment must be a YAML mapping");
+
+  // Overrides that replace the cluster go first, so that a later cluster.* --set applies to
+  // the new one; then the cluster file is inlined, then the rest.
+  for (const auto& [key, value] : inputs.overrides) {
+    if (key == "cluster") yaml_set_path(root, key, value);
+  }
+  if (root["cluster"].IsScalar()) {
+    std::string cluster_path = find_data_file(root["cluster"].as<std::string>(), file);
+    e.cluster_file = cluster_path;
+    root["cluster"] = load_yaml_file(cluster_path);
+  }
+  for (const auto& [key, value] : inputs.overrides) {
+    if (key != "cluster") yaml_set_path(root, key, value);
+  }
+
+  YamlMap top(root, YamlWhere{file, ""});
+  e.name = top.get<std::string>("name", fs::path(file).stem().string());
+  YAML::Node cluster_node = top.child("cluster");
+  if (!cluster_node.IsDefined() || cluster_node.IsNull()) {
+    throw InputError(file + ": cluster: missing (a path to a cluster YAML, or the cluster inline)");
+  }
+  e.cluster = load_cluster(cluster_node, e.cluster_file.empty() ? file : e.cluster_file,
+                           e.cluster_file.empty() ? "cluster" : "");
+
+  YAML::Node trace_node = top.child("trace");
+  if (trace_node.IsScalar()) {
+    YAML::Node t;
+    t["file"] = trace_node.as<std::string>();
+    root["trace"] = t;
+    trace_node = root["trace"];
+  }
+  YamlMap trace(trace_node, top.where_of("trace"));
+  e.trace_file = find_data_file(trace.require<std::string>("file"), file);
+  e.trace_format = trace.get<std::string>("format", e.trace_format);
+  e.reference_device = trace.get<std::string>("reference_device", e.reference_device);
+  e.assign_models = trace.get<bool>("assign_models", e.assign_models);
+  e.skip_bad_jobs = trace.get<bool>("skip_bad_jobs", e.skip_bad_jobs);
+  trace.done();
+
+  e.models_file = find_data_file(top.get<std::string>("models", kDefaultZoo), file);
+
+  YAML::Node policy_node = top.child("policy");
+  if (policy_node.IsScalar()) {
+    YAML::Node p;
+    p["name"] = policy_node.as<std::string>();
+    root["policy"] = p;
+    policy_node = root["policy"];
+  }
+  YamlMap policy(policy_node, top.where_of("policy"));
+  e.policy = policy.get<std::string>("name", "fifo");
+  const PolicyEntry& entry = find_policy(e.policy);
+  e.placement = policy.get<std::string>("placement", e.placement);
+  parse_placement(e.placement);
+  e.policy_params = resolve_params(entry, policy.child("params")).values();
+  policy.done();
+
+  YAML::Node costs_node = top.child("costs");
+  YamlMap costs(costs_node, top.where_of("costs"));
+  Costs& c = e.runtime.costs;
+  c.start_s = non_negative(costs, "start_s", c.start_s);
+  c.suspend_s = non_negative(costs, "suspend_s", c.suspend_s);
+  c.resume_s = non_negative(costs, "resume_s", c.resume_s);
+  c.migrate_s = non_negative(costs, "migrate_s", c.migrate_s);
+  c.resize_s = non_negative(costs, "resize_s", c.resize_s);
+  costs.done();
+
+  YAML::Node runtime_node = top.child("runtime");
+  YamlMap runtime(runtime_node, top.where_of("runtime"));
+  e.runtime.max_jobs_per_device = runtime.get<unsigned>("max_jobs_per_device", e.runtime.max_jobs_per_device);
+  if (e.runtime.max_jobs_per_device < 1 || e.runtime.max_jobs_per_device > 8) {
+    yaml_fail(runtime.where_of("max_jobs_per_device"), runtime_node, "must be 1 to 8");
+  }
+  e.runtime.default_gpu_util = runtime.get<double>("default_gpu_util", e.runtime.default_gpu_util);
+  if (e.runtime.default_gpu_util <= 0 || e.runtime.default_gpu_util > 1) {
+    yaml_fail(runtime.where_of("default_gpu_util"), runtime_node, "must be in (0, 1]");
+  }
+  YAML::Node interference_node = runtime.child("interference");
+  YamlMap interference(interference_node, runtime.where_of("interference"));
+  e.runtime.interference.slope = non_negative(interference, "slope", e.runtime.interference.slope);
+  e.runtime.interference.onset = non_negative(interference, "onset", e.runtime.interference.onset);
+  interference.done();
+  runtime.done();
+
+  YAML::Node report_node = top.child("report");
+  YamlMap report(report_node, top.where_of("report"));
+  e.sample_s = report.get<double>("sample_s", e.sample_s);
+  if (!(e.sample_s >= 1e-6)) yaml_fail(report.where_of("sample_s"), report_node, "must be positive");
+  report.done();
+
+  e.seed = top.get<std::uint64_t>("seed", e.seed);
+  top.done();
+
+  // The resolved tree: what was given, with every default written out.
+  YAML::Node r;
+  r["name"] = e.name;
+  r["cluster"] = cluster_to_yaml(e.cluster);
+  r["trace"]["file"] = e.trace_file;
+  r["trace"]["format"] = e.trace_format;
+  r["trace"]["reference_device"] = e.reference_device;
+  r["trace"]["assign_models"] = e.assign_models;
+  r["trace"]["skip_bad_jobs"] = e.skip_bad_jobs;
+  r["models"] = e.models_file;
+  r["policy"]["name"] = e.policy;
+  r["policy"]["placement"] = e.placement;
+  r["policy"]["params"] = e.policy_params;
+  r["costs"]["start_s"] = c.start_s;
+  r["costs"]["suspend_s"] = c.suspend_s;
+  r["costs"]["resume_s"] = c.resume_s;
+  r["costs"]["migrate_s"] = c.migrate_s;
+  r["costs"]["resize_s"] = c.resize_s;
+  r["runtime"]["max_jobs_per_device"] = e.runtime.max_jobs_per_device;
+  r["runtime"]["default_gpu_util"] = e.runtime.default_gpu_util;
+  r["runtime"]["interference"]["slope"] = e.runtime.interference.slope;
+  r["runtime"]["interference"]["onset"] = e.runtime.interference.onset;
+  r["report"]["sample_s"] = e.sample_s;
+  r["seed"] = e.seed;
+  e.resolved = r;
+  return e;
+}
+
+}  // namespace dlsim

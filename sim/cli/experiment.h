@@ -1,0 +1,47 @@
+// An experiment: cluster, trace, policy and parameters, read from YAML with flags and --set
+// overrides applied, every default filled in. The resolved tree is what run.yaml records.
+#pragma once
+
+#include "sim/cluster/cluster.h"
+#include "sim/runtime/runtime_config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dlsim {
+
+struct ExperimentInputs {
+  std::string experiment_file;            // empty: the bundled default experiment
+  std::vector<std::pair<std::string, std::string>> overrides;  // dotted key, value (flags first, then --set)
+};
+
+struct Experiment {
+  std::string name;
+  std::string source_file;                // the experiment YAML, for messages
+  Cluster cluster;
+  std::string cluster_file;               // "" when inline
+  std::string trace_file;
+  std::string trace_format = "native";
+  std::string reference_device = "V100";
+  bool assign_models = false;
+  bool skip_bad_jobs = false;
+  std::string models_file;
+  std::string policy;
+  std::string placement = "consolidate";
+  YAML::Node policy_params;
+  RuntimeConfig runtime;
+  double sample_s = 60;
+  std::uint64_t seed = 1;
+  YAML::Node resolved;                    // the whole resolved tree, for run.yaml
+};
+
+// Finds a data file: as given, then relative to `beside` (the experiment's folder), then
+// relative to dlsim's source tree. Returns the first that exists, else `path` unchanged.
+std::string find_data_file(const std::string& path, const std::string& beside);
+
+Experiment load_experiment(const ExperimentInputs& inputs);
+
+}  // namespace dlsim

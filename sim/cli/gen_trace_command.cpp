@@ -1,0 +1,46 @@
+// `dlsim gen-trace`: a synthetic native trace (docs/traces.md describes the distributions).
+#include "sim/cli/commands.h"
+#include "sim/cli/experiment.h"
+#include "sim/report/writers.h"
+#include "workloads/gen_trace.h"
+#include "workloads/model_zoo.h"
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+
+namespace po = boost::program_options;
+
+namespace dlsim {
+
+int command_gen_trace(const std::vector<std::string>& args) {
+  GenTraceOptions g;
+  po::options_description o("dlsim gen-trace [options]\n\nWrites a synthetic trace in the native format: Poisson arrivals, log-normal\ndurations and a 1/2/4/8/16-GPU mix fitted to the Philly trace.\n\nOptions");
+  o.add_options()
+      ("jobs,n", po::value<std::uint64_t>(&g.jobs)->default_value(g.jobs), "number of jobs")
+      ("seed", po::value<std::uint64_t>(&g.seed)->default_value(g.seed), "seed")
+      ("arrival-rate", po::value<double>(&g.arrival_rate_per_hour)->default_value(g.arrival_rate_per_hour), "mean arrivals per hour")
+      ("models", po::bool_switch(), "give each job a model drawn uniformly from the model zoo")
+      ("out,o", po::value<std::string>(), "output file (default: standard output)")
+      ("help,h", "this help");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(o).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << o << '\n';
+    return 0;
+  }
+  if (g.jobs == 0) throw po::error("--jobs must be at least 1");
+  if (!(g.arrival_rate_per_hour > 0)) throw po::error("--arrival-rate must be positive");
+  if (vm["models"].as<bool>()) {
+    for (const auto& m : load_model_zoo(find_data_file("configs/models/zoo.yaml", "")).models) g.models.push_back(m.name);
+  }
+  if (vm.count("out")) {
+    write_file_atomically(vm["out"].as<std::string>(), [&](std::ostream& s) { generate_trace(g, s); });
+  } else {
+    generate_trace(g, std::cout);
+  }
+  return 0;
+}
+
+}  // namespace dlsim

@@ -1,0 +1,67 @@
+// dlsim: the command line. The composition root: the only place that wires the simulator core,
+// the workloads and the policies together.
+#include "sim/cli/commands.h"
+#include "sim/engine/error.h"
+
+#include "dlsim_version.h"
+
+#include <boost/program_options/errors.hpp>
+#include <fmt/format.h>
+
+#include <yaml-cpp/exceptions.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char* kUsage = R"(dlsim - a discrete-event simulator of deep-learning training clusters
+
+usage: dlsim <command> [options]     (dlsim <command> --help for its options)
+
+commands:
+  run         run an experiment (no options: the bundled default experiment)
+  validate    check an experiment's inputs and print what was read
+  list        list policies, formats, devices, models or placements
+  gen-trace   write a synthetic trace
+  version     print the version
+
+exit codes: 0 ok, 1 bad input, 2 bad usage
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    return args.empty() ? 2 : 0;
+  }
+  std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    if (command == "run") return dlsim::command_run(args);
+    if (command == "validate") return dlsim::command_validate(args);
+    if (command == "list") return dlsim::command_list(args);
+    if (command == "gen-trace") return dlsim::command_gen_trace(args);
+    if (command == "version" || command == "--version") {
+      fmt::print("dlsim {}\n", DLSIM_VERSION);
+      return 0;
+    }
+    fmt::print(stderr, "dlsim: unknown command '{}'\n\n{}", command, kUsage);
+    return 2;
+  } catch (const boost::program_options::error& e) {
+    fmt::print(stderr, "dlsim {}: {}\n(see dlsim {} --help)\n", command, e.what(), command);
+    return 2;
+  } catch (const dlsim::InputError& e) {
+    fmt::print(stderr, "dlsim: error: {}\n", e.what());
+    return 1;
+  } catch (const dlsim::ActionError& e) {
+    fmt::print(stderr, "dlsim: error: {}\n", e.what());
+    return 1;
+  } catch (const YAML::Exception& e) {
+    fmt::print(stderr, "dlsim: error: YAML: {}\n", e.what());
+    return 1;
+  }
+}

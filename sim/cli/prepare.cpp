@@ -1,0 +1,29 @@
+#include "sim/cli/prepare.h"
+
+#include "workloads/build_workload.h"
+#include "workloads/formats/registry.h"
+
+#include <fmt/ostream.h>
+
+namespace dlsim {
+
+Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
+  Prepared p;
+  p.experiment = load_experiment(inputs);
+  const Experiment& e = p.experiment;
+  p.zoo = load_model_zoo(e.models_file);
+  const TraceFormat& format = find_trace_format(e.trace_format);
+  Trace trace = format.read(e.trace_file, ReadOptions{e.skip_bad_jobs});
+  for (const auto& w : trace.warnings) fmt::print(warn, "warning: {}\n", w);
+  WorkloadOptions options;
+  options.reference_device = e.reference_device;
+  options.assign_models = e.assign_models;
+  options.seed = e.seed;
+  options.skip_bad_jobs = e.skip_bad_jobs;
+  options.default_gpu_util = e.runtime.default_gpu_util;
+  // Keep the reasons: build_workload consumes the trace.
+  p.workload = build_workload(std::move(trace), p.zoo, e.cluster, options);
+  return p;
+}
+
+}  // namespace dlsim
