@@ -28,6 +28,7 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
   if (vm.count("format")) in.overrides.emplace_back("trace.format", vm["format"].as<std::string>());
   if (vm.count("policy")) in.overrides.emplace_back("policy.name", vm["policy"].as<std::string>());
   if (vm.count("seed")) in.overrides.emplace_back("seed", std::to_string(vm["seed"].as<std::uint64_t>()));
+  if (vm.count("until")) in.overrides.emplace_back("until_s", fmt::format("{}", vm["until"].as<double>()));
   if (vm["skip-bad-jobs"].as<bool>()) in.overrides.emplace_back("trace.skip_bad_jobs", "true");
   if (vm.count("set")) {
     for (const auto& s : vm["set"].as<std::vector<std::string>>()) {

@@ -139,6 +139,10 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   report.done();
 
   e.seed = top.get<std::uint64_t>("seed", e.seed);
+  e.until_s = top.get<double>("until_s", e.until_s);
+  if (e.until_s < 0 && e.until_s != -1) yaml_fail(top.where_of("until_s"), root, "must not be negative");
+  // Written into run.yaml for the record; any version may read it.
+  (void)top.get<std::string>("dlsim_version", "");
   top.done();
 
   // The resolved tree: what was given, with every default written out.
@@ -165,6 +169,7 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   r["runtime"]["interference"]["onset"] = e.runtime.interference.onset;
   r["report"]["sample_s"] = e.sample_s;
   r["seed"] = e.seed;
+  if (e.until_s >= 0) r["until_s"] = e.until_s;
   e.resolved = r;
   return e;
 }

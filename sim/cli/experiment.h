@@ -35,6 +35,7 @@ struct Experiment {
   RuntimeConfig runtime;
   double sample_s = 60;
   std::uint64_t seed = 1;
+  double until_s = -1;                    // stop the run at this simulated time; -1 = run to the end
   YAML::Node resolved;                    // the whole resolved tree, for run.yaml
 };
 

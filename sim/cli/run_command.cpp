@@ -35,7 +35,7 @@ int command_run(const std::vector<std::string>& args) {
   add_input_options(o);
   o.add_options()
       ("out,o", po::value<std::string>(), "output directory (default: results/<experiment>-<policy>-<seed>/)")
-      ("until", po::value<double>(), "stop at this simulated time, in seconds")
+      ("until", po::value<double>(), "stop at this simulated time, in seconds (overrides until_s)")
       ("quiet,q", po::bool_switch(), "print nothing on success")
       ("help,h", "this help");
   po::variables_map vm;
@@ -59,7 +59,7 @@ int command_run(const std::vector<std::string>& args) {
   sim.add_observer(&meter);
   sim.add_observer(&sampler);
   if (::isatty(STDERR_FILENO) && p.workload.jobs.size() >= 10000) sim.add_observer(&progress);
-  SimTime until = vm.count("until") ? from_seconds(vm["until"].as<double>()) : kNever;
+  SimTime until = e.until_s >= 0 ? from_seconds(e.until_s) : kNever;
   auto sim_start = std::chrono::steady_clock::now();
   RunResult result = sim.run(until);
   auto sim_end = std::chrono::steady_clock::now();
@@ -76,7 +76,6 @@ int command_run(const std::vector<std::string>& args) {
   write_file_atomically(out + "/run.yaml", [&](std::ostream& s) {
     YAML::Node run = YAML::Clone(e.resolved);
     run["dlsim_version"] = DLSIM_VERSION;
-    if (until != kNever) run["until_s"] = to_seconds(until);
     YAML::Emitter em;
     em << run;
     s << "# The resolved configuration of this run: `dlsim run -e run.yaml` repeats it.\n"

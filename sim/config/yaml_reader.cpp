@@ -56,7 +56,10 @@ YAML::Node YamlMap::child(const std::string& key) {
   if (!node_.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
   // Look up without inserting: operator[] on a const node never adds a key.
   const YAML::Node& const_node = node_;
-  return const_node[key];
+  YAML::Node found = const_node[key];
+  // A missing key gives an "invalid" node on which most calls throw; hand back a valid
+  // undefined one instead.
+  return found.IsDefined() ? found : YAML::Node(YAML::NodeType::Undefined);
 }
 
 YamlWhere YamlMap::where_of(const std::string& key) const {
@@ -156,6 +159,9 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
   }
   YAML::Node parent = chain.back();
   const std::string& last = parts.back();
+  if (parent.IsScalar()) {
+    throw InputError(fmt::format("--set {}: the parent of '{}' is a value, not a mapping", dotted_path, last));
+  }
   bool is_index = !last.empty() && std::all_of(last.begin(), last.end(), ::isdigit);
   if (parent.IsSequence() && is_index) {
     std::size_t idx = std::stoul(last);

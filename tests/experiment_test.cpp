@@ -1,0 +1,73 @@
+// Experiments: overrides, the resolved tree, and errors naming keys.
+#include "sim/cli/experiment.h"
+#include "sim/config/yaml_reader.h"
+#include "sim/engine/error.h"
+#include "tests/support/harness.h"
+
+#include <catch2/catch.hpp>
+
+using namespace dlsim;
+using namespace dlsim::test;
+
+namespace {
+
+std::string experiment_error(const std::string& yaml, std::vector<std::pair<std::string, std::string>> overrides = {}) {
+  ScratchDir dir;
+  try {
+    load_experiment(ExperimentInputs{dir.write("exp.yaml", yaml), std::move(overrides)});
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+constexpr const char* kBase = R"(
+cluster: configs/clusters/tiny.yaml
+trace: {file: traces/sample.csv}
+policy: {name: fifo}
+)";
+
+}  // namespace
+
+TEST_CASE("an experiment resolves every default and applies --set", "[experiment]") {
+  ScratchDir dir;
+  std::string file = dir.write("exp.yaml", kBase);
+  Experiment e = load_experiment(ExperimentInputs{
+      file, {{"cluster.nodes.0.count", "3"}, {"costs.suspend_s", "0"}, {"policy.placement", "spread"}, {"seed", "9"}}});
+  CHECK(e.cluster.nodes.size() == 3);  // the cluster file was inlined, then overridden
+  CHECK(e.runtime.costs.suspend_s == 0);
+  CHECK(e.runtime.costs.resume_s == 5);  // default
+  CHECK(e.placement == "spread");
+  CHECK(e.seed == 9);
+  CHECK(e.name == "exp");
+  // The resolved tree has everything, defaults included.
+  CHECK(e.resolved["costs"]["migrate_s"].as<double>() == 10);
+  CHECK(e.resolved["runtime"]["interference"]["slope"].as<double>() == 2.5);
+  CHECK(e.resolved["cluster"]["nodes"][0]["count"].as<int>() == 3);
+  CHECK(e.resolved["cluster"]["nodes"][0]["pcie"]["gen"].as<int>() == 3);
+}
+
+TEST_CASE("bad experiments name the key", "[experiment][errors]") {
+  CHECK_THAT(experiment_error(std::string(kBase) + "colour: red\n"), Catch::Contains("colour: unknown key"));
+  CHECK_THAT(experiment_error(std::string(kBase) + "costs: {suspend_s: -1}\n"),
+             Catch::Contains("costs.suspend_s: must not be negative, got -1"));
+  CHECK_THAT(experiment_error(std::string(kBase) + "costs: {suspend: 1}\n"), Catch::Contains("costs.suspend: unknown key"));
+  CHECK_THAT(experiment_error(kBase, {{"policy.name", "lottery"}}), Catch::Contains("unknown policy 'lottery' (known: fifo"));
+  CHECK_THAT(experiment_error(kBase, {{"policy.placement", "random"}}), Catch::Contains("unknown placement 'random'"));
+  CHECK_THAT(experiment_error(kBase, {{"policy.params.quantum", "5"}}), Catch::Contains("policy 'fifo' has no such parameter"));
+  CHECK_THAT(experiment_error(kBase, {{"cluster.nodes.5.count", "1"}}), Catch::Contains("index 5 is out of range"));
+  CHECK_THAT(experiment_error(kBase, {{"seed", "minus"}}), Catch::Contains("seed: expected an integer, got 'minus'"));
+  CHECK_THAT(experiment_error("cluster: configs/clusters/tiny.yaml\n"), Catch::Contains("trace: missing required key 'file'"));
+  CHECK_THAT(experiment_error("cluster: nowhere.yaml\ntrace: {file: x.csv}\n"), Catch::Contains("nowhere.yaml: cannot open file"));
+  CHECK_THAT(experiment_error("cluster: [unclosed\n"), Catch::Contains("YAML syntax error"));
+}
+
+TEST_CASE("set overrides parse values as YAML and creates keys", "[experiment]") {
+  YAML::Node root = YAML::Load("a: {b: 1}\nlist: [1, 2]\n");
+  yaml_set_path(root, "a.c.d", "[1, 2]");
+  yaml_set_path(root, "list.1", "7");
+  CHECK(root["a"]["c"]["d"].size() == 2);
+  CHECK(root["list"][1].as<int>() == 7);
+  CHECK(root["a"]["b"].as<int>() == 1);
+  CHECK_THROWS_AS(yaml_set_path(root, "a.b.x", "1"), InputError);
+}

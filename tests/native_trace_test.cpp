@@ -1,0 +1,144 @@
+// The native trace reader and the resolution of a trace into a workload: one test per error
+// class, each checking that the message names the file, line and column.
+#include "sim/engine/error.h"
+#include "tests/support/harness.h"
+#include "workloads/build_workload.h"
+#include "workloads/formats/native.h"
+
+#include <catch2/catch.hpp>
+
+using namespace dlsim;
+using namespace dlsim::test;
+
+namespace {
+
+const char* kFourV100 = "nodes:\n  - count: 1\n    devices: {V100: 4}\n";
+
+std::string read_error(const std::string& csv) {
+  try {
+    trace_from_csv(csv);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string build_error(const std::string& csv) {
+  try {
+    workload_from_csv(cluster_from_yaml(kFourV100), csv);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("a native trace reads into jobs with defaults", "[trace]") {
+  Trace t = trace_from_csv(
+      "id,submit_s,workers,gpus_per_worker,duration_s,model,user,queue,priority\n"
+      "a,0,2,2,100,resnet50,alice,prod,3\n"
+      "b,5.5,1,,20,,bob,,\n");
+  REQUIRE(t.jobs.size() == 2);
+  CHECK(t.jobs[0].workers == 2);
+  CHECK(t.jobs[0].devices_per_worker == 2);
+  CHECK(t.models.at(t.jobs[0].model) == "resnet50");
+  CHECK(t.users.at(t.jobs[0].user) == "alice");
+  CHECK(t.jobs[0].priority == 3);
+  CHECK(t.jobs[1].submit_s == 5.5);
+  CHECK(t.jobs[1].devices_per_worker == 1);  // default
+  CHECK(t.jobs[1].model == kNoString);
+  CHECK(t.warnings.empty());
+}
+
+TEST_CASE("unknown columns are ignored with one warning", "[trace]") {
+  Trace t = trace_from_csv("id,submit_s,workers,duration_s,colour,size\nx,0,1,10,red,3\ny,1,1,10,blue,4\n");
+  REQUIRE(t.warnings.size() == 1);
+  CHECK_THAT(t.warnings[0], Catch::Contains("ignoring unknown columns: colour, size"));
+  CHECK(t.jobs.size() == 2);
+}
+
+TEST_CASE("trace errors name file, line and column", "[trace][errors]") {
+  // Missing required column.
+  CHECK_THAT(read_error("id,submit_s,duration_s\na,0,10\n"), Catch::Matches(".*trace.csv:1: workers: required column missing.*"));
+  // No duration and no iterations column.
+  CHECK_THAT(read_error("id,submit_s,workers\na,0,1\n"), Catch::Contains("the header needs duration_s or iterations"));
+  // Bad number.
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1,10\nb,zero,1,10\n"),
+             Catch::Matches(".*trace.csv:3: submit_s: expected a number, got 'zero'"));
+  // Negative value.
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,-4,1,10\n"),
+             Catch::Matches(".*trace.csv:2: submit_s: must not be negative, got -4"));
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,0,10\n"),
+             Catch::Matches(".*trace.csv:2: workers: must be at least 1, got 0"));
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1,-10\n"),
+             Catch::Matches(".*trace.csv:2: duration_s: must be positive, got -10"));
+  // Not an integer.
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1.5,10\n"),
+             Catch::Matches(".*trace.csv:2: workers: expected an integer, got '1.5'"));
+  // Duplicate id.
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1,10\na,1,1,10\n"),
+             Catch::Matches(".*trace.csv:3: id: duplicate job id 'a'"));
+  // Neither duration nor iterations in a row; both; iterations without a model.
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s,iterations\na,0,1,,\n"),
+             Catch::Matches(".*trace.csv:2: duration_s: the job needs duration_s or iterations"));
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s,iterations\na,0,1,5,5\n"),
+             Catch::Contains("give duration_s or iterations, not both"));
+  CHECK_THAT(read_error("id,submit_s,workers,iterations\na,0,1,500\n"),
+             Catch::Contains("a job given by iterations needs a model"));
+  // Elastic range.
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s,min_workers\na,0,2,5,3\n"),
+             Catch::Matches(".*trace.csv:2: min_workers: must be between 1 and workers \\(2\\), got 3"));
+  // Too few columns in a row: the CSV parser's own message, with the line.
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1\n"), Catch::Contains("line 2"));
+  // Empty file, header only.
+  CHECK_THAT(read_error(""), Catch::Contains("empty file"));
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\n"), Catch::Contains("the trace has no jobs"));
+}
+
+TEST_CASE("jobs that could never fit, unknown models and device types are errors", "[trace][errors]") {
+  CHECK_THAT(build_error("id,submit_s,workers,gpus_per_worker,duration_s\nbig,0,2,4,10\n"),
+             Catch::Matches(".*trace.csv:2: workers: job 'big': 2 workers of 4 device\\(s\\) each cannot fit: the cluster holds at most 1 such workers at once"));
+  CHECK_THAT(build_error("id,submit_s,workers,gpus_per_worker,duration_s\nwide,0,1,8,10\n"),
+             Catch::Contains("job 'wide': 1 workers of 8 device(s) each cannot fit"));
+  CHECK_THAT(build_error("id,submit_s,workers,duration_s,cpus_per_worker\nhungry,0,1,10,64\n"),
+             Catch::Contains("job 'hungry'"));
+  CHECK_THAT(build_error("id,submit_s,workers,duration_s,model\nm,0,1,10,alexnet\n"),
+             Catch::Matches(".*trace.csv:2: model: job 'm': unknown model 'alexnet'.*"));
+  CHECK_THAT(build_error("id,submit_s,workers,duration_s,device_type\nd,0,1,10,TPUv4\n"),
+             Catch::Matches(".*trace.csv:2: device_type: job 'd': unknown device type 'TPUv4'.*"));
+  CHECK_THAT(build_error("id,submit_s,workers,duration_s,device_type\nd,0,1,10,K80\n"),
+             Catch::Contains("job 'd'"));  // a K80 job on an all-V100 cluster never runs
+}
+
+TEST_CASE("skip-bad-jobs skips and counts bad rows instead of failing", "[trace]") {
+  Trace t = trace_from_csv("id,submit_s,workers,duration_s\na,0,1,10\nb,x,1,10\nc,2,1,10\nd,3,1,-1\n", true);
+  CHECK(t.jobs.size() == 2);
+  CHECK(t.skipped == 2);
+  REQUIRE(t.skip_reasons.size() == 2);
+  CHECK_THAT(t.skip_reasons[0], Catch::Contains(":3: submit_s"));
+  // And at resolution: a job too big for the cluster is skipped and counted too.
+  Cluster c = cluster_from_yaml(kFourV100);
+  Trace t2 = trace_from_csv("id,submit_s,workers,duration_s\nok,0,1,10\nbig,0,9,10\n", true);
+  WorkloadOptions o;
+  o.skip_bad_jobs = true;
+  Workload w = build_workload(std::move(t2), zoo(), c, o);
+  CHECK(w.jobs.size() == 1);
+  CHECK(w.skipped_bad_jobs == 1);
+}
+
+TEST_CASE("resolution: jobs sorted by submit, work in iterations of the reference device", "[trace]") {
+  Cluster c = cluster_from_yaml(kFourV100);
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s,model\nlate,50,1,100,\nearly,10,1,200,resnet50\n");
+  REQUIRE(w.jobs.size() == 2);
+  CHECK(w.jobs[0].name == "early");
+  CHECK(w.jobs[0].request.submit == 10'000'000);
+  // No model: one iteration is one second on the reference device (V100).
+  CHECK(w.jobs[1].iterations == Approx(100));
+  // resnet50: 200 s / (its V100 seconds per iteration from the zoo).
+  double v100 = zoo().models[*zoo().find("resnet50")].iteration_time_s.at("V100");
+  CHECK(w.jobs[0].iterations == Approx(200 / v100));
+  // Utilization: the zoo's for resnet50, the runtime default (0.52) for no model.
+  CHECK(w.jobs[0].request.gpu_util == zoo().models[*zoo().find("resnet50")].gpu_util);
+  CHECK(w.jobs[1].request.gpu_util == 0.52);
+}

@@ -1,0 +1,111 @@
+// FIFO, SJF and SRTF on tiny clusters, with the schedule worked out by hand; placement.
+#include "policies/placement.h"
+#include "tests/support/harness.h"
+
+#include <catch2/catch.hpp>
+
+using namespace dlsim;
+using namespace dlsim::test;
+
+namespace {
+
+constexpr const char* kFourGpus = "nodes:\n  - {count: 1, devices: {V100: 4}}\n";
+// A: 2 GPUs for 100 s at 0; B: 4 GPUs for 50 s at 10; C: 1 GPU for 10 s at 20.
+constexpr const char* kHeadOfLine =
+    "id,submit_s,workers,gpus_per_worker,duration_s\n"
+    "A,0,1,2,100\n"
+    "B,10,1,4,50\n"
+    "C,20,1,1,10\n";
+
+double end_s(const RunOutput& out, const Workload& w, const std::string& name) {
+  return to_seconds(out.state.jobs[job_named(w, name)].end);
+}
+
+}  // namespace
+
+TEST_CASE("FIFO blocks small jobs behind a big one (head-of-line blocking)", "[policy][fifo]") {
+  Cluster c = cluster_from_yaml(kFourGpus);
+  Workload w = workload_from_csv(c, kHeadOfLine);
+  RunOutput out = run_policy("fifo", c, w);
+  // A runs 0-100. B (4 GPUs) waits for A. C would fit beside A at 20 but must wait behind B:
+  // B runs 100-150, C 150-160.
+  CHECK(end_s(out, w, "A") == 100);
+  CHECK(end_s(out, w, "B") == 150);
+  CHECK(end_s(out, w, "C") == 160);
+  // JCTs 100, 140, 140. GPU-seconds 2x100 + 4x50 + 1x10 = 410 of 4 GPUs x 160 s = 640.
+  CHECK(out.gpu_util_alloc == Approx(410.0 / 640.0));
+}
+
+TEST_CASE("SJF starts the shortest waiting job first", "[policy][sjf]") {
+  Cluster c = cluster_from_yaml(kFourGpus);
+  Workload w = workload_from_csv(c, kHeadOfLine);
+  RunOutput out = run_policy("sjf", c, w);
+  // At 20 the waiting jobs are B (50 s) and C (10 s): C is shorter and fits beside A, so it
+  // runs 20-30. B still waits for A: 100-150.
+  CHECK(end_s(out, w, "A") == 100);
+  CHECK(end_s(out, w, "C") == 30);
+  CHECK(end_s(out, w, "B") == 150);
+}
+
+TEST_CASE("SJF is strict: a short job that does not fit blocks longer ones", "[policy][sjf]") {
+  Cluster c = cluster_from_yaml(kFourGpus);
+  // A holds 2 GPUs 0-100. At 10, S (4 GPUs, 20 s) and L (1 GPU, 30 s) wait; S is shorter but
+  // does not fit, so L waits too: S runs 100-120, L 120-150.
+  Workload w = workload_from_csv(c, "id,submit_s,workers,gpus_per_worker,duration_s\nA,0,1,2,100\nS,10,1,4,20\nL,10,1,1,30\n");
+  RunOutput out = run_policy("sjf", c, w);
+  CHECK(end_s(out, w, "S") == 120);
+  CHECK(end_s(out, w, "L") == 150);
+}
+
+TEST_CASE("SRTF preempts a longer job for a shorter one, paying suspend and resume", "[policy][srtf]") {
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 1}}\n");
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\nA,0,1,100\nB,20,1,30\n");
+  RuntimeConfig cfg;
+  cfg.costs.suspend_s = 5;
+  cfg.costs.resume_s = 5;
+  RunOutput out = run_policy("srtf", c, w, cfg);
+  // At 20 A has 80 s left, B 30 s: A is suspended (20-25, device held, progress 20 s kept).
+  // B starts at 25 (first start costs 0) and ends at 55. A resumes 55-60 and runs its last
+  // 80 s: ends at 140. JCTs: A 140, B 35; B queued 5 s.
+  const JobState& a = out.state.jobs[job_named(w, "A")];
+  const JobState& b = out.state.jobs[job_named(w, "B")];
+  CHECK(to_seconds(b.first_start) == 25);
+  CHECK(to_seconds(b.end) == 55);
+  CHECK(to_seconds(a.end) == 140);
+  CHECK(a.preemptions == 1);
+  CHECK(b.preemptions == 0);
+  CHECK(to_seconds(a.run_time) == 100);
+}
+
+TEST_CASE("SRTF does not preempt for a job that is longer than what runs", "[policy][srtf]") {
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 1}}\n");
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\nA,0,1,100\nB,20,1,90\n");
+  RunOutput out = run_policy("srtf", c, w);
+  // At 20 A has 80 s left < B's 90: A keeps running to 100, B runs 100-190.
+  CHECK(end_s(out, w, "A") == 100);
+  CHECK(end_s(out, w, "B") == 190);
+  CHECK(out.state.jobs[job_named(w, "A")].preemptions == 0);
+}
+
+TEST_CASE("consolidate uses the fewest nodes; spread one worker per node", "[policy][placement]") {
+  Cluster c = cluster_from_yaml("fabric: {nodes_per_rack: 2}\nnodes:\n  - {count: 4, devices: {V100: 4}}\n");
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\nfour,0,4,10\none,0,1,10\n");
+  RunOutput packed = run_policy("fifo", c, w, {}, "consolidate");
+  RunOutput spread = run_policy("fifo", c, w, {}, "spread");
+  JobId four = job_named(w, "four");
+  CHECK(packed.state.jobs[four].nodes_used == 1);
+  CHECK(spread.state.jobs[four].nodes_used == 4);
+}
+
+TEST_CASE("consolidate best-fits a node and spans few nodes when it must", "[policy][placement]") {
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 3, devices: {V100: 4}}\n");
+  // a (3 GPUs) lands on node 0, leaving 1 free there. b (1 GPU) best-fits into node 0's last
+  // GPU rather than opening node 1. d (8 GPUs, 8 workers) then needs nodes 1 and 2 whole.
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\na,0,3,100\nb,1,1,100\nd,2,8,100\n");
+  RunOutput out = run_policy("fifo", c, w);
+  CHECK(out.state.jobs[job_named(w, "a")].nodes_used == 1);
+  CHECK(out.state.jobs[job_named(w, "d")].nodes_used == 2);
+  // All three run at once (3 + 1 + 8 = 12 GPUs), so each ends 100 s after its submit.
+  CHECK(end_s(out, w, "b") == 101);
+  CHECK(end_s(out, w, "d") == 102);
+}

@@ -1,0 +1,206 @@
+// The runtime's actions and models, driven by a scripted policy on tiny clusters. Every
+// expected number is worked out in the comment above it.
+#include "sim/engine/error.h"
+#include "tests/support/harness.h"
+#include "tests/support/invariants.h"
+
+#include <catch2/catch.hpp>
+
+using namespace dlsim;
+using namespace dlsim::test;
+
+namespace {
+
+struct Scripted {
+  Cluster cluster;
+  Workload workload;
+  RuntimeConfig config;
+  std::unique_ptr<ScriptPolicy> policy;
+  std::unique_ptr<Simulation> sim;
+  InvariantChecker checker;
+
+  Scripted(const std::string& cluster_yaml, const std::string& csv, std::vector<ScriptPolicy::Step> steps,
+           RuntimeConfig cfg = {})
+      : cluster(cluster_from_yaml(cluster_yaml)), workload(workload_from_csv(cluster, csv)), config(cfg) {
+    policy = std::make_unique<ScriptPolicy>(std::move(steps));
+    sim = std::make_unique<Simulation>(cluster, workload, config, *policy, PolicyInfo{"script", false});
+    sim->add_observer(&checker);
+  }
+  RunResult run() {
+    RunResult r = sim->run();
+    checker.check_final(sim->state());
+    return r;
+  }
+  const JobState& job(const std::string& name) const { return sim->state().jobs[job_named(workload, name)]; }
+  JobId id(const std::string& name) const { return job_named(workload, name); }
+};
+
+constexpr const char* kOneGpu = "nodes:\n  - {count: 1, devices: {V100: 1}}\n";
+constexpr const char* kTwoGpus = "nodes:\n  - {count: 1, devices: {V100: 2}}\n";
+constexpr const char* kFourGpus = "nodes:\n  - {count: 1, devices: {V100: 4}}\n";
+
+std::vector<DeviceId> devs(std::initializer_list<DeviceId> d) { return d; }
+
+}  // namespace
+
+TEST_CASE("a job alone runs for exactly its trace duration", "[runtime]") {
+  Scripted s(kOneGpu, "id,submit_s,workers,duration_s\na,7,1,100\n",
+             {{7'000'000, [](Control& c) { c.start(0, devs({0})); }}});
+  s.run();
+  // Submitted at 7 s, started at once (start cost 0), 100 s of work at rate 1: ends at 107 s.
+  CHECK(s.job("a").end == 107'000'000);
+  CHECK(s.job("a").run_time == 100'000'000);
+  CHECK(s.job("a").attained == Approx(100));  // 1 device x 100 s
+}
+
+TEST_CASE("suspend and resume cost their configured time", "[runtime]") {
+  RuntimeConfig cfg;
+  cfg.costs.suspend_s = 5;
+  cfg.costs.resume_s = 3;
+  Scripted s(kOneGpu, "id,submit_s,workers,duration_s\na,0,1,100\n",
+             {{0, [](Control& c) { c.start(0, devs({0})); }},
+              {40'000'000, [](Control& c) { c.suspend(0); }},
+              {60'000'000, [](Control& c) { c.resume(0, devs({0})); }}},
+             cfg);
+  s.run();
+  // Runs 0-40 (40 s of work), suspending 40-45 (device held, no progress), suspended 45-60,
+  // resuming 60-63, then the remaining 60 s: 63 + 60 = 123.
+  CHECK(s.job("a").end == 123'000'000);
+  CHECK(s.job("a").preemptions == 1);
+  CHECK(s.job("a").run_time == 100'000'000);
+}
+
+TEST_CASE("migration stops progress for migrate_s and moves the job", "[runtime]") {
+  RuntimeConfig cfg;
+  cfg.costs.migrate_s = 10;
+  Scripted s(kTwoGpus, "id,submit_s,workers,duration_s\na,0,1,100\n",
+             {{0, [](Control& c) { c.start(0, devs({0})); }},
+              {30'000'000, [](Control& c) { c.migrate(0, devs({1})); }}},
+             cfg);
+  s.run();
+  // 30 s of work on device 0, migrating 30-40 on device 1, 70 s more: 40 + 70 = 110.
+  CHECK(s.job("a").end == 110'000'000);
+  CHECK(s.job("a").migrations == 1);
+  CHECK(s.sim->state().slots[1].count == 0);  // released at the end
+}
+
+TEST_CASE("resize changes the rate in proportion to the workers", "[runtime]") {
+  RuntimeConfig cfg;
+  cfg.costs.resize_s = 5;
+  Scripted s(kFourGpus, "id,submit_s,workers,duration_s,min_workers,max_workers\ne,0,2,100,1,4\n",
+             {{0, [](Control& c) { c.start(0, devs({0, 1})); }},
+              {20'000'000, [](Control& c) { c.resize(0, devs({0, 1, 2, 3})); }}},
+             cfg);
+  s.run();
+  // 100 s on 2 workers = 100 iterations at 1/s. By 20 s: 20 done. Resizing 20-25. On 4
+  // workers the rate is 4/2 = 2 iterations/s: 80 / 2 = 40 s more: 25 + 40 = 65.
+  CHECK(s.job("e").end == 65'000'000);
+  CHECK(s.job("e").workers == 4);
+}
+
+TEST_CASE("packed jobs slow down by the interference model", "[runtime]") {
+  // x: 100 s, y: 50 s, both with GPU utilization 0.6, packed on one GPU at t=0.
+  // U = 0.6 + 0.6 = 1.2, slowdown = 1 + 2.5 * (1.2 - 0.8) = 2.0: both run at half speed.
+  // y's 50 s of work takes 100 s: y ends at 100. x has done 50 s of work by then; alone, at
+  // full speed, its other 50 s take 50 s: x ends at 150.
+  Scripted s(kOneGpu, "id,submit_s,workers,duration_s,gpu_util\nx,0,1,100,0.6\ny,0,1,50,0.6\n",
+             {{0, [](Control& c) {
+                 c.pack(0, devs({0}));
+                 c.pack(1, devs({0}));
+               }}});
+  s.run();
+  CHECK(s.job("y").end == 100'000'000);
+  CHECK(s.job("x").end == 150'000'000);
+}
+
+TEST_CASE("co-location below the interference onset costs nothing", "[runtime]") {
+  // U = 0.3 + 0.4 = 0.7 < onset 0.8: slowdown 1. Both end at their own durations.
+  Scripted s(kOneGpu, "id,submit_s,workers,duration_s,gpu_util\nx,0,1,100,0.3\ny,0,1,60,0.4\n",
+             {{0, [](Control& c) {
+                 c.pack(0, devs({0}));
+                 c.pack(1, devs({0}));
+               }}});
+  s.run();
+  CHECK(s.job("x").end == 100'000'000);
+  CHECK(s.job("y").end == 60'000'000);
+}
+
+TEST_CASE("a gang runs at the pace of its slowest device", "[runtime]") {
+  // g has 2 workers on devices 0 and 1; h (util 0.6) packs onto device 1 only. g's util is 0.6.
+  // Device 1: U = 1.2 -> slowdown 2; device 0: alone -> 1. g runs at 1/2: its 100 s of work take
+  // 200 s. h (40 s of work) at 1/2 speed takes 80 s: ends at 80; after that g is alone: by 80 it
+  // did 40 s of work, the other 60 s take 60 s: g ends at 140.
+  Scripted s(kTwoGpus, "id,submit_s,workers,duration_s,gpu_util\ng,0,2,100,0.6\nh,0,1,40,0.6\n",
+             {{0, [](Control& c) {
+                 c.pack(0, devs({0, 1}));
+                 c.pack(1, devs({1}));
+               }}});
+  s.run();
+  CHECK(s.job("h").end == 80'000'000);
+  CHECK(s.job("g").end == 140'000'000);
+}
+
+TEST_CASE("a duration scales by relative throughput on another device type", "[runtime]") {
+  // No model: 100 s on the reference V100. On a K80 (rel_throughput 0.15) it takes
+  // 100 / 0.15 = 666.666...67 s, rounded up to the microsecond: 666.666667 s.
+  Scripted s("nodes:\n  - {count: 1, devices: {K80: 1}}\n  - {count: 1, devices: {V100: 1}}\n",
+             "id,submit_s,workers,duration_s\nk,0,1,100\n",
+             {{0, [](Control& c) { c.start(0, devs({0})); }}});
+  s.run();
+  CHECK(s.job("k").end == 666'666'667);
+}
+
+TEST_CASE("a model's measured iteration times decide its speed on each device", "[runtime]") {
+  // resnet50, 1000 s on the reference V100 = 1000 / t_V100 iterations; on a P100 it takes
+  // iterations x t_P100 = 1000 x t_P100 / t_V100 seconds (the zoo's own ratio, not the catalog's).
+  Scripted s("nodes:\n  - {count: 1, devices: {P100: 1}}\n  - {count: 1, devices: {V100: 1}}\n",
+             "id,submit_s,workers,duration_s,model\nr,0,1,1000,resnet50\n",
+             {{0, [](Control& c) { c.start(0, devs({0})); }}});
+  s.run();
+  const ModelInfo& m = zoo().models[*zoo().find("resnet50")];
+  double expected = 1000 * m.iteration_time_s.at("P100") / m.iteration_time_s.at("V100");
+  CHECK(to_seconds(s.job("r").end) == Approx(expected).epsilon(1e-9));
+}
+
+TEST_CASE("refused actions name the policy, the job and the reason", "[runtime][errors]") {
+  auto refusal = [](const std::string& csv, std::function<void(Control&)> act) {
+    Scripted s(kFourGpus, csv, {{0, std::move(act)}});
+    try {
+      s.run();
+    } catch (const ActionError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string two = "id,submit_s,workers,duration_s\na,0,1,10\nb,0,1,10\n";
+  CHECK_THAT(refusal(two, [](Control& c) { c.start(0, devs({0})); c.start(1, devs({0})); }),
+             Catch::Matches("policy 'script': job 'b': start refused at t=0s: device 0 is in use by job 'a'"));
+  CHECK_THAT(refusal("id,submit_s,workers,duration_s\ng,0,2,10\n", [](Control& c) { c.start(0, devs({0})); }),
+             Catch::Contains("gang of 2 workers broken: 1 given"));
+  CHECK_THAT(refusal(two, [](Control& c) { c.suspend(0); }),
+             Catch::Contains("job 'a': suspend refused at t=0s: job is pending, not running or starting"));
+  CHECK_THAT(refusal(two, [](Control& c) { c.start(0, devs({9})); }), Catch::Contains("device 9 does not exist"));
+  CHECK_THAT(refusal(two, [](Control& c) { c.start(0, devs({1, 2})); }), Catch::Contains("gang of 1 workers broken: 2 given"));
+  CHECK_THAT(refusal("id,submit_s,workers,duration_s\ng,0,2,10\n", [](Control& c) { c.start(0, devs({1, 1})); }),
+             Catch::Contains("a device is listed twice"));
+  CHECK_THAT(refusal("id,submit_s,workers,gpus_per_worker,duration_s\nw,0,1,2,10\n", [](Control& c) { c.start(0, devs({1, 2, 3})); }),
+             Catch::Contains("3 devices is not a whole number of workers of 2 devices"));
+  RuntimeConfig one_per_device;
+  one_per_device.max_jobs_per_device = 1;
+  Scripted s(kFourGpus, two, {{0, [](Control& c) { c.pack(0, devs({0})); c.pack(1, devs({0})); }}}, one_per_device);
+  CHECK_THROWS_WITH(s.run(), Catch::Contains("device 0 already holds 1 jobs (max_jobs_per_device = 1)"));
+}
+
+TEST_CASE("packing respects device memory", "[runtime][errors]") {
+  // gpt2's footprint (zoo) twice exceeds a 16 GB V100 when it is above 8 GB.
+  const ModelInfo& gpt2 = zoo().models[*zoo().find("gpt2")];
+  REQUIRE(gpt2.gpu_mem_gb > 8);
+  Scripted s(kOneGpu, "id,submit_s,workers,duration_s,model\na,0,1,10,gpt2\nb,0,1,10,gpt2\n",
+             {{0, [](Control& c) {
+                 c.pack(0, devs({0}));
+                 CHECK(c.check_start(1, devs({0}), true).value_or("") .find("memory") != std::string::npos);
+               }},
+              {10'000'000, [](Control& c) { c.start(1, devs({0})); }}});
+  s.run();
+  CHECK(s.job("b").end == 20'000'000);
+}

@@ -1,0 +1,92 @@
+#include "tests/support/harness.h"
+
+#include "policies/registry.h"
+#include "sim/cluster/cluster_yaml.h"
+#include "sim/report/metrics.h"
+#include "sim/report/summary.h"
+#include "tests/support/invariants.h"
+#include "workloads/build_workload.h"
+#include "workloads/formats/native.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace dlsim::test {
+
+Cluster cluster_from_yaml(const std::string& yaml) { return load_cluster(YAML::Load(yaml), "test.yaml"); }
+
+ScratchDir::ScratchDir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "dlsim-test-XXXXXX").string();
+  if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  path_ = tmpl;
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::string ScratchDir::write(const std::string& name, const std::string& content) const {
+  std::string p = file(name);
+  std::ofstream(p, std::ios::binary) << content;
+  return p;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Trace trace_from_csv(const std::string& csv, bool skip_bad_jobs) {
+  ScratchDir dir;
+  return read_native_trace(dir.write("trace.csv", csv), ReadOptions{skip_bad_jobs});
+}
+
+const ModelZoo& zoo() {
+  static const ModelZoo z = load_model_zoo(std::string(DLSIM_SOURCE_DIR_FOR_TESTS) + "/configs/models/zoo.yaml");
+  return z;
+}
+
+Workload workload_from_csv(const Cluster& cluster, const std::string& csv) {
+  return build_workload(trace_from_csv(csv), zoo(), cluster, WorkloadOptions{});
+}
+
+void ScriptPolicy::schedule(Control& control) {
+  while (next_ < steps_.size() && steps_[next_].at <= control.now()) {
+    steps_[next_].act(control);
+    ++next_;
+  }
+  if (next_ < steps_.size()) control.wake_at(steps_[next_].at);
+}
+
+JobId job_named(const Workload& w, const std::string& name) {
+  for (JobId j = 0; j < w.jobs.size(); ++j) {
+    if (w.jobs[j].name == name) return j;
+  }
+  throw std::runtime_error("no job named " + name);
+}
+
+RunOutput run_policy(const std::string& name, const Cluster& cluster, const Workload& workload,
+                     const RuntimeConfig& config, const std::string& placement) {
+  const PolicyEntry& entry = find_policy(name);
+  PolicySetup setup{parse_placement(placement), resolve_params(entry, YAML::Node())};
+  auto policy = entry.make(setup);
+  Simulation sim(cluster, workload, config, *policy, PolicyInfo{name, entry.oracle});
+  InvariantChecker checker;
+  UtilizationMeter meter;
+  sim.add_observer(&checker);
+  sim.add_observer(&meter);
+  RunOutput out;
+  out.result = sim.run();
+  checker.check_final(sim.state());
+  out.state = sim.state();
+  Summary s = summarize(sim.state(), out.result, meter.allocated_gpu_s(), meter.effective_gpu_s(), name, 0);
+  out.gpu_util_alloc = s.gpu_util_alloc;
+  return out;
+}
+
+}  // namespace dlsim::test

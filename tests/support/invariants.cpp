@@ -1,0 +1,84 @@
+#include "tests/support/invariants.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dlsim::test {
+
+void InvariantChecker::on_advance(SimTime from, SimTime to, const View&) {
+  REQUIRE(from <= to);
+  REQUIRE(to >= last_time_);
+  last_time_ = to;
+}
+
+void InvariantChecker::on_job_finished(JobId job, const View& view) {
+  if (finishes_.size() < view.job_count()) finishes_.resize(view.job_count(), 0);
+  ++finishes_[job];
+  REQUIRE(finishes_[job] == 1);
+  REQUIRE(view.state(job).status == JobStatus::kFinished);
+}
+
+void InvariantChecker::on_decided(const View& view) {
+  const SimState& s = view.raw();
+  const Cluster& c = *s.cluster;
+  ++checks_;
+  if (last_done_.size() < s.jobs.size()) last_done_.resize(s.jobs.size(), 0.0);
+  std::uint32_t busy_gpus = 0;
+  std::uint32_t running = 0;
+  double effective = 0;
+  // Devices: holders within limits, and each holder lists the device.
+  for (DeviceId d = 0; d < s.slots.size(); ++d) {
+    const DeviceSlot& slot = s.slots[d];
+    REQUIRE(slot.count <= s.config.max_jobs_per_device);
+    double util = 0;
+    for (unsigned k = 0; k < slot.count; ++k) {
+      const JobState& job = s.jobs[slot.jobs[k]];
+      REQUIRE(std::find(job.devices.begin(), job.devices.end(), d) != job.devices.end());
+      if (slot.count > 1) REQUIRE(job.packed);  // only `pack` shares a device
+      if (job.status == JobStatus::kRunning) util += s.workload->jobs[slot.jobs[k]].request.gpu_util;
+    }
+    if (c.type_of(d).kind == DeviceKind::kGpu) {
+      busy_gpus += slot.count > 0;
+      effective += std::min(1.0, util);
+    }
+  }
+  REQUIRE(busy_gpus == s.busy_gpus);
+  REQUIRE(std::fabs(effective - s.effective_gpus) < 1e-6);
+  // Jobs: gangs whole, progress monotone and bounded.
+  for (JobId j = 0; j < s.jobs.size(); ++j) {
+    const JobState& job = s.jobs[j];
+    const JobRequest& req = s.workload->jobs[j].request;
+    bool holds = job.status == JobStatus::kStarting || job.status == JobStatus::kRunning ||
+                 job.status == JobStatus::kSuspending || job.status == JobStatus::kMigrating ||
+                 job.status == JobStatus::kResizing;
+    if (holds) {
+      REQUIRE(job.devices.size() == static_cast<std::size_t>(job.workers) * req.devices_per_worker);
+      REQUIRE(job.workers >= req.min_workers);
+      REQUIRE(job.workers <= req.max_workers);
+      for (std::size_t i = 0; i < job.devices.size(); ++i) {
+        // A worker's devices are on one node.
+        REQUIRE(c.devices[job.devices[i]].node == c.devices[job.devices[i - i % req.devices_per_worker]].node);
+      }
+    } else {
+      REQUIRE(job.devices.empty());
+    }
+    running += job.status == JobStatus::kRunning;
+    REQUIRE(job.done >= last_done_[j] - 1e-9);
+    REQUIRE(job.done <= s.workload->jobs[j].iterations * (1 + 1e-9) + 1e-9);
+    last_done_[j] = job.done;
+  }
+  REQUIRE(running == s.running);
+}
+
+void InvariantChecker::check_final(const SimState& s) const {
+  for (JobId j = 0; j < s.jobs.size(); ++j) {
+    if (s.jobs[j].status == JobStatus::kFinished) {
+      REQUIRE(s.jobs[j].done == s.workload->jobs[j].iterations);
+      REQUIRE(s.jobs[j].end >= s.workload->jobs[j].request.submit);
+    }
+  }
+}
+
+}  // namespace dlsim::test
