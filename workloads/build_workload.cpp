@@ -109,6 +109,8 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     r.user = tj.user;
     r.queue = tj.queue;
     r.requested_time_s = tj.requested_s;
+    r.gpu_fraction = tj.gpu_fraction;
+    spec.trace_status = static_cast<TraceStatus>(tj.trace_status);
     if (tj.model != kNoString) {
       if (model_of[tj.model] < 0) {
         reject_row(trace, read_options, where("model") + fmt::format("unknown model '{}' (see dlsim list models)", trace.models.at(tj.model)));

@@ -45,6 +45,9 @@ struct TraceJob {
   std::uint32_t device_type = kNoString;
   double gpu_util = -1;              // 0..1; -1 = from the model zoo
   double requested_s = 0;            // the user's runtime estimate; 0 = none
+  double gpu_fraction = 1;           // share of one device per worker's device (PAI plan_gpu 50 =
+                                     // 0.5, openb gpu_milli 500 = 0.5); < 1 only with 1 device/worker
+  std::uint8_t trace_status = 0;     // 0 completed, 1 failed, 2 killed/cancelled (as the trace says)
 };
 
 struct Trace {

@@ -44,6 +44,8 @@ Summary summarize(const SimState& s, const RunResult& result, double allocated_g
       ++out.failed;
     }
     if (job.first_start >= 0) queue.push_back(to_seconds(job.first_start - submit));
+    out.trace_failed += s.workload->jobs[j].trace_status == TraceStatus::kFailed;
+    out.trace_killed += s.workload->jobs[j].trace_status == TraceStatus::kKilled;
     out.preemptions += job.preemptions;
     out.migrations += job.migrations;
   }

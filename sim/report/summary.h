@@ -17,6 +17,8 @@ struct Summary {
   std::uint64_t failed = 0;
   std::uint64_t unfinished = 0;     // still pending or running at the end (--until, or stuck)
   std::uint64_t skipped_bad_jobs = 0;
+  std::uint64_t trace_failed = 0;   // jobs the trace marks failed (replayed with their run time)
+  std::uint64_t trace_killed = 0;   // jobs the trace marks killed or cancelled
   double makespan_s = 0;            // first submission to last finish (or the end of the run)
   double jct_mean_s = 0, jct_median_s = 0, jct_p95_s = 0, jct_p99_s = 0;
   double queue_mean_s = 0, queue_median_s = 0, queue_p95_s = 0;

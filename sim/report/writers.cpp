@@ -77,6 +77,8 @@ void write_summary_json(std::ostream& out, const Summary& m) {
   j["failed"] = m.failed;
   j["unfinished"] = m.unfinished;
   j["skipped_bad_jobs"] = m.skipped_bad_jobs;
+  j["trace_failed"] = m.trace_failed;
+  j["trace_killed"] = m.trace_killed;
   j["makespan_s"] = us_round(m.makespan_s);
   j["jct_mean_s"] = us_round(m.jct_mean_s);
   j["jct_median_s"] = us_round(m.jct_median_s);

@@ -67,6 +67,11 @@ std::optional<std::string> Simulation::check_place(JobId j, std::span<const Devi
       return fmt::format("device {} already holds {} jobs (max_jobs_per_device = {})", d, slot.count,
                          s_.config.max_jobs_per_device);
     }
+    if (slot.fraction + req.gpu_fraction > 1 + 1e-9 && (req.gpu_fraction < 1 || slot.fraction < 1)) {
+      // Fractional-GPU jobs share a device up to a whole one (whole-device jobs packed by a
+      // policy like Gandiva are limited by memory and max_jobs_per_device instead).
+      return fmt::format("device {} has {} of its share taken, {} needed", d, slot.fraction, req.gpu_fraction);
+    }
     double cap = c.type_of(d).memory_gb;
     if (cap > 0 && req.gpu_mem_gb > 0 && slot.mem_gb + req.gpu_mem_gb > cap + 1e-9) {
       return fmt::format("device {} memory: {} GB held + {} GB needed > {} GB", d, slot.mem_gb,

@@ -34,13 +34,21 @@ struct JobRequest {
   double gpu_util = 0;                   // utilization when running alone, 0..1 (resolved)
   double gpu_mem_gb = 0;                 // device memory footprint (0 = unknown, not checked)
   double requested_time_s = 0;           // the user's own estimate, when the trace has one
+  // Share of a device each worker needs (fractional GPU jobs, e.g. Alibaba PAI / openb). A job
+  // with a fraction < 1 has one device per worker and may share it with others up to a sum of 1.
+  double gpu_fraction = 1;
 
   [[nodiscard]] std::uint32_t devices() const { return workers * devices_per_worker; }
 };
 
+// How the trace says the job ended. Failed and killed jobs keep their observed run time as their
+// work by default; the summary counts them separately.
+enum class TraceStatus : std::uint8_t { kCompleted = 0, kFailed = 1, kKilled = 2 };
+
 struct JobSpec {
   std::string name;                      // the trace's job id
   JobRequest request;
+  TraceStatus trace_status = TraceStatus::kCompleted;
   // Hidden truth: the total work, in iterations. A job given by duration has
   // duration_s / (time per iteration on the reference device) iterations.
   double iterations = 0;

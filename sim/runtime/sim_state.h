@@ -21,6 +21,7 @@ struct DeviceSlot {
   std::uint8_t running = 0;  // holders that are making progress
   double running_util = 0;   // summed GPU utilization of those
   double mem_gb = 0;         // summed memory footprint of all holders
+  double fraction = 0;       // summed gpu_fraction of all holders (at most 1 when any is < 1)
 };
 
 struct SimState {

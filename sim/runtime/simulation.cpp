@@ -175,6 +175,7 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
     DeviceSlot& slot = s_.slots[d];
     slot.jobs[slot.count++] = j;
     slot.mem_gb += req.gpu_mem_gb;
+    slot.fraction += req.gpu_fraction;
     if (slot.count == 1) {
       s_.free.device_taken(c, d);
       if (c.type_of(d).kind == DeviceKind::kGpu) ++s_.busy_gpus;
@@ -211,8 +212,10 @@ void Simulation::release(JobId j) {
     std::copy(it + 1, end, it);  // keep holders in arrival order: deterministic and fair
     --slot.count;
     slot.mem_gb -= req.gpu_mem_gb;
+    slot.fraction -= req.gpu_fraction;
     if (slot.count == 0) {
       slot.mem_gb = 0;  // no drift from repeated add and subtract
+      slot.fraction = 0;
       s_.free.device_freed(c, d);
       if (c.type_of(d).kind == DeviceKind::kGpu) --s_.busy_gpus;
     }
