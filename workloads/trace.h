@@ -69,6 +69,11 @@ struct Trace {
 
 struct ReadOptions {
   bool skip_bad_jobs = false;
+  // Format-specific keys of the experiment's `trace:` section (docs/traces.md).
+  std::string swf_devices = "gpu";     // trace.swf_devices: an SWF processor is a "gpu" or "cpu"
+  double swf_procs_per_device = 1;     // trace.swf_procs_per_device
+  double openb_duration_s = 0;         // trace.openb_duration_s: run time of untimed openb pods
+                                       // (0 = the documented default)
 };
 
 // Records a bad row: throws unless skipping, in which case it is counted and the first few
