@@ -204,3 +204,37 @@ TEST_CASE("packing respects device memory", "[runtime][errors]") {
   s.run();
   CHECK(s.job("b").end == 20'000'000);
 }
+
+TEST_CASE("binding places workers one by one; the job starts only whole", "[runtime][bind]") {
+  // j (2 workers, 50 s): worker 1 bound at 0, worker 2 at 10, started at 10: ends at 60.
+  // Its queueing delay runs until it starts (10 s): bound devices sit idle but held.
+  Scripted s(kFourGpus, "id,submit_s,workers,duration_s\nj,0,2,50\n",
+             {{0, [](Control& c) { c.bind(0, devs({0})); }},
+              {10'000'000, [](Control& c) {
+                 CHECK(c.state(0).status == JobStatus::kBinding);
+                 CHECK(c.device(0).count == 1);
+                 c.bind(0, devs({1}));
+                 c.start(0, devs({0, 1}));
+               }}});
+  s.run();
+  CHECK(s.job("j").first_start == 10'000'000);
+  CHECK(s.job("j").end == 60'000'000);
+}
+
+TEST_CASE("two half-bound gangs deadlock a cluster (Kubernetes without gang scheduling)", "[runtime][bind]") {
+  // Two 4-worker jobs on 4 GPUs, each with 2 workers bound: neither can ever complete its gang,
+  // and nothing runs. The run ends with both unfinished, holding all 4 GPUs idle.
+  Scripted s(kFourGpus, "id,submit_s,workers,duration_s\na,0,4,10\nb,0,4,10\n",
+             {{0, [](Control& c) {
+                 c.bind(0, devs({0, 1}));
+                 c.bind(1, devs({2, 3}));
+                 CHECK_THROWS_WITH(c.start(0, devs({0, 1, 2, 3})), Catch::Contains("device 2 is in use by job 'b'"));
+               }}});
+  RunResult r = s.run();
+  CHECK(r.unfinished == 2);
+  CHECK(s.sim->state().busy_gpus == 4);
+  CHECK(s.job("a").status == JobStatus::kBinding);
+  CHECK_THROWS_WITH(Scripted(kFourGpus, "id,submit_s,workers,duration_s\na,0,2,10\n",
+                             {{0, [](Control& c) { c.bind(0, devs({0, 1, 2})); }}}).run(),
+                    Catch::Contains("exceed the job's 2 workers"));
+}

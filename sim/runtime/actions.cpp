@@ -18,6 +18,15 @@ void Simulation::refuse(JobId j, const std::string& action, const std::string& r
 std::optional<std::string> Simulation::check_place(JobId j, std::span<const DeviceId> devices,
                                                    bool allow_shared,
                                                    std::span<const DeviceId> own) const {
+  const JobRequest& req = s_.workload->jobs[j].request;
+  return check_place_workers(j, devices, allow_shared, own, req.min_workers, req.max_workers);
+}
+
+std::optional<std::string> Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices,
+                                                           bool allow_shared,
+                                                           std::span<const DeviceId> own,
+                                                           std::uint32_t min_workers,
+                                                           std::uint32_t max_workers) const {
   const Cluster& c = *s_.cluster;
   const JobRequest& req = s_.workload->jobs[j].request;
   const std::uint32_t dpw = req.devices_per_worker;
@@ -26,12 +35,12 @@ std::optional<std::string> Simulation::check_place(JobId j, std::span<const Devi
     return fmt::format("{} devices is not a whole number of workers of {} devices", devices.size(), dpw);
   }
   auto workers = static_cast<std::uint32_t>(devices.size() / dpw);
-  if (workers < req.min_workers || workers > req.max_workers) {
-    if (req.min_workers == req.max_workers) {
-      return fmt::format("gang of {} workers broken: {} given", req.min_workers, workers);
+  if (workers < min_workers || workers > max_workers) {
+    if (min_workers == max_workers) {
+      return fmt::format("gang of {} workers broken: {} given", min_workers, workers);
     }
     return fmt::format("{} workers is outside the job's elastic range [{}, {}]", workers,
-                       req.min_workers, req.max_workers);
+                       min_workers, max_workers);
   }
   std::vector<DeviceId> sorted(devices.begin(), devices.end());
   std::sort(sorted.begin(), sorted.end());
@@ -96,6 +105,28 @@ std::optional<std::string> Simulation::check_place(JobId j, std::span<const Devi
   return std::nullopt;
 }
 
+std::optional<std::string> Simulation::check_bind(JobId j, std::span<const DeviceId> devices) const {
+  const Cluster& c = *s_.cluster;
+  const JobRequest& req = s_.workload->jobs[j].request;
+  const JobState& job = s_.jobs[j];
+  const std::uint32_t dpw = req.devices_per_worker;
+  if (devices.empty() || devices.size() % dpw != 0) {
+    return fmt::format("{} devices is not a whole number of workers of {} devices", devices.size(), dpw);
+  }
+  if (job.devices.size() + devices.size() > static_cast<std::size_t>(req.max_workers) * dpw) {
+    return fmt::format("binding {} more devices would exceed the job's {} workers", devices.size(), req.max_workers);
+  }
+  // The bound workers and the new ones must form a valid (partial) allocation: check the union
+  // as if it were a gang of that many workers.
+  std::vector<DeviceId> all(job.devices);
+  all.insert(all.end(), devices.begin(), devices.end());
+  if (job.status == JobStatus::kBinding && c.devices[devices[0]].type != job.type) {
+    return fmt::format("device {} is a {}, the job's bound devices are {}", devices[0],
+                       c.types[c.devices[devices[0]].type].name, c.types[job.type].name);
+  }
+  return check_place_workers(j, all, false, job.devices, 1, req.max_workers);
+}
+
 void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cost_s,
                           JobStatus paying) {
   JobState& job = s_.jobs[j];
@@ -113,6 +144,20 @@ void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cos
   job.status = JobStatus::kRunning;
   set_running(j, true);
   refresh_rates(job.devices);
+}
+
+void Simulation::do_bind(JobId j, std::span<const DeviceId> devices) {
+  JobState& job = s_.jobs[j];
+  occupy(j, devices);
+  job.status = JobStatus::kBinding;
+  ++job.generation;
+}
+
+void Simulation::do_unbind(JobId j) {
+  JobState& job = s_.jobs[j];
+  job.status = JobStatus::kPending;
+  ++job.generation;
+  release(j);
 }
 
 void Simulation::do_suspend(JobId j) {
@@ -169,11 +214,43 @@ std::optional<std::string> Control::check_start(JobId j, std::span<const DeviceI
 }
 
 void Control::start(JobId j, std::span<const DeviceId> devices) {
-  if (state(j).status != JobStatus::kPending) {
-    sim_.refuse(j, "start", fmt::format("job is {}, not pending", to_string(state(j).status)));
+  const JobState& job = state(j);
+  if (job.status == JobStatus::kBinding) {
+    // The gang must include every bound device: they become part of the started allocation.
+    for (DeviceId d : job.devices) {
+      if (std::find(devices.begin(), devices.end(), d) == devices.end()) {
+        sim_.refuse(j, "start", fmt::format("bound device {} is not in the allocation", d));
+      }
+    }
+    std::vector<DeviceId> bound = job.devices;
+    if (auto why = sim_.check_place(j, devices, false, bound)) sim_.refuse(j, "start", *why);
+    std::vector<DeviceId> all(devices.begin(), devices.end());
+    sim_.s_.jobs[j].status = JobStatus::kPending;
+    sim_.release(j);
+    sim_.do_place(j, all, config().costs.start_s, JobStatus::kStarting);
+    return;
+  }
+  if (job.status != JobStatus::kPending) {
+    sim_.refuse(j, "start", fmt::format("job is {}, not pending", to_string(job.status)));
   }
   if (auto why = sim_.check_place(j, devices, false, {})) sim_.refuse(j, "start", *why);
   sim_.do_place(j, devices, config().costs.start_s, JobStatus::kStarting);
+}
+
+void Control::bind(JobId j, std::span<const DeviceId> devices) {
+  const JobState& job = state(j);
+  if (job.status != JobStatus::kPending && job.status != JobStatus::kBinding) {
+    sim_.refuse(j, "bind", fmt::format("job is {}, not pending or binding", to_string(job.status)));
+  }
+  if (auto why = sim_.check_bind(j, devices)) sim_.refuse(j, "bind", *why);
+  sim_.do_bind(j, devices);
+}
+
+void Control::unbind(JobId j) {
+  if (state(j).status != JobStatus::kBinding) {
+    sim_.refuse(j, "unbind", fmt::format("job is {}, not binding", to_string(state(j).status)));
+  }
+  sim_.do_unbind(j);
 }
 
 void Control::pack(JobId j, std::span<const DeviceId> devices) {

@@ -19,7 +19,14 @@ public:
   Control(Simulation& sim, const SimState& s, bool oracle) : View(s, oracle), sim_(sim) {}
 
   // Pending job onto free devices (devices_per_worker consecutive ids per worker, one node each).
+  // A binding job starts with all its bound devices plus the rest of its gang.
   void start(JobId j, std::span<const DeviceId> devices);
+  // Binds whole workers of a pending job to free devices without starting it: what a scheduler
+  // that places pods one at a time does (Kubernetes' default). The devices stay held, idle,
+  // until start() or unbind(). No cost.
+  void bind(JobId j, std::span<const DeviceId> devices);
+  // Releases every device a binding job holds; it becomes pending again.
+  void unbind(JobId j);
   // Pending or suspended job onto devices that other jobs may already hold (co-location).
   void pack(JobId j, std::span<const DeviceId> devices);
   // Preempt to a checkpoint; devices are released when the suspend cost has been paid.

@@ -6,6 +6,7 @@ std::string_view to_string(JobStatus s) {
   switch (s) {
   case JobStatus::kFuture: return "future";
   case JobStatus::kPending: return "pending";
+  case JobStatus::kBinding: return "binding";
   case JobStatus::kStarting: return "starting";
   case JobStatus::kRunning: return "running";
   case JobStatus::kSuspending: return "suspending";

@@ -57,6 +57,7 @@ struct JobSpec {
 enum class JobStatus : std::uint8_t {
   kFuture,      // not yet submitted
   kPending,     // submitted, waiting for devices
+  kBinding,     // some workers' devices bound, waiting for the rest (no gang scheduling)
   kStarting,    // devices held, start or resume cost being paid
   kRunning,
   kSuspending,  // devices held, checkpoint being written

@@ -161,15 +161,11 @@ void Simulation::wake_at(SimTime t) {
 
 // ---- occupancy -------------------------------------------------------------------------
 
+// Adds devices to the job's allocation (a fresh one, or more workers of a binding job).
 void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
   const Cluster& c = *s_.cluster;
   JobState& job = s_.jobs[j];
   const JobRequest& req = s_.workload->jobs[j].request;
-  job.devices.assign(devices.begin(), devices.end());
-  job.workers = static_cast<std::uint32_t>(devices.size() / req.devices_per_worker);
-  job.type = c.devices[devices[0]].type;
-  NodeId last_node = static_cast<NodeId>(-1);
-  job.nodes_used = 0;
   for (std::size_t i = 0; i < devices.size(); ++i) {
     DeviceId d = devices[i];
     DeviceSlot& slot = s_.slots[d];
@@ -186,18 +182,16 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
       s_.node_mem_free[n] -= req.mem_gb_per_worker;
     }
   }
-  // Distinct nodes: a worker's devices share a node, and placements list workers node by node
-  // as often as not, so count node changes over a sorted copy.
+  job.devices.insert(job.devices.end(), devices.begin(), devices.end());
+  job.workers = static_cast<std::uint32_t>(job.devices.size() / req.devices_per_worker);
+  job.type = c.devices[job.devices[0]].type;
   std::vector<NodeId> nodes;
   nodes.reserve(job.workers);
-  for (std::size_t i = 0; i < devices.size(); i += req.devices_per_worker) {
-    nodes.push_back(c.devices[devices[i]].node);
+  for (std::size_t i = 0; i < job.devices.size(); i += req.devices_per_worker) {
+    nodes.push_back(c.devices[job.devices[i]].node);
   }
   std::sort(nodes.begin(), nodes.end());
-  for (NodeId n : nodes) {
-    if (n != last_node) ++job.nodes_used;
-    last_node = n;
-  }
+  job.nodes_used = static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
 }
 
 void Simulation::release(JobId j) {

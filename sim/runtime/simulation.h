@@ -43,8 +43,16 @@ private:
   [[nodiscard]] std::optional<std::string> check_place(JobId j, std::span<const DeviceId> devices,
                                                        bool allow_shared,
                                                        std::span<const DeviceId> own) const;
+  [[nodiscard]] std::optional<std::string> check_place_workers(JobId j, std::span<const DeviceId> devices,
+                                                               bool allow_shared,
+                                                               std::span<const DeviceId> own,
+                                                               std::uint32_t min_workers,
+                                                               std::uint32_t max_workers) const;
+  [[nodiscard]] std::optional<std::string> check_bind(JobId j, std::span<const DeviceId> devices) const;
   void do_place(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
   void do_suspend(JobId j);
+  void do_bind(JobId j, std::span<const DeviceId> devices);
+  void do_unbind(JobId j);
   void do_move(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
   void wake_at(SimTime t);
   [[noreturn]] void refuse(JobId j, const std::string& action, const std::string& reason) const;

@@ -50,12 +50,13 @@ void InvariantChecker::on_decided(const View& view) {
   for (JobId j = 0; j < s.jobs.size(); ++j) {
     const JobState& job = s.jobs[j];
     const JobRequest& req = s.workload->jobs[j].request;
-    bool holds = job.status == JobStatus::kStarting || job.status == JobStatus::kRunning ||
+    bool holds = job.status == JobStatus::kBinding || job.status == JobStatus::kStarting || job.status == JobStatus::kRunning ||
                  job.status == JobStatus::kSuspending || job.status == JobStatus::kMigrating ||
                  job.status == JobStatus::kResizing;
     if (holds) {
       REQUIRE(job.devices.size() == static_cast<std::size_t>(job.workers) * req.devices_per_worker);
-      REQUIRE(job.workers >= req.min_workers);
+      // Gangs start whole: only a binding job (placed pod by pod, not computing) holds fewer.
+      if (job.status != JobStatus::kBinding) REQUIRE(job.workers >= req.min_workers);
       REQUIRE(job.workers <= req.max_workers);
       for (std::size_t i = 0; i < job.devices.size(); ++i) {
         // A worker's devices are on one node.
