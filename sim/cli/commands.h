@@ -10,5 +10,7 @@ int command_run(const std::vector<std::string>& args);
 int command_validate(const std::vector<std::string>& args);
 int command_list(const std::vector<std::string>& args);
 int command_gen_trace(const std::vector<std::string>& args);
+int command_sweep(const std::vector<std::string>& args);
+int command_compare(const std::vector<std::string>& args);
 
 }  // namespace dlsim

@@ -25,6 +25,8 @@ commands:
   validate    check an experiment's inputs and print what was read
   list        list policies, formats, devices, models or placements
   gen-trace   write a synthetic trace
+  sweep       run a grid of overrides in parallel (locally, or as a Slurm array)
+  compare     compare two summary.json or results.csv files for regressions
   version     print the version
 
 exit codes: 0 ok, 1 bad input, 2 bad usage
@@ -45,6 +47,8 @@ int main(int argc, char** argv) {
     if (command == "validate") return dlsim::command_validate(args);
     if (command == "list") return dlsim::command_list(args);
     if (command == "gen-trace") return dlsim::command_gen_trace(args);
+    if (command == "sweep") return dlsim::command_sweep(args);
+    if (command == "compare") return dlsim::command_compare(args);
     if (command == "version" || command == "--version") {
       fmt::print("dlsim {}\n", DLSIM_VERSION);
       return 0;

@@ -1,0 +1,86 @@
+// The body of `dlsim run`: prepare, simulate, summarize, write the result directory.
+#include "sim/cli/run_experiment.h"
+
+#include "policies/registry.h"
+#include "sim/cli/prepare.h"
+#include "sim/cli/progress.h"
+#include "sim/engine/error.h"
+#include "sim/report/writers.h"
+#include "sim/runtime/simulation.h"
+
+#include "dlsim_version.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace dlsim {
+
+std::string default_out_dir(const Experiment& e) {
+  return fmt::format("results/{}-{}-{}", e.name, e.policy, e.seed);
+}
+
+std::string render_run_yaml(const Experiment& e) {
+  YAML::Node run = YAML::Clone(e.resolved);
+  run["dlsim_version"] = DLSIM_VERSION;
+  YAML::Emitter em;
+  em << run;
+  return fmt::format(
+      "# The resolved configuration of this run: `dlsim run -e run.yaml` repeats it.\n{}\n",
+      em.c_str());
+}
+
+RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_dir,
+                         std::ostream& warn, bool progress) {
+  auto wall_start = std::chrono::steady_clock::now();
+  Prepared p = prepare(inputs, warn);
+  RunReport report;
+  const Experiment& e = p.experiment;
+  const PolicyEntry& entry = find_policy(e.policy);
+  PolicySetup setup{parse_placement(e.placement), PolicyParams(e.policy_params, e.policy)};
+  auto policy = entry.make(setup);
+
+  Simulation sim(e.cluster, p.workload, e.runtime, *policy, PolicyInfo{e.policy, entry.oracle});
+  UtilizationMeter meter;
+  Sampler sampler(from_seconds(e.sample_s));
+  ProgressLine progress_line(p.workload.jobs.back().request.submit);
+  sim.add_observer(&meter);
+  sim.add_observer(&sampler);
+  if (progress && ::isatty(STDERR_FILENO) && p.workload.jobs.size() >= 10000)
+    sim.add_observer(&progress_line);
+  SimTime until = e.until_s >= 0 ? from_seconds(e.until_s) : kNever;
+  auto sim_start = std::chrono::steady_clock::now();
+  report.result = sim.run(until);
+  auto sim_end = std::chrono::steady_clock::now();
+  report.summary = summarize(sim.state(), report.result, meter.allocated_gpu_s(),
+                             meter.effective_gpu_s(), e.policy, e.seed);
+  report.gpu_count = sim.state().gpu_count;
+
+  std::string out = out_dir.empty() ? default_out_dir(e) : out_dir;
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec)
+    throw InputError(fmt::format("{}: cannot create the output directory: {}", out, ec.message()));
+  write_file_atomically(out + "/jobs.csv",
+                        [&](std::ostream& s) { write_jobs_csv(s, sim.state()); });
+  write_file_atomically(out + "/timeseries.csv",
+                        [&](std::ostream& s) { write_timeseries_csv(s, sampler.samples()); });
+  write_file_atomically(out + "/run.yaml", [&](std::ostream& s) { s << render_run_yaml(e); });
+  // summary.json last: its presence marks a complete result directory.
+  write_file_atomically(out + "/summary.json",
+                        [&](std::ostream& s) { write_summary_json(s, report.summary); });
+
+  report.sim_seconds = std::chrono::duration<double>(sim_end - sim_start).count();
+  report.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  report.out_dir = out;
+  report.experiment =
+      p.experiment; // a copy: `sim` still refers to p's cluster until it is destroyed
+  return report;
+}
+
+} // namespace dlsim

@@ -1,0 +1,35 @@
+// One experiment run, from inputs to result files: the body of `dlsim run`, shared with the
+// sweep (which checks a finished run's run.yaml against render_run_yaml before skipping it).
+#pragma once
+
+#include "sim/cli/experiment.h"
+#include "sim/report/summary.h"
+
+#include <ostream>
+#include <string>
+
+namespace dlsim {
+
+struct RunReport {
+  Experiment experiment;
+  Summary summary;
+  RunResult result;
+  std::string out_dir; // where the files went
+  std::size_t gpu_count = 0;
+  double sim_seconds = 0;  // wall time inside the event loop
+  double wall_seconds = 0; // wall time in all, reading included
+};
+
+// The directory `dlsim run` writes to when --out is not given.
+std::string default_out_dir(const Experiment& e);
+
+// The text of run.yaml for an experiment: its resolved tree plus the dlsim version.
+std::string render_run_yaml(const Experiment& e);
+
+// Loads the experiment, runs it and writes jobs.csv, timeseries.csv, run.yaml and, last,
+// summary.json into `out_dir` (empty: default_out_dir). Trace warnings go to `warn`; a progress
+// line goes to stderr when `progress` is set, stderr is a terminal and the trace is long.
+RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_dir,
+                         std::ostream& warn, bool progress = true);
+
+} // namespace dlsim
