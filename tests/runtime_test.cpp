@@ -238,3 +238,38 @@ TEST_CASE("two half-bound gangs deadlock a cluster (Kubernetes without gang sche
                              {{0, [](Control& c) { c.bind(0, devs({0, 1, 2})); }}}).run(),
                     Catch::Contains("exceed the job's 2 workers"));
 }
+
+TEST_CASE("time-sliced jobs take turns, losing one switch per slice", "[runtime][timeslice]") {
+  RuntimeConfig cfg;
+  cfg.costs.switch_s = 1;
+  // x (100 s) and y (50 s) take turns on one GPU with 60 s slices and 1 s switches: the GPU
+  // computes 59 s of every 60, shared by two, so each runs at 59/120 of its speed.
+  // y's 50 s of work take 50 x 120/59 = 101.694915 s. Then x is alone at full speed: it has
+  // done 50 s of work, and its other 50 s end at 151.694915 s.
+  Scripted s(kOneGpu, "id,submit_s,workers,duration_s\nx,0,1,100\ny,0,1,50\n",
+             {{0, [](Control& c) {
+                 c.timeslice(0, devs({0}), 60);
+                 c.timeslice(1, devs({0}), 60);
+                 CHECK_THROWS_WITH(c.timeslice(0, devs({0}), 30), Catch::Contains("not pending or suspended"));
+               }}},
+             cfg);
+  s.run();
+  CHECK(to_seconds(s.job("y").end) == Approx(50.0 * 120 / 59).margin(2e-6));
+  CHECK(to_seconds(s.job("x").end) == Approx(50.0 * 120 / 59 + 50).margin(2e-6));
+}
+
+TEST_CASE("time-slicing and packing do not mix on a device", "[runtime][timeslice][errors]") {
+  Scripted s(kOneGpu, "id,submit_s,workers,duration_s\nx,0,1,100\ny,0,1,50\nz,0,1,50\n",
+             {{0, [](Control& c) {
+                 c.timeslice(0, devs({0}), 60);
+                 CHECK_THROWS_WITH(c.pack(1, devs({0})), Catch::Contains("time-sliced: pack cannot join"));
+                 CHECK_THROWS_WITH(c.timeslice(1, devs({0}), 30), Catch::Contains("sliced every 60 s, not 30 s"));
+                 c.timeslice(1, devs({0}), 60);
+                 c.timeslice(2, devs({0}), 60);
+               }}});
+  s.run();
+  // Three jobs share: each at (59/60)/3 = 59/180. y and z (50 s) end together at
+  // 50 x 180/59 = 152.542373 s; x has done 50 s by then and ends 50 s later.
+  CHECK(to_seconds(s.job("z").end) == Approx(50.0 * 180 / 59).margin(2e-6));
+  CHECK(to_seconds(s.job("x").end) == Approx(50.0 * 180 / 59 + 50).margin(2e-6));
+}

@@ -16,17 +16,18 @@ void Simulation::refuse(JobId j, const std::string& action, const std::string& r
 }
 
 std::optional<std::string> Simulation::check_place(JobId j, std::span<const DeviceId> devices,
-                                                   bool allow_shared,
-                                                   std::span<const DeviceId> own) const {
+                                                   Sharing sharing, std::span<const DeviceId> own,
+                                                   double slice_s) const {
   const JobRequest& req = s_.workload->jobs[j].request;
-  return check_place_workers(j, devices, allow_shared, own, req.min_workers, req.max_workers);
+  return check_place_workers(j, devices, sharing, own, req.min_workers, req.max_workers, slice_s);
 }
 
 std::optional<std::string> Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices,
-                                                           bool allow_shared,
+                                                           Sharing sharing,
                                                            std::span<const DeviceId> own,
                                                            std::uint32_t min_workers,
-                                                           std::uint32_t max_workers) const {
+                                                           std::uint32_t max_workers,
+                                                           double slice_s) const {
   const Cluster& c = *s_.cluster;
   const JobRequest& req = s_.workload->jobs[j].request;
   const std::uint32_t dpw = req.devices_per_worker;
@@ -69,14 +70,32 @@ std::optional<std::string> Simulation::check_place_workers(JobId j, std::span<co
     if (mine) continue;
     const DeviceSlot& slot = s_.slots[d];
     if (slot.count == 0) continue;
-    if (!allow_shared) {
+    if (sharing == Sharing::kExclusive) {
       return fmt::format("device {} is in use by job '{}'", d, s_.workload->jobs[slot.jobs[0]].name);
     }
+    if (sharing == Sharing::kSlice) {
+      if (slot.sliced != slot.count) {
+        return fmt::format("device {} holds jobs that do not take turns (started or packed)", d);
+      }
+      if (slot.count >= s_.config.max_timeslice_jobs) {
+        return fmt::format("device {} already has {} jobs taking turns (max_timeslice_jobs = {})", d,
+                           slot.count, s_.config.max_timeslice_jobs);
+      }
+      if (slot.slice_s != slice_s) {
+        return fmt::format("device {} is sliced every {} s, not {} s", d, slot.slice_s, slice_s);
+      }
+      continue;  // time-sliced jobs are swapped out in turn: their memory is not summed
+    }
+    if (slot.sliced > 0) return fmt::format("device {} is time-sliced: pack cannot join it", d);
     if (slot.count >= s_.config.max_jobs_per_device) {
       return fmt::format("device {} already holds {} jobs (max_jobs_per_device = {})", d, slot.count,
                          s_.config.max_jobs_per_device);
     }
-    if (slot.fraction + req.gpu_fraction > 1 + 1e-9 && (req.gpu_fraction < 1 || slot.fraction < 1)) {
+    bool fractional = req.gpu_fraction < 1;
+    for (unsigned k = 0; k < slot.count; ++k) {
+      fractional = fractional || s_.workload->jobs[slot.jobs[k]].request.gpu_fraction < 1;
+    }
+    if (fractional && slot.fraction + req.gpu_fraction > 1 + 1e-9) {
       // Fractional-GPU jobs share a device up to a whole one (whole-device jobs packed by a
       // policy like Gandiva are limited by memory and max_jobs_per_device instead).
       return fmt::format("device {} has {} of its share taken, {} needed", d, slot.fraction, req.gpu_fraction);
@@ -124,7 +143,7 @@ std::optional<std::string> Simulation::check_bind(JobId j, std::span<const Devic
     return fmt::format("device {} is a {}, the job's bound devices are {}", devices[0],
                        c.types[c.devices[devices[0]].type].name, c.types[job.type].name);
   }
-  return check_place_workers(j, all, false, job.devices, 1, req.max_workers);
+  return check_place_workers(j, all, Sharing::kExclusive, job.devices, 1, req.max_workers, 0);
 }
 
 void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cost_s,
@@ -204,13 +223,22 @@ void Simulation::do_move(JobId j, std::span<const DeviceId> devices, double cost
 
 // ---- Control: the policy-facing side ------------------------------------------------------
 
+namespace {
+
+Sharing sharing_of(const JobState& job) {
+  if (job.sliced) return Sharing::kSlice;
+  return job.packed ? Sharing::kPack : Sharing::kExclusive;
+}
+
+}  // namespace
+
 std::optional<std::string> Control::check_start(JobId j, std::span<const DeviceId> devices,
                                                 bool allow_shared) const {
   JobStatus st = state(j).status;
   if (st != JobStatus::kPending && st != JobStatus::kSuspended) {
     return fmt::format("job is {}, not pending or suspended", to_string(st));
   }
-  return sim_.check_place(j, devices, allow_shared, {});
+  return sim_.check_place(j, devices, allow_shared ? Sharing::kPack : Sharing::kExclusive, {});
 }
 
 void Control::start(JobId j, std::span<const DeviceId> devices) {
@@ -223,7 +251,7 @@ void Control::start(JobId j, std::span<const DeviceId> devices) {
       }
     }
     std::vector<DeviceId> bound = job.devices;
-    if (auto why = sim_.check_place(j, devices, false, bound)) sim_.refuse(j, "start", *why);
+    if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, bound)) sim_.refuse(j, "start", *why);
     std::vector<DeviceId> all(devices.begin(), devices.end());
     sim_.s_.jobs[j].status = JobStatus::kPending;
     sim_.release(j);
@@ -233,7 +261,9 @@ void Control::start(JobId j, std::span<const DeviceId> devices) {
   if (job.status != JobStatus::kPending) {
     sim_.refuse(j, "start", fmt::format("job is {}, not pending", to_string(job.status)));
   }
-  if (auto why = sim_.check_place(j, devices, false, {})) sim_.refuse(j, "start", *why);
+  if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, {})) sim_.refuse(j, "start", *why);
+  sim_.s_.jobs[j].packed = false;
+  sim_.s_.jobs[j].sliced = false;
   sim_.do_place(j, devices, config().costs.start_s, JobStatus::kStarting);
 }
 
@@ -258,8 +288,24 @@ void Control::pack(JobId j, std::span<const DeviceId> devices) {
   if (st != JobStatus::kPending && st != JobStatus::kSuspended) {
     sim_.refuse(j, "pack", fmt::format("job is {}, not pending or suspended", to_string(st)));
   }
-  if (auto why = sim_.check_place(j, devices, true, {})) sim_.refuse(j, "pack", *why);
+  if (auto why = sim_.check_place(j, devices, Sharing::kPack, {})) sim_.refuse(j, "pack", *why);
   sim_.s_.jobs[j].packed = true;
+  sim_.s_.jobs[j].sliced = false;
+  double cost = st == JobStatus::kSuspended ? config().costs.resume_s : config().costs.start_s;
+  sim_.do_place(j, devices, cost, JobStatus::kStarting);
+}
+
+void Control::timeslice(JobId j, std::span<const DeviceId> devices, double slice_s) {
+  JobStatus st = state(j).status;
+  if (st != JobStatus::kPending && st != JobStatus::kSuspended) {
+    sim_.refuse(j, "timeslice", fmt::format("job is {}, not pending or suspended", to_string(st)));
+  }
+  if (!(slice_s > 0)) sim_.refuse(j, "timeslice", fmt::format("slice must be positive, got {} s", slice_s));
+  if (auto why = sim_.check_place(j, devices, Sharing::kSlice, {}, slice_s)) sim_.refuse(j, "timeslice", *why);
+  JobState& job = sim_.s_.jobs[j];
+  job.sliced = true;
+  job.packed = false;
+  job.slice_s = slice_s;
   double cost = st == JobStatus::kSuspended ? config().costs.resume_s : config().costs.start_s;
   sim_.do_place(j, devices, cost, JobStatus::kStarting);
 }
@@ -276,7 +322,9 @@ void Control::resume(JobId j, std::span<const DeviceId> devices) {
   if (state(j).status != JobStatus::kSuspended) {
     sim_.refuse(j, "resume", fmt::format("job is {}, not suspended", to_string(state(j).status)));
   }
-  if (auto why = sim_.check_place(j, devices, false, {})) sim_.refuse(j, "resume", *why);
+  if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, {})) sim_.refuse(j, "resume", *why);
+  sim_.s_.jobs[j].packed = false;
+  sim_.s_.jobs[j].sliced = false;
   sim_.do_place(j, devices, config().costs.resume_s, JobStatus::kStarting);
 }
 
@@ -289,7 +337,7 @@ void Control::migrate(JobId j, std::span<const DeviceId> devices) {
     sim_.refuse(j, "migrate", fmt::format("{} devices given for a job holding {} (use resize)",
                                           devices.size(), job.devices.size()));
   }
-  if (auto why = sim_.check_place(j, devices, job.packed, job.devices)) sim_.refuse(j, "migrate", *why);
+  if (auto why = sim_.check_place(j, devices, sharing_of(job), job.devices, job.slice_s)) sim_.refuse(j, "migrate", *why);
   ++sim_.s_.jobs[j].migrations;
   sim_.do_move(j, devices, config().costs.migrate_s, JobStatus::kMigrating);
 }
@@ -299,7 +347,7 @@ void Control::resize(JobId j, std::span<const DeviceId> devices) {
   if (job.status != JobStatus::kRunning) {
     sim_.refuse(j, "resize", fmt::format("job is {}, not running", to_string(job.status)));
   }
-  if (auto why = sim_.check_place(j, devices, job.packed, job.devices)) sim_.refuse(j, "resize", *why);
+  if (auto why = sim_.check_place(j, devices, sharing_of(job), job.devices, job.slice_s)) sim_.refuse(j, "resize", *why);
   ++sim_.s_.jobs[j].resizes;
   sim_.do_move(j, devices, config().costs.resize_s, JobStatus::kResizing);
 }

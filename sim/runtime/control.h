@@ -29,6 +29,10 @@ public:
   void unbind(JobId j);
   // Pending or suspended job onto devices that other jobs may already hold (co-location).
   void pack(JobId j, std::span<const DeviceId> devices);
+  // Pending or suspended job onto devices shared by taking turns with other time-sliced jobs
+  // (Gandiva): k jobs on a device each compute 1/k of the time, less one costs.switch_s per
+  // slice. All jobs on a sliced device use the same slice_s.
+  void timeslice(JobId j, std::span<const DeviceId> devices, double slice_s);
   // Preempt to a checkpoint; devices are released when the suspend cost has been paid.
   void suspend(JobId j);
   void resume(JobId j, std::span<const DeviceId> devices);

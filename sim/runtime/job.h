@@ -87,6 +87,8 @@ struct JobState {
   std::uint32_t migrations = 0;
   std::uint32_t resizes = 0;
   bool packed = false;                   // placed by `pack` on devices shared with others
+  bool sliced = false;                   // placed by `timeslice`: takes turns on its devices
+  double slice_s = 0;                    // the time slice when sliced
   std::uint32_t nodes_used = 0;          // distinct nodes of the current allocation
 };
 

@@ -10,6 +10,10 @@ struct Costs {
   double resume_s = 5;   // restore from the checkpoint
   double migrate_s = 10; // suspend + move + resume
   double resize_s = 5;   // re-partition data-parallel workers
+  // Time-slicing: the cost of one switch between jobs sharing a device in turn, paid at a
+  // mini-batch boundary. Gandiva (Xiao et al., OSDI'18) reports 100 ms to 1 s per switch and
+  // under 2% of a 60 s slice; 1 s is the upper end.
+  double switch_s = 1;
 };
 
 // Slowdown of co-located jobs as a function of the summed GPU utilization U of the running
@@ -24,8 +28,15 @@ struct RuntimeConfig {
   Costs costs;
   Interference interference;
   unsigned max_jobs_per_device = 2;  // how many jobs `pack` may put on one device
+  unsigned max_timeslice_jobs = 4;   // how many jobs may take turns on one device (`timeslice`)
   double default_gpu_util = 0.52;    // for jobs with no model and no trace value (Jeon et al. ATC'19)
 };
+
+// Fraction of a time-sliced device's time spent computing: each slice of slice_s seconds
+// begins with one switch of switch_s seconds.
+inline double timeslice_efficiency(double switch_s, double slice_s) {
+  return slice_s > switch_s ? 1.0 - switch_s / slice_s : 0.0;
+}
 
 inline double interference_slowdown(const Interference& m, double summed_util) {
   double over = summed_util - m.onset;

@@ -22,6 +22,9 @@ struct DeviceSlot {
   double running_util = 0;   // summed GPU utilization of those
   double mem_gb = 0;         // summed memory footprint of all holders
   double fraction = 0;       // summed gpu_fraction of all holders (at most 1 when any is < 1)
+  std::uint8_t sliced = 0;   // holders that take turns (time-slicing); then every holder does
+  double slice_s = 0;        // their common time slice
+  double effective = 0;      // this device's share of SimState::effective_gpus
 };
 
 struct SimState {

@@ -172,6 +172,10 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
     slot.jobs[slot.count++] = j;
     slot.mem_gb += req.gpu_mem_gb;
     slot.fraction += req.gpu_fraction;
+    if (job.sliced) {
+      ++slot.sliced;
+      slot.slice_s = job.slice_s;
+    }
     if (slot.count == 1) {
       s_.free.device_taken(c, d);
       if (c.type_of(d).kind == DeviceKind::kGpu) ++s_.busy_gpus;
@@ -207,6 +211,7 @@ void Simulation::release(JobId j) {
     --slot.count;
     slot.mem_gb -= req.gpu_mem_gb;
     slot.fraction -= req.gpu_fraction;
+    if (job.sliced) --slot.sliced;
     if (slot.count == 0) {
       slot.mem_gb = 0;  // no drift from repeated add and subtract
       slot.fraction = 0;
@@ -224,14 +229,13 @@ void Simulation::release(JobId j) {
   refresh_rates(old);
 }
 
-void Simulation::set_device_util(DeviceId d, double running_util, std::uint8_t running) {
-  DeviceSlot& slot = s_.slots[d];
-  if (s_.cluster->type_of(d).kind == DeviceKind::kGpu) {
-    s_.effective_gpus -= std::min(1.0, slot.running_util);
-    s_.effective_gpus += std::min(1.0, running_util);
-  }
-  slot.running_util = running == 0 ? 0.0 : running_util;
-  slot.running = running;
+// What a GPU contributes to effective utilization: the summed utilization of its running
+// jobs, capped at 1; time-sliced jobs run one at a time, so their mean, less switching time.
+double Simulation::device_effective(const DeviceSlot& slot) const {
+  if (slot.running == 0) return 0.0;
+  if (slot.sliced == 0) return std::min(1.0, slot.running_util);
+  double mean = slot.running_util / slot.running;
+  return slot.running >= 2 ? mean * timeslice_efficiency(s_.config.costs.switch_s, slot.slice_s) : mean;
 }
 
 void Simulation::set_running(JobId j, bool running) {
@@ -239,8 +243,18 @@ void Simulation::set_running(JobId j, bool running) {
   double util = s_.workload->jobs[j].request.gpu_util;
   for (DeviceId d : job.devices) {
     DeviceSlot& slot = s_.slots[d];
-    if (running) set_device_util(d, slot.running_util + util, static_cast<std::uint8_t>(slot.running + 1));
-    else set_device_util(d, slot.running_util - util, static_cast<std::uint8_t>(slot.running - 1));
+    if (running) {
+      ++slot.running;
+      slot.running_util += util;
+    } else {
+      --slot.running;
+      slot.running_util = slot.running == 0 ? 0.0 : slot.running_util - util;
+    }
+    double contribution = device_effective(slot);
+    if (s_.cluster->type_of(d).kind == DeviceKind::kGpu) {
+      s_.effective_gpus += contribution - slot.effective;
+    }
+    slot.effective = contribution;
   }
   if (running) ++s_.running;
   else --s_.running;
@@ -269,7 +283,12 @@ double Simulation::compute_rate(JobId j) const {
   double slowdown = 1.0;
   for (DeviceId d : job.devices) {
     const DeviceSlot& slot = s_.slots[d];
-    if (slot.running >= 2) {
+    if (slot.running < 2) continue;
+    if (slot.sliced > 0) {
+      // k jobs take turns: each computes 1/k of the time, less the switch at each slice.
+      double eff = timeslice_efficiency(s_.config.costs.switch_s, slot.slice_s);
+      slowdown = std::max(slowdown, eff > 0 ? slot.running / eff : 1e12);
+    } else {
       slowdown = std::max(slowdown, interference_slowdown(s_.config.interference, slot.running_util));
     }
   }

@@ -15,6 +15,13 @@
 
 namespace dlsim {
 
+// How an action may share devices with the jobs already on them.
+enum class Sharing : std::uint8_t {
+  kExclusive,  // free devices only
+  kPack,       // co-located, running at once (interference model)
+  kSlice,      // taking turns with other time-sliced jobs
+};
+
 struct PolicyInfo {
   std::string name;     // for error messages
   bool oracle = false;  // may read the jobs' true durations
@@ -41,13 +48,15 @@ private:
 
   // Actions (validated by Control first).
   [[nodiscard]] std::optional<std::string> check_place(JobId j, std::span<const DeviceId> devices,
-                                                       bool allow_shared,
-                                                       std::span<const DeviceId> own) const;
+                                                       Sharing sharing,
+                                                       std::span<const DeviceId> own,
+                                                       double slice_s = 0) const;
   [[nodiscard]] std::optional<std::string> check_place_workers(JobId j, std::span<const DeviceId> devices,
-                                                               bool allow_shared,
+                                                               Sharing sharing,
                                                                std::span<const DeviceId> own,
                                                                std::uint32_t min_workers,
-                                                               std::uint32_t max_workers) const;
+                                                               std::uint32_t max_workers,
+                                                               double slice_s) const;
   [[nodiscard]] std::optional<std::string> check_bind(JobId j, std::span<const DeviceId> devices) const;
   void do_place(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
   void do_suspend(JobId j);
@@ -70,7 +79,7 @@ private:
   void refresh_rates(std::span<const DeviceId> devices);
   void reschedule(JobId j);
   [[nodiscard]] double compute_rate(JobId j) const;
-  void set_device_util(DeviceId d, double running_util, std::uint8_t running);
+  [[nodiscard]] double device_effective(const DeviceSlot& slot) const;
 
   bool next_event_time(SimTime& t) const;
   Event pop_next();

@@ -31,17 +31,28 @@ void InvariantChecker::on_decided(const View& view) {
   // Devices: holders within limits, and each holder lists the device.
   for (DeviceId d = 0; d < s.slots.size(); ++d) {
     const DeviceSlot& slot = s.slots[d];
-    REQUIRE(slot.count <= s.config.max_jobs_per_device);
+    REQUIRE(slot.count <= (slot.sliced > 0 ? s.config.max_timeslice_jobs : s.config.max_jobs_per_device));
     double util = 0;
+    unsigned running_here = 0;
     for (unsigned k = 0; k < slot.count; ++k) {
       const JobState& job = s.jobs[slot.jobs[k]];
       REQUIRE(std::find(job.devices.begin(), job.devices.end(), d) != job.devices.end());
-      if (slot.count > 1) REQUIRE(job.packed);  // only `pack` shares a device
-      if (job.status == JobStatus::kRunning) util += s.workload->jobs[slot.jobs[k]].request.gpu_util;
+      if (slot.count > 1) REQUIRE((job.packed || job.sliced));  // only pack and timeslice share
+      if (slot.sliced > 0) REQUIRE(job.sliced);                  // and they do not mix
+      if (job.status == JobStatus::kRunning) {
+        util += s.workload->jobs[slot.jobs[k]].request.gpu_util;
+        ++running_here;
+      }
     }
     if (c.type_of(d).kind == DeviceKind::kGpu) {
       busy_gpus += slot.count > 0;
-      effective += std::min(1.0, util);
+      if (slot.sliced == 0) {
+        effective += std::min(1.0, util);
+      } else if (running_here > 0) {
+        // Jobs taking turns: one computes at a time, less the switching time.
+        double eff = running_here >= 2 ? 1.0 - s.config.costs.switch_s / slot.slice_s : 1.0;
+        effective += util / running_here * eff;
+      }
     }
   }
   REQUIRE(busy_gpus == s.busy_gpus);
