@@ -1,8 +1,13 @@
 #include "policies/registry.h"
 
+#include "policies/drf.h"
 #include "policies/fifo.h"
+#include "policies/fifo_backfill.h"
+#include "policies/las.h"
+#include "policies/shortest_gpu_time.h"
 #include "policies/sjf.h"
 #include "policies/srtf.h"
+#include "policies/tiresias.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -18,6 +23,51 @@ const std::vector<PolicyEntry>& policy_registry() {
       {"srtf",
        "shortest remaining time first (oracle); preempts longer jobs for shorter ones", true, {},
        [](const PolicySetup& s) { return make_srtf(s.placement); }},
+      // Registered as an oracle so that `oracle: true` may read true durations; with the
+      // default it reads only the trace's requested times.
+      {"fifo-backfill",
+       "FIFO with EASY backfilling: a later job starts early when it does not delay the head's "
+       "reservation (estimates: requested times, or true ones with oracle: true)",
+       true,
+       {{"oracle", "estimate run times from the true durations instead of the trace's requested_s",
+         "false"}},
+       [](const PolicySetup& s) {
+         return make_fifo_backfill(s.placement, s.params.flag("oracle"));
+       }},
+      {"shortest-gpu-time",
+       "shortest GPU time (duration x GPUs) first (oracle); non-preemptive and strict, or SRSF "
+       "with preemptive: true",
+       true,
+       {{"preemptive", "order by remaining GPU time and suspend larger running jobs (SRSF)",
+         "false"}},
+       [](const PolicySetup& s) {
+         return make_shortest_gpu_time(s.placement, s.params.flag("preemptive"));
+       }},
+      {"tiresias",
+       "Tiresias discretized 2D-LAS: queues by attained GPU-seconds, FIFO within a queue, "
+       "preemption across queues",
+       false,
+       {{"thresholds",
+         "attained GPU-seconds at which a job moves down one queue; K = entries + 1 queues",
+         "[3600]"},
+        {"promote_knob", "starvation guard: back to the first queue after waiting longer than this "
+                         "many times its run time since it was last there (0 = off)",
+         "0"}},
+       [](const PolicySetup& s) { return make_tiresias(s.placement, tiresias_options(s.params)); }},
+      {"las",
+       "least attained service (GPU-seconds), continuous and preemptive: the un-discretized 2D-LAS",
+       false,
+       {{"interval_s", "seconds between re-evaluations while jobs wait (0 = only at arrivals and "
+                       "finishes)",
+         "360"}},
+       [](const PolicySetup& s) { return make_las(s.placement, las_interval(s.params)); }},
+      {"drf",
+       "dominant resource fairness over devices, CPUs and memory: the user with the smallest "
+       "dominant share starts its oldest job next; non-preemptive",
+       false,
+       {{"group_by", "whose shares are equalized: user or queue (the trace's virtual cluster)",
+         "user"}},
+       [](const PolicySetup& s) { return make_drf(s.placement, drf_by_queue(s.params)); }},
   };
   return entries;
 }
@@ -68,6 +118,24 @@ bool PolicyParams::flag(const std::string& key) const {
   } catch (const YAML::Exception&) {
     throw InputError(fmt::format("policy.params.{}: expected true or false for policy '{}'", key, policy_));
   }
+}
+
+std::vector<double> PolicyParams::numbers(const std::string& key) const {
+  const YAML::Node& n = values_[key];
+  std::vector<double> out;
+  try {
+    if (n.IsScalar()) {
+      out.push_back(n.as<double>());
+    } else if (n.IsSequence()) {
+      for (const auto& v : n) out.push_back(v.as<double>());
+    } else {
+      throw YAML::Exception(YAML::Mark::null_mark(), "not a list");
+    }
+  } catch (const YAML::Exception&) {
+    throw InputError(
+        fmt::format("policy.params.{}: expected a list of numbers for policy '{}'", key, policy_));
+  }
+  return out;
 }
 
 std::string PolicyParams::text(const std::string& key) const {

@@ -28,6 +28,8 @@ public:
   [[nodiscard]] double number(const std::string& key) const;
   [[nodiscard]] bool flag(const std::string& key) const;
   [[nodiscard]] std::string text(const std::string& key) const;
+  // A list of numbers (`[3600, 7200]`); a single number is a list of one, `[]` an empty list.
+  [[nodiscard]] std::vector<double> numbers(const std::string& key) const;
   [[nodiscard]] const YAML::Node& values() const { return values_; }
 
 private:

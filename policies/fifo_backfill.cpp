@@ -1,0 +1,211 @@
+// FIFO with EASY backfilling (Lifka, "The ANL/IBM SP Scheduling System", JSSPP 1995; as analysed
+// by Mu'alem and Feitelson, IEEE TPDS 12(6), 2001): jobs start in submission order; when the
+// first waiting job (the head) does not fit, it gets a reservation at the earliest time enough
+// devices free up by the running jobs' estimated ends (the shadow time), and a later job may
+// start now if it does not delay that reservation: it is estimated to end by the shadow time, or
+// it leaves the head enough devices at the shadow time. Estimates are the requested run times
+// (`requested_s` in the trace) or, with `oracle: true`, the true ones. A job without an estimate
+// is taken to run forever, as a job without a time limit is by a batch scheduler: if the head's
+// start cannot be estimated, it has no reservation and any job that fits may start.
+#include "policies/fifo_backfill.h"
+
+#include <algorithm>
+#include <cmath>
+#include <list>
+#include <optional>
+#include <set>
+#include <span>
+#include <vector>
+
+namespace dlsim {
+
+namespace {
+
+// Whole workers of `req` that fit on a node with `dev` free devices, `cpu` cores and `mem` GB.
+std::uint32_t workers_fitting(const JobRequest& req, double dev, double cpu, double mem) {
+  double k = std::floor(dev / req.devices_per_worker + 1e-9);
+  if (req.cpus_per_worker > 0) k = std::min(k, std::floor(cpu / req.cpus_per_worker + 1e-9));
+  if (req.mem_gb_per_worker > 0) k = std::min(k, std::floor(mem / req.mem_gb_per_worker + 1e-9));
+  return k > 0 ? static_cast<std::uint32_t>(k) : 0;
+}
+
+// The head's reservation: what each node will have free at the shadow time, counted for the
+// device type the head will get, and how many of the head's workers that holds.
+class Reservation {
+public:
+  SimTime shadow = kNever;
+
+  // Free resources per node now, for device type t.
+  void init(const View& view, JobId head, DeviceTypeId t) {
+    head_ = view.request(head);
+    type_ = t;
+    const auto n = view.cluster().nodes.size();
+    dev_.assign(n, 0);
+    cpu_.assign(n, 0);
+    mem_.assign(n, 0);
+    fit_.assign(n, 0);
+    total_ = 0;
+    for (NodeId i = 0; i < n; ++i) {
+      dev_[i] = view.free().free_on(i, t);
+      cpu_[i] = view.node_cpu_free(i);
+      mem_[i] = view.node_mem_free(i);
+      refit(i);
+    }
+  }
+
+  // Adds (sign +1: a job ends) or removes (-1: a job takes them) a job's devices on `devices`.
+  void change(const View& view, JobId j, std::span<const DeviceId> devices, double sign) {
+    const JobRequest& req = view.request(j);
+    const std::uint32_t dpw = req.devices_per_worker;
+    for (std::size_t i = 0; i < devices.size(); i += dpw) {
+      NodeId n = view.cluster().devices[devices[i]].node;
+      for (std::size_t k = i; k < i + dpw; ++k) {
+        if (view.cluster().devices[devices[k]].type == type_) dev_[n] += sign;
+      }
+      cpu_[n] += sign * req.cpus_per_worker;
+      mem_[n] += sign * req.mem_gb_per_worker;
+      refit(n);
+    }
+  }
+
+  [[nodiscard]] bool head_fits() const { return total_ >= head_.workers; }
+
+  // Would the head still fit at the shadow time if job j took `devices` until after it?
+  bool head_fits_without(const View& view, JobId j, std::span<const DeviceId> devices) {
+    change(view, j, devices, -1);
+    bool fits = head_fits();
+    change(view, j, devices, +1);
+    return fits;
+  }
+
+private:
+  void refit(NodeId n) {
+    total_ -= fit_[n];
+    fit_[n] = workers_fitting(head_, std::max(0.0, dev_[n]), cpu_[n], mem_[n]);
+    total_ += fit_[n];
+  }
+
+  JobRequest head_;
+  DeviceTypeId type_ = 0;
+  std::vector<double> dev_, cpu_, mem_;
+  std::vector<std::uint32_t> fit_;
+  std::uint64_t total_ = 0;
+};
+
+class FifoBackfill final : public Policy {
+public:
+  FifoBackfill(Placement placement, bool oracle) : placement_(placement), oracle_(oracle) {}
+
+  void on_arrival(JobId j, const View&) override { queue_.push_back(j); }
+  void on_finish(JobId j, const View&) override { running_.erase(j); }
+
+  void schedule(Control& control) override {
+    // Strict FIFO while jobs fit.
+    while (!queue_.empty()) {
+      auto devices = place(control, queue_.front(), placement_);
+      if (!devices) break;
+      start(control, queue_.front(), *devices);
+      queue_.pop_front();
+    }
+    if (queue_.size() < 2) return;
+
+    // Backfill behind the head. The reservation is computed only once a job that fits is found
+    // (a full cluster, the usual case under load, costs no more than FIFO).
+    const JobId head = queue_.front();
+    std::optional<Reservation> res;
+    for (auto it = std::next(queue_.begin()); it != queue_.end();) {
+      JobId j = *it;
+      auto devices = place(control, j, placement_);
+      if (!devices) {
+        ++it;
+        continue;
+      }
+      if (!res) res = reserve(control, head);
+      SimTime end = new_job_end(control, j);
+      bool delays_head = res->shadow != kNever && end > res->shadow &&
+                         !res->head_fits_without(control, j, *devices);
+      if (delays_head) {
+        ++it;
+        continue;
+      }
+      start(control, j, *devices);
+      if (res->shadow != kNever && end > res->shadow) res->change(control, j, *devices, -1);
+      it = queue_.erase(it);
+    }
+  }
+
+private:
+  void start(Control& control, JobId j, const std::vector<DeviceId>& devices) {
+    control.start(j, devices);
+    running_.insert(j);
+  }
+
+  // Estimated run time in seconds, or a negative number when there is none.
+  [[nodiscard]] double estimate_s(const View& view, JobId j, bool remaining) const {
+    if (oracle_) return remaining ? view.oracle_remaining_s(j) : view.oracle_total_s(j);
+    double r = view.request(j).requested_time_s;
+    return r > 0 ? r : -1;
+  }
+
+  [[nodiscard]] SimTime new_job_end(const View& view, JobId j) const {
+    double est = estimate_s(view, j, false);
+    if (est < 0) return kNever;
+    return view.now() + from_seconds_ceil(view.config().costs.start_s + est);
+  }
+
+  [[nodiscard]] SimTime running_job_end(const View& view, JobId j) const {
+    const JobState& st = view.state(j);
+    const double start_s = st.status == JobStatus::kStarting ? view.config().costs.start_s : 0;
+    double est = estimate_s(view, j, oracle_);
+    if (est < 0) return kNever;
+    if (oracle_) return view.now() + from_seconds_ceil(start_s + est);
+    // From the requested time: start + start cost + request; a job past its estimate is
+    // expected to end at any moment.
+    SimTime end = st.first_start + from_seconds_ceil(view.config().costs.start_s + est);
+    return std::max(end, view.now());
+  }
+
+  // The head's shadow time: release the running jobs' devices in order of estimated end until
+  // the head fits, for each device type it may use; the earliest wins.
+  Reservation reserve(const View& view, JobId head) const {
+    std::vector<std::pair<SimTime, JobId>> ends;
+    ends.reserve(running_.size());
+    for (JobId j : running_)
+      ends.emplace_back(running_job_end(view, j), j);
+    std::sort(ends.begin(), ends.end());
+
+    Reservation best;
+    for (DeviceTypeId t : view.compatible_types(head)) {
+      Reservation r;
+      r.init(view, head, t);
+      if (r.head_fits()) {
+        r.shadow = view.now();
+      } else {
+        for (std::size_t i = 0; i < ends.size() && ends[i].first != kNever; ++i) {
+          r.change(view, ends[i].second, view.state(ends[i].second).devices, +1);
+          // Jobs ending at the same time free their devices together.
+          if (i + 1 < ends.size() && ends[i + 1].first == ends[i].first) continue;
+          if (r.head_fits()) {
+            r.shadow = ends[i].first;
+            break;
+          }
+        }
+      }
+      if (r.shadow < best.shadow) best = std::move(r);
+    }
+    return best;
+  }
+
+  Placement placement_;
+  bool oracle_;
+  std::list<JobId> queue_;  // waiting, submission order
+  std::set<JobId> running_; // started, not finished
+};
+
+} // namespace
+
+std::unique_ptr<Policy> make_fifo_backfill(Placement placement, bool oracle) {
+  return std::make_unique<FifoBackfill>(placement, oracle);
+}
+
+} // namespace dlsim

@@ -1,0 +1,210 @@
+// Tiresias' Discretized 2D-LAS (Gu et al., "Tiresias: A GPU Cluster Manager for Distributed Deep
+// Learning", NSDI'19, section 3.2): a job's attained service is GPUs x time run (GPU-seconds);
+// K queues split it at thresholds; a new job enters the first queue and moves down one queue each
+// time its attained service passes that queue's threshold. Queues are served in priority order,
+// FIFO within a queue; a job preempts only jobs of lower queues. The starvation guard (the paper's
+// PROMOTEKNOB) moves a waiting job back to the first queue once it has waited longer than
+// promote_knob times the time it has run since it last entered that queue.
+#include "policies/tiresias.h"
+
+#include "policies/priority_pass.h"
+#include "sim/engine/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+namespace dlsim {
+
+namespace {
+
+class Tiresias final : public Policy {
+public:
+  Tiresias(Placement placement, TiresiasOptions options)
+      : placement_(placement), options_(std::move(options)) {}
+
+  void on_arrival(JobId j, const View& view) override {
+    if (jobs_.size() < view.job_count()) jobs_.resize(view.job_count());
+    Info& info = jobs_[j];
+    info.queue = 0;
+    info.seq = ++seq_;
+    info.key = {0, kWaiting, info.seq, j};
+    order_.insert(info.key);
+  }
+
+  void on_finish(JobId j, const View&) override {
+    order_.erase(jobs_[j].key);
+    holders_.erase(j);
+    drop_promotion(j);
+  }
+
+  void schedule(Control& control) override {
+    demote_running(control);
+    promote_starved(control);
+
+    // Queues in priority order, FIFO within a queue; jobs that hold devices come first in their
+    // queue, so a job is never preempted by one of its own queue.
+    PriorityPass pass(control);
+    for (const Key& k : order_) {
+      if (pass.exhausted()) break;
+      pass.offer(control, std::get<3>(k));
+    }
+    std::set<JobId> before = holders_;
+    pass.apply(control, placement_, holders_);
+    for (JobId j : before) {
+      if (!holders_.count(j)) now_waiting(control, j);
+    }
+    for (JobId j : holders_) {
+      if (!before.count(j)) now_holding(control, j);
+    }
+    request_wakeup(control);
+  }
+
+private:
+  static constexpr std::uint8_t kHolding = 0;
+  static constexpr std::uint8_t kWaiting = 1;
+  // (queue, holding first, order of entering the queue, job)
+  using Key = std::tuple<std::uint32_t, std::uint8_t, std::uint64_t, JobId>;
+
+  struct Info {
+    std::uint32_t queue = 0;
+    std::uint64_t seq = 0;
+    Key key{};
+    double base_attained = 0; // attained service when the job last entered the first queue
+    double base_run_s = 0;    // seconds run by then
+    SimTime first_run = -1;   // first start since then (-1: not yet)
+    SimTime promote_at = kNever;
+  };
+
+  void rekey(JobId j, std::uint8_t group) {
+    Info& info = jobs_[j];
+    order_.erase(info.key);
+    info.key = {info.queue, group, info.seq, j};
+    order_.insert(info.key);
+  }
+
+  // Attained service since the job last entered the first queue.
+  double queue_service(const View& view, JobId j) const {
+    return attained_now(view, j) - jobs_[j].base_attained;
+  }
+
+  void demote_running(const View& view) {
+    const auto last = static_cast<std::uint32_t>(options_.thresholds.size());
+    for (JobId j : holders_) {
+      Info& info = jobs_[j];
+      bool moved = false;
+      double service = queue_service(view, j);
+      // 1e-6 GPU-seconds of slack: the wake-up is rounded up to the microsecond, and the
+      // product devices x seconds may land a hair below the threshold.
+      while (info.queue < last && service >= options_.thresholds[info.queue] - 1e-6) {
+        ++info.queue;
+        moved = true;
+      }
+      if (moved) {
+        info.seq = ++seq_; // enters the back of its new queue
+        rekey(j, kHolding);
+      }
+    }
+  }
+
+  void promote_starved(const View& view) {
+    while (!promotions_.empty() && promotions_.begin()->first <= view.now()) {
+      JobId j = promotions_.begin()->second;
+      promotions_.erase(promotions_.begin());
+      Info& info = jobs_[j];
+      info.promote_at = kNever;
+      info.queue = 0;
+      info.seq = ++seq_;
+      info.base_attained = attained_now(view, j);
+      info.base_run_s = run_time_now(view, j);
+      info.first_run = -1;
+      rekey(j, kWaiting);
+    }
+  }
+
+  void now_holding(const View& view, JobId j) {
+    Info& info = jobs_[j];
+    if (info.first_run < 0) info.first_run = view.now();
+    drop_promotion(j);
+    rekey(j, kHolding);
+  }
+
+  void now_waiting(const View& view, JobId j) {
+    Info& info = jobs_[j];
+    rekey(j, kWaiting);
+    if (options_.promote_knob <= 0 || info.queue == 0) return;
+    // Waiting grows at 1 s/s while the job waits, its run time does not: the guard fires at
+    // now + (knob x executed - waited so far).
+    double executed = run_time_now(view, j) - info.base_run_s;
+    double waited = to_seconds(view.now() - info.first_run) - executed;
+    double left = options_.promote_knob * executed - waited;
+    // At least 1 us ahead, so that the wake-up below is a real future time.
+    info.promote_at = view.now() + std::max<SimTime>(1, left > 0 ? from_seconds_ceil(left) : 0);
+    promotions_.emplace(info.promote_at, j);
+  }
+
+  void drop_promotion(JobId j) {
+    Info& info = jobs_[j];
+    if (info.promote_at == kNever) return;
+    promotions_.erase({info.promote_at, j});
+    info.promote_at = kNever;
+  }
+
+  // Wakes the policy when a running job crosses its queue's threshold or a waiting one is due
+  // for promotion, so that both happen on time and not only at the next arrival or finish.
+  void request_wakeup(Control& control) {
+    SimTime next = promotions_.empty() ? kNever : promotions_.begin()->first;
+    const auto last = static_cast<std::uint32_t>(options_.thresholds.size());
+    for (JobId j : holders_) {
+      const JobState& st = control.state(j);
+      if (st.status != JobStatus::kRunning || jobs_[j].queue >= last) continue;
+      double left = options_.thresholds[jobs_[j].queue] - queue_service(control, j);
+      SimTime at = control.now() +
+                   from_seconds_ceil(std::max(0.0, left) / static_cast<double>(st.devices.size()));
+      next = std::min(next, at);
+    }
+    if (next == kNever || next <= control.now()) return;
+    if (wake_ > control.now() && wake_ <= next) return; // an earlier or equal wake-up is due
+    wake_ = next;
+    control.wake_at(next);
+  }
+
+  Placement placement_;
+  TiresiasOptions options_;
+  std::vector<Info> jobs_;
+  std::set<Key> order_;                            // every arrived, unfinished job
+  std::set<JobId> holders_;                        // started or running, by this policy
+  std::set<std::pair<SimTime, JobId>> promotions_; // starvation guard deadlines
+  std::uint64_t seq_ = 0;
+  SimTime wake_ = -1;
+};
+
+} // namespace
+
+TiresiasOptions tiresias_options(const PolicyParams& params) {
+  TiresiasOptions o;
+  o.thresholds = params.numbers("thresholds");
+  for (std::size_t i = 0; i < o.thresholds.size(); ++i) {
+    if (!(o.thresholds[i] > 0) || (i > 0 && !(o.thresholds[i] > o.thresholds[i - 1]))) {
+      throw InputError(
+          fmt::format("policy.params.thresholds: expected positive GPU-seconds in increasing "
+                      "order, got {} at position {}",
+                      o.thresholds[i], i + 1));
+    }
+  }
+  o.promote_knob = params.number("promote_knob");
+  if (!(o.promote_knob >= 0)) {
+    throw InputError(fmt::format("policy.params.promote_knob: expected a number >= 0 (0 turns the "
+                                 "starvation guard off), got {}",
+                                 o.promote_knob));
+  }
+  return o;
+}
+
+std::unique_ptr<Policy> make_tiresias(Placement placement, TiresiasOptions options) {
+  return std::make_unique<Tiresias>(placement, std::move(options));
+}
+
+} // namespace dlsim
