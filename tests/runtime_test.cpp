@@ -108,9 +108,12 @@ TEST_CASE("packed jobs slow down by the interference model", "[runtime]") {
                  c.pack(0, devs({0}));
                  c.pack(1, devs({0}));
                }}});
-  s.run();
+  RunResult r = s.run();
   CHECK(s.job("y").end == 100'000'000);
   CHECK(s.job("x").end == 150'000'000);
+  // x's first projected finish (200 s, at half speed) was cancelled when y left: the run ends
+  // at 150 s, not at the stale event's time.
+  CHECK(r.end == 150'000'000);
 }
 
 TEST_CASE("co-location below the interference onset costs nothing", "[runtime]") {

@@ -31,7 +31,23 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
   refresh_stamp_.assign(workload.jobs.size(), 0);
 }
 
-bool Simulation::next_event_time(SimTime& t) const {
+bool Simulation::is_stale(const Event& e) const {
+  const JobState& job = s_.jobs[e.subject];
+  switch (e.kind) {
+  case EventKind::kJobFinish: return e.generation != job.generation || job.status != JobStatus::kRunning;
+  case EventKind::kActionDone: return e.generation != job.generation;
+  default: return false;
+  }
+}
+
+// Drops cancelled events from the top of the queue, so they neither advance the clock nor
+// wake the policy.
+void Simulation::drop_stale() {
+  while (!queue_.empty() && is_stale(queue_.top())) queue_.pop();
+}
+
+bool Simulation::next_event_time(SimTime& t) {
+  drop_stale();
   bool any = false;
   if (!queue_.empty()) {
     t = queue_.top().time;
@@ -83,6 +99,10 @@ RunResult Simulation::run(SimTime until) {
     policy_.schedule(control);
     for (auto* o : observers_) o->on_decided(view);
   }
+  // Bring running jobs up to date, so a run stopped by --until reports their progress so far.
+  for (JobId j = 0; j < s_.jobs.size(); ++j) {
+    if (s_.jobs[j].status == JobStatus::kRunning) settle(j);
+  }
   for (auto* o : observers_) o->on_run_end(view);
   result.end = s_.now;
   result.events = s_.events;
@@ -93,16 +113,15 @@ RunResult Simulation::run(SimTime until) {
 void Simulation::apply(const Event& e) {
   JobState& job = s_.jobs[e.subject];
   View view(s_, info_.oracle);
+  if (is_stale(e)) return;
   switch (e.kind) {
   case EventKind::kJobFinish:
-    if (e.generation != job.generation || job.status != JobStatus::kRunning) return;
     ++s_.events;
     finish_job(e.subject);
     policy_.on_finish(e.subject, view);
     for (auto* o : observers_) o->on_job_finished(e.subject, view);
     return;
   case EventKind::kActionDone:
-    if (e.generation != job.generation) return;
     ++s_.events;
     action_done(e.subject);
     policy_.on_action_done(e.subject, view);

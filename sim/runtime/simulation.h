@@ -81,7 +81,9 @@ private:
   [[nodiscard]] double compute_rate(JobId j) const;
   [[nodiscard]] double device_effective(const DeviceSlot& slot) const;
 
-  bool next_event_time(SimTime& t) const;
+  [[nodiscard]] bool is_stale(const Event& e) const;
+  void drop_stale();
+  bool next_event_time(SimTime& t);
   Event pop_next();
 
   SimState s_;
