@@ -5,6 +5,7 @@
 #include "sim/cluster/cluster_yaml.h"
 #include "sim/config/yaml_reader.h"
 #include "sim/engine/error.h"
+#include "workloads/cluster_from_trace.h"
 
 #include <fmt/format.h>
 
@@ -56,9 +57,17 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
     if (key == "cluster") yaml_set_path(root, key, value);
   }
   if (root["cluster"].IsScalar()) {
-    std::string cluster_path = find_data_file(root["cluster"].as<std::string>(), file);
-    e.cluster_file = cluster_path;
-    root["cluster"] = load_yaml_file(cluster_path);
+    std::string given = root["cluster"].as<std::string>();
+    if (auto spec = parse_trace_cluster_spec(given)) {
+      // A node list or machine spec of a trace (openb:FILE, pai2020:FILE), made into cluster YAML.
+      spec->file = find_data_file(spec->file, file);
+      e.cluster_file = spec->format + ":" + spec->file;
+      root["cluster"] = trace_cluster_yaml(*spec);
+    } else {
+      std::string cluster_path = find_data_file(given, file);
+      e.cluster_file = cluster_path;
+      root["cluster"] = load_yaml_file(cluster_path);
+    }
   }
   for (const auto& [key, value] : inputs.overrides) {
     if (key != "cluster") yaml_set_path(root, key, value);
@@ -86,6 +95,15 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   e.reference_device = trace.get<std::string>("reference_device", e.reference_device);
   e.assign_models = trace.get<bool>("assign_models", e.assign_models);
   e.skip_bad_jobs = trace.get<bool>("skip_bad_jobs", e.skip_bad_jobs);
+  e.swf_devices = trace.get<std::string>("swf_devices", e.swf_devices);
+  if (e.swf_devices != "gpu" && e.swf_devices != "cpu") {
+    yaml_fail(trace.where_of("swf_devices"), trace.child("swf_devices"), "must be gpu or cpu");
+  }
+  e.swf_procs_per_device = trace.get<double>("swf_procs_per_device", e.swf_procs_per_device);
+  if (!(e.swf_procs_per_device >= 1)) {
+    yaml_fail(trace.where_of("swf_procs_per_device"), trace.child("swf_procs_per_device"), "must be at least 1");
+  }
+  e.openb_duration_s = non_negative(trace, "openb_duration_s", e.openb_duration_s);
   trace.done();
 
   e.models_file = find_data_file(top.get<std::string>("models", kDefaultZoo), file);
@@ -154,6 +172,9 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   r["trace"]["reference_device"] = e.reference_device;
   r["trace"]["assign_models"] = e.assign_models;
   r["trace"]["skip_bad_jobs"] = e.skip_bad_jobs;
+  r["trace"]["swf_devices"] = e.swf_devices;
+  r["trace"]["swf_procs_per_device"] = e.swf_procs_per_device;
+  r["trace"]["openb_duration_s"] = e.openb_duration_s;
   r["models"] = e.models_file;
   r["policy"]["name"] = e.policy;
   r["policy"]["placement"] = e.placement;

@@ -28,6 +28,9 @@ struct Experiment {
   std::string reference_device = "V100";
   bool assign_models = false;
   bool skip_bad_jobs = false;
+  std::string swf_devices = "gpu";        // trace.swf_devices (SWF reader)
+  double swf_procs_per_device = 1;        // trace.swf_procs_per_device
+  double openb_duration_s = 0;            // trace.openb_duration_s (0 = reader's default)
   std::string models_file;
   std::string policy;
   std::string placement = "consolidate";

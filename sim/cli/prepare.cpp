@@ -13,7 +13,12 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   const Experiment& e = p.experiment;
   p.zoo = load_model_zoo(e.models_file);
   const TraceFormat& format = find_trace_format(e.trace_format);
-  Trace trace = format.read(e.trace_file, ReadOptions{e.skip_bad_jobs});
+  ReadOptions read_options;
+  read_options.skip_bad_jobs = e.skip_bad_jobs;
+  read_options.swf_devices = e.swf_devices;
+  read_options.swf_procs_per_device = e.swf_procs_per_device;
+  read_options.openb_duration_s = e.openb_duration_s;
+  Trace trace = format.read(e.trace_file, read_options);
   for (const auto& w : trace.warnings) fmt::print(warn, "warning: {}\n", w);
   WorkloadOptions options;
   options.reference_device = e.reference_device;

@@ -1,0 +1,260 @@
+// Node lists to cluster YAML. Model names become dlsim device types (the same mapping the
+// openb and pai2020 trace readers use for jobs), CPU-only machines become two XeonCPU sockets.
+#include "workloads/cluster_from_trace.h"
+
+#include "sim/engine/error.h"
+#include "workloads/formats/field_parse.h"
+#include "workloads/formats/openb.h"
+#include "workloads/formats/zlib_source.h"
+
+#include <fmt/format.h>
+#include <libfccp/csv.h>
+
+#include <array>
+#include <cmath>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace dlsim {
+
+namespace {
+
+// A CPU-only machine: dlsim's nodes need at least one device, and CPU jobs run on XeonCPU
+// sockets; two sockets is the common server (docs/traces.md#clusters-from-traces).
+constexpr std::uint32_t kCpuSocketsPerNode = 2;
+
+struct Machine {
+  std::string model; // dlsim device type; "" = CPU-only
+  std::uint32_t gpus = 0;
+  double cpu_cores = 0;
+  double memory_gb = 0;
+  auto key() const { return std::tie(model, gpus, cpu_cores, memory_gb); }
+};
+
+// Groups identical machines, in order of first appearance.
+YAML::Node groups_yaml(const std::vector<Machine>& machines, const std::string& prefix) {
+  std::vector<std::pair<Machine, std::uint32_t>> groups;
+  std::map<std::tuple<std::string, std::uint32_t, double, double>, std::size_t> index;
+  for (const auto& m : machines) {
+    auto [it, fresh] = index.emplace(m.key(), groups.size());
+    if (fresh) groups.emplace_back(m, 0);
+    ++groups[it->second].second;
+  }
+  YAML::Node nodes(YAML::NodeType::Sequence);
+  for (const auto& [m, count] : groups) {
+    YAML::Node g;
+    g["name"] = m.model.empty() ? fmt::format("{}-cpu-{}c-{}g", prefix, m.cpu_cores, m.memory_gb)
+                                : fmt::format("{}-{}x{}-{}c-{}g", prefix, m.gpus, m.model,
+                                              m.cpu_cores, m.memory_gb);
+    g["count"] = count;
+    if (m.model.empty())
+      g["devices"]["XeonCPU"] = kCpuSocketsPerNode;
+    else
+      g["devices"][m.model] = m.gpus;
+    g["cpu_cores"] = m.cpu_cores;
+    g["memory_gb"] = m.memory_gb;
+    nodes.push_back(g);
+  }
+  return nodes;
+}
+
+// Device types that openb uses and the built-in catalog lacks.
+void openb_device_types(YAML::Node& root, const std::vector<Machine>& machines) {
+  auto used = [&](const char* name) {
+    for (const auto& m : machines) {
+      if (m.model == name) return true;
+    }
+    return false;
+  };
+  if (used("A10")) {
+    YAML::Node t;
+    t["kind"] = "gpu";
+    t["memory_gb"] = 24;
+    t["peak_fp32_tflops"] = 31.2;
+    t["rel_throughput"] = 0.67;
+    t["source"] =
+        "NVIDIA A10 datasheet (24 GB GDDR6, 600 GB/s, 31.2 TFLOPS FP32); rel_throughput "
+        "estimated as the memory-bandwidth ratio to a V100 (600/900), no training benchmark";
+    root["device_types"]["A10"] = t;
+  }
+  for (const char* name : {"G2", "G3"}) {
+    if (!used(name)) continue;
+    YAML::Node t;
+    t["kind"] = "gpu";
+    t["rel_throughput"] = 1.0;
+    t["source"] =
+        "openb: a GPU model Alibaba does not disclose; dlsim assumes V100-class throughput";
+    root["device_types"][name] = t;
+  }
+}
+
+template <std::size_t N>
+using Reader = io::CSVReader<N, io::trim_chars<' ', '\t', '\r'>, io::double_quote_escape<',', '"'>>;
+
+// Reads rows of N columns; calls on_row(fields, column) and turns its FieldError, and the CSV
+// parser's errors, into InputErrors naming file:line: column.
+template <std::size_t N, class Open, class OnRow>
+void read_rows(const std::string& file, Open open, OnRow on_row) {
+  try {
+    Reader<N> in(file, open_plain_or_gzip(file));
+    open(in);
+    std::array<char*, N> f{};
+    while (true) {
+      const char* column = "row";
+      try {
+        f.fill(nullptr);
+        bool more = std::apply([&](auto&... cells) { return in.read_row(cells...); }, f);
+        if (!more) break;
+        on_row(f, column);
+      } catch (const FieldError& e) {
+        throw InputError(fmt::format("{}:{}: {}: {}", file, in.get_file_line(), column, e.what));
+      } catch (const io::error::too_many_columns&) {
+        throw InputError(
+            fmt::format("{}:{}: more than the {} columns expected", file, in.get_file_line(), N));
+      } catch (const io::error::too_few_columns&) {
+        throw InputError(
+            fmt::format("{}:{}: fewer than the {} columns expected", file, in.get_file_line(), N));
+      }
+    }
+  } catch (const io::error::header_missing&) {
+    throw InputError(file + ": empty file: expected a header line");
+  } catch (const io::error::base& e) {
+    throw InputError(fmt::format("{}: {}", file, e.what()));
+  }
+}
+
+double non_negative(const char* text) {
+  auto v = parse_double_field(text);
+  if (!v) throw FieldError{"missing value"};
+  if (*v < 0) throw FieldError{fmt::format("must not be negative, got {}", *v)};
+  return *v;
+}
+
+std::uint32_t gpu_count(const char* text) {
+  auto v = parse_int_field(text);
+  if (!v) throw FieldError{"missing value"};
+  if (*v < 0 || *v > 64) throw FieldError{fmt::format("must be 0 to 64 GPUs, got {}", *v)};
+  return static_cast<std::uint32_t>(*v);
+}
+
+double positive(const char* text, const char* what) {
+  double v = non_negative(text);
+  if (v <= 0) throw FieldError{fmt::format("{} must be positive, got {}", what, v)};
+  return v;
+}
+
+} // namespace
+
+std::optional<TraceClusterSpec> parse_trace_cluster_spec(const std::string& text) {
+  for (const char* format : {"openb", "pai2020"}) {
+    std::string prefix = std::string(format) + ":";
+    if (text.rfind(prefix, 0) == 0) return TraceClusterSpec{format, text.substr(prefix.size())};
+  }
+  return std::nullopt;
+}
+
+YAML::Node trace_cluster_yaml(const TraceClusterSpec& spec) {
+  if (spec.file.empty())
+    throw InputError(fmt::format("cluster: {}: expected {}:FILE", spec.format, spec.format));
+  if (spec.format == "openb") return openb_cluster_yaml(spec.file);
+  if (spec.format == "pai2020") return pai2020_cluster_yaml(spec.file);
+  throw InputError(fmt::format("cluster: unknown trace cluster format '{}' (known: openb, pai2020)",
+                               spec.format));
+}
+
+YAML::Node openb_cluster_yaml(const std::string& file) {
+  std::vector<Machine> machines;
+  read_rows<5>(
+      file,
+      [&](Reader<5>& in) {
+        in.read_header(io::ignore_no_column, "sn", "cpu_milli", "memory_mib", "gpu", "model");
+      },
+      [&](std::array<char*, 5>& f, const char*& column) {
+        Machine m;
+        column = "cpu_milli";
+        m.cpu_cores = positive(f[1], "cpu_milli") / 1000.0;
+        column = "memory_mib";
+        m.memory_gb = positive(f[2], "memory_mib") / 1024.0;
+        column = "gpu";
+        m.gpus = gpu_count(f[3]);
+        column = "model";
+        std::string model = f[4] != nullptr ? f[4] : "";
+        if (model.empty() != (m.gpus == 0)) {
+          throw FieldError{
+              m.gpus == 0
+                  ? fmt::format("a node with no GPU must have an empty model, got '{}'", model)
+                  : fmt::format("a node with {} GPUs needs a model", m.gpus)};
+        }
+        m.model = std::string(openb_device_type(model));
+        machines.push_back(m);
+      });
+  if (machines.empty()) throw InputError(file + ": the node list has no nodes");
+  YAML::Node root;
+  openb_device_types(root, machines);
+  root["nodes"] = groups_yaml(machines, "openb");
+  return root;
+}
+
+YAML::Node pai2020_cluster_yaml(const std::string& file) {
+  constexpr std::array<const char*, 5> kColumns = {"machine", "gpu_type", "cap_cpu", "cap_mem",
+                                                   "cap_gpu"};
+  std::vector<Machine> machines;
+  // The published file has no header row; a first line equal to the header is skipped.
+  bool has_header = false;
+  try {
+    io::LineReader lines(file, open_plain_or_gzip(file));
+    const char* first = lines.next_line();
+    if (first == nullptr)
+      throw InputError(file +
+                       ": empty file: expected rows of machine,gpu_type,cap_cpu,cap_mem,cap_gpu");
+    std::string s = first;
+    while (!s.empty() && (s.back() == '\r' || s.back() == ' '))
+      s.pop_back();
+    has_header = s == "machine,gpu_type,cap_cpu,cap_mem,cap_gpu";
+  } catch (const io::error::base& e) {
+    throw InputError(fmt::format("{}: {}", file, e.what()));
+  }
+  read_rows<5>(
+      file,
+      [&](Reader<5>& in) {
+        if (has_header)
+          std::apply([&](auto... n) { in.read_header(io::ignore_no_column, n...); }, kColumns);
+        else
+          std::apply([&](auto... n) { in.set_header(n...); }, kColumns);
+      },
+      [&](std::array<char*, 5>& f, const char*& column) {
+        Machine m;
+        column = "cap_cpu";
+        m.cpu_cores = positive(f[2], "cap_cpu");
+        column = "cap_mem";
+        m.memory_gb = positive(f[3], "cap_mem");
+        column = "cap_gpu";
+        m.gpus = gpu_count(f[4]);
+        column = "gpu_type";
+        std::string type = f[1] != nullptr ? f[1] : "";
+        if (type == "CPU" || type.empty()) {
+          if (m.gpus != 0)
+            throw FieldError{fmt::format("a CPU machine must have cap_gpu 0, got {}", m.gpus)};
+        } else {
+          if (m.gpus == 0) throw FieldError{fmt::format("a {} machine needs cap_gpu > 0", type)};
+          // MISC = older K40m/K80/M60 (the trace's README): the catalog's K80 stands for them.
+          if (type == "MISC")
+            m.model = "K80";
+          else if (type == "V100M32")
+            m.model = "V100";
+          else if (type == "V100" || type == "P100" || type == "T4")
+            m.model = type;
+          else
+            throw FieldError{fmt::format(
+                "unknown gpu_type '{}' (known: CPU, MISC, P100, T4, V100, V100M32)", type)};
+        }
+        machines.push_back(m);
+      });
+  if (machines.empty()) throw InputError(file + ": the machine spec has no machines");
+  YAML::Node root;
+  root["nodes"] = groups_yaml(machines, "pai");
+  return root;
+}
+
+} // namespace dlsim
