@@ -1,0 +1,198 @@
+// dlsim compare and run --check-against: identical pairs pass, planted regressions fail, sweeps
+// match by run id; and the golden summaries of the bundled experiments (tests/golden/).
+#include "sim/cli/compare.h"
+#include "tests/support/harness.h"
+
+#include <boost/program_options/errors.hpp>
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <sys/wait.h>
+
+using namespace dlsim;
+using namespace dlsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Outcome dlsim_cmd(const std::string& args, const ScratchDir& dir) {
+  std::string out = dir.file("stdout.txt");
+  std::string err = dir.file("stderr.txt");
+  std::string cmd = "cd '" DLSIM_SOURCE_DIR_FOR_TESTS "' && '" DLSIM_BINARY "' " + args + " > '" +
+                    out + "' 2> '" + err + "'";
+  int status = std::system(cmd.c_str());
+  return Outcome{WEXITSTATUS(status), read_file(out), read_file(err)};
+}
+
+const CompareRow& row_of(const Comparison& c, const std::string& run, const std::string& metric) {
+  for (const auto& r : c.rows) {
+    if (r.run == run && r.metric == metric) return r;
+  }
+  FAIL("no row " << run << "/" << metric);
+  return c.rows.front();
+}
+
+constexpr const char* kSummary = R"({
+  "policy": "fifo",
+  "jobs": 4,
+  "makespan_s": 200.0,
+  "jct_mean_s": 100.0,
+  "preemptions": 0
+}
+)";
+
+} // namespace
+
+TEST_CASE("compare: an identical pair passes, a planted regression is flagged", "[compare]") {
+  ScratchDir dir;
+  std::string a = dir.write("a.json", kSummary);
+  std::string same = dir.write("same.json", kSummary);
+  std::string worse = dir.write("worse.json", R"({"policy": "fifo", "jobs": 4, "makespan_s": 200.0,
+    "jct_mean_s": 110.0, "preemptions": 3})");
+  CompareOptions o;
+  Comparison c = compare_result_sets(read_result_set(a), read_result_set(same), o);
+  CHECK(c.rows.size() == 5);
+  CHECK(c.changed == 0);
+  CHECK(c.beyond == 0);
+
+  c = compare_result_sets(read_result_set(a), read_result_set(worse), o);
+  // jct_mean_s 100 -> 110: (110 - 100) / 100 = +0.1; preemptions 0 -> 3: from zero, infinite.
+  CHECK(row_of(c, "", "jct_mean_s").relative.value() == Approx(0.1));
+  CHECK(row_of(c, "", "jct_mean_s").beyond);
+  CHECK(std::isinf(row_of(c, "", "preemptions").relative.value()));
+  CHECK_FALSE(row_of(c, "", "makespan_s").changed);
+  CHECK(c.beyond == 2);
+  // A 10 % tolerance on JCT admits +10 % exactly (0.1 <= 0.1), 5 % does not.
+  add_tolerance(o, "jct_mean_s=0.1");
+  CHECK_FALSE(compare_result_sets(read_result_set(a), read_result_set(worse), o).rows[3].beyond);
+  add_tolerance(o, "jct_mean_s=0.05");
+  CHECK(compare_result_sets(read_result_set(a), read_result_set(worse), o).rows[3].beyond);
+  // --metrics leaves the rest out.
+  o.metrics = {"makespan_s", "jct_mean_s"};
+  c = compare_result_sets(read_result_set(a), read_result_set(worse), o);
+  CHECK(c.rows.size() == 2);
+  CHECK(c.beyond == 1);
+  // Names that match nothing are usage errors, not silent passes.
+  o.metrics = {"jct_mean"};
+  CHECK_THROWS_WITH(compare_result_sets(read_result_set(a), read_result_set(worse), o),
+                    Catch::Contains("unknown metric 'jct_mean'"));
+  CHECK_THROWS_AS(add_tolerance(o, "jct=-1"), boost::program_options::error);
+  CHECK_THROWS_AS(add_tolerance(o, "=0.1"), boost::program_options::error);
+  // A text value that changes is flagged whatever the tolerance.
+  CompareOptions loose;
+  add_tolerance(loose, "10");
+  std::string other = dir.write("other.json", R"({"policy": "sjf", "jobs": 4, "makespan_s": 200.0,
+    "jct_mean_s": 100.0, "preemptions": 0})");
+  c = compare_result_sets(read_result_set(a), read_result_set(other), loose);
+  CHECK(c.beyond == 1);
+  CHECK(row_of(c, "", "policy").beyond);
+
+  std::ostringstream table;
+  print_comparison(
+      table, compare_result_sets(read_result_set(a), read_result_set(worse), CompareOptions{}), "a",
+      "b", false);
+  CHECK_THAT(table.str(), Catch::Contains("+10%  << beyond tolerance 0"));
+  CHECK_THAT(table.str(), Catch::Contains("compare: REGRESSION: 2 of 5 values beyond tolerance"));
+}
+
+TEST_CASE("compare: sweep results match by run id, whatever the row order", "[compare]") {
+  ScratchDir dir;
+  std::string base = dir.write("base.csv", "run,policy.name,status,error,jct_mean_s\n"
+                                           "fifo-aa,fifo,ok,,100\n"
+                                           "sjf-bb,sjf,ok,,50\n"
+                                           "srtf-cc,srtf,ok,,40\n");
+  std::string reordered = dir.write("new.csv", "run,policy.name,status,error,jct_mean_s\n"
+                                               "srtf-cc,srtf,ok,,40\n"
+                                               "fifo-aa,fifo,ok,,100\n"
+                                               "sjf-bb,sjf,ok,,50\n");
+  Comparison c =
+      compare_result_sets(read_result_set(base), read_result_set(reordered), CompareOptions{});
+  CHECK(c.beyond == 0);
+  CHECK(c.rows.size() == 6); // 3 runs x (status, jct_mean_s)
+  std::string broken = dir.write("broken.csv", "run,policy.name,status,error,jct_mean_s\n"
+                                               "fifo-aa,fifo,ok,,100\n"
+                                               "sjf-bb,sjf,failed,boom,\n"
+                                               "new-dd,las,ok,,1\n");
+  c = compare_result_sets(read_result_set(base), read_result_set(broken), CompareOptions{});
+  CHECK(row_of(c, "sjf-bb", "status").beyond);     // ok -> failed
+  CHECK(row_of(c, "sjf-bb", "jct_mean_s").beyond); // 50 -> (empty)
+  CHECK(row_of(c, "srtf-cc", "(run)").new_text == "(missing)");
+  CHECK(row_of(c, "new-dd", "(run)").old_text == "(missing)");
+  CHECK(c.beyond == 4);
+  CHECK_THROWS_WITH(compare_result_sets(read_result_set(base),
+                                        read_result_set(dir.write("s.json", kSummary)),
+                                        CompareOptions{}),
+                    Catch::Contains("cannot compare"));
+}
+
+TEST_CASE("dlsim compare exits 0 for an identical pair and 1 for a regression", "[compare][cli]") {
+  ScratchDir dir;
+  REQUIRE(dlsim_cmd("run -q --out " + dir.file("r"), dir).code == 0);
+  std::string golden = dir.file("r/summary.json");
+  Outcome same = dlsim_cmd("compare " + golden + " " + dir.file("r"), dir);
+  CHECK(same.code == 0);
+  CHECK_THAT(same.out, Catch::Contains("compare: OK: 22 values compared, 0 changed"));
+  // Plant a regression: SJF instead of FIFO on the same experiment.
+  REQUIRE(dlsim_cmd("run -q --policy sjf --out " + dir.file("sjf"), dir).code == 0);
+  Outcome worse =
+      dlsim_cmd("compare " + golden + " " + dir.file("sjf/summary.json") + " --changed", dir);
+  CHECK(worse.code == 1);
+  CHECK_THAT(worse.out, Catch::Contains("jct_mean_s") && Catch::Contains("<< beyond tolerance 0"));
+  CHECK_THAT(worse.out, Catch::Contains("compare: REGRESSION"));
+  CHECK(dlsim_cmd("compare " + golden, dir).code == 2);
+  CHECK(dlsim_cmd("compare " + golden + " " + golden + " --metrics nope", dir).code == 2);
+  CHECK(dlsim_cmd("compare " + golden + " " + dir.file("missing.json"), dir).code == 1);
+
+  // run --check-against: the same check after a run.
+  Outcome ok = dlsim_cmd("run -q --out " + dir.file("again") + " --check-against " + golden, dir);
+  CHECK(ok.code == 0);
+  CHECK(ok.out.empty());
+  Outcome bad = dlsim_cmd(
+      "run -q --policy sjf --out " + dir.file("sjf2") + " --check-against " + golden, dir);
+  CHECK(bad.code == 1);
+  CHECK_THAT(bad.out, Catch::Contains("policy") && Catch::Contains("compare: REGRESSION"));
+  // Only the policy name is compared, under a tolerance: still a regression (fifo -> sjf).
+  CHECK(dlsim_cmd("run -q --policy sjf --out " + dir.file("sjf3") + " --check-against " + golden +
+                      " --metrics policy",
+                  dir)
+            .code == 1);
+}
+
+TEST_CASE("every bundled experiment matches its golden summary", "[compare][golden]") {
+  const fs::path golden_dir = fs::path(DLSIM_SOURCE_DIR_FOR_TESTS) / "tests/golden";
+  const fs::path experiments = fs::path(DLSIM_SOURCE_DIR_FOR_TESTS) / "configs/experiments";
+  std::vector<fs::path> goldens;
+  for (const auto& f : fs::directory_iterator(golden_dir)) {
+    if (f.path().string().ends_with(".summary.json")) goldens.push_back(f.path());
+  }
+  std::sort(goldens.begin(), goldens.end());
+  REQUIRE_FALSE(goldens.empty());
+  for (const auto& golden : goldens) {
+    std::string name = golden.filename().string();
+    name = name.substr(0, name.size() - std::string(".summary.json").size());
+    fs::path experiment = experiments / (name + ".yaml");
+    INFO("golden " << golden.string() << " (regenerate with scripts/update-golden " << name << ")");
+    REQUIRE(fs::exists(experiment));
+    ScratchDir dir;
+    Outcome r = dlsim_cmd("run -q -e " + experiment.string() + " --out " + dir.file("out") +
+                              " --check-against " + golden.string(),
+                          dir);
+    INFO(r.out << r.err);
+    CHECK(r.code == 0);
+  }
+  for (const auto& f : fs::directory_iterator(experiments)) {
+    if (f.path().extension() == ".yaml" &&
+        !fs::exists(golden_dir / (f.path().stem().string() + ".summary.json"))) {
+      WARN("no golden summary for " << f.path().string() << ": add it with scripts/update-golden "
+                                    << f.path().stem().string());
+    }
+  }
+}
