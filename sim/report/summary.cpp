@@ -42,6 +42,8 @@ Summary summarize(const SimState& s, const RunResult& result, double allocated_g
       last_finish = std::max(last_finish, job.end);
     } else if (job.status == JobStatus::kFailed) {
       ++out.failed;
+    } else if (job.status == JobStatus::kCancelled) {
+      ++out.cancelled;
     }
     if (job.first_start >= 0) queue.push_back(to_seconds(job.first_start - submit));
     out.trace_failed += s.workload->jobs[j].trace_status == TraceStatus::kFailed;
@@ -49,7 +51,7 @@ Summary summarize(const SimState& s, const RunResult& result, double allocated_g
     out.preemptions += job.preemptions;
     out.migrations += job.migrations;
   }
-  out.unfinished = out.jobs - out.finished - out.failed;
+  out.unfinished = out.jobs - out.finished - out.failed - out.cancelled;
   std::sort(jct.begin(), jct.end());
   std::sort(queue.begin(), queue.end());
   out.jct_mean_s = mean(jct);

@@ -15,6 +15,7 @@ struct Summary {
   std::uint64_t jobs = 0;
   std::uint64_t finished = 0;
   std::uint64_t failed = 0;
+  std::uint64_t cancelled = 0;      // stopped by the policy (e.g. search trials cut early)
   std::uint64_t unfinished = 0;     // still pending or running at the end (--until, or stuck)
   std::uint64_t skipped_bad_jobs = 0;
   std::uint64_t trace_failed = 0;   // jobs the trace marks failed (replayed with their run time)
