@@ -18,7 +18,7 @@ using NodeId = std::uint32_t;
 struct NodeLinks {
   int pcie_gen = 3;                  // PCIe generation of the device slots
   int pcie_lanes = 16;
-  double pcie_gb_s = 15.75;         // derived from gen and lanes unless set
+  double pcie_gb_s = 15.76;         // derived from gen and lanes unless set
   int devices_per_pcie_switch = 4;
   int sockets = 2;
   double socket_link_gb_s = 41.6;   // inter-socket (UPI/QPI)

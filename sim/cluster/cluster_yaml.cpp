@@ -106,6 +106,9 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
     yaml_fail(fabric.where_of("tor_uplink_gbit_s"), fabric_node, "must not be negative");
   }
   c.fabric.link_latency_us = fabric.get<double>("link_latency_us", c.fabric.link_latency_us);
+  if (c.fabric.link_latency_us < 0) {
+    yaml_fail(fabric.where_of("link_latency_us"), fabric_node, "must not be negative");
+  }
   fabric.done();
 
   YAML::Node nodes = root.child("nodes");
