@@ -52,7 +52,11 @@ const std::vector<PolicyEntry>& policy_registry() {
          "[3600]"},
         {"promote_knob", "starvation guard: back to the first queue after waiting longer than this "
                          "many times its run time since it was last there (0 = off)",
-         "0"}},
+         "0"},
+        {"queue_order",
+         "order within a queue: entry (FIFO by time of entering it) or running-first (running "
+         "jobs ahead of waiting ones after every decision, as the Tiresias simulator)",
+         "entry"}},
        [](const PolicySetup& s) { return make_tiresias(s.placement, tiresias_options(s.params)); }},
       {"las",
        "least attained service (GPU-seconds), continuous and preemptive: the un-discretized 2D-LAS",

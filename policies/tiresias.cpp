@@ -4,7 +4,7 @@
 // time its attained service passes that queue's threshold. Queues are served in priority order,
 // FIFO within a queue; a job preempts only jobs of lower queues. The starvation guard (the paper's
 // PROMOTEKNOB) moves a waiting job back to the first queue once it has waited longer than
-// promote_knob times the time it has run since it last entered that queue.
+// promote_knob times the time it has run since it last entered that queue. docs/policies.md.
 #include "policies/tiresias.h"
 
 #include "policies/priority_pass.h"
@@ -59,6 +59,7 @@ public:
     for (JobId j : holders_) {
       if (!before.count(j)) now_holding(control, j);
     }
+    if (options_.running_first) requeue_running_first();
     request_wakeup(control);
   }
 
@@ -104,7 +105,7 @@ private:
       }
       if (moved) {
         info.seq = ++seq_; // enters the back of its new queue
-        rekey(j, kHolding);
+        rekey(j, options_.running_first ? kWaiting : kHolding);
       }
     }
   }
@@ -121,6 +122,23 @@ private:
       info.base_run_s = run_time_now(view, j);
       info.first_run = -1;
       rekey(j, kWaiting);
+    }
+  }
+
+  // queue_order: running-first. Renumbers every job in its current order, holders first, so
+  // that a job started now falls behind those already running and a preempted one behind them
+  // all. Linear in the jobs: used for cross-checks with the Tiresias simulator.
+  void requeue_running_first() {
+    std::vector<JobId> jobs;
+    jobs.reserve(order_.size());
+    for (const Key& k : order_)
+      jobs.push_back(std::get<3>(k));
+    for (std::uint8_t group : {kHolding, kWaiting}) {
+      for (JobId j : jobs) {
+        if ((holders_.count(j) > 0) != (group == kHolding)) continue;
+        jobs_[j].seq = ++seq_;
+        rekey(j, group);
+      }
     }
   }
 
@@ -200,6 +218,12 @@ TiresiasOptions tiresias_options(const PolicyParams& params) {
                                  "starvation guard off), got {}",
                                  o.promote_knob));
   }
+  std::string order = params.text("queue_order");
+  if (order != "entry" && order != "running-first") {
+    throw InputError(
+        fmt::format("policy.params.queue_order: expected entry or running-first, got '{}'", order));
+  }
+  o.running_first = order == "running-first";
   return o;
 }
 

@@ -233,6 +233,27 @@ TEST_CASE("tiresias with three queues demotes twice", "[policy][tiresias]") {
   CHECK(Ends{two, w}.end("A") == 500);
 }
 
+TEST_CASE("tiresias queue_order: running-first puts a demoted job behind its new queue",
+          "[policy][tiresias]") {
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 2}}\n");
+  // Two GPUs, threshold 100 GPU-s, free preemption. A: 2 GPUs x 300 s from 0; B: 1 GPU x 300 s
+  // at 10. A holds both GPUs in Q0 until 2 x 50 = 100 GPU-s at 50, when it moves to Q1 and B
+  // (Q0) preempts it. B reaches 100 GPU-s at 150 and moves to Q1, where A has waited since 50.
+  // entry (default): B holds its GPU, so it stays ahead of A in Q1 and runs to 50 + 300 = 350;
+  // A resumes with 250 s left and ends at 600.
+  // running-first (the Tiresias simulator): B joins Q1 behind A; A takes both GPUs at 150 and
+  // ends at 150 + 250 = 400; B resumes with 200 s left and ends at 600.
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\nA,0,2,300\nB,10,1,300\n");
+  SimState entry = run_with("tiresias", "{thresholds: [100]}", c, w, free_preemption());
+  CHECK(Ends{entry, w}.end("B") == 350);
+  CHECK(Ends{entry, w}.end("A") == 600);
+  SimState rf = run_with("tiresias", "{thresholds: [100], queue_order: running-first}", c, w,
+                         free_preemption());
+  CHECK(Ends{rf, w}.end("A") == 400);
+  CHECK(Ends{rf, w}.end("B") == 600);
+  CHECK(Ends{rf, w}.preemptions("B") == 1);
+}
+
 // ---- las ----------------------------------------------------------------------------------
 
 TEST_CASE("las gives the GPU to the job with the least attained service", "[policy][las]") {
@@ -344,4 +365,7 @@ TEST_CASE("bad policy parameters name the key", "[policy][params]") {
   TiresiasOptions d = tiresias_options(resolve_params(find_policy("tiresias"), YAML::Node()));
   CHECK(d.thresholds == std::vector<double>{3600});
   CHECK(d.promote_knob == 0);
+  CHECK_FALSE(d.running_first);
+  CHECK_THROWS_WITH(make("tiresias", "{queue_order: lifo}"),
+                    Catch::Contains("policy.params.queue_order"));
 }
