@@ -4,8 +4,7 @@
 // start is the oldest waiting job of the user with the smallest dominant share. Non-preemptive,
 // as the paper's progressive filling. Where the paper stops when the chosen user's task does not
 // fit, this version passes over that user until the next decision and keeps filling with the
-// others, so that one large job does not idle the cluster (what Mesos' and YARN's DRF
-// allocators do).
+// others, so that one large job does not idle the cluster.
 #include "policies/drf.h"
 
 #include "sim/engine/error.h"

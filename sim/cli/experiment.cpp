@@ -104,6 +104,18 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
     yaml_fail(trace.where_of("swf_procs_per_device"), trace.child("swf_procs_per_device"), "must be at least 1");
   }
   e.openb_duration_s = non_negative(trace, "openb_duration_s", e.openb_duration_s);
+  // Which part of the trace to replay (workloads/trace_select.h, docs/traces.md).
+  TraceSelection& sel = e.selection;
+  sel.time_origin = trace.get<std::string>("time_origin", sel.time_origin);
+  sel.drop_failed = trace.get<bool>("drop_failed", sel.drop_failed);
+  sel.vc = trace.get<std::string>("vc", sel.vc);
+  sel.window = trace.get<std::string>("window", sel.window);
+  auto sample = trace.get<std::int64_t>("sample", 0);
+  if (sample < 0) yaml_fail(trace.where_of("sample"), trace.child("sample"), "must not be negative (0 = every job)");
+  sel.sample = static_cast<std::uint64_t>(sample);
+  if (auto problem = selection_problem(sel)) {
+    yaml_fail(trace.where_of(problem->first), trace.child(problem->first), problem->second);
+  }
   trace.done();
 
   e.models_file = find_data_file(top.get<std::string>("models", kDefaultZoo), file);
@@ -175,6 +187,11 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   r["trace"]["swf_devices"] = e.swf_devices;
   r["trace"]["swf_procs_per_device"] = e.swf_procs_per_device;
   r["trace"]["openb_duration_s"] = e.openb_duration_s;
+  r["trace"]["time_origin"] = sel.time_origin;
+  r["trace"]["drop_failed"] = sel.drop_failed;
+  r["trace"]["vc"] = sel.vc;
+  r["trace"]["window"] = sel.window;
+  r["trace"]["sample"] = sel.sample;
   r["models"] = e.models_file;
   r["policy"]["name"] = e.policy;
   r["policy"]["placement"] = e.placement;

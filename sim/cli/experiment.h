@@ -4,6 +4,7 @@
 
 #include "sim/cluster/cluster.h"
 #include "sim/runtime/runtime_config.h"
+#include "workloads/trace_select.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -31,6 +32,7 @@ struct Experiment {
   std::string swf_devices = "gpu";        // trace.swf_devices (SWF reader)
   double swf_procs_per_device = 1;        // trace.swf_procs_per_device
   double openb_duration_s = 0;            // trace.openb_duration_s (0 = reader's default)
+  TraceSelection selection;               // trace.time_origin, .drop_failed, .vc, .window, .sample
   std::string models_file;
   std::string policy;
   std::string placement = "consolidate";

@@ -1,7 +1,9 @@
 #include "sim/cli/prepare.h"
 
 #include "workloads/build_workload.h"
+#include "workloads/formats/format_guess.h"
 #include "workloads/formats/registry.h"
+#include "workloads/trace_select.h"
 
 #include <fmt/ostream.h>
 
@@ -10,8 +12,14 @@ namespace dlsim {
 Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   Prepared p;
   p.experiment = load_experiment(inputs);
-  const Experiment& e = p.experiment;
+  Experiment& e = p.experiment;
   p.zoo = load_model_zoo(e.models_file);
+  if (e.trace_format == "auto") {
+    FormatGuess guess = guess_trace_format(e.trace_file);
+    fmt::print(warn, "format: guessed {} from {}\n", guess.format, guess.reason);
+    e.trace_format = guess.format;
+    e.resolved["trace"]["format"] = guess.format;  // run.yaml records what was read
+  }
   const TraceFormat& format = find_trace_format(e.trace_format);
   ReadOptions read_options;
   read_options.skip_bad_jobs = e.skip_bad_jobs;
@@ -20,6 +28,8 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   read_options.openb_duration_s = e.openb_duration_s;
   Trace trace = format.read(e.trace_file, read_options);
   for (const auto& w : trace.warnings) fmt::print(warn, "warning: {}\n", w);
+  SelectionReport selected = select_trace(trace, e.selection, e.seed);
+  for (const auto& line : selected.lines()) fmt::print(warn, "trace: {}\n", line);
   WorkloadOptions options;
   options.reference_device = e.reference_device;
   options.assign_models = e.assign_models;

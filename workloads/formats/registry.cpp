@@ -5,6 +5,10 @@
 #include "workloads/formats/openb.h"
 #include "workloads/formats/pai2020.h"
 #include "workloads/formats/swf.h"
+#include "workloads/formats/helios.h"
+#include "workloads/formats/philly_csv.h"
+#include "workloads/formats/philly_json.h"
+#include "workloads/formats/tiresias.h"
 
 #include <fmt/format.h>
 
@@ -20,6 +24,14 @@ const std::vector<TraceFormat>& trace_formats() {
        &read_openb_trace},
       {"swf", "Standard Workload Format v2.2 (Parallel Workloads Archive), plain or .gz",
        &read_swf_trace},
+      {"philly", "Microsoft Philly raw job log (cluster_job_log): a JSON array of jobs with attempts",
+       &read_philly_json_trace},
+      {"philly-csv", "Philly as flattened by Pollux: timestamp, duration, num_gpus, gpu_time, cluster",
+       &read_philly_csv_trace},
+      {"helios", "SenseTime Helios cluster_log.csv: job_id, user, vc, gpu_num, node_num, state, times",
+       &read_helios_trace},
+      {"tiresias", "Tiresias simulator CSV: job_id, num_gpu, submit_time, iterations, model_name, duration",
+       &read_tiresias_trace},
   };
   return formats;
 }

@@ -1,0 +1,289 @@
+// Reads Philly's `cluster_job_log` with nlohmann-json, one job at a time: the parser's callback
+// converts each job object when it closes and discards it, so the 1 GB file never sits in
+// memory as a JSON tree. A counting iterator tracks the line, for messages.
+//
+// Run time and GPU count follow the trace authors' own analysis notebook (philly-traces,
+// analysis/Philly Trace Analysis.ipynb, class Job): GPUs = the GPUs of the first attempt's
+// machines; run time = the last attempt's end_time minus the first attempt's start_time.
+#include "workloads/formats/philly_json.h"
+
+#include "sim/engine/error.h"
+#include "workloads/formats/datetime_field.h"
+#include "workloads/formats/field_parse.h"
+#include "workloads/formats/gpu_shape.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <unordered_set>
+
+namespace dlsim {
+
+namespace {
+
+using nlohmann::json;
+
+// An input iterator over a stream that counts the newlines it has passed.
+class LineCountingIterator {
+public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = char;
+
+  LineCountingIterator() = default;
+  LineCountingIterator(std::istreambuf_iterator<char> it, std::uint64_t* line)
+      : it_(it), line_(line) {}
+  char operator*() const { return *it_; }
+  LineCountingIterator& operator++() {
+    if (*it_ == '\n') ++*line_;
+    ++it_;
+    return *this;
+  }
+  LineCountingIterator operator++(int) {
+    auto old = *this;
+    ++*this;
+    return old;
+  }
+  bool operator==(const LineCountingIterator& o) const { return it_ == o.it_; }
+  bool operator!=(const LineCountingIterator& o) const { return !(it_ == o.it_); }
+
+private:
+  std::istreambuf_iterator<char> it_;
+  std::uint64_t* line_ = nullptr;
+};
+
+// A field error with the JSON path below the job ("attempts[0].end_time").
+struct JobError {
+  std::string path;
+  std::string what;
+};
+
+const json& member(const json& job, const char* key) {
+  auto it = job.find(key);
+  if (it == job.end()) throw JobError{key, "missing key"};
+  return *it;
+}
+
+const std::string& string_member(const json& obj, const char* key, const std::string& path) {
+  auto it = obj.find(key);
+  if (it == obj.end()) throw JobError{path, "missing key"};
+  if (!it->is_string()) throw JobError{path, fmt::format("expected a string, got {}", it->dump())};
+  return it->get_ref<const std::string&>();
+}
+
+// An attempt's start_time or end_time: a time, or absent ("None", null, "" or no key: the
+// README says a logging error may leave them out).
+std::optional<std::int64_t> attempt_time(const json& attempt, const char* key,
+                                         const std::string& path) {
+  auto it = attempt.find(key);
+  if (it == attempt.end() || it->is_null()) return std::nullopt;
+  if (!it->is_string())
+    throw JobError{path, fmt::format("expected a time string or None, got {}", it->dump())};
+  const auto& s = it->get_ref<const std::string&>();
+  if (s.empty() || s == "None") return std::nullopt;
+  auto t = parse_datetime(s);
+  if (!t) throw JobError{path, fmt::format("expected a time YYYY-MM-DD HH:MM:SS, got '{}'", s)};
+  return t;
+}
+
+enum class Outcome { kJob, kNoAttempt, kNoRunTime, kNoGpu };
+
+struct Reader {
+  Trace& trace;
+  std::unordered_set<std::string> seen_ids;
+
+  // Converts one job object; throws JobError for a malformed one.
+  Outcome convert(const json& j, TraceJob& job) {
+    if (!j.is_object())
+      throw JobError{"", fmt::format("expected a job object, got {}", j.dump().substr(0, 40))};
+    job.name = string_member(j, "jobid", "jobid");
+    if (job.name.empty()) throw JobError{"jobid", "expected a non-empty job id"};
+    if (seen_ids.count(job.name))
+      throw JobError{"jobid", fmt::format("duplicate job id '{}'", job.name)};
+    const std::string& status = string_member(j, "status", "status");
+    if (status == "Pass")
+      job.trace_status = 0;
+    else if (status == "Failed")
+      job.trace_status = 1;
+    else if (status == "Killed")
+      job.trace_status = 2;
+    else
+      throw JobError{"status", fmt::format("expected Pass, Killed or Failed, got '{}'", status)};
+    const std::string& vc = string_member(j, "vc", "vc");
+    std::string user;
+    if (j.contains("user")) user = string_member(j, "user", "user");
+    const std::string& submitted = string_member(j, "submitted_time", "submitted_time");
+    auto submit = parse_datetime(submitted);
+    if (!submit)
+      throw JobError{"submitted_time",
+                     fmt::format("expected a time YYYY-MM-DD HH:MM:SS, got '{}'", submitted)};
+    const json& attempts = member(j, "attempts");
+    if (!attempts.is_array()) throw JobError{"attempts", "expected a list of attempts"};
+
+    // Check every attempt, even those the run time does not use.
+    std::uint64_t first_gpus = 0;
+    std::optional<std::int64_t> first_start, last_end;
+    for (std::size_t a = 0; a < attempts.size(); ++a) {
+      const json& at = attempts[a];
+      std::string where = fmt::format("attempts[{}]", a);
+      if (!at.is_object()) throw JobError{where, "expected an attempt object"};
+      auto start = attempt_time(at, "start_time", where + ".start_time");
+      auto end = attempt_time(at, "end_time", where + ".end_time");
+      if (start && end && *end < *start) {
+        throw JobError{where + ".end_time",
+                       fmt::format("time goes backwards: ends {} before its start_time {}",
+                                   format_datetime(*end), format_datetime(*start))};
+      }
+      auto detail = at.find("detail");
+      if (detail == at.end() || !detail->is_array())
+        throw JobError{where + ".detail", "expected a list of machines"};
+      std::uint64_t gpus = 0;
+      for (std::size_t d = 0; d < detail->size(); ++d) {
+        const json& m = (*detail)[d];
+        auto g = m.is_object() ? m.find("gpus") : m.end();
+        if (!m.is_object() || g == m.end() || !g->is_array()) {
+          throw JobError{fmt::format("{}.detail[{}].gpus", where, d),
+                         "expected a list of GPU names"};
+        }
+        gpus += g->size();
+      }
+      if (a == 0) {
+        first_gpus = gpus;
+        first_start = start;
+      }
+      if (a + 1 == attempts.size()) last_end = end;
+    }
+    if (first_start && *first_start < *submit) {
+      throw JobError{"attempts[0].start_time",
+                     fmt::format("time goes backwards: starts {} before its submitted_time {}",
+                                 format_datetime(*first_start), submitted)};
+    }
+    if (first_start && last_end && *last_end < *first_start) {
+      throw JobError{
+          fmt::format("attempts[{}].end_time", attempts.size() - 1),
+          fmt::format("time goes backwards: the last attempt ends {} before the first starts {}",
+                      format_datetime(*last_end), format_datetime(*first_start))};
+    }
+    seen_ids.insert(job.name);
+    if (attempts.empty()) return Outcome::kNoAttempt;
+    if (!first_start || !last_end) return Outcome::kNoRunTime;
+    if (first_gpus == 0 || first_gpus > 100000) return Outcome::kNoGpu;
+    if (*last_end == *first_start) return Outcome::kNoRunTime;
+    job.submit_s = static_cast<double>(*submit);
+    job.duration_s = static_cast<double>(*last_end - *first_start);
+    GpuShape shape = shape_for_gpus(static_cast<std::uint32_t>(first_gpus));
+    job.workers = shape.workers;
+    job.devices_per_worker = shape.devices_per_worker;
+    job.queue = trace.queues.intern(vc);
+    job.user = trace.users.intern(user);
+    return Outcome::kJob;
+  }
+};
+
+// nlohmann's messages start with "[json.exception.parse_error.101] ": keep what follows.
+std::string plain(const char* what) {
+  std::string s(what);
+  auto close = s.find("] ");
+  return s.rfind("[json.exception", 0) == 0 && close != std::string::npos ? s.substr(close + 2) : s;
+}
+
+} // namespace
+
+Trace read_philly_json_trace(const std::string& file, const ReadOptions& options) {
+  Trace trace;
+  trace.file = file;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot open the file", file));
+  // An empty file (or only white space) gets its own message.
+  {
+    char c = 0;
+    bool any = false;
+    while (in.get(c)) {
+      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+        any = true;
+        break;
+      }
+    }
+    if (!any) throw InputError(file + ": empty file: expected a JSON array of Philly jobs");
+    in.clear();
+    in.seekg(0);
+  }
+
+  Reader reader{trace, {}};
+  std::uint64_t line = 1;
+  std::uint64_t job_line = 1;
+  std::size_t index = 0;
+  std::size_t no_attempt = 0, no_run_time = 0, no_gpu = 0;
+  bool top_is_array = false;
+  auto callback = [&](int depth, json::parse_event_t event, json& parsed) {
+    if (depth == 0 && event == json::parse_event_t::array_start) top_is_array = true;
+    if (depth == 0 && !top_is_array &&
+        (event == json::parse_event_t::object_start || event == json::parse_event_t::value)) {
+      throw InputError(
+          fmt::format("{}:{}: expected a JSON array of Philly jobs ([{{...}}, ...])", file, line));
+    }
+    if (depth == 1 &&
+        (event == json::parse_event_t::object_start || event == json::parse_event_t::array_start ||
+         event == json::parse_event_t::value)) {
+      job_line = line;
+    }
+    bool job_done = depth == 1 && (event == json::parse_event_t::object_end ||
+                                   event == json::parse_event_t::array_end ||
+                                   event == json::parse_event_t::value);
+    if (!job_done) return true;
+    std::size_t k = index++;
+    TraceJob job;
+    job.line = static_cast<std::uint32_t>(job_line);
+    try {
+      switch (reader.convert(parsed, job)) {
+      case Outcome::kJob:
+        trace.jobs.push_back(std::move(job));
+        break;
+      case Outcome::kNoAttempt:
+        ++no_attempt;
+        break;
+      case Outcome::kNoRunTime:
+        ++no_run_time;
+        break;
+      case Outcome::kNoGpu:
+        ++no_gpu;
+        break;
+      }
+    } catch (const JobError& e) {
+      std::string name = job.name.empty() ? "" : fmt::format(" (jobid {})", job.name);
+      reject_row(trace, options,
+                 fmt::format("{}:{}: [{}]{}{}{}: {}", file, job_line, k, name,
+                             e.path.empty() ? "" : ".", e.path, e.what));
+    }
+    return false; // discard the job: the array stays empty
+  };
+  try {
+    LineCountingIterator first(std::istreambuf_iterator<char>(in), &line);
+    LineCountingIterator last(std::istreambuf_iterator<char>(), &line);
+    json empty = json::parse(first, last, callback); // every job was discarded
+    (void)empty;
+  } catch (const json::parse_error& e) {
+    throw InputError(fmt::format("{}: {}", file, plain(e.what())));
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}:{}: {}", file, line, plain(e.what())));
+  }
+  if (!top_is_array)
+    throw InputError(fmt::format("{}:1: expected a JSON array of Philly jobs", file));
+  if (no_attempt + no_run_time + no_gpu > 0) {
+    trace.warnings.push_back(fmt::format("{}: not replayed: {} jobs with no attempt, {} with no "
+                                         "recorded run time (no start_time on the first "
+                                         "attempt or no end_time on the last: still running at the "
+                                         "snapshot, or a logging gap), {} with no GPU",
+                                         file, no_attempt, no_run_time, no_gpu));
+  }
+  if (trace.jobs.empty() && trace.skipped == 0)
+    throw InputError(file + ": the trace has no job to replay");
+  return trace;
+}
+
+} // namespace dlsim

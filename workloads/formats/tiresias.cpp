@@ -1,0 +1,134 @@
+// Reads the Tiresias simulator's job list. The file is in submission order (its `interval`
+// column is the gap to the next job), so a submit time that goes backwards is an error.
+#include "workloads/formats/tiresias.h"
+
+#include "workloads/formats/csv_rows.h"
+#include "workloads/formats/gpu_shape.h"
+
+#include <map>
+#include <set>
+#include <unordered_set>
+
+namespace dlsim {
+
+namespace {
+
+constexpr std::array<const char*, 7> kColumns = {
+    "job_id", "num_gpu", "submit_time", "iterations", "model_name", "duration", "interval"};
+constexpr std::array<const char*, 4> kRequired = {"job_id", "num_gpu", "submit_time", "duration"};
+
+struct ModelAlias {
+  const char* tiresias;
+  const char* zoo; // "" = no zoo model
+};
+
+// The model names of Tiresias' simulator/models.py (m_names) and googlenet (in 60_job.csv;
+// Tiresias itself falls back to inception3 for it). Only the same network maps to a zoo model:
+// inception3 is Inception-v3 (the zoo's inception_v3). The others have no counterpart in
+// configs/models/zoo.yaml and stay model-less (trace.assign_models can draw one).
+constexpr std::array<ModelAlias, 10> kModels = {{{"vgg19", ""},
+                                                 {"vgg16", "vgg16"},
+                                                 {"vgg11", ""},
+                                                 {"alexnet", ""},
+                                                 {"resnet152", ""},
+                                                 {"resnet101", ""},
+                                                 {"resnet50", "resnet50"},
+                                                 {"inception4", ""},
+                                                 {"inception3", "inception_v3"},
+                                                 {"googlenet", ""}}};
+
+} // namespace
+
+std::string_view tiresias_model_to_zoo(std::string_view name) {
+  for (const auto& m : kModels) {
+    if (name == m.tiresias) return m.zoo;
+  }
+  return name;
+}
+
+Trace read_tiresias_trace(const std::string& file, const ReadOptions& options) {
+  Trace trace;
+  trace.file = file;
+  auto header = read_csv_header(file);
+  check_csv_header(trace, header, kColumns, kRequired, "tiresias");
+  std::unordered_set<std::string> seen_ids;
+  std::map<std::string, std::size_t> unmapped; // Tiresias model -> jobs left model-less (sorted)
+  double last_submit = 0;
+  unsigned last_line = 0;
+  std::size_t not_run = 0;
+  for_each_csv_row(file, kColumns, header.size(), trace, options, [&](auto& f, CsvRow& row) {
+    TraceJob job;
+    job.line = row.line;
+    row.column = "job_id";
+    if (f[0] == nullptr || *f[0] == '\0') throw FieldError{"missing value: expected a job id"};
+    job.name = f[0];
+    if (seen_ids.count(job.name)) throw FieldError{fmt::format("duplicate job id '{}'", job.name)};
+    row.column = "num_gpu";
+    auto gpus = parse_int_field(f[1]);
+    if (!gpus) throw FieldError{"missing value: expected the number of GPUs"};
+    if (*gpus < 1 || *gpus > 100000)
+      throw FieldError{fmt::format("expected 1 to 100000 GPUs, got {}", *gpus)};
+    row.column = "submit_time";
+    auto submit = parse_double_field(f[2]);
+    if (!submit) throw FieldError{"missing value: expected the submit time in seconds"};
+    if (*submit < 0) throw FieldError{fmt::format("expected a time >= 0 s, got {}", *submit)};
+    if (last_line != 0 && *submit < last_submit) {
+      throw FieldError{fmt::format("time goes backwards: {} s after {} s on line {} (the format "
+                                   "lists jobs in submission order)",
+                                   *submit, last_submit, last_line)};
+    }
+    row.column = "iterations";
+    auto iterations = parse_double_field(f[3]);
+    if (iterations && *iterations < 0)
+      throw FieldError{fmt::format("expected a count >= 0, got {}", *iterations)};
+    row.column = "duration";
+    auto duration = parse_double_field(f[5]);
+    if (!duration) throw FieldError{"missing value: expected the run time in seconds"};
+    if (*duration < 0)
+      throw FieldError{fmt::format("expected a run time >= 0 s, got {}", *duration)};
+    row.column = "interval";
+    auto interval = parse_double_field(f[6]);
+    if (interval && *interval < 0)
+      throw FieldError{fmt::format("expected a gap >= 0 s, got {}", *interval)};
+    // The row is good: from here on nothing throws.
+    seen_ids.insert(job.name);
+    last_submit = *submit;
+    last_line = row.line;
+    if (*duration == 0) {
+      ++not_run;
+      return;
+    }
+    job.submit_s = *submit;
+    job.duration_s = *duration;
+    GpuShape shape = shape_for_gpus(static_cast<std::uint32_t>(*gpus));
+    job.workers = shape.workers;
+    job.devices_per_worker = shape.devices_per_worker;
+    if (f[4] != nullptr && *f[4] != '\0') {
+      std::string_view zoo = tiresias_model_to_zoo(f[4]);
+      if (zoo.empty())
+        ++unmapped[f[4]];
+      else
+        job.model = trace.models.intern(zoo);
+    }
+    trace.jobs.push_back(std::move(job));
+  });
+  if (!unmapped.empty()) {
+    std::vector<std::string> parts;
+    std::size_t jobs = 0;
+    for (const auto& [name, n] : unmapped) {
+      parts.push_back(fmt::format("{} ({})", name, n));
+      jobs += n;
+    }
+    trace.warnings.push_back(fmt::format("{}: {} jobs have a model the zoo lacks and run "
+                                         "model-less (set trace.assign_models to draw one): {}",
+                                         file, jobs, fmt::join(parts, ", ")));
+  }
+  if (not_run > 0) {
+    trace.warnings.push_back(
+        fmt::format("{}: {} jobs with a duration of 0 s are not replayed", file, not_run));
+  }
+  if (trace.jobs.empty() && trace.skipped == 0) throw InputError(file + ": the trace has no jobs");
+  return trace;
+}
+
+} // namespace dlsim

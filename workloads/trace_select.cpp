@@ -1,0 +1,226 @@
+#include "workloads/trace_select.h"
+
+#include "sim/engine/error.h"
+#include "sim/engine/rng.h"
+#include "workloads/formats/datetime_field.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <variant>
+
+namespace dlsim {
+
+namespace {
+
+std::optional<double> number(std::string_view s) {
+  while (!s.empty() && s.front() == ' ')
+    s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ')
+    s.remove_suffix(1);
+  if (s.empty()) return std::nullopt;
+  double v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+struct Window {
+  double start = 0;
+  double end = std::numeric_limits<double>::infinity();
+};
+
+// "START:END" with either side possibly empty (0 and the end of the trace); an error text for
+// a bad one.
+std::variant<Window, std::string> parse_window(const std::string& text) {
+  Window w;
+  auto colon = text.find(':');
+  auto bad = [&](const char* why) {
+    return fmt::format(
+        "expected START:END in seconds after the time origin, e.g. 0:86400, got '{}': {}", text,
+        why);
+  };
+  if (colon == std::string::npos) return bad("no ':'");
+  std::string_view a = std::string_view(text).substr(0, colon);
+  std::string_view b = std::string_view(text).substr(colon + 1);
+  if (a.find_first_not_of(' ') != std::string_view::npos) {
+    auto v = number(a);
+    if (!v) return bad("START is not a number");
+    w.start = *v;
+  }
+  if (b.find_first_not_of(' ') != std::string_view::npos) {
+    auto v = number(b);
+    if (!v) return bad("END is not a number");
+    w.end = *v;
+  }
+  if (w.start < 0) return bad("START must not be negative");
+  if (!(w.end > w.start)) return bad("END must be after START");
+  return w;
+}
+
+// The origin in the trace's clock, with a description.
+std::pair<double, std::string> resolve_origin(const Trace& trace, const std::string& text) {
+  if (text == "first-submit" || text.empty()) {
+    double first = std::numeric_limits<double>::infinity();
+    for (const auto& j : trace.jobs)
+      first = std::min(first, j.submit_s);
+    if (trace.jobs.empty()) first = 0;
+    return {first, "the first submit"};
+  }
+  if (auto v = number(text)) return {*v, fmt::format("{} s", text)};
+  if (auto t = parse_datetime(text)) return {static_cast<double>(*t), text};
+  throw InputError(
+      fmt::format("trace.time_origin: expected first-submit, a number of seconds or a time "
+                  "YYYY-MM-DD HH:MM:SS, got '{}'",
+                  text));
+}
+
+std::string describe_time(double s) {
+  // Calendar traces count seconds from 1970: show those as dates too.
+  if (s >= 1e8 && s < 1e10 && s == std::floor(s)) {
+    return fmt::format("{} ({} s)", format_datetime(static_cast<std::int64_t>(s)), s);
+  }
+  return fmt::format("{} s", s);
+}
+
+} // namespace
+
+std::optional<std::pair<std::string, std::string>> selection_problem(const TraceSelection& s) {
+  if (!s.window.empty()) {
+    auto w = parse_window(s.window);
+    if (auto* why = std::get_if<std::string>(&w)) return std::pair{std::string("window"), *why};
+  }
+  if (!(s.time_origin == "first-submit" || number(s.time_origin) ||
+        parse_datetime(s.time_origin))) {
+    return std::pair{
+        std::string("time_origin"),
+        fmt::format(
+            "expected first-submit, a number of seconds or a time YYYY-MM-DD HH:MM:SS, got '{}'",
+            s.time_origin)};
+  }
+  return std::nullopt;
+}
+
+void check_selection(const TraceSelection& s) {
+  if (auto problem = selection_problem(s)) {
+    throw InputError(fmt::format("trace.{}: {}", problem->first, problem->second));
+  }
+}
+
+std::vector<std::string> SelectionReport::lines() const {
+  std::vector<std::string> out;
+  if (shift_s != 0) {
+    out.push_back(fmt::format("time zero: {} = {}{}", origin_text, describe_time(origin_s),
+                              shift_s != origin_s
+                                  ? fmt::format(", plus the window start: submit times are "
+                                                "seconds after {}",
+                                                describe_time(shift_s))
+                                  : ""));
+  }
+  if (dropped_failed + dropped_killed > 0) {
+    out.push_back(fmt::format("drop_failed: dropped {} failed and {} killed jobs", dropped_failed,
+                              dropped_killed));
+  }
+  if (other_vc > 0) out.push_back(fmt::format("vc: dropped {} jobs of other VCs", other_vc));
+  if (before_origin > 0)
+    out.push_back(
+        fmt::format("time_origin: dropped {} jobs submitted before time zero", before_origin));
+  if (outside_window > 0)
+    out.push_back(fmt::format("window: dropped {} jobs submitted outside it", outside_window));
+  if (not_sampled > 0)
+    out.push_back(fmt::format("sample: kept {} of {} jobs", kept, kept + not_sampled));
+  if (kept != read) out.push_back(fmt::format("selected {} of {} jobs", kept, read));
+  return out;
+}
+
+SelectionReport select_trace(Trace& trace, const TraceSelection& s, std::uint64_t seed) {
+  check_selection(s);
+  SelectionReport r;
+  r.read = trace.jobs.size();
+  auto [origin, origin_text] = resolve_origin(trace, s.time_origin);
+  r.origin_s = origin;
+  r.origin_text = origin_text;
+  Window window = s.window.empty() ? Window{} : std::get<Window>(parse_window(s.window));
+
+  std::uint32_t vc = kNoString;
+  if (!s.vc.empty()) {
+    const auto& names = trace.queues.names();
+    auto it = std::find(names.begin(), names.end(), s.vc);
+    if (it == names.end()) {
+      std::vector<std::string> known;
+      for (const auto& n : names) {
+        if (!n.empty()) known.push_back(n);
+      }
+      std::string listed =
+          known.empty()
+              ? "the trace names no VC"
+              : fmt::format("its VCs: {}{}",
+                            fmt::join(known.begin(),
+                                      known.begin() + static_cast<std::ptrdiff_t>(
+                                                          std::min<std::size_t>(known.size(), 20)),
+                                      ", "),
+                            known.size() > 20 ? fmt::format(" and {} more", known.size() - 20)
+                                              : "");
+      throw InputError(
+          fmt::format("trace.vc: no job of {} is in VC '{}' ({})", trace.file, s.vc, listed));
+    }
+    vc = static_cast<std::uint32_t>(it - names.begin());
+  }
+
+  std::vector<TraceJob> kept;
+  kept.reserve(trace.jobs.size());
+  for (auto& j : trace.jobs) {
+    if (s.drop_failed && j.trace_status != 0) {
+      ++(j.trace_status == 1 ? r.dropped_failed : r.dropped_killed);
+      continue;
+    }
+    if (vc != kNoString && j.queue != vc) {
+      ++r.other_vc;
+      continue;
+    }
+    double t = j.submit_s - origin;
+    if (t < 0) {
+      ++r.before_origin;
+      continue;
+    }
+    if (t < window.start || t >= window.end) {
+      ++r.outside_window;
+      continue;
+    }
+    kept.push_back(std::move(j));
+  }
+  if (s.sample > 0 && s.sample < kept.size()) {
+    // Selection sampling (Knuth, TAOCP vol. 2, 3.4.2, Algorithm S): every subset of the sample's
+    // size is equally likely, and the kept jobs stay in file order.
+    Rng rng = Rng::stream(seed, "trace.sample");
+    std::vector<TraceJob> sampled;
+    sampled.reserve(s.sample);
+    std::size_t left = kept.size();
+    for (auto& j : kept) {
+      std::size_t needed = s.sample - sampled.size();
+      if (needed == 0) break;
+      if (static_cast<double>(left) * rng.uniform01() < static_cast<double>(needed))
+        sampled.push_back(std::move(j));
+      --left;
+    }
+    r.not_sampled = kept.size() - sampled.size();
+    kept = std::move(sampled);
+  }
+  r.shift_s = origin + (s.window.empty() ? 0 : window.start);
+  for (auto& j : kept)
+    j.submit_s -= r.shift_s;
+  r.kept = kept.size();
+  trace.jobs = std::move(kept);
+  if (trace.jobs.empty()) {
+    auto why = r.lines();
+    throw InputError(fmt::format("{}: the trace selection leaves no job ({})", trace.file,
+                                 fmt::join(why, "; ")));
+  }
+  return r;
+}
+
+} // namespace dlsim
