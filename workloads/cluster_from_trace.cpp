@@ -25,17 +25,21 @@ namespace {
 constexpr std::uint32_t kCpuSocketsPerNode = 2;
 
 struct Machine {
-  std::string model; // dlsim device type; "" = CPU-only
+  std::string model;       // dlsim device type; "" = CPU-only
+  std::string trace_model; // as the trace names it (V100M32 for a V100 of 32 GB), for group names
   std::uint32_t gpus = 0;
   double cpu_cores = 0;
   double memory_gb = 0;
-  auto key() const { return std::tie(model, gpus, cpu_cores, memory_gb); }
+  auto key() const { return std::tie(trace_model, model, gpus, cpu_cores, memory_gb); }
 };
+
+// A number as its shortest round-trip text (31.2, not 31.199999999999999 as yaml-cpp writes it).
+YAML::Node num(double v) { return YAML::Node(fmt::format("{}", v)); }
 
 // Groups identical machines, in order of first appearance.
 YAML::Node groups_yaml(const std::vector<Machine>& machines, const std::string& prefix) {
   std::vector<std::pair<Machine, std::uint32_t>> groups;
-  std::map<std::tuple<std::string, std::uint32_t, double, double>, std::size_t> index;
+  std::map<std::tuple<std::string, std::string, std::uint32_t, double, double>, std::size_t> index;
   for (const auto& m : machines) {
     auto [it, fresh] = index.emplace(m.key(), groups.size());
     if (fresh) groups.emplace_back(m, 0);
@@ -45,15 +49,15 @@ YAML::Node groups_yaml(const std::vector<Machine>& machines, const std::string& 
   for (const auto& [m, count] : groups) {
     YAML::Node g;
     g["name"] = m.model.empty() ? fmt::format("{}-cpu-{}c-{}g", prefix, m.cpu_cores, m.memory_gb)
-                                : fmt::format("{}-{}x{}-{}c-{}g", prefix, m.gpus, m.model,
+                                : fmt::format("{}-{}x{}-{}c-{}g", prefix, m.gpus, m.trace_model,
                                               m.cpu_cores, m.memory_gb);
     g["count"] = count;
     if (m.model.empty())
       g["devices"]["XeonCPU"] = kCpuSocketsPerNode;
     else
       g["devices"][m.model] = m.gpus;
-    g["cpu_cores"] = m.cpu_cores;
-    g["memory_gb"] = m.memory_gb;
+    g["cpu_cores"] = num(m.cpu_cores);
+    g["memory_gb"] = num(m.memory_gb);
     nodes.push_back(g);
   }
   return nodes;
@@ -71,8 +75,8 @@ void openb_device_types(YAML::Node& root, const std::vector<Machine>& machines) 
     YAML::Node t;
     t["kind"] = "gpu";
     t["memory_gb"] = 24;
-    t["peak_fp32_tflops"] = 31.2;
-    t["rel_throughput"] = 0.67;
+    t["peak_fp32_tflops"] = num(31.2);
+    t["rel_throughput"] = num(0.67);
     t["source"] =
         "NVIDIA A10 datasheet (24 GB GDDR6, 600 GB/s, 31.2 TFLOPS FP32); rel_throughput "
         "estimated as the memory-bandwidth ratio to a V100 (600/900), no training benchmark";
@@ -82,7 +86,7 @@ void openb_device_types(YAML::Node& root, const std::vector<Machine>& machines) 
     if (!used(name)) continue;
     YAML::Node t;
     t["kind"] = "gpu";
-    t["rel_throughput"] = 1.0;
+    t["rel_throughput"] = num(1.0);
     t["source"] =
         "openb: a GPU model Alibaba does not disclose; dlsim assumes V100-class throughput";
     root["device_types"][name] = t;
@@ -187,6 +191,7 @@ YAML::Node openb_cluster_yaml(const std::string& file) {
                   : fmt::format("a node with {} GPUs needs a model", m.gpus)};
         }
         m.model = std::string(openb_device_type(model));
+        m.trace_model = model;
         machines.push_back(m);
       });
   if (machines.empty()) throw InputError(file + ": the node list has no nodes");
@@ -239,6 +244,7 @@ YAML::Node pai2020_cluster_yaml(const std::string& file) {
         } else {
           if (m.gpus == 0) throw FieldError{fmt::format("a {} machine needs cap_gpu > 0", type)};
           // MISC = older K40m/K80/M60 (the trace's README): the catalog's K80 stands for them.
+          m.trace_model = type;
           if (type == "MISC")
             m.model = "K80";
           else if (type == "V100M32")

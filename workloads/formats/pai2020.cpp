@@ -179,6 +179,9 @@ Trace read_pai2020_trace(const std::string& directory, const ReadOptions& option
     if (f.empty())
       throw InputError(fmt::format("{}: {}.csv (or .csv.gz) is missing", directory, n));
   }
+  // Jobs are rows of the job table: errors found later, when the trace is resolved against the
+  // cluster, name that file and line.
+  trace.file = job_file;
 
   // Task table: one JobTasks per job_name.
   std::unordered_map<std::string, JobTasks> tasks;
@@ -302,17 +305,17 @@ Trace read_pai2020_trace(const std::string& directory, const ReadOptions& option
                if (end && *end < *submit)
                  throw FieldError{
                      fmt::format("goes backwards: {} is before start_time {}", *end, *submit)};
+               auto it = tasks.find(job.name);
+               if (it != tasks.end()) it->second.used = true;
                if (!finished) {
                  ++unfinished;
                  return;
                }
-               auto it = tasks.find(job.name);
                if (it == tasks.end()) {
                  ++no_tasks;
                  return;
                }
                JobTasks& t = it->second;
-               t.used = true;
                if (t.gpu_tasks.empty()) {
                  ++cpu_only;
                  return;
