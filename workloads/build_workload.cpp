@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 
 namespace dlsim {
 
@@ -85,11 +86,12 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   ReadOptions read_options{options.skip_bad_jobs};
 
   // Stable sort by submit time: jobs submitted together keep the trace's order.
+  // Most traces are already in submit order: checking that first skips a sort of a million
+  // indices, and an identity order is what the stable sort would return anyway.
   std::vector<std::size_t> order(trace.jobs.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return trace.jobs[a].submit_s < trace.jobs[b].submit_s;
-  });
+  auto by_submit = [&](std::size_t a, std::size_t b) { return trace.jobs[a].submit_s < trace.jobs[b].submit_s; };
+  if (!std::is_sorted(order.begin(), order.end(), by_submit)) std::stable_sort(order.begin(), order.end(), by_submit);
   w.jobs.reserve(trace.jobs.size());
   for (std::size_t idx : order) {
     const TraceJob& tj = trace.jobs[idx];
@@ -135,9 +137,9 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     spec.iterations = tj.iterations > 0 ? tj.iterations : tj.duration_s / w.perf.iter_time(r.model, *ref);
 
     // Could this job ever run here? Some compatible type must hold its smallest gang at once.
-    std::vector<DeviceTypeId> candidates;
-    if (r.device_type != kAnyGpu) candidates.push_back(static_cast<DeviceTypeId>(r.device_type));
-    else candidates = gpu_types;
+    const DeviceTypeId own_type = static_cast<DeviceTypeId>(r.device_type);
+    std::span<const DeviceTypeId> candidates =
+        r.device_type != kAnyGpu ? std::span<const DeviceTypeId>(&own_type, 1) : std::span<const DeviceTypeId>(gpu_types);
     std::uint64_t best = 0;
     for (DeviceTypeId t : candidates) best = std::max(best, worker_capacity(cluster, t, r));
     if (best < r.min_workers) {

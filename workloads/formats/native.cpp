@@ -4,13 +4,13 @@
 
 #include "sim/engine/error.h"
 #include "workloads/formats/field_parse.h"
+#include "workloads/formats/unique_ids.h"
 
 #include <fmt/format.h>
 #include <libfccp/csv.h>
 
 #include <algorithm>
 #include <array>
-#include <unordered_set>
 
 namespace dlsim {
 
@@ -81,7 +81,7 @@ Trace read_native_trace(const std::string& file, const ReadOptions& options) {
     std::apply([&](auto... names) { in.read_header(io::ignore_extra_column | io::ignore_missing_column, names...); },
                kColumns);
     std::array<char*, kColumns.size()> f{};
-    std::unordered_set<std::string> seen_ids;
+    UniqueIds seen_ids;
     while (true) {
       f.fill(nullptr);
       bool more = std::apply([&](auto&... cells) { return in.read_row(cells...); }, f);
@@ -94,7 +94,7 @@ Trace read_native_trace(const std::string& file, const ReadOptions& options) {
         column = "id";
         if (f[0] == nullptr || *f[0] == '\0') throw FieldError{"empty job id"};
         job.name = f[0];
-        if (!seen_ids.insert(job.name).second) throw FieldError{fmt::format("duplicate job id '{}'", job.name)};
+        if (!seen_ids.insert(job.name)) throw FieldError{fmt::format("duplicate job id '{}'", job.name)};
         column = "submit_s";
         auto submit = parse_double_field(f[1]);
         if (!submit) throw FieldError{"missing value"};
