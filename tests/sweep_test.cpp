@@ -251,7 +251,7 @@ TEST_CASE("a finished run whose resolved config changed is run again", "[sweep][
   CHECK(column(t, 0, "makespan_s") == "7200.0");
 }
 
-TEST_CASE("--emit list, --only and --collect split a sweep across machines", "[sweep][cli]") {
+TEST_CASE("sweep --emit list, --only and --collect split a sweep across machines", "[sweep][cli]") {
   ScratchDir dir;
   std::string spec =
       dir.write("spec.yaml", "grid: {policy.name: [fifo, sjf, srtf]}\nset: {until_s: 3600}\n");
