@@ -3,7 +3,10 @@
 // the 2D-LAS of Tiresias (Gu et al., NSDI'19, section 3.2) before its priorities are discretized
 // into queues; LAS itself is the foreground-background discipline surveyed by Nuyens and Wierman
 // ("The Foreground-Background queue: a survey", Performance Evaluation 65(3-4), 2008).
-// Priorities are compared at every arrival and finish and every `interval_s` while jobs wait.
+// Running jobs are preempted only at the rounds, every `interval_s` while jobs wait (at every
+// decision when it is 0); arrivals, finishes and completed actions in between only fill free
+// devices in LAS order. Comparing at every event instead preempts a running job each time any
+// event finds a waiting job with less service, which thrashes on real traces.
 #include "policies/las.h"
 
 #include "policies/priority_pass.h"
@@ -39,14 +42,13 @@ public:
 
   void schedule(Control& control) override {
     // Service only grows, so decisions change only at arrivals, finishes, completed actions and
-    // the policy's own rounds. The runtime may call schedule() at other times too (a dropped
-    // stale event still advances the clock); deciding then would make the schedule depend on
-    // them.
-    if (!changed_ && control.now() != wake_) return;
+    // rounds. The runtime may call schedule() at other times too (a dropped stale event still
+    // advances the clock); deciding then would make the schedule depend on them.
+    const bool round = interval_s_ > 0 ? control.now() == wake_ : changed_;
+    if (!changed_ && !round) return;
     changed_ = false;
-    // Running jobs' service grew since the last decision: bring their keys up to date.
     for (JobId j : holders_)
-      rekey(control, j);
+      rekey(control, j); // running jobs' service grew since then
 
     PriorityPass pass(control);
     for (const Key& k : order_) {
@@ -54,7 +56,7 @@ public:
       pass.offer(control, std::get<2>(k));
     }
     std::set<JobId> before = holders_;
-    pass.apply(control, placement_, holders_);
+    pass.apply(control, placement_, holders_, /*preempt=*/round);
     for (JobId j : before) {
       if (!holders_.count(j)) rekey(control, j);
     }

@@ -25,11 +25,12 @@ bool PriorityPass::offer(const View& view, JobId j) {
   return false;
 }
 
-void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>& holders) {
+void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>& holders,
+                         bool preempt_others) {
   std::set<JobId> keep(chosen_.begin(), chosen_.end());
   std::vector<JobId> preempt;
   for (JobId j : holders) {
-    if (!keep.count(j)) preempt.push_back(j);
+    if (preempt_others && !keep.count(j)) preempt.push_back(j);
   }
   for (JobId j : preempt) {
     control.suspend(j);

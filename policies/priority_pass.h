@@ -30,8 +30,9 @@ public:
   // Suspends every job of `holders` (running or paying a start) that was not chosen, then starts
   // or resumes the chosen waiting jobs in order. A chosen job whose devices are still being
   // released by a suspending job waits: the policy is called again when that action completes.
+  // With preempt = false nothing is suspended and the chosen jobs take only free devices.
   // Updates `holders` (jobs started or resumed are added, jobs suspended removed).
-  void apply(Control& control, Placement placement, std::set<JobId>& holders);
+  void apply(Control& control, Placement placement, std::set<JobId>& holders, bool preempt = true);
 
 private:
   std::map<DeviceTypeId, std::uint32_t> budget_;

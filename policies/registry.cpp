@@ -61,8 +61,8 @@ const std::vector<PolicyEntry>& policy_registry() {
       {"las",
        "least attained service (GPU-seconds), continuous and preemptive: the un-discretized 2D-LAS",
        false,
-       {{"interval_s", "seconds between re-evaluations while jobs wait (0 = only at arrivals and "
-                       "finishes)",
+       {{"interval_s", "seconds between the rounds at which running jobs may be preempted (0 = "
+                       "at every arrival, finish and completed action)",
          "360"}},
        [](const PolicySetup& s) { return make_las(s.placement, las_interval(s.params)); }},
       {"drf",

@@ -258,23 +258,32 @@ TEST_CASE("tiresias queue_order: running-first puts a demoted job behind its new
 
 TEST_CASE("las gives the GPU to the job with the least attained service", "[policy][las]") {
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 1}}\n");
-  // One GPU, free preemption, re-evaluation every 50 s. A: 100 s from 0; B: 100 s at 10.
-  // 0-10 A (A=10). At 10 B has 0 < 10: B runs 10-60 (B=50). At 60 A (10) < B (50): A runs
-  // 60-110 (A=60). At 110 B (50) < A (60): B runs 110-160 and is done (B=100). A resumes at 160
+  // One GPU, free preemption, rounds of 50 s. A: 100 s from 0; B: 100 s at 10.
+  // 0-10 A. At 10 B arrives: an arrival only fills free devices, and there are none; B waits,
+  // and the first round is set for 10 + 50 = 60. At 60 A has 60 GPU-s, B 0: B preempts A and
+  // runs. At 110 B has 50 < A's 60: B keeps the GPU. B is done at 160 (60-160), and A resumes
   // with 40 s left: ends 200.
   Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\nA,0,1,100\nB,10,1,100\n");
   SimState s = run_with("las", "{interval_s: 50}", c, w, free_preemption());
   Ends e{s, w};
+  CHECK(e.start("B") == 60);
   CHECK(e.end("B") == 160);
   CHECK(e.end("A") == 200);
-  CHECK(e.preemptions("A") == 2);
-  CHECK(e.preemptions("B") == 1);
+  CHECK(e.preemptions("A") == 1);
+  CHECK(e.preemptions("B") == 0);
+
+  // interval_s 0 compares at every event: B preempts A as soon as it arrives (10 > 0 GPU-s).
+  // B then runs 10-110 (no event comes before its end to compare again), and A 110-200.
+  SimState z = run_with("las", "{interval_s: 0}", c, w, free_preemption());
+  CHECK(Ends{z, w}.end("B") == 110);
+  CHECK(Ends{z, w}.end("A") == 200);
 }
 
 TEST_CASE("las counts service in GPU-seconds (two-dimensional)", "[policy][las]") {
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 2}}\n");
   // Two GPUs, free preemption, rounds of 10 s. A: 2 GPUs x 30 s, B: 1 GPU x 50 s, both at 0.
-  // At 0 both have 0 GPU-s; A is first by submission order and takes both GPUs.
+  // At 0 both have 0 GPU-s; A is first by submission order and takes both GPUs. Every decision
+  // below is at a round.
   // At 10 A has 2 x 10 = 20 GPU-s, B 0: B takes a GPU; A no longer fits and is suspended
   // (the second GPU idles: nothing else waits). At 20 B has 10 < 20: it keeps running. At 30
   // B has 20 = A's 20: a tie goes to the job holding devices. At 40 B (30) > A (20): A resumes
