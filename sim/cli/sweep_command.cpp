@@ -106,10 +106,13 @@ int command_sweep(const std::vector<std::string>& args) {
       std::vector<std::string> extra;
       if (vm.count("sbatch")) extra = vm["sbatch"].as<std::vector<std::string>>();
       std::string script = slurm_array_script(spec, c, vm.count("jobs") ? jobs : 0, extra);
-      fs::create_directories(fs::path(dir) / "logs");
+      std::error_code ec;
+      fs::create_directories(fs::path(dir) / "logs", ec);
+      if (ec) throw InputError(fmt::format("{}/logs: cannot create: {}", dir, ec.message()));
       std::string file = (fs::path(dir) / "sweep.sbatch").string();
       write_file_atomically(file, [&](std::ostream& out) { out << script; });
-      fs::permissions(file, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
+      fs::permissions(file, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add,
+                      ec);
       std::cout << script;
       fmt::print(stderr, "wrote {}: submit it with `sbatch {}`, then `dlsim sweep --collect {}`\n",
                  file, file, dir);

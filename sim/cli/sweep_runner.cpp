@@ -178,10 +178,14 @@ SweepTally run_sweep_runs(const std::string& dir, const SweepSpec& spec,
     while (next < todo.size() && running.size() < std::max(1U, jobs)) {
       const SweepRun& run = spec.runs[todo[next++]];
       fs::path d = sweep_run_dir(dir, run);
-      fs::create_directories(d);
+      std::error_code ec;
+      fs::create_directories(d, ec);
+      if (ec)
+        throw InputError(
+            fmt::format("{}: cannot create the run directory: {}", d.string(), ec.message()));
       // A stale result or error must not outlive the run that replaces it.
-      fs::remove(d / "summary.json");
-      fs::remove(d / "error.txt");
+      fs::remove(d / "summary.json", ec);
+      fs::remove(d / "error.txt", ec);
       running.emplace(spawn_run(binary, dir, spec, run), run.index);
       progress.started();
     }
