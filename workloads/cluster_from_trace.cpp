@@ -34,7 +34,9 @@ struct Machine {
 };
 
 // A number as its shortest round-trip text (31.2, not 31.199999999999999 as yaml-cpp writes it).
-YAML::Node num(double v) { return YAML::Node(fmt::format("{}", v)); }
+YAML::Node num(double v) {
+  return YAML::Node(fmt::format("{}", v));
+}
 
 // Groups identical machines, in order of first appearance.
 YAML::Node groups_yaml(const std::vector<Machine>& machines, const std::string& prefix) {
@@ -142,9 +144,9 @@ std::uint32_t gpu_count(const char* text) {
   return static_cast<std::uint32_t>(*v);
 }
 
-double positive(const char* text, const char* what) {
+double positive(const char* text) {
   double v = non_negative(text);
-  if (v <= 0) throw FieldError{fmt::format("{} must be positive, got {}", what, v)};
+  if (v <= 0) throw FieldError{fmt::format("must be positive, got {}", v)};
   return v;
 }
 
@@ -177,9 +179,9 @@ YAML::Node openb_cluster_yaml(const std::string& file) {
       [&](std::array<char*, 5>& f, const char*& column) {
         Machine m;
         column = "cpu_milli";
-        m.cpu_cores = positive(f[1], "cpu_milli") / 1000.0;
+        m.cpu_cores = positive(f[1]) / 1000.0;
         column = "memory_mib";
-        m.memory_gb = positive(f[2], "memory_mib") / 1024.0;
+        m.memory_gb = positive(f[2]) / 1024.0;
         column = "gpu";
         m.gpus = gpu_count(f[3]);
         column = "model";
@@ -231,9 +233,9 @@ YAML::Node pai2020_cluster_yaml(const std::string& file) {
       [&](std::array<char*, 5>& f, const char*& column) {
         Machine m;
         column = "cap_cpu";
-        m.cpu_cores = positive(f[2], "cap_cpu");
+        m.cpu_cores = positive(f[2]);
         column = "cap_mem";
-        m.memory_gb = positive(f[3], "cap_mem");
+        m.memory_gb = positive(f[3]);
         column = "cap_gpu";
         m.gpus = gpu_count(f[4]);
         column = "gpu_type";

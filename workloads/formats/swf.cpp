@@ -101,7 +101,7 @@ Trace read_swf_trace(const std::string& file, const ReadOptions& options) {
       }
       ++data_lines;
       unsigned line_no = in.get_file_line();
-      std::size_t field = 0;
+      std::size_t field = kFields; // kFields: the line as a whole
       try {
         std::size_t n = split_fields(line, f);
         if (n != kFields) {
@@ -170,8 +170,9 @@ Trace read_swf_trace(const std::string& file, const ReadOptions& options) {
         trace.jobs.push_back(std::move(job));
       } catch (const FieldError& e) {
         reject_row(trace, options,
-                   fmt::format("{}:{}: {} (field {}): {}", file, line_no, kFieldNames[field],
-                               field + 1, e.what));
+                   field == kFields ? fmt::format("{}:{}: row: {}", file, line_no, e.what)
+                                    : fmt::format("{}:{}: {} (field {}): {}", file, line_no,
+                                                  kFieldNames[field], field + 1, e.what));
       }
     }
   } catch (const io::error::base& e) {

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 namespace dlsim {
 
@@ -22,17 +23,19 @@ public:
 
   int read(char* buffer, int size) override {
     int n = gzread(gz_, buffer, static_cast<unsigned>(size));
-    if (n > 0) return n;
-    // 0 is the end of the data: a clean end only if zlib saw the whole stream (a truncated
-    // .gz reports Z_BUF_ERROR, "unexpected end of file"); < 0 is a read or data error.
+    // zlib hands out what it decoded before an error and records the error: a gzip stream that
+    // ends early reports Z_BUF_ERROR ("unexpected end of file") with the last good bytes. Check
+    // after every read, since the line reader takes a short read for the end of the file.
     int code = Z_OK;
-    const char* what = gzerror(gz_, &code);
+    std::string what = gzerror(gz_, &code);
+    // zlib prefixes its message with the path; the error names the file already.
+    if (what.rfind(file_ + ": ", 0) == 0) what.erase(0, file_.size() + 2);
     if (n < 0 || code != Z_OK) {
       throw InputError(file_ + ": " +
-                       (code == Z_BUF_ERROR ? std::string("truncated gzip file (") + what + ")"
-                                            : std::string("cannot decompress (") + what + ")"));
+                       (code == Z_BUF_ERROR ? "truncated gzip file (" + what + ")"
+                                            : "cannot decompress (" + what + ")"));
     }
-    return 0;
+    return n;
   }
 
 private:
@@ -43,6 +46,9 @@ private:
 } // namespace
 
 std::unique_ptr<io::ByteSourceBase> open_plain_or_gzip(const std::string& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec))
+    throw InputError(file + ": is a directory, expected a file");
   gzFile gz = gzopen(file.c_str(), "rb");
   if (gz == nullptr) {
     throw InputError(file + ": cannot open: " + std::strerror(errno != 0 ? errno : ENOENT));
