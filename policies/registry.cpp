@@ -3,7 +3,9 @@
 #include "policies/drf.h"
 #include "policies/fifo.h"
 #include "policies/fifo_backfill.h"
+#include "policies/gandiva/gandiva.h"
 #include "policies/las.h"
+#include "policies/search_sessions.h"
 #include "policies/shortest_gpu_time.h"
 #include "policies/sjf.h"
 #include "policies/srtf.h"
@@ -72,6 +74,31 @@ const std::vector<PolicyEntry>& policy_registry() {
        {{"group_by", "whose shares are equalized: user or queue (the trace's virtual cluster)",
          "user"}},
        [](const PolicySetup& s) { return make_drf(s.placement, drf_by_queue(s.params)); }},
+      {"gandiva",
+       "Gandiva: affinity placement by GPU-count class, time-slicing of same-class jobs when "
+       "jobs wait, packing kept only when measured better, migration (spread, defragment, "
+       "locality), grow-shrink of elastic jobs",
+       false,
+       {{"slice_s", "time slice of jobs sharing devices, s (Gandiva: 60 s)", "60"},
+        {"exact_slices", "emit every slice as suspend/resume instead of the fluid 1/k share",
+         "false"},
+        {"packing", "try packing pairs of time-sliced jobs; unpack when measured worse", "true"},
+        {"pack_util_limit", "pack only pairs whose summed GPU utilization is at most this",
+         "1.0"},
+        {"migration", "migrate to spread over-subscribed groups, defragment and improve locality",
+         "true"},
+        {"grow_shrink", "grow elastic jobs onto idle devices, shrink them when jobs wait",
+         "true"}},
+       [](const PolicySetup& s) { return make_gandiva(gandiva_options(s.params)); }},
+      {"automl",
+       "hyper-parameter search sessions (successive halving, stop at the target) on top of "
+       "another policy: the search kills trials, `scheduler` places them",
+       false,
+       {{"sessions", "the sessions file (docs/gandiva.md): also given to gen-trace --sessions",
+         "''"},
+        {"scheduler", "the policy that schedules every job", "fifo"},
+        {"scheduler_params", "that policy's parameters", "{}"}},
+       make_automl_policy},
   };
   return entries;
 }

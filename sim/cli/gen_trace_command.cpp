@@ -3,11 +3,13 @@
 #include "sim/cli/experiment.h"
 #include "sim/report/writers.h"
 #include "workloads/gen_trace.h"
+#include "workloads/hyperparam_search.h"
 #include "workloads/model_zoo.h"
 
 #include <boost/program_options.hpp>
 
 #include <iostream>
+#include <sstream>
 
 namespace po = boost::program_options;
 
@@ -21,6 +23,8 @@ int command_gen_trace(const std::vector<std::string>& args) {
       ("seed", po::value<std::uint64_t>(&g.seed)->default_value(g.seed), "seed")
       ("arrival-rate", po::value<double>(&g.arrival_rate_per_hour)->default_value(g.arrival_rate_per_hour), "mean arrivals per hour")
       ("models", po::bool_switch(), "give each job a model drawn uniformly from the model zoo")
+      ("sessions", po::value<std::string>(), "add the trials of these hyper-parameter search sessions (docs/gandiva.md)")
+      ("sessions-truth", po::value<std::string>(), "with --sessions: write each trial's accuracy and target to this CSV")
       ("out,o", po::value<std::string>(), "output file (default: standard output)")
       ("help,h", "this help");
   po::variables_map vm;
@@ -35,10 +39,22 @@ int command_gen_trace(const std::vector<std::string>& args) {
   if (vm["models"].as<bool>()) {
     for (const auto& m : load_model_zoo(find_data_file("configs/models/zoo.yaml", "")).models) g.models.push_back(m.name);
   }
+  std::vector<SearchSession> sessions;
+  if (vm.count("sessions")) sessions = load_search_sessions(find_data_file(vm["sessions"].as<std::string>(), ""));
+  if (vm.count("sessions-truth") && sessions.empty()) throw po::error("--sessions-truth needs --sessions");
+  auto body = [&](std::ostream& s) {
+    if (sessions.empty()) return generate_trace(g, s);
+    std::ostringstream background;
+    generate_trace(g, background);
+    merge_trials_into_trace(background.str(), sessions, s);
+  };
   if (vm.count("out")) {
-    write_file_atomically(vm["out"].as<std::string>(), [&](std::ostream& s) { generate_trace(g, s); });
+    write_file_atomically(vm["out"].as<std::string>(), body);
   } else {
-    generate_trace(g, std::cout);
+    body(std::cout);
+  }
+  if (vm.count("sessions-truth")) {
+    write_file_atomically(vm["sessions-truth"].as<std::string>(), [&](std::ostream& s) { write_trials_truth(sessions, s); });
   }
   return 0;
 }

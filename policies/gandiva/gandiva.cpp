@@ -1,0 +1,170 @@
+// Gandiva's scheduler (Xiao et al., OSDI'18, sec. 5): reactive on arrivals and departures,
+// introspective at every decision. Jobs are placed by affinity into device groups of their
+// GPU-count class; when none is free they time-slice with the least-loaded group of their class,
+// or migration makes room; packing, spreading, locality and grow-shrink adjust the groups as
+// measurements and free devices allow. The policy sees only what a real system could measure.
+#include "policies/gandiva/gandiva.h"
+
+#include "policies/gandiva/affinity.h"
+#include "policies/gandiva/exact_slices.h"
+#include "policies/gandiva/groups.h"
+#include "policies/gandiva/grow_shrink.h"
+#include "policies/gandiva/migration.h"
+#include "policies/gandiva/packing.h"
+#include "sim/engine/error.h"
+
+#include <fmt/format.h>
+
+#include <set>
+#include <vector>
+
+namespace dlsim {
+
+namespace {
+
+using namespace gandiva;
+
+class Gandiva final : public Policy {
+public:
+  explicit Gandiva(Options options) : st_(options) {}
+
+  void on_arrival(JobId j, const View& view) override {
+    st_.ensure_sizes(view);
+    st_.add_waiting(j);
+  }
+
+  // Also how a wrapper (policy `automl`) reports a job it cancelled.
+  void on_finish(JobId j, const View& view) override {
+    st_.ensure_sizes(view);
+    forget(j);
+  }
+
+  void schedule(Control& control) override {
+    st_.ensure_sizes(control);
+    drop_over(control);
+    record_rates(control, st_);
+    if (packing()) judge_packs(control, st_);
+    settle(control);
+    place_waiting(control);
+    spread(control, st_);
+    if (st_.waiting.empty()) {
+      improve_locality(control, st_);
+      if (st_.opt.grow_shrink) grow(control, st_);
+    }
+    if (packing()) {
+      record_rates(control, st_); // jobs placed just now are measured already (fluid rates)
+      try_packing(control, st_);
+    }
+    settle(control); // members suspended at no cost are placed again at once
+    request_wakeup(control);
+  }
+
+private:
+  [[nodiscard]] bool packing() const { return st_.opt.packing && !st_.opt.exact_slices; }
+
+  void forget(JobId j) {
+    st_.leave(j);
+    for (auto it = st_.waiting.begin(); it != st_.waiting.end(); ++it) {
+      if (it->second == j) {
+        st_.waiting.erase(it);
+        break;
+      }
+    }
+  }
+
+  // Jobs that ended (finished, or cancelled by a wrapper that did not say so) leave their group.
+  void drop_over(const View& view) {
+    std::vector<JobId> gone;
+    for (const auto& [gid, g] : st_.groups) {
+      for (JobId m : g.members) {
+        if (is_over(view.state(m).status)) gone.push_back(m);
+      }
+    }
+    for (const auto& [seq, j] : st_.waiting) {
+      if (is_over(view.state(j).status)) gone.push_back(j);
+    }
+    for (JobId j : gone)
+      forget(j);
+  }
+
+  void settle(Control& control) {
+    if (st_.opt.exact_slices) {
+      rotate_slices(control, st_);
+    } else {
+      settle_parked(control, st_);
+    }
+  }
+
+  // Waiting jobs in arrival order: free devices by affinity, else time-slicing with the
+  // least-loaded group of their class, else migration to make room. Jobs that still wait are
+  // tried again at the next decision.
+  void place_waiting(Control& control) {
+    if (st_.waiting.empty()) return;
+    if (st_.opt.grow_shrink) shrink_grown(control, st_);
+    std::set<std::pair<std::uint32_t, std::uint32_t>> no_room; // (class, devices per worker)
+    auto waiting = st_.waiting;
+    for (const auto& entry : waiting) {
+      JobId j = entry.second;
+      if (control.state(j).status != JobStatus::kPending &&
+          control.state(j).status != JobStatus::kSuspended)
+        continue;
+      const JobRequest& req = control.request(j);
+      if (auto devices = affinity_place(control, st_, j, req.workers)) {
+        start_group(control, st_, j, std::move(*devices));
+        st_.waiting.erase(entry);
+        continue;
+      }
+      if (join_least_loaded(control, st_, j)) {
+        st_.waiting.erase(entry);
+        if (st_.opt.exact_slices) rotate_slices(control, st_);
+        continue;
+      }
+      // One defragmentation attempt per job shape and decision: if it fails for one job, it
+      // fails for every later one of the same shape.
+      auto shape = std::make_pair(req.devices(), req.devices_per_worker);
+      if (no_room.count(shape)) continue;
+      if (defragment(control, st_, j)) {
+        st_.waiting.erase(entry);
+        continue;
+      }
+      no_room.insert(shape);
+    }
+  }
+
+  void request_wakeup(Control& control) {
+    if (!st_.opt.exact_slices) return;
+    SimTime next = next_slice_end(control, st_);
+    if (next == kNever || next == wake_) return;
+    wake_ = next;
+    control.wake_at(next);
+  }
+
+  State st_;
+  SimTime wake_ = -1;
+};
+
+} // namespace
+
+gandiva::Options gandiva_options(const PolicyParams& params) {
+  gandiva::Options o;
+  o.slice_s = params.number("slice_s");
+  if (!(o.slice_s > 0)) {
+    throw InputError(fmt::format("policy.params.slice_s: must be positive, got {}", o.slice_s));
+  }
+  o.exact_slices = params.flag("exact_slices");
+  o.packing = params.flag("packing");
+  o.pack_util_limit = params.number("pack_util_limit");
+  if (!(o.pack_util_limit >= 0)) {
+    throw InputError(fmt::format("policy.params.pack_util_limit: must not be negative, got {}",
+                                 o.pack_util_limit));
+  }
+  o.migration = params.flag("migration");
+  o.grow_shrink = params.flag("grow_shrink");
+  return o;
+}
+
+std::unique_ptr<Policy> make_gandiva(gandiva::Options options) {
+  return std::make_unique<Gandiva>(options);
+}
+
+} // namespace dlsim

@@ -1,0 +1,64 @@
+// Growing elastic jobs onto idle devices, and shrinking them back.
+#include "policies/gandiva/grow_shrink.h"
+
+#include "policies/gandiva/affinity.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace dlsim::gandiva {
+
+void grow(Control& control, State& st) {
+  for (auto& [gid, g] : st.groups) {
+    if (g.members.size() != 1 || g.converting) continue;
+    JobId m = g.members[0];
+    const JobState& s = control.state(m);
+    const JobRequest& req = control.request(m);
+    if (s.status != JobStatus::kRunning || s.workers >= req.max_workers) continue;
+    const std::uint32_t dpw = req.devices_per_worker;
+    // Nodes the job is on first (locality), then by affinity and most free devices.
+    std::vector<std::tuple<int, long, NodeId>> order;
+    for (NodeId n = 0; n < control.cluster().nodes.size(); ++n) {
+      bool own = std::any_of(s.devices.begin(), s.devices.end(),
+                             [&](DeviceId d) { return control.cluster().devices[d].node == n; });
+      auto free = static_cast<long>(free_on(control, st, n, g.type).size());
+      if (free < static_cast<long>(dpw)) continue;
+      order.emplace_back(own ? -1 : affinity_rank(control, st, n, g.cls), -free, n);
+    }
+    std::sort(order.begin(), order.end());
+    std::vector<DeviceId> extra;
+    std::uint32_t left = req.max_workers - s.workers;
+    for (const auto& [rank, neg_free, n] : order) {
+      if (left == 0) break;
+      auto free = free_on(control, st, n, g.type);
+      std::uint32_t take = std::min({left, static_cast<std::uint32_t>(free.size()) / dpw,
+                                     workers_by_resources(control, m, n)});
+      extra.insert(extra.end(), free.begin(),
+                   free.begin() + static_cast<std::ptrdiff_t>(take * dpw));
+      left -= take;
+    }
+    if (extra.empty()) continue;
+    std::vector<DeviceId> devices = s.devices;
+    devices.insert(devices.end(), extra.begin(), extra.end());
+    control.resize(m, devices);
+    st.set_devices(gid, devices);
+    g.grown = true;
+  }
+}
+
+void shrink_grown(Control& control, State& st) {
+  for (auto& [gid, g] : st.groups) {
+    if (!g.grown || g.members.size() != 1) continue;
+    JobId m = g.members[0];
+    if (control.state(m).status != JobStatus::kRunning) continue; // resizing: next time
+    const JobRequest& req = control.request(m);
+    // The devices it held before growing come first in its list (grow appends).
+    std::vector<DeviceId> base(g.devices.begin(),
+                               g.devices.begin() + static_cast<std::ptrdiff_t>(req.devices()));
+    control.resize(m, base);
+    st.set_devices(gid, base);
+    g.grown = false;
+  }
+}
+
+} // namespace dlsim::gandiva

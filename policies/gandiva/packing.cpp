@@ -1,0 +1,73 @@
+// Packing trials and their introspection.
+#include "policies/gandiva/packing.h"
+
+#include "policies/gandiva/groups.h"
+
+#include <algorithm>
+
+namespace dlsim::gandiva {
+
+namespace {
+
+bool running(const View& view, JobId j) {
+  const JobState& s = view.state(j);
+  return s.status == JobStatus::kRunning && s.rate > 0;
+}
+
+std::pair<JobId, JobId> pair_of(const Group& g) {
+  return {std::min(g.members[0], g.members[1]), std::max(g.members[0], g.members[1])};
+}
+
+} // namespace
+
+void record_rates(const View& view, State& st) {
+  const double eff = slice_efficiency(view, st.opt);
+  for (const auto& [gid, g] : st.groups) {
+    if (g.converting) continue;
+    std::size_t k = 0;
+    for (JobId m : g.members)
+      k += running(view, m) ? 1 : 0;
+    if (k == 0 || (g.mode == Mode::kPack && k > 1)) continue; // packed: interference, not solo
+    for (JobId m : g.members) {
+      if (!running(view, m) || view.state(m).workers != view.request(m).workers) continue;
+      double rate = 1.0 / view.measured_iteration_s(m);
+      st.note(m).solo_rate = k >= 2 && eff > 0 ? rate * static_cast<double>(k) / eff : rate;
+    }
+  }
+}
+
+void judge_packs(Control& control, State& st) {
+  const double eff = slice_efficiency(control, st.opt);
+  for (auto& [gid, g] : st.groups) {
+    if (g.mode != Mode::kPack || !g.pack_trial || g.converting || g.members.size() != 2) continue;
+    if (!running(control, g.members[0]) || !running(control, g.members[1])) continue;
+    double value = 0;
+    for (JobId m : g.members)
+      value += (1.0 / control.measured_iteration_s(m)) / st.note(m).solo_rate;
+    g.pack_trial = false;
+    if (value >= eff) continue; // packing pays: keep it
+    st.rejected_pairs.insert(pair_of(g));
+    change_mode(control, g, Mode::kSlice);
+  }
+}
+
+void try_packing(Control& control, State& st) {
+  if (control.config().max_jobs_per_device < 2) return;
+  for (auto& [gid, g] : st.groups) {
+    if (g.mode != Mode::kSlice || g.grown || g.converting || g.members.size() != 2) continue;
+    JobId a = g.members[0];
+    JobId b = g.members[1];
+    if (!running(control, a) || !running(control, b)) continue;
+    if (!(st.note(a).solo_rate > 0) || !(st.note(b).solo_rate > 0)) continue;
+    if (st.rejected_pairs.count(pair_of(g))) continue;
+    const JobRequest& ra = control.request(a);
+    const JobRequest& rb = control.request(b);
+    if (ra.gpu_util + rb.gpu_util > st.opt.pack_util_limit + 1e-9) continue;
+    double cap = control.cluster().types[g.type].memory_gb;
+    if (cap > 0 && ra.gpu_mem_gb + rb.gpu_mem_gb > cap + 1e-9) continue;
+    g.pack_trial = true;
+    change_mode(control, g, Mode::kPack);
+  }
+}
+
+} // namespace dlsim::gandiva

@@ -1,0 +1,70 @@
+// Gandiva's group table: which devices each group reserves, who is in it.
+#include "policies/gandiva/state.h"
+
+#include <algorithm>
+
+namespace dlsim::gandiva {
+
+void State::ensure_sizes(const View& view) {
+  if (notes_.size() < view.job_count()) notes_.resize(view.job_count());
+  if (device_group_.size() < view.cluster().devices.size()) {
+    device_group_.resize(view.cluster().devices.size(), kNoGroup);
+  }
+}
+
+std::uint32_t State::create_group(std::vector<DeviceId> devices, std::uint32_t cls,
+                                  DeviceTypeId type, Mode mode) {
+  std::uint32_t id = next_group_++;
+  Group& g = groups[id];
+  g.cls = cls;
+  g.type = type;
+  g.mode = mode;
+  set_devices(id, std::move(devices));
+  return id;
+}
+
+void State::join(std::uint32_t g, JobId j) {
+  groups.at(g).members.push_back(j);
+  notes_[j].group = g;
+}
+
+void State::leave(JobId j) {
+  std::uint32_t id = notes_[j].group;
+  if (id == kNoGroup) return;
+  notes_[j].group = kNoGroup;
+  Group& g = groups.at(id);
+  auto it = std::find(g.members.begin(), g.members.end(), j);
+  auto index = static_cast<std::size_t>(it - g.members.begin());
+  g.members.erase(it);
+  if (g.turn > index) --g.turn; // keep the turn pointing at the same next member
+  if (g.active == j) g.active.reset();
+  if (g.leaving == j) g.leaving.reset();
+  if (g.members.empty()) {
+    for (DeviceId d : g.devices)
+      device_group_[d] = kNoGroup;
+    groups.erase(id);
+  }
+}
+
+void State::set_devices(std::uint32_t id, std::vector<DeviceId> devices) {
+  Group& g = groups.at(id);
+  for (DeviceId d : g.devices)
+    device_group_[d] = kNoGroup;
+  g.devices = std::move(devices);
+  for (DeviceId d : g.devices)
+    device_group_[d] = id;
+}
+
+double slice_efficiency(const View& view, const Options& opt) {
+  return timeslice_efficiency(view.config().costs.switch_s, opt.slice_s);
+}
+
+bool is_over(JobStatus s) {
+  return s == JobStatus::kFinished || s == JobStatus::kFailed || s == JobStatus::kCancelled;
+}
+
+bool is_parked(JobStatus s) {
+  return s == JobStatus::kPending || s == JobStatus::kSuspended;
+}
+
+} // namespace dlsim::gandiva

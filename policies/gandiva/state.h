@@ -1,0 +1,96 @@
+// Gandiva's bookkeeping (Xiao et al., "Gandiva: Introspective Cluster Scheduling for Deep
+// Learning", OSDI'18): its parameters, the device groups jobs share, and what it has measured.
+#pragma once
+
+#include "sim/runtime/view.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace dlsim::gandiva {
+
+struct Options {
+  double slice_s = 60;          // time slice of over-subscribed devices
+  bool exact_slices = false;    // emit every slice (suspend/resume) instead of the fluid share
+  bool packing = true;          // try co-locating pairs, keep them only if measured better
+  double pack_util_limit = 1.0; // only pairs whose summed GPU utilization is at most this
+  bool migration = true;        // spread, defragment and improve locality by migrating
+  bool grow_shrink = true;      // grow elastic jobs on idle devices, shrink them when jobs wait
+};
+
+constexpr std::uint32_t kNoGroup = 0xffffffffU;
+
+// How the members of a group share its devices.
+enum class Mode : std::uint8_t {
+  kSlice, // take turns (Control::timeslice, or suspend/resume in exact mode)
+  kPack,  // run at once (Control::pack), kept only while introspection says it pays
+};
+
+// A set of devices shared by jobs of one GPU-count class: Gandiva's unit of time-slicing,
+// packing and migration. Every placed member holds exactly `devices`.
+struct Group {
+  std::vector<DeviceId> devices; // worker-major, as the members hold them
+  std::uint32_t cls = 0;         // devices each member requested
+  DeviceTypeId type = 0;
+  Mode mode = Mode::kSlice;
+  std::vector<JobId> members; // join order; the turn order in exact mode
+  bool grown = false;         // its single member was resized above its request
+  bool converting = false;    // members are being suspended to change the mode
+  bool pack_trial = false;    // packed, not judged by introspection yet
+  // Exact slices: the member that holds the devices, the one being switched out, the slice end.
+  std::optional<JobId> active;
+  std::optional<JobId> leaving;
+  std::size_t turn = 0; // index in members of the next to run (modulo their number)
+  SimTime slice_end = kNever;
+  SimTime switch_began = -1;
+};
+
+struct JobNote {
+  std::uint32_t group = kNoGroup;
+  double solo_rate = 0; // iterations/s alone on its requested devices, from measurements
+};
+
+class State {
+public:
+  explicit State(Options o) : opt(o) {}
+
+  Options opt;
+  std::map<std::uint32_t, Group> groups;             // by id: creation order
+  std::set<std::pair<std::uint64_t, JobId>> waiting; // arrived, in no group: arrival order
+  std::set<std::pair<JobId, JobId>> rejected_pairs;  // packed once, measured worse
+
+  void ensure_sizes(const View& view);
+  JobNote& note(JobId j) { return notes_[j]; }
+  [[nodiscard]] std::uint32_t group_of(JobId j) const {
+    return j < notes_.size() ? notes_[j].group : kNoGroup;
+  }
+  // The group reserving device d, or kNoGroup.
+  [[nodiscard]] std::uint32_t holder_group(DeviceId d) const { return device_group_[d]; }
+
+  std::uint32_t create_group(std::vector<DeviceId> devices, std::uint32_t cls, DeviceTypeId type,
+                             Mode mode);
+  void join(std::uint32_t g, JobId j);
+  // Removes j from its group; an empty group is deleted and its devices unreserved.
+  void leave(JobId j);
+  void set_devices(std::uint32_t g, std::vector<DeviceId> devices);
+  void add_waiting(JobId j) { waiting.emplace(seq_++, j); }
+
+private:
+  std::vector<JobNote> notes_;
+  std::vector<std::uint32_t> device_group_;
+  std::uint32_t next_group_ = 0;
+  std::uint64_t seq_ = 0;
+};
+
+// Fraction of a sliced device's time spent computing (one switch per slice).
+double slice_efficiency(const View& view, const Options& opt);
+// True when a job is gone for good.
+bool is_over(JobStatus s);
+// True when a job holds no devices and waits to be placed (never started, or suspended).
+bool is_parked(JobStatus s);
+
+} // namespace dlsim::gandiva

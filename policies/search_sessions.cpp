@@ -1,0 +1,251 @@
+// The search controller of hyper-parameter search sessions (synchronous successive halving,
+// Jamieson and Talwalkar, AISTATS'16, as run by AutoML tools on a shared cluster; Gandiva, Xiao
+// et al., OSDI'18, sec. 2 and 6.2), wrapped around any scheduling policy.
+#include "policies/search_sessions.h"
+
+#include "sim/engine/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#ifndef DLSIM_SOURCE_DIR
+#define DLSIM_SOURCE_DIR "."
+#endif
+
+namespace dlsim {
+
+namespace {
+
+bool is_over(JobStatus s) {
+  return s == JobStatus::kFinished || s == JobStatus::kFailed || s == JobStatus::kCancelled;
+}
+
+// Iterations done so far, including the part of the current run not yet settled.
+double progress_now(const View& view, JobId j) {
+  const JobState& s = view.state(j);
+  double done = s.done;
+  if (s.status == JobStatus::kRunning && view.now() > s.last_update) {
+    done += s.rate * to_seconds(view.now() - s.last_update);
+  }
+  return done;
+}
+
+class SearchSessions final : public Policy {
+public:
+  SearchSessions(std::unique_ptr<Policy> inner, std::vector<SearchSession> sessions)
+      : inner_(std::move(inner)) {
+    for (auto& s : sessions) {
+      Session session;
+      for (auto& t : draw_trials(s))
+        session.trials.push_back(Trial{std::move(t), 0, 0});
+      session.spec = std::move(s);
+      sessions_.push_back(std::move(session));
+    }
+  }
+
+  void on_arrival(JobId j, const View& view) override { inner_->on_arrival(j, view); }
+  void on_action_done(JobId j, const View& view) override { inner_->on_action_done(j, view); }
+
+  void on_finish(JobId j, const View& view) override {
+    inner_->on_finish(j, view);
+    // A trial that reaches the target ends its job there (its work is target_progress of the
+    // budget): the session has found its model and stops the other trials.
+    auto it = trial_of_.find(j);
+    if (it == trial_of_.end()) return;
+    Session& s = sessions_[it->second.first];
+    if (s.trials[it->second.second].truth.target_progress) s.done = true;
+  }
+
+  void schedule(Control& control) override {
+    if (!bound_) bind(control);
+    for (Session& s : sessions_) {
+      if (s.done) {
+        for (const Trial& t : s.trials)
+          kill(control, t.job);
+      } else {
+        decide_rungs(control, s);
+      }
+    }
+    inner_->schedule(control);
+    // Trials that had to die while pending are cancelled as soon as the scheduler starts them;
+    // the scheduler then decides again with the devices they gave back.
+    for (int round = 0; !doomed_.empty() && round < 1000; ++round) {
+      bool any = false;
+      for (auto it = doomed_.begin(); it != doomed_.end();) {
+        JobStatus st = control.state(*it).status;
+        if (st == JobStatus::kPending) {
+          ++it;
+          continue;
+        }
+        if (!is_over(st)) {
+          control.cancel(*it);
+          inner_->on_finish(*it, control);
+          any = true;
+        }
+        it = doomed_.erase(it);
+      }
+      if (!any) break;
+      inner_->schedule(control);
+    }
+    request_wakeup(control);
+  }
+
+private:
+  struct Trial {
+    SearchTrial truth;
+    JobId job;
+    double full_iterations; // the whole budget, in iterations of the trial's model
+  };
+  struct Session {
+    SearchSession spec;
+    std::vector<Trial> trials;
+    std::size_t next_rung = 0;
+    bool done = false; // a trial reached the target
+  };
+
+  void bind(const View& view) {
+    bound_ = true;
+    std::map<std::string_view, JobId> by_name;
+    for (JobId j = 0; j < view.job_count(); ++j)
+      by_name.emplace(view.job_name(j), j);
+    const Workload& w = view.workload_names();
+    for (std::size_t si = 0; si < sessions_.size(); ++si) {
+      for (std::size_t ti = 0; ti < sessions_[si].trials.size(); ++ti) {
+        Trial& t = sessions_[si].trials[ti];
+        auto it = by_name.find(t.truth.job);
+        if (it == by_name.end()) {
+          throw InputError(fmt::format(
+              "policy.params.sessions: session '{}': trial job '{}' is not in the trace (add the "
+              "sessions' trials with dlsim gen-trace --sessions)",
+              sessions_[si].spec.name, t.truth.job));
+        }
+        t.job = it->second;
+        // The search knows its own budget: the full training, on the trace's reference device.
+        t.full_iterations = sessions_[si].spec.budget_s /
+                            w.perf.iter_time(view.request(t.job).model, w.reference_device);
+        trial_of_[t.job] = {si, ti};
+      }
+    }
+  }
+
+  [[nodiscard]] bool reached(const View& view, const Trial& t, double fraction) const {
+    double need = fraction * t.full_iterations;
+    return progress_now(view, t.job) >= need - 1e-9 * t.full_iterations;
+  }
+
+  // Synchronous successive halving: once every live trial has reached the rung's progress,
+  // keep the best `keep` fraction by the accuracy observed there (with noise), kill the rest.
+  // Trials that got there early keep training meanwhile (they are not paused).
+  void decide_rungs(Control& control, Session& s) {
+    while (s.next_rung < s.spec.rungs.size()) {
+      const double f = s.spec.rungs[s.next_rung];
+      std::vector<const Trial*> live;
+      for (const Trial& t : s.trials) {
+        JobStatus st = control.state(t.job).status;
+        if (st == JobStatus::kFuture) return; // the session has not been submitted yet
+        if (is_over(st) || doomed_.count(t.job)) continue;
+        if (!reached(control, t, f)) return;
+        live.push_back(&t);
+      }
+      const std::size_t r = s.next_rung++;
+      if (live.empty()) continue;
+      auto observed = [&](const Trial* t) {
+        return learning_curve(t->truth.accuracy, s.spec.curve_tau, f) + t->truth.rung_noise[r];
+      };
+      std::stable_sort(live.begin(), live.end(),
+                       [&](const Trial* a, const Trial* b) { return observed(a) > observed(b); });
+      auto keep = static_cast<std::size_t>(
+          std::ceil(s.spec.keep * static_cast<double>(live.size()) - 1e-9));
+      keep = std::max<std::size_t>(1, keep);
+      for (std::size_t i = keep; i < live.size(); ++i)
+        kill(control, live[i]->job);
+    }
+  }
+
+  void kill(Control& control, JobId j) {
+    JobStatus st = control.state(j).status;
+    if (is_over(st) || st == JobStatus::kFuture) return;
+    if (st == JobStatus::kPending) {
+      doomed_.insert(j);
+      return;
+    }
+    control.cancel(j);
+    inner_->on_finish(j, control);
+  }
+
+  // Wakes the run when the last live trial of a session will reach the next rung, if all the
+  // ones still short of it are running (otherwise a start or resume will call us first).
+  void request_wakeup(Control& control) {
+    SimTime next = kNever;
+    for (const Session& s : sessions_) {
+      if (s.done || s.next_rung >= s.spec.rungs.size()) continue;
+      const double f = s.spec.rungs[s.next_rung];
+      SimTime last = -1;
+      bool all_running = true;
+      for (const Trial& t : s.trials) {
+        const JobState& st = control.state(t.job);
+        if (is_over(st.status) || doomed_.count(t.job) || reached(control, t, f)) continue;
+        if (st.status != JobStatus::kRunning || st.rate <= 0) {
+          all_running = false;
+          break;
+        }
+        double left_s = (f * t.full_iterations - progress_now(control, t.job)) / st.rate;
+        last = std::max(last, control.now() + from_seconds_ceil(left_s));
+      }
+      if (all_running && last > control.now()) next = std::min(next, last);
+    }
+    if (next == kNever || next == wake_) return;
+    wake_ = next;
+    control.wake_at(next);
+  }
+
+  std::unique_ptr<Policy> inner_;
+  std::vector<Session> sessions_;
+  std::map<JobId, std::pair<std::size_t, std::size_t>> trial_of_; // job -> (session, trial)
+  std::set<JobId> doomed_; // to cancel once the scheduler starts them
+  bool bound_ = false;
+  SimTime wake_ = -1;
+};
+
+std::string find_sessions_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty()) {
+    throw InputError("policy.params.sessions: required: the sessions file (docs/gandiva.md)");
+  }
+  if (fs::path(path).is_absolute() || fs::exists(path)) return path;
+  fs::path in_source = fs::path(DLSIM_SOURCE_DIR) / path;
+  if (fs::exists(in_source)) return in_source.string();
+  throw InputError(fmt::format("policy.params.sessions: {}: no such file (looked in the current "
+                               "directory and in dlsim's source tree)",
+                               path));
+}
+
+} // namespace
+
+std::unique_ptr<Policy> make_search_sessions(std::unique_ptr<Policy> inner,
+                                             std::vector<SearchSession> sessions) {
+  return std::make_unique<SearchSessions>(std::move(inner), std::move(sessions));
+}
+
+std::unique_ptr<Policy> make_automl_policy(const PolicySetup& setup) {
+  std::string scheduler = setup.params.text("scheduler");
+  if (scheduler == "automl") {
+    throw InputError("policy.params.scheduler: 'automl' cannot schedule its own sessions");
+  }
+  const PolicyEntry& entry = find_policy(scheduler);
+  if (entry.oracle) {
+    throw InputError(fmt::format("policy.params.scheduler: '{}' is an oracle policy; automl runs "
+                                 "its scheduler without oracle access",
+                                 scheduler));
+  }
+  PolicySetup inner{setup.placement,
+                    resolve_params(entry, setup.params.values()["scheduler_params"])};
+  auto sessions = load_search_sessions(find_sessions_file(setup.params.text("sessions")));
+  return make_search_sessions(entry.make(inner), std::move(sessions));
+}
+
+} // namespace dlsim
