@@ -67,7 +67,11 @@ public:
         for (const Trial& t : s.trials)
           kill(control, t.job);
       } else {
-        decide_rungs(control, s);
+        if (s.spec.asynchronous) {
+          decide_async(control, s);
+        } else {
+          decide_rungs(control, s);
+        }
       }
     }
     inner_->schedule(control);
@@ -98,13 +102,15 @@ private:
   struct Trial {
     SearchTrial truth;
     JobId job;
-    double full_iterations; // the whole budget, in iterations of the trial's model
+    double full_iterations;    // the whole budget, in iterations of the trial's model
+    std::size_t next_rung = 0; // asynchronous halving: the next rung to be judged at
   };
   struct Session {
     SearchSession spec;
     std::vector<Trial> trials;
-    std::size_t next_rung = 0;
-    bool done = false; // a trial reached the target
+    std::size_t next_rung = 0;                // synchronous halving: the next rung
+    std::vector<std::vector<double>> results; // asynchronous: observed values per rung
+    bool done = false;                        // a trial reached the target
   };
 
   void bind(const View& view) {
@@ -166,6 +172,35 @@ private:
     }
   }
 
+  // Asynchronous successive halving (ASHA, Li et al., MLSys'20): a trial is judged the moment
+  // it reaches a rung, against every result recorded at that rung so far: it continues if it
+  // ranks within the best `keep` fraction of them (rounded up, at least one), else it stops.
+  // Equal values rank in the order they were recorded.
+  void decide_async(Control& control, Session& s) {
+    if (s.results.size() < s.spec.rungs.size()) s.results.resize(s.spec.rungs.size());
+    for (Trial& t : s.trials) {
+      while (t.next_rung < s.spec.rungs.size()) {
+        JobStatus st = control.state(t.job).status;
+        if (is_over(st) || st == JobStatus::kFuture || doomed_.count(t.job)) break;
+        const std::size_t r = t.next_rung;
+        if (!reached(control, t, s.spec.rungs[r])) break;
+        ++t.next_rung;
+        double value = learning_curve(t.truth.accuracy, s.spec.curve_tau, s.spec.rungs[r]) +
+                       t.truth.rung_noise[r];
+        std::vector<double>& seen = s.results[r];
+        auto ahead = static_cast<std::size_t>(
+            std::count_if(seen.begin(), seen.end(), [&](double v) { return v >= value; }));
+        seen.push_back(value);
+        auto keep = static_cast<std::size_t>(
+            std::ceil(s.spec.keep * static_cast<double>(seen.size()) - 1e-9));
+        if (ahead >= std::max<std::size_t>(1, keep)) {
+          kill(control, t.job);
+          break;
+        }
+      }
+    }
+  }
+
   void kill(Control& control, JobId j) {
     JobStatus st = control.state(j).status;
     if (is_over(st) || st == JobStatus::kFuture) return;
@@ -182,7 +217,24 @@ private:
   void request_wakeup(Control& control) {
     SimTime next = kNever;
     for (const Session& s : sessions_) {
-      if (s.done || s.next_rung >= s.spec.rungs.size()) continue;
+      if (s.done) continue;
+      if (s.spec.asynchronous) {
+        // The first running trial to reach its next rung.
+        for (const Trial& t : s.trials) {
+          const JobState& st = control.state(t.job);
+          if (t.next_rung >= s.spec.rungs.size() || st.status != JobStatus::kRunning ||
+              st.rate <= 0 || doomed_.count(t.job)) {
+            continue;
+          }
+          double left_s =
+              (s.spec.rungs[t.next_rung] * t.full_iterations - progress_now(control, t.job)) /
+              st.rate;
+          SimTime at = control.now() + from_seconds_ceil(std::max(0.0, left_s));
+          if (at > control.now()) next = std::min(next, at);
+        }
+        continue;
+      }
+      if (s.next_rung >= s.spec.rungs.size()) continue;
       const double f = s.spec.rungs[s.next_rung];
       SimTime last = -1;
       bool all_running = true;

@@ -411,3 +411,21 @@ TEST_CASE("sessions files and trials are checked and merged into a trace", "[aut
   CHECK_THROWS_WITH(make("{sessions: nowhere.yaml}"),
                     Catch::Contains("nowhere.yaml: no such file"));
 }
+
+TEST_CASE("asynchronous halving judges each trial when it reaches the rung", "[automl]") {
+  // The three equal trials under FIFO with rule: async. s-t0 reaches 30% at 30 s, alone at the
+  // rung: kept (ceil(0.33 x 1) = 1), it finishes at 100. s-t1 reaches it at 130: 1 result ahead
+  // of it (s-t0's, equal, recorded first), keep ceil(0.33 x 2) = 1: stopped at 130. s-t2 starts
+  // at 130 and is stopped at 160 the same way (2 ahead, keep 1). The search is over at 160 s,
+  // against 300 s with the synchronous rule.
+  SearchRun r(kOneGpu,
+              "sessions:\n  - {name: s, submit_s: 0, trials: 3, budget_s: 100, accuracy: {low: "
+              "0.8, high: 0.8},\n"
+              "     target: 0.9, rungs: [0.3], keep: 0.33, noise: 0, rule: async}\n",
+              "fifo");
+  CHECK(r.run->end("s-t0") == Approx(100));
+  CHECK(r.run->job("s-t1").status == JobStatus::kCancelled);
+  CHECK(r.run->end("s-t1") == Approx(130).margin(1e-6));
+  CHECK(r.run->job("s-t2").status == JobStatus::kCancelled);
+  CHECK(r.run->end("s-t2") == Approx(160).margin(1e-6));
+}

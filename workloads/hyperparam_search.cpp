@@ -100,6 +100,11 @@ SearchSession read_session(YamlMap& m) {
     yaml_fail(m.where_of("keep"), m.child("keep"), "must be in (0, 1]");
   s.noise = m.get<double>("noise", s.noise);
   if (!(s.noise >= 0)) yaml_fail(m.where_of("noise"), m.child("noise"), "must not be negative");
+  std::string rule = m.get<std::string>("rule", "sync");
+  if (rule != "sync" && rule != "async") {
+    yaml_fail(m.where_of("rule"), m.child("rule"), "must be sync or async");
+  }
+  s.asynchronous = rule == "async";
   s.seed = m.get<std::uint64_t>("seed", s.seed);
   m.done();
   return s;

@@ -29,6 +29,9 @@ struct SearchSession {
   std::vector<double> rungs{1.0 / 9, 1.0 / 3}; // progress fractions where halving decides
   double keep = 1.0 / 3;                       // fraction kept at each rung (1/eta, eta = 3)
   double noise = 0.01;                         // std. dev. of the accuracy observed at a rung
+  // `rule: sync` waits at each rung for every live trial (successive halving); `rule: async`
+  // judges each trial when it gets there against the results so far (ASHA, Li et al., MLSys'20).
+  bool asynchronous = false;
   std::uint64_t seed = 1;
 };
 
