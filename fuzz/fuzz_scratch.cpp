@@ -1,0 +1,48 @@
+// Scratch directory for the fuzz targets.
+#include "fuzz/fuzz_scratch.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+namespace dlsim::fuzz {
+
+namespace {
+
+std::string make_dir() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern =
+      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/dlsim-fuzz-XXXXXX";
+  std::vector<char> buf(pattern.begin(), pattern.end());
+  buf.push_back('\0');
+  if (mkdtemp(buf.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
+  std::string dir(buf.data());
+  static std::string to_remove;
+  to_remove = dir;
+  std::atexit([] {
+    std::error_code ec;
+    std::filesystem::remove_all(to_remove, ec);
+  });
+  return dir;
+}
+
+} // namespace
+
+const std::string& scratch_dir() {
+  static const std::string dir = make_dir();
+  return dir;
+}
+
+std::string write_input(const std::string& name, const std::uint8_t* data, std::size_t size) {
+  std::string path = scratch_dir() + "/" + name;
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) throw std::runtime_error("cannot write " + path);
+  if (size > 0 && std::fwrite(data, 1, size, f) != size)
+    throw std::runtime_error("short write to " + path);
+  std::fclose(f);
+  return path;
+}
+
+} // namespace dlsim::fuzz
