@@ -12,10 +12,9 @@ namespace dlsim {
 
 namespace {
 
-// GPU demand classes and their counts in the Philly trace (pollux_philly.csv): 76,627 1-GPU,
-// 1,818 2-GPU, 1,870 4-GPU, 1,643 8-GPU jobs; the 289 jobs above 8 GPUs form the 16-GPU class.
-constexpr std::array<std::uint32_t, 5> kGpuClasses = {1, 2, 4, 8, 16};
-constexpr std::array<double, 5> kGpuClassCounts = {76627, 1818, 1870, 1643, 289};
+// GenTraceOptions' default GPU demand classes are their counts in the Philly trace
+// (pollux_philly.csv): 76,627 1-GPU, 1,818 2-GPU, 1,870 4-GPU, 1,643 8-GPU jobs; the 289 jobs
+// above 8 GPUs form the 16-GPU class.
 constexpr std::uint32_t kGpusPerNode = 8;
 
 }  // namespace
@@ -39,7 +38,7 @@ void generate_trace(const GenTraceOptions& o, std::ostream& out) {
     if (i > 0) t += arrivals.exponential(rate_per_s);
     double d = durations.lognormal(o.duration_mu, o.duration_sigma);
     d = std::clamp(std::round(d), o.min_duration_s, o.max_duration_s);
-    std::uint32_t gpus = kGpuClasses[sizes.weighted(kGpuClassCounts)];
+    std::uint32_t gpus = o.gpu_sizes[sizes.weighted(o.gpu_weights)];
     std::uint32_t per_worker = std::min(gpus, kGpusPerNode);
     std::uint32_t workers = gpus / per_worker;
     std::uint64_t user = users.below(std::max<std::uint32_t>(1, o.users));

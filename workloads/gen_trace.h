@@ -17,6 +17,10 @@ struct GenTraceOptions {
   double duration_sigma = 2.156;
   double min_duration_s = 10;
   double max_duration_s = 4628226;      // Philly's longest job (53.6 days)
+  // Total GPUs per job and their relative weights: Philly's counts (gen_trace.cpp); `--like`
+  // presets replace them (gen_trace_presets.cpp).
+  std::vector<std::uint32_t> gpu_sizes = {1, 2, 4, 8, 16};
+  std::vector<double> gpu_weights = {76627, 1818, 1870, 1643, 289};
   std::vector<std::string> models;       // when non-empty, each job draws one uniformly
   std::uint32_t users = 20;
 };

@@ -3,6 +3,7 @@
 #include "sim/cli/experiment.h"
 #include "sim/report/writers.h"
 #include "workloads/gen_trace.h"
+#include "workloads/gen_trace_presets.h"
 #include "workloads/hyperparam_search.h"
 #include "workloads/model_zoo.h"
 
@@ -22,6 +23,7 @@ int command_gen_trace(const std::vector<std::string>& args) {
       ("jobs,n", po::value<std::uint64_t>(&g.jobs)->default_value(g.jobs), "number of jobs")
       ("seed", po::value<std::uint64_t>(&g.seed)->default_value(g.seed), "seed")
       ("arrival-rate", po::value<double>(&g.arrival_rate_per_hour)->default_value(g.arrival_rate_per_hour), "mean arrivals per hour")
+      ("like", po::value<std::string>(), "fit to a real trace's published statistics: philly, helios-venus, helios-earth, helios-saturn, helios-uranus (docs/traces.md)")
       ("models", po::bool_switch(), "give each job a model drawn uniformly from the model zoo")
       ("sessions", po::value<std::string>(), "add the trials of these hyper-parameter search sessions (docs/gandiva.md)")
       ("sessions-truth", po::value<std::string>(), "with --sessions: write each trial's accuracy and target to this CSV")
@@ -33,6 +35,14 @@ int command_gen_trace(const std::vector<std::string>& args) {
   if (vm.count("help")) {
     std::cout << o << '\n';
     return 0;
+  }
+  if (vm.count("like")) {
+    // The preset's settings; --jobs and --seed, and --arrival-rate when given, still apply.
+    GenTraceOptions preset = gen_trace_preset(vm["like"].as<std::string>());
+    preset.jobs = g.jobs;
+    preset.seed = g.seed;
+    if (!vm["arrival-rate"].defaulted()) preset.arrival_rate_per_hour = g.arrival_rate_per_hour;
+    g = preset;
   }
   if (g.jobs == 0) throw po::error("--jobs must be at least 1");
   if (!(g.arrival_rate_per_hour > 0)) throw po::error("--arrival-rate must be positive");
