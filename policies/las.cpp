@@ -50,11 +50,15 @@ public:
     for (JobId j : holders_)
       rekey(control, j); // running jobs' service grew since then
 
-    PriorityPass pass(control);
-    for (const Key& k : order_) {
-      if (pass.exhausted()) break;
-      pass.offer(control, std::get<2>(k));
-    }
+    PriorityPass pass;
+    pass.decide(
+        control,
+        [&](const auto& offer) {
+          for (const Key& k : order_) {
+            if (!offer(std::get<2>(k))) break;
+          }
+        },
+        holders_, round);
     std::set<JobId> before = holders_;
     pass.apply(control, placement_, holders_, /*preempt=*/round);
     for (JobId j : before) {

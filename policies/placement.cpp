@@ -1,4 +1,5 @@
 #include "policies/placement.h"
+#include "policies/topology_aware.h"
 
 #include "sim/engine/error.h"
 
@@ -7,18 +8,21 @@
 namespace dlsim {
 
 const std::vector<std::string>& placement_names() {
-  static const std::vector<std::string> names = {"consolidate", "spread"};
+  static const std::vector<std::string> names = {"consolidate", "spread", "topology-aware"};
   return names;
 }
 
 Placement parse_placement(const std::string& name) {
   if (name == "consolidate") return Placement::kConsolidate;
   if (name == "spread") return Placement::kSpread;
+  if (name == "topology-aware") return Placement::kTopologyAware;
   throw InputError(fmt::format("policy.placement: unknown placement '{}' (valid: {})", name,
                                fmt::join(placement_names(), ", ")));
 }
 
-std::string to_string(Placement p) { return p == Placement::kConsolidate ? "consolidate" : "spread"; }
+std::string to_string(Placement p) {
+  return placement_names()[static_cast<std::size_t>(p)];  // names are in enum order
+}
 
 namespace {
 
@@ -104,7 +108,8 @@ std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement 
     // from scanning the cluster at every decision.
     if (view.free().free(t) < workers * dpw) continue;
     auto out = strategy == Placement::kConsolidate ? consolidate(view, j, t, workers)
-                                                   : spread(view, j, t, workers);
+               : strategy == Placement::kSpread    ? spread(view, j, t, workers)
+                                                   : place_topology_aware(view, j, t, workers);
     if (out) return out;
   }
   return std::nullopt;

@@ -13,6 +13,7 @@ namespace dlsim {
 enum class Placement {
   kConsolidate,  // fewest nodes: a single node by best fit, else the nodes with most free first
   kSpread,       // one worker per node, least-loaded nodes first
+  kTopologyAware,  // most bandwidth for the job's pattern, then fewest hops (topology_aware.h)
 };
 
 Placement parse_placement(const std::string& name);  // InputError listing the valid names

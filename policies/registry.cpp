@@ -4,6 +4,8 @@
 #include "policies/fifo.h"
 #include "policies/fifo_backfill.h"
 #include "policies/gandiva/gandiva.h"
+#include "policies/k8s_default.h"
+#include "policies/kube_batch/kube_batch.h"
 #include "policies/las.h"
 #include "policies/search_sessions.h"
 #include "policies/shortest_gpu_time.h"
@@ -74,6 +76,22 @@ const std::vector<PolicyEntry>& policy_registry() {
        {{"group_by", "whose shares are equalized: user or queue (the trace's virtual cluster)",
          "user"}},
        [](const PolicySetup& s) { return make_drf(s.placement, drf_by_queue(s.params)); }},
+      {"k8s-default",
+       "Kubernetes' default scheduler: pods placed one at a time (spread by LeastAllocated), no "
+       "gang: a partly placed job holds its devices idle and may deadlock",
+       false,
+       {{"pod_interval_s", "seconds between the creation of consecutive pods of a job", "0.1"},
+        {"scoring", "NodeResourcesFit scoring: LeastAllocated (spread) or MostAllocated (pack)",
+         "LeastAllocated"}},
+       [](const PolicySetup& s) { return make_k8s_default(k8s_default_options(s.params)); }},
+      {"kube-batch",
+       "kube-batch / Volcano: per decision a session runs the configured actions with tiers of "
+       "plugins (gang, priority, drf, proportion queues, binpack, nodeorder, predicates); paste a "
+       "kube-batch config into actions and tiers",
+       false, kube_batch_params(),
+       [](const PolicySetup& s) { return make_kube_batch(s.params); }},
+      {"volcano", "the same policy as kube-batch, with the same parameters and defaults", false,
+       kube_batch_params(), [](const PolicySetup& s) { return make_kube_batch(s.params); }},
       {"gandiva",
        "Gandiva: affinity placement by GPU-count class, time-slicing of same-class jobs when "
        "jobs wait, packing kept only when measured better, migration (spread, defragment, "

@@ -31,6 +31,8 @@ public:
   // A list of numbers (`[3600, 7200]`); a single number is a list of one, `[]` an empty list.
   [[nodiscard]] std::vector<double> numbers(const std::string& key) const;
   [[nodiscard]] const YAML::Node& values() const { return values_; }
+  // The raw value of a declared key, for structured parameters (lists, mappings).
+  [[nodiscard]] YAML::Node node(const std::string& key) const { return values_[key]; }
 
 private:
   YAML::Node values_;

@@ -59,11 +59,15 @@ public:
   void schedule(Control& control) override {
     for (JobId j : holders_)
       rekey(control, j); // running jobs' remaining time shrank
-    PriorityPass pass(control);
-    for (const auto& [size, j] : order_) {
-      if (pass.exhausted()) break;
-      pass.offer(control, j);
-    }
+    PriorityPass pass;
+    pass.decide(
+        control,
+        [&](const auto& offer) {
+          for (const auto& [size, j] : order_) {
+            if (!offer(j)) break;
+          }
+        },
+        holders_);
     pass.apply(control, placement_, holders_);
   }
 

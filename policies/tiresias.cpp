@@ -46,11 +46,15 @@ public:
 
     // Queues in priority order, FIFO within a queue; jobs that hold devices come first in their
     // queue, so a job is never preempted by one of its own queue.
-    PriorityPass pass(control);
-    for (const Key& k : order_) {
-      if (pass.exhausted()) break;
-      pass.offer(control, std::get<3>(k));
-    }
+    PriorityPass pass;
+    pass.decide(
+        control,
+        [&](const auto& offer) {
+          for (const Key& k : order_) {
+            if (!offer(std::get<3>(k))) break;
+          }
+        },
+        holders_);
     std::set<JobId> before = holders_;
     pass.apply(control, placement_, holders_);
     for (JobId j : before) {

@@ -144,13 +144,13 @@ TEST_CASE("a gang runs at the pace of its slowest device", "[runtime]") {
 }
 
 TEST_CASE("a duration scales by relative throughput on another device type", "[runtime]") {
-  // No model: 100 s on the reference V100. On a K80 (rel_throughput 0.15) it takes
-  // 100 / 0.15 = 666.666...67 s, rounded up to the microsecond: 666.666667 s.
+  // No model: 100 s on the reference V100. On a K80 (rel_throughput 0.16) it takes
+  // 100 / 0.16 = 625 s.
   Scripted s("nodes:\n  - {count: 1, devices: {K80: 1}}\n  - {count: 1, devices: {V100: 1}}\n",
              "id,submit_s,workers,duration_s\nk,0,1,100\n",
              {{0, [](Control& c) { c.start(0, devs({0})); }}});
   s.run();
-  CHECK(s.job("k").end == 666'666'667);
+  CHECK(s.job("k").end == 625'000'000);
 }
 
 TEST_CASE("a model's measured iteration times decide its speed on each device", "[runtime]") {
@@ -275,4 +275,22 @@ TEST_CASE("time-slicing and packing do not mix on a device", "[runtime][timeslic
   // 50 x 180/59 = 152.542373 s; x has done 50 s by then and ends 50 s later.
   CHECK(to_seconds(s.job("z").end) == Approx(50.0 * 180 / 59).margin(2e-6));
   CHECK(to_seconds(s.job("x").end) == Approx(50.0 * 180 / 59 + 50).margin(2e-6));
+}
+
+TEST_CASE("cancel stops a job for good and frees its devices", "[runtime][cancel]") {
+  // a runs 0-30 and is cancelled at 30: it ends cancelled at 30; b, waiting for the only GPU,
+  // starts at 30 and runs its 20 s: ends at 50. The run has no unfinished job.
+  Scripted s(kOneGpu, "id,submit_s,workers,duration_s\na,0,1,100\nb,0,1,20\n",
+             {{0, [](Control& c) { c.start(0, devs({0})); }},
+              {30'000'000, [](Control& c) {
+                 c.cancel(0);
+                 c.start(1, devs({0}));
+                 CHECK_THROWS_WITH(c.cancel(0), Catch::Contains("job is cancelled"));
+               }}});
+  RunResult r = s.run();
+  CHECK(s.job("a").status == JobStatus::kCancelled);
+  CHECK(s.job("a").end == 30'000'000);
+  CHECK(s.job("a").run_time == 30'000'000);
+  CHECK(s.job("b").end == 50'000'000);
+  CHECK(r.unfinished == 0);
 }

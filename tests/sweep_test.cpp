@@ -141,7 +141,7 @@ TEST_CASE("results.csv fields are quoted and split back", "[sweep]") {
 }
 
 TEST_CASE(
-    "a 3 x 5 x 2 sweep writes results.csv; killed with -9 and resumed it gives the same bytes",
+    "a 3 x 5 x 2 sweep writes results.csv, and killed with -9 then resumed gives the same bytes",
     "[sweep][cli]") {
   ScratchDir dir;
   std::string spec = dir.write("spec.yaml", kSpec3x5x2);
@@ -216,7 +216,8 @@ TEST_CASE(
   CHECK(read_file(resumed + "/results.csv") == read_file(whole + "/results.csv"));
 }
 
-TEST_CASE("a failing run is recorded and the others go on; exit code 1", "[sweep][cli][errors]") {
+TEST_CASE("a failing run is recorded, the others go on and the exit code is 1",
+          "[sweep][cli][errors]") {
   ScratchDir dir;
   std::string spec =
       dir.write("spec.yaml", "grid:\n  policy.name: [fifo, lottery, srtf]\nset: {until_s: 3600}\n");

@@ -33,6 +33,14 @@ PerfTable build_perf_table(const ModelZoo& zoo, const std::vector<DeviceType>& t
       perf.iter_time_s[(m + 1) * types.size() + t] = v;
     }
   }
+  // What each model moves per iteration, for the network model (docs/network.md): FP32 gradients
+  // of params_m million parameters, and one per-device batch of input.
+  perf.traffic.resize(zoo.models.size() + 1);
+  for (std::size_t m = 0; m < zoo.models.size(); ++m) {
+    const ModelInfo& info = zoo.models[m];
+    perf.traffic[m + 1] = PerfTable::Traffic{info.params_m * 1e6 * 4, info.comm_overlap,
+                                             info.input_mb_per_sample * 1e6 * info.batch_size};
+  }
   return perf;
 }
 

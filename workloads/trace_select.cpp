@@ -71,7 +71,7 @@ std::pair<double, std::string> resolve_origin(const Trace& trace, const std::str
     if (trace.jobs.empty()) first = 0;
     return {first, "the first submit"};
   }
-  if (auto v = number(text)) return {*v, fmt::format("{} s", text)};
+  if (auto v = number(text)) return {*v, "trace.time_origin"};
   if (auto t = parse_datetime(text)) return {static_cast<double>(*t), text};
   throw InputError(
       fmt::format("trace.time_origin: expected first-submit, a number of seconds or a time "
@@ -114,10 +114,10 @@ void check_selection(const TraceSelection& s) {
 std::vector<std::string> SelectionReport::lines() const {
   std::vector<std::string> out;
   if (shift_s != 0) {
-    out.push_back(fmt::format("time zero: {} = {}{}", origin_text, describe_time(origin_s),
+    std::string text = origin_text == "the first submit" ? origin_text : "trace.time_origin";
+    out.push_back(fmt::format("time zero: {} = {}{}", text, describe_time(origin_s),
                               shift_s != origin_s
-                                  ? fmt::format(", plus the window start: submit times are "
-                                                "seconds after {}",
+                                  ? fmt::format("; submit times count from the window's start, {}",
                                                 describe_time(shift_s))
                                   : ""));
   }

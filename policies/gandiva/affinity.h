@@ -21,7 +21,7 @@ struct Claims {
   std::map<NodeId, double> cpu;
   std::map<NodeId, double> mem;
   std::set<NodeId> nodes_off;
-  std::set<NodeId> receiving;  // nodes that planned moves land on: not to be emptied themselves
+  std::set<NodeId> receiving; // nodes that planned moves land on: not to be emptied themselves
 };
 
 // Devices of type t on node n that nobody holds, no group reserves and no claim takes.

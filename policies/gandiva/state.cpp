@@ -67,4 +67,16 @@ bool is_parked(JobStatus s) {
   return s == JobStatus::kPending || s == JobStatus::kSuspended;
 }
 
+bool all_running(const View& view, const Group& g) {
+  return !g.members.empty() && std::all_of(g.members.begin(), g.members.end(), [&](JobId m) {
+    return view.state(m).status == JobStatus::kRunning;
+  });
+}
+
+bool on_one_node(const View& view, const std::vector<DeviceId>& devices) {
+  auto node = [&](DeviceId d) { return view.cluster().devices[d].node; };
+  return std::all_of(devices.begin(), devices.end(),
+                     [&](DeviceId d) { return node(d) == node(devices[0]); });
+}
+
 } // namespace dlsim::gandiva

@@ -92,5 +92,9 @@ double slice_efficiency(const View& view, const Options& opt);
 bool is_over(JobStatus s);
 // True when a job holds no devices and waits to be placed (never started, or suspended).
 bool is_parked(JobStatus s);
+// True when the group has members and every one of them is running (not in an action).
+bool all_running(const View& view, const Group& g);
+// True when every device is on the node of the first.
+bool on_one_node(const View& view, const std::vector<DeviceId>& devices);
 
 } // namespace dlsim::gandiva

@@ -12,5 +12,6 @@ int command_list(const std::vector<std::string>& args);
 int command_gen_trace(const std::vector<std::string>& args);
 int command_sweep(const std::vector<std::string>& args);
 int command_compare(const std::vector<std::string>& args);
+int command_net_solve(const std::vector<std::string>& args);
 
 }  // namespace dlsim

@@ -162,6 +162,11 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   interference.done();
   runtime.done();
 
+  YAML::Node network_node = top.child("network");
+  YamlMap network(network_node, top.where_of("network"));
+  e.runtime.network.contention = network.get<bool>("contention", e.runtime.network.contention);
+  network.done();
+
   YAML::Node report_node = top.child("report");
   YamlMap report(report_node, top.where_of("report"));
   e.sample_s = report.get<double>("sample_s", e.sample_s);
@@ -205,6 +210,7 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   r["runtime"]["default_gpu_util"] = e.runtime.default_gpu_util;
   r["runtime"]["interference"]["slope"] = e.runtime.interference.slope;
   r["runtime"]["interference"]["onset"] = e.runtime.interference.onset;
+  r["network"]["contention"] = e.runtime.network.contention;
   r["report"]["sample_s"] = e.sample_s;
   r["seed"] = e.seed;
   if (e.until_s >= 0) r["until_s"] = e.until_s;

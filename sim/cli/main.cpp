@@ -27,6 +27,7 @@ commands:
   gen-trace   write a synthetic trace
   sweep       run a grid of overrides in parallel (locally, or as a Slurm array)
   compare     compare two summary.json or results.csv files for regressions
+  net-solve   share links among given flows (max-min fair) and print rates and routes
   version     print the version
 
 exit codes: 0 ok, 1 bad input, 2 bad usage
@@ -49,6 +50,7 @@ int main(int argc, char** argv) {
     if (command == "gen-trace") return dlsim::command_gen_trace(args);
     if (command == "sweep") return dlsim::command_sweep(args);
     if (command == "compare") return dlsim::command_compare(args);
+    if (command == "net-solve") return dlsim::command_net_solve(args);
     if (command == "version" || command == "--version") {
       fmt::print("dlsim {}\n", DLSIM_VERSION);
       return 0;

@@ -179,6 +179,23 @@ void Simulation::do_unbind(JobId j) {
   release(j);
 }
 
+void Simulation::do_cancel(JobId j) {
+  JobState& job = s_.jobs[j];
+  settle(j);
+  bool holding = !job.devices.empty();
+  if (job.status == JobStatus::kRunning) set_running(j, false);
+  if (job.status == JobStatus::kPending || job.status == JobStatus::kSuspended ||
+      job.status == JobStatus::kBinding) {
+    --s_.pending;
+  }
+  job.status = JobStatus::kCancelled;
+  job.rate = 0;
+  job.end = s_.now;
+  ++job.generation;
+  ++s_.cancelled;
+  if (holding) release(j);
+}
+
 void Simulation::do_suspend(JobId j) {
   JobState& job = s_.jobs[j];
   settle(j);
@@ -350,6 +367,15 @@ void Control::resize(JobId j, std::span<const DeviceId> devices) {
   if (auto why = sim_.check_place(j, devices, sharing_of(job), job.devices, job.slice_s)) sim_.refuse(j, "resize", *why);
   ++sim_.s_.jobs[j].resizes;
   sim_.do_move(j, devices, config().costs.resize_s, JobStatus::kResizing);
+}
+
+void Control::cancel(JobId j) {
+  JobStatus st = state(j).status;
+  if (st == JobStatus::kFuture || st == JobStatus::kFinished || st == JobStatus::kFailed ||
+      st == JobStatus::kCancelled) {
+    sim_.refuse(j, "cancel", fmt::format("job is {}", to_string(st)));
+  }
+  sim_.do_cancel(j);
 }
 
 void Control::wake_at(SimTime t) { sim_.wake_at(t); }

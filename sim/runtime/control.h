@@ -40,6 +40,9 @@ public:
   void migrate(JobId j, std::span<const DeviceId> devices);
   // Running elastic job to another worker count within [min_workers, max_workers].
   void resize(JobId j, std::span<const DeviceId> devices);
+  // Stops a job for good, whatever its state (pending, running, suspended...): its devices are
+  // released at once and it ends as `cancelled`. No cost.
+  void cancel(JobId j);
   // Ask to be scheduled again at time t (a round-based policy's timer).
   void wake_at(SimTime t);
 

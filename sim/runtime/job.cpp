@@ -15,6 +15,7 @@ std::string_view to_string(JobStatus s) {
   case JobStatus::kResizing: return "resizing";
   case JobStatus::kFinished: return "finished";
   case JobStatus::kFailed: return "failed";
+  case JobStatus::kCancelled: return "cancelled";
   }
   return "?";
 }

@@ -66,6 +66,7 @@ enum class JobStatus : std::uint8_t {
   kResizing,    // on its new devices, paying the resize cost
   kFinished,
   kFailed,
+  kCancelled,   // stopped by the policy before finishing (e.g. a hyper-parameter search trial)
 };
 
 std::string_view to_string(JobStatus s);
@@ -101,6 +102,15 @@ struct PerfTable {
   [[nodiscard]] double iter_time(ModelId m, DeviceTypeId t) const {
     return iter_time_s[static_cast<std::size_t>(m) * type_count + t];
   }
+
+  // What a model's distributed training moves per iteration (docs/network.md), by ModelId;
+  // model 0 moves nothing. Empty when the workload has no model facts.
+  struct Traffic {
+    double model_bytes = 0;   // gradients (= parameters), FP32: 4 x params
+    double comm_overlap = 0;  // share of the exchange that can overlap the backward pass
+    double input_bytes = 0;   // host-to-device input per device and iteration
+  };
+  std::vector<Traffic> traffic;
 };
 
 // Everything the runtime needs about the jobs of a run.

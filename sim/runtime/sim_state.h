@@ -12,6 +12,8 @@
 
 namespace dlsim {
 
+class NetworkModel;
+
 // Who holds a device. Most devices hold zero or one job; `pack` may put up to
 // RuntimeConfig::max_jobs_per_device (at most kMaxShare) on one.
 struct DeviceSlot {
@@ -39,11 +41,13 @@ struct SimState {
   std::vector<double> node_mem_free;
   std::vector<DeviceTypeId> gpu_types_present;  // GPU types the cluster has, catalog order
   std::vector<DeviceTypeId> all_type_ids;       // 0..types-1, for one-type spans
+  const NetworkModel* network = nullptr;         // routes and link load (always set by Simulation)
 
   // Counters kept current on every change, for metrics and policies.
   std::uint32_t pending = 0;    // submitted, holding nothing, not finished (pending + suspended)
   std::uint32_t running = 0;    // in state running
   std::uint32_t finished = 0;
+  std::uint32_t cancelled = 0;
   std::uint32_t gpu_count = 0;  // devices of kind GPU in the cluster
   std::uint32_t busy_gpus = 0;  // GPUs held by at least one job
   double effective_gpus = 0;    // sum over GPUs of min(1, summed utilization of running jobs)

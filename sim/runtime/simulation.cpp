@@ -1,6 +1,8 @@
 // The event loop and the fluid progress model.
 #include "sim/runtime/simulation.h"
 
+#include "sim/network/iteration_time.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -29,6 +31,9 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
     }
   }
   refresh_stamp_.assign(workload.jobs.size(), 0);
+  net_ = std::make_unique<NetworkModel>(cluster);
+  s_.network = net_.get();
+  contention_ = config.network.contention;
 }
 
 bool Simulation::is_stale(const Event& e) const {
@@ -106,7 +111,7 @@ RunResult Simulation::run(SimTime until) {
   for (auto* o : observers_) o->on_run_end(view);
   result.end = s_.now;
   result.events = s_.events;
-  result.unfinished = static_cast<std::uint32_t>(s_.jobs.size()) - s_.finished;
+  result.unfinished = static_cast<std::uint32_t>(s_.jobs.size()) - s_.finished - s_.cancelled;
   return result;
 }
 
@@ -277,6 +282,27 @@ void Simulation::set_running(JobId j, bool running) {
   }
   if (running) ++s_.running;
   else --s_.running;
+  // A running job holds its flows; every caller refreshes rates next, which re-solves them.
+  if (contention_) {
+    if (running) start_traffic(j);
+    else net_->remove_job(j);
+  }
+}
+
+// Only jobs with a model and at least two devices communicate (docs/network.md).
+void Simulation::start_traffic(JobId j) {
+  const JobState& job = s_.jobs[j];
+  const JobRequest& req = s_.workload->jobs[j].request;
+  const PerfTable& perf = s_.workload->perf;
+  if (req.model == 0 || job.devices.size() < 2 || req.model >= perf.traffic.size()) return;
+  const PerfTable::Traffic& model = perf.traffic[req.model];
+  if (!(model.model_bytes > 0)) return;
+  JobTrafficRequest r;
+  r.pattern = TrafficRequest{job.devices, req.devices_per_worker, req.ps, false};
+  r.model_bytes = model.model_bytes;
+  r.input_bytes = model.input_bytes;
+  r.compute_s = perf.iter_time(req.model, job.type) * req.workers / job.workers;
+  net_->add_job(j, r);
 }
 
 // ---- progress ----------------------------------------------------------------------------
@@ -311,6 +337,12 @@ double Simulation::compute_rate(JobId j) const {
       slowdown = std::max(slowdown, interference_slowdown(s_.config.interference, slot.running_util));
     }
   }
+  if (contention_ && net_->has_job(j)) {
+    // Compute, plus the communication not hidden behind the backward pass (docs/network.md).
+    CommTimes comm = net_->times(j);
+    double overlap = s_.workload->perf.traffic[req.model].comm_overlap;
+    return 1.0 / iteration_seconds(iter_s * slowdown, comm.comm_s, overlap, comm.input_s);
+  }
   return 1.0 / (iter_s * slowdown);
 }
 
@@ -334,6 +366,17 @@ void Simulation::refresh_rates(std::span<const DeviceId> devices) {
     const DeviceSlot& slot = s_.slots[d];
     for (std::uint8_t k = 0; k < slot.count; ++k) {
       JobId j = slot.jobs[k];
+      if (refresh_stamp_[j] == stamp_ || s_.jobs[j].status != JobStatus::kRunning) continue;
+      refresh_stamp_[j] = stamp_;
+      scratch_jobs_.push_back(j);
+    }
+  }
+  // Flows added or removed since the last refresh: re-solve their components, and refresh the
+  // jobs whose bandwidth changed wherever they run.
+  if (contention_ && net_->dirty()) {
+    net_changed_.clear();
+    net_->update(net_changed_);
+    for (JobId j : net_changed_) {
       if (refresh_stamp_[j] == stamp_ || s_.jobs[j].status != JobStatus::kRunning) continue;
       refresh_stamp_[j] = stamp_;
       scratch_jobs_.push_back(j);

@@ -4,11 +4,13 @@
 #pragma once
 
 #include "sim/engine/event_queue.h"
+#include "sim/network/network_model.h"
 #include "sim/runtime/control.h"
 #include "sim/runtime/observer.h"
 #include "sim/runtime/policy.h"
 #include "sim/runtime/sim_state.h"
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,7 +33,7 @@ struct RunResult {
   SimTime end = 0;           // time of the last event applied (the makespan when all finished)
   bool hit_until = false;    // stopped by --until
   std::uint64_t events = 0;
-  std::uint32_t unfinished = 0;
+  std::uint32_t unfinished = 0;   // neither finished nor cancelled
 };
 
 class Simulation {
@@ -62,6 +64,7 @@ private:
   void do_suspend(JobId j);
   void do_bind(JobId j, std::span<const DeviceId> devices);
   void do_unbind(JobId j);
+  void do_cancel(JobId j);
   void do_move(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
   void wake_at(SimTime t);
   [[noreturn]] void refuse(JobId j, const std::string& action, const std::string& reason) const;
@@ -79,6 +82,7 @@ private:
   void refresh_rates(std::span<const DeviceId> devices);
   void reschedule(JobId j);
   [[nodiscard]] double compute_rate(JobId j) const;
+  void start_traffic(JobId j);  // the job's flows, when network.contention is on
   [[nodiscard]] double device_effective(const DeviceSlot& slot) const;
 
   [[nodiscard]] bool is_stale(const Event& e) const;
@@ -95,6 +99,11 @@ private:
   std::vector<std::uint64_t> refresh_stamp_;
   std::uint64_t stamp_ = 0;
   std::vector<JobId> scratch_jobs_;
+  // The network model: always built (topology-aware placement reads its routes); flows are
+  // added only when contention_ is on.
+  std::unique_ptr<NetworkModel> net_;
+  bool contention_ = false;
+  std::vector<std::uint32_t> net_changed_;
 };
 
 }  // namespace dlsim

@@ -33,6 +33,9 @@ public:
   [[nodiscard]] std::uint32_t pending_count() const { return s_.pending; }
   [[nodiscard]] std::uint32_t running_count() const { return s_.running; }
   [[nodiscard]] const SimState& raw() const { return s_; }  // for observers and checkers
+  // Routes and the flows on each link (sim/network): what topology-aware placement reads. The
+  // links carry flows only with network.contention on.
+  [[nodiscard]] const NetworkModel* network() const { return s_.network; }
 
   // Device types job j may run on, in catalog order: its constraint, or every GPU type the
   // cluster has.

@@ -1,0 +1,289 @@
+// Defragmentation by migration (Xiao et al., OSDI'18, sec. 4.3: free whole nodes, or enough of
+// one, for a job that waits): plans which groups to move where, all or nothing, then moves them.
+#include "policies/gandiva/affinity.h"
+#include "policies/gandiva/groups.h"
+#include "policies/gandiva/migration.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace dlsim::gandiva {
+
+namespace {
+
+NodeId node_of(const View& view, DeviceId d) {
+  return view.cluster().devices[d].node;
+}
+
+// A class holds less than its share of the GPUs when its share of the demand (devices asked
+// by its running and waiting jobs) is larger than its share of the devices held. The same
+// proportional split as the Tiresias simulator's Gandiva mode (node sets per class).
+bool below_share(const View& view, const State& st, std::uint32_t cls) {
+  double demand = 0;
+  double demand_cls = 0;
+  auto count = [&](JobId j) {
+    double d = view.request(j).devices();
+    demand += d;
+    if (view.request(j).devices() == cls) demand_cls += d;
+  };
+  double held_cls = 0;
+  for (const auto& [gid, g] : st.groups) {
+    for (JobId m : g.members)
+      count(m);
+    if (g.cls == cls) held_cls += static_cast<double>(g.devices.size());
+  }
+  for (const auto& [seq, j] : st.waiting)
+    count(j);
+  return demand > 0 && held_cls < view.raw().gpu_count * demand_cls / demand;
+}
+
+struct Evacuation {
+  std::uint32_t group;
+  std::vector<DeviceId> to;      // free devices, or
+  std::uint32_t into = kNoGroup; // a time-sliced group of the same class to join
+};
+
+struct NodePlan {
+  NodeId node = 0;
+  std::uint32_t workers = 0;
+  std::vector<Evacuation> moves;
+  std::size_t migrations = 0;
+  Claims claims;
+  std::map<std::uint32_t, std::size_t> joins;
+};
+
+struct Usage {
+  double cpu = 0;
+  double mem = 0;
+};
+
+// CPUs and memory the members of a group hold (all its devices are on one node).
+Usage usage_of(const View& view, const Group& g) {
+  Usage u;
+  for (JobId m : g.members) {
+    const JobRequest& r = view.request(m);
+    double workers = static_cast<double>(g.devices.size() / r.devices_per_worker);
+    u.cpu += workers * r.cpus_per_worker;
+    u.mem += workers * r.mem_gb_per_worker;
+  }
+  return u;
+}
+
+bool usage_fits(const View& view, NodeId n, Usage u, const Claims& c) {
+  auto claimed = [](const std::map<NodeId, double>& m, NodeId n) {
+    auto it = m.find(n);
+    return it == m.end() ? 0.0 : it->second;
+  };
+  return u.cpu <= view.node_cpu_free(n) - claimed(c.cpu, n) + 1e-9 &&
+         u.mem <= view.node_mem_free(n) - claimed(c.mem, n) + 1e-9;
+}
+
+class Planner {
+public:
+  Planner(const View& view, const State& st, JobId j, DeviceTypeId t, bool allow_merge)
+      : view_(view), st_(st), j_(j), t_(t), allow_merge_(allow_merge) {}
+
+  std::optional<std::vector<NodePlan>> plan() {
+    const JobRequest& req = view_.request(j_);
+    std::uint32_t left = req.workers;
+    std::vector<NodePlan> out;
+    Claims claims;
+    std::map<std::uint32_t, std::size_t> joins;
+    while (left > 0) {
+      std::optional<NodePlan> best;
+      for (NodeId n = 0; n < view_.cluster().nodes.size(); ++n) {
+        if (claims.nodes_off.count(n) || claims.receiving.count(n)) continue;
+        std::uint32_t cap = devices_of_type(n) / req.devices_per_worker;
+        std::uint32_t want = std::min(left, cap);
+        if (want == 0) continue;
+        auto p = evaluate(n, want, claims, joins);
+        if (!p) continue;
+        if (!best ||
+            std::make_tuple(p->migrations, -static_cast<long>(p->workers), p->node) <
+                std::make_tuple(best->migrations, -static_cast<long>(best->workers), best->node)) {
+          best = std::move(p);
+        }
+      }
+      if (!best) return std::nullopt;
+      claims = best->claims;
+      joins = best->joins;
+      left -= best->workers;
+      out.push_back(std::move(*best));
+    }
+    return out;
+  }
+
+private:
+  std::uint32_t devices_of_type(NodeId n) const {
+    const Node& node = view_.cluster().nodes[n];
+    std::uint32_t k = 0;
+    for (DeviceId d = node.first_device; d < node.first_device + node.device_count; ++d) {
+      k += view_.cluster().devices[d].type == t_;
+    }
+    return k;
+  }
+
+  bool movable(const Group& g) const {
+    if (g.converting || g.grown || g.type != t_) return false;
+    if (st_.opt.exact_slices && g.members.size() != 1) return false;
+    return all_running(view_, g) && on_one_node(view_, g.devices);
+  }
+
+  // Where group g (leaving node n) can go: free devices on another node, best affinity and
+  // fit first; else, if allowed, the least-loaded time-sliced group of its class elsewhere.
+  std::optional<Evacuation> destination(std::uint32_t gid, const Group& g, NodeId n,
+                                        const Claims& c,
+                                        const std::map<std::uint32_t, std::size_t>& joins) const {
+    Usage u = usage_of(view_, g);
+    std::optional<std::tuple<int, std::size_t, NodeId>> best_key;
+    std::vector<DeviceId> best_devices;
+    for (NodeId m = 0; m < view_.cluster().nodes.size(); ++m) {
+      if (m == n || c.nodes_off.count(m)) continue;
+      auto free = free_on(view_, st_, m, g.type, &c);
+      if (free.size() < g.devices.size() || !usage_fits(view_, m, u, c)) continue;
+      auto key = std::make_tuple(affinity_rank(view_, st_, m, g.cls), free.size(), m);
+      if (!best_key || key < *best_key) {
+        best_key = key;
+        best_devices.assign(free.begin(),
+                            free.begin() + static_cast<std::ptrdiff_t>(g.devices.size()));
+      }
+    }
+    if (best_key) return Evacuation{gid, best_devices, kNoGroup};
+    if (!allow_merge_ || g.mode != Mode::kSlice) return std::nullopt;
+    std::uint32_t into = kNoGroup;
+    std::size_t into_load = 0;
+    for (const auto& [tid, tg] : st_.groups) {
+      if (tid == gid || tg.mode != Mode::kSlice || tg.grown || tg.converting || tg.cls != g.cls ||
+          tg.type != g.type || tg.devices.size() != g.devices.size() ||
+          !on_one_node(view_, tg.devices)) {
+        continue;
+      }
+      NodeId m = node_of(view_, tg.devices[0]);
+      if (m == n || c.nodes_off.count(m) || !all_running(view_, tg)) continue;
+      auto planned = joins.count(tid) ? joins.at(tid) : 0;
+      std::size_t load = tg.members.size() + planned;
+      if (load + g.members.size() > view_.config().max_timeslice_jobs ||
+          !usage_fits(view_, m, u, c))
+        continue;
+      if (into == kNoGroup || load < into_load) {
+        into = tid;
+        into_load = load;
+      }
+    }
+    if (into == kNoGroup) return std::nullopt;
+    return Evacuation{gid, {}, into};
+  }
+
+  std::optional<NodePlan> evaluate(NodeId n, std::uint32_t want, const Claims& base,
+                                   const std::map<std::uint32_t, std::size_t>& base_joins) const {
+    const JobRequest& req = view_.request(j_);
+    NodePlan p;
+    p.node = n;
+    p.workers = want;
+    p.claims = base;
+    p.joins = base_joins;
+    const std::size_t need = static_cast<std::size_t>(want) * req.devices_per_worker;
+    std::size_t freed = free_on(view_, st_, n, t_, &base).size();
+    Usage avail{view_.node_cpu_free(n), view_.node_mem_free(n)};
+    if (freed < need) {
+      std::vector<std::uint32_t> on_node;
+      for (const auto& [gid, g] : st_.groups) {
+        if (movable(g) && node_of(view_, g.devices[0]) == n) on_node.push_back(gid);
+      }
+      std::stable_sort(on_node.begin(), on_node.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const Group& ga = st_.groups.at(a);
+        const Group& gb = st_.groups.at(b);
+        return std::make_pair(ga.members.size(), ga.devices.size()) <
+               std::make_pair(gb.members.size(), gb.devices.size());
+      });
+      for (std::uint32_t gid : on_node) {
+        if (freed >= need) break;
+        const Group& g = st_.groups.at(gid);
+        Claims trial = p.claims;
+        trial.nodes_off.insert(n); // nothing evacuated from n may land on n
+        auto e = destination(gid, g, n, trial, p.joins);
+        if (!e) continue;
+        Usage u = usage_of(view_, g);
+        NodeId dest = e->into == kNoGroup ? node_of(view_, e->to[0])
+                                          : node_of(view_, st_.groups.at(e->into).devices[0]);
+        p.claims.receiving.insert(dest);
+        p.claims.cpu[dest] += u.cpu;
+        p.claims.mem[dest] += u.mem;
+        if (e->into == kNoGroup) {
+          p.claims.devices.insert(e->to.begin(), e->to.end());
+        } else {
+          p.joins[e->into] += g.members.size();
+        }
+        avail.cpu += u.cpu;
+        avail.mem += u.mem;
+        freed += g.devices.size();
+        p.migrations += g.members.size();
+        p.moves.push_back(std::move(*e));
+      }
+      if (freed < need) return std::nullopt;
+    }
+    auto claimed = [](const std::map<NodeId, double>& m, NodeId n) {
+      auto it = m.find(n);
+      return it == m.end() ? 0.0 : it->second;
+    };
+    if (want * req.cpus_per_worker > avail.cpu - claimed(base.cpu, n) + 1e-9 ||
+        want * req.mem_gb_per_worker > avail.mem - claimed(base.mem, n) + 1e-9) {
+      return std::nullopt;
+    }
+    p.claims.nodes_off.insert(n);
+    p.claims.cpu[n] += want * req.cpus_per_worker;
+    p.claims.mem[n] += want * req.mem_gb_per_worker;
+    return p;
+  }
+
+  const View& view_;
+  const State& st_;
+  JobId j_;
+  DeviceTypeId t_;
+  bool allow_merge_;
+};
+
+void evacuate(Control& control, State& st, const Evacuation& e) {
+  std::vector<JobId> members = st.groups.at(e.group).members;
+  if (e.into == kNoGroup) {
+    for (JobId m : members)
+      control.migrate(m, e.to);
+    st.set_devices(e.group, e.to);
+    return;
+  }
+  std::vector<DeviceId> target = st.groups.at(e.into).devices;
+  for (JobId m : members) {
+    control.migrate(m, target);
+    st.leave(m);
+    st.join(e.into, m);
+  }
+}
+
+} // namespace
+
+bool defragment(Control& control, State& st, JobId j) {
+  if (!st.opt.migration) return false;
+  const JobRequest& req = control.request(j);
+  bool merge = !st.opt.exact_slices && below_share(control, st, req.devices());
+  for (DeviceTypeId t : control.compatible_types(j)) {
+    auto plan = Planner(control, st, j, t, merge).plan();
+    if (!plan) continue;
+    for (const NodePlan& p : *plan) {
+      for (const Evacuation& e : p.moves)
+        evacuate(control, st, e);
+    }
+    std::vector<DeviceId> devices;
+    for (const NodePlan& p : *plan) {
+      auto free = free_on(control, st, p.node, t);
+      std::size_t need = static_cast<std::size_t>(p.workers) * req.devices_per_worker;
+      if (free.size() < need) return false; // cannot happen: the plan counted these devices
+      devices.insert(devices.end(), free.begin(), free.begin() + static_cast<std::ptrdiff_t>(need));
+    }
+    if (!resources_fit(control, j, devices)) return false;
+    start_group(control, st, j, std::move(devices));
+    return true;
+  }
+  return false;
+}
+
+} // namespace dlsim::gandiva

@@ -1,0 +1,53 @@
+// kube-batch / Volcano actions (pkg/scheduler/actions/*): each runs once per session, in the
+// order of the configuration's `actions` string.
+#pragma once
+
+#include "policies/kube_batch/session.h"
+
+#include <deque>
+#include <string>
+
+namespace dlsim::kb {
+
+using Action = void (*)(Session&);
+
+void enqueue(Session& s);
+void allocate(Session& s);
+void backfill(Session& s);
+void preempt(Session& s);
+void reclaim(Session& s);
+
+Action find_action(const std::string& name); // one of action_names()
+
+// Shared by the actions.
+
+// The job's pending tasks, in task order (the per-job task queue of allocate.go).
+std::deque<std::uint32_t> pending_tasks(const JobInfo& j);
+// Jobs in the session's job order, like Volcano's util.PriorityQueue: a job is placed when it is
+// pushed, and keeps its place if its rank changes while it waits (until popped and pushed again).
+class JobQueue {
+public:
+  explicit JobQueue(const Session& s) : s_(&s) {}
+  void add(std::size_t job) { q_.push_back(job); } // then sort() once
+  void sort();
+  void push(std::size_t job); // into its place
+  std::size_t pop();
+  [[nodiscard]] bool empty() const { return q_.empty(); }
+
+private:
+  const Session* s_;
+  std::deque<std::size_t> q_;
+};
+// The best queue of `queues` by the session's queue order.
+std::uint32_t best_queue(const Session& s, const std::vector<std::uint32_t>& queues);
+// Candidates sorted worst first (reverse task order: lowest priority, newest job first), the
+// order in which Volcano's BuildVictimsPriorityQueue evicts and dlsim hands them to plugins.
+void sort_worst_first(const Session& s, std::vector<TaskRef>& tasks);
+// Evicts `victims` (worst first) until task `t` fits node `n`'s future idle devices, then
+// pipelines it there, all in `into`. False (and nothing done) when it cannot fit. With
+// `allocatable`, fitting also needs the job's queue to allow one more task (Volcano's
+// preemptorFitsOnNode).
+bool evict_and_pipeline(Session& s, Statement& into, TaskRef t, const NodeInfo& n,
+                        const std::vector<TaskRef>& victims, bool allocatable);
+
+} // namespace dlsim::kb

@@ -1,0 +1,107 @@
+// The `allocate` action (kube-batch and Volcano pkg/scheduler/actions/allocate/allocate.go):
+// repeatedly take the first queue (queue order) that is not overused, its first job (job
+// order), and give the job's pending tasks, one by one, the best node (predicates, then node
+// scores; nodes with idle devices before nodes whose devices are being released, where the task
+// is pipelined). A job's tasks form one statement: committed (bound, or the job started) once
+// the job is ready (gang: minMember tasks placed), kept in the session when only pipelined,
+// discarded otherwise. A ready job with tasks left goes back to its queue.
+#include "policies/kube_batch/actions/actions.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace dlsim::kb {
+
+namespace {
+
+// The best node for one more task of job j: (node, type), or node -1. Ties go to the lower node
+// id (kube-batch picks at random among equal scores).
+std::pair<std::int64_t, DeviceTypeId> best_node(const Session& s, const JobInfo& j, bool future) {
+  std::int64_t best = -1;
+  DeviceTypeId best_type = 0;
+  double best_score = 0;
+  for (const NodeInfo& n : s.nodes()) {
+    std::int32_t t = s.fit_type(j, n, future);
+    if (t < 0) continue;
+    if (future && s.fit_type(j, n, false) >= 0) continue; // already a candidate on idle devices
+    double score = s.node_score(j, n, static_cast<DeviceTypeId>(t));
+    if (best < 0 || score > best_score) {
+      best = n.id;
+      best_type = static_cast<DeviceTypeId>(t);
+      best_score = score;
+    }
+  }
+  return {best, best_type};
+}
+
+// Tries the job's tasks from `next` on (each pending task is tried once per session, as
+// allocate.go pops it from the job's task queue); true when the job is ready and has tasks left.
+bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next) {
+  JobInfo& job = s.job(ji);
+  const auto n_tasks = static_cast<std::uint32_t>(job.tasks.size());
+  // A gang that idle and releasing devices cannot hold would be discarded: skip the search.
+  if (s.gang_ready_checked() && job.ready() + job.waiting() + s.room_for(job) < job.min_member) {
+    next = n_tasks;
+    return false;
+  }
+  auto untried = [&] {
+    while (next < n_tasks && job.tasks[next].status != TaskStatus::kPending)
+      ++next;
+    return next < n_tasks;
+  };
+  Statement st(s);
+  while (untried()) {
+    std::uint32_t k = next++;
+    if (!s.allocatable(job.queue, job)) continue;
+    auto [node, type] = best_node(s, job, false);
+    if (node >= 0) {
+      st.allocate(TaskRef{ji, k}, static_cast<NodeId>(node), type);
+    } else {
+      std::tie(node, type) = best_node(s, job, true);
+      // The tasks of a dlsim job are alike: when one fits nowhere, none of the rest does.
+      if (node < 0) break;
+      st.pipeline(TaskRef{ji, k}, static_cast<NodeId>(node), type);
+    }
+    if (s.job_ready(job)) break;
+  }
+  if (s.job_ready(job)) {
+    st.commit();
+    return untried();
+  }
+  if (s.job_pipelined(job)) {
+    st.keep(); // Volcano: "do not commit stmt when job is pipelined"
+  } else {
+    st.discard();
+  }
+  return false;
+}
+
+} // namespace
+
+void allocate(Session& s) {
+  std::map<std::uint32_t, JobQueue> jobs;              // queue -> jobs with pending tasks
+  std::vector<std::uint32_t> next(s.jobs().size(), 0); // job -> its next task to try
+  for (std::size_t i = 0; i < s.jobs().size(); ++i) {
+    const JobInfo& j = s.job(i);
+    if (!j.inqueue || j.pending() == 0) continue;
+    jobs.try_emplace(j.queue, s).first->second.add(i);
+  }
+  std::vector<std::uint32_t> queues;
+  for (auto& [q, list] : jobs) {
+    list.sort();
+    queues.push_back(q);
+  }
+  while (!queues.empty()) {
+    std::uint32_t q = best_queue(s, queues);
+    JobQueue& list = jobs.at(q);
+    if (s.overused(q) || list.empty()) {
+      queues.erase(std::find(queues.begin(), queues.end(), q));
+      continue;
+    }
+    std::size_t j = list.pop();
+    if (allocate_job(s, j, next[j])) list.push(j);
+  }
+}
+
+} // namespace dlsim::kb

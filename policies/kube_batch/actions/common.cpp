@@ -1,0 +1,85 @@
+// Helpers that several actions share (see actions.h), and the action table.
+#include "policies/kube_batch/actions/actions.h"
+
+#include "sim/engine/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace dlsim::kb {
+
+Action find_action(const std::string& name) {
+  if (name == "enqueue") return &enqueue;
+  if (name == "allocate") return &allocate;
+  if (name == "backfill") return &backfill;
+  if (name == "preempt") return &preempt;
+  if (name == "reclaim") return &reclaim;
+  throw InputError(fmt::format("policy.params.actions: unknown action '{}'", name));
+}
+
+std::deque<std::uint32_t> pending_tasks(const JobInfo& j) {
+  std::deque<std::uint32_t> out;
+  for (std::uint32_t k = 0; k < j.tasks.size(); ++k) {
+    if (j.tasks[k].status == TaskStatus::kPending) out.push_back(k);
+  }
+  return out;
+}
+
+void JobQueue::sort() {
+  std::stable_sort(q_.begin(), q_.end(), [this](std::size_t a, std::size_t b) {
+    return s_->job_less(s_->job(a), s_->job(b));
+  });
+}
+
+void JobQueue::push(std::size_t job) {
+  auto at = std::upper_bound(q_.begin(), q_.end(), job, [this](std::size_t a, std::size_t b) {
+    return s_->job_less(s_->job(a), s_->job(b));
+  });
+  q_.insert(at, job);
+}
+
+std::size_t JobQueue::pop() {
+  std::size_t j = q_.front();
+  q_.pop_front();
+  return j;
+}
+
+std::uint32_t best_queue(const Session& s, const std::vector<std::uint32_t>& queues) {
+  std::uint32_t best = queues.front();
+  for (std::uint32_t q : queues) {
+    if (s.queue_less(q, best)) best = q;
+  }
+  return best;
+}
+
+void sort_worst_first(const Session& s, std::vector<TaskRef>& tasks) {
+  std::stable_sort(tasks.begin(), tasks.end(),
+                   [&](const TaskRef& a, const TaskRef& b) { return s.task_less(b, a); });
+}
+
+namespace {
+
+std::int32_t fits(const Session& s, const JobInfo& job, const NodeInfo& n, bool allocatable) {
+  if (allocatable && !s.allocatable(job.queue, job)) return -1;
+  return s.fit_type(job, n, true);
+}
+
+} // namespace
+
+bool evict_and_pipeline(Session& s, Statement& into, TaskRef t, const NodeInfo& n,
+                        const std::vector<TaskRef>& victims, bool allocatable) {
+  const JobInfo& job = s.job(t.job);
+  Statement here(s);
+  for (const TaskRef& v : victims) {
+    if (fits(s, job, n, allocatable) >= 0) break;
+    here.evict(v);
+  }
+  std::int32_t type = fits(s, job, n, allocatable);
+  if (type < 0) return false; // `here` is discarded as it goes out of scope
+  here.pipeline(t, n.id, static_cast<DeviceTypeId>(type));
+  into.merge(here);
+  return true;
+}
+
+} // namespace dlsim::kb

@@ -1,0 +1,78 @@
+// The `reclaim` action (kube-batch and Volcano pkg/scheduler/actions/reclaim/reclaim.go): queues
+// in queue order, skipping overused ones; a starving job of the queue takes back resources from
+// other (reclaimable) queues: for each pending task that its queue may still be given
+// (Preemptive: within the deserved share), the first node (by id) where the running tasks of
+// other queues that the plugins agree to give up (Reclaimable: proportion lets a queue lose
+// what it holds beyond its deserved share) free enough room; they are evicted, worst first, and
+// the task is pipelined there. Committed when the job ends up pipelined. A queue goes back
+// into the rotation while it has starving jobs, so shares are re-checked after every job.
+#include "policies/kube_batch/actions/actions.h"
+
+#include <algorithm>
+#include <map>
+
+namespace dlsim::kb {
+
+namespace {
+
+void reclaim_for_task(Session& s, Statement& st, TaskRef t) {
+  const JobInfo& job = s.job(t.job);
+  for (const NodeInfo& n : s.nodes()) {
+    if (s.node_type(job, n) < 0) continue;
+    std::vector<TaskRef> reclaimees;
+    for (const TaskRef& r : n.tasks) {
+      const JobInfo& other = s.job(r.job);
+      if (s.task(r).status == TaskStatus::kRunning && other.queue != job.queue &&
+          s.queues()[other.queue].reclaimable) {
+        reclaimees.push_back(r);
+      }
+    }
+    if (reclaimees.empty()) continue;
+    sort_worst_first(s, reclaimees);
+    std::vector<TaskRef> victims = s.reclaimable(t, reclaimees);
+    if (victims.empty()) continue;
+    sort_worst_first(s, victims);
+    if (evict_and_pipeline(s, st, t, n, victims, false)) return;
+  }
+}
+
+} // namespace
+
+void reclaim(Session& s) {
+  std::map<std::uint32_t, JobQueue> starving; // queue -> reclaimer jobs
+  for (std::size_t i = 0; i < s.jobs().size(); ++i) {
+    const JobInfo& j = s.job(i);
+    if (j.inqueue && j.pending() > 0 && s.job_starving(j))
+      starving.try_emplace(j.queue, s).first->second.add(i);
+  }
+  std::vector<std::uint32_t> queues;
+  for (auto& [q, jobs] : starving) {
+    jobs.sort();
+    queues.push_back(q);
+  }
+  while (!queues.empty()) {
+    std::uint32_t q = best_queue(s, queues);
+    JobQueue& jobs = starving.at(q);
+    if (s.overused(q) || jobs.empty()) {
+      queues.erase(std::find(queues.begin(), queues.end(), q));
+      continue;
+    }
+    std::size_t ji = jobs.pop();
+    JobInfo& job = s.job(ji);
+    Statement st(s);
+    std::deque<std::uint32_t> tasks = pending_tasks(job);
+    while (!tasks.empty() && s.job_starving(job)) {
+      std::uint32_t k = tasks.front();
+      tasks.pop_front();
+      if (!s.preemptive(q, job)) continue;
+      reclaim_for_task(s, st, TaskRef{ji, k});
+    }
+    if (s.job_pipelined(job)) {
+      st.commit();
+    } else {
+      st.discard();
+    }
+  }
+}
+
+} // namespace dlsim::kb

@@ -1,0 +1,525 @@
+// The session snapshot, the tiered plugin decisions and statements (see session.h).
+#include "policies/kube_batch/session.h"
+
+#include "policies/kube_batch/plugin.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dlsim::kb {
+
+std::uint32_t JobInfo::ready() const {
+  return count(TaskStatus::kBound) + count(TaskStatus::kRunning) + count(TaskStatus::kAllocated);
+}
+
+bool JobInfo::holds_devices() const {
+  return status != JobStatus::kPending && status != JobStatus::kSuspended;
+}
+
+Resources NodeInfo::used() const {
+  double held = 0;
+  for (std::size_t t = 0; t < capacity.size(); ++t)
+    held += capacity[t] - idle[t].size();
+  return Resources::of(held, cpu_total - cpu_idle, mem_total - mem_idle);
+}
+
+Resources NodeInfo::allocatable() const {
+  double devices = 0;
+  for (auto c : capacity)
+    devices += c;
+  return Resources::of(devices, cpu_total, mem_total);
+}
+
+namespace {
+
+bool tracked(JobStatus s) {
+  switch (s) {
+  case JobStatus::kPending:
+  case JobStatus::kSuspended:
+  case JobStatus::kBinding:
+  case JobStatus::kStarting:
+  case JobStatus::kRunning:
+  case JobStatus::kSuspending:
+  case JobStatus::kMigrating:
+  case JobStatus::kResizing:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+Session::Session(const View& view, const SessionInputs& in) : view_(view), in_(in) {
+  const Cluster& c = view.cluster();
+  const std::size_t types = c.types.size();
+  nodes_.resize(c.nodes.size());
+  for (NodeId n = 0; n < c.nodes.size(); ++n) {
+    NodeInfo& node = nodes_[n];
+    node.id = n;
+    node.idle.resize(types);
+    node.releasing.assign(types, 0);
+    node.pipelined.assign(types, 0);
+    node.capacity.assign(types, 0);
+    const Node& spec = c.nodes[n];
+    for (DeviceId d = spec.first_device; d < spec.first_device + spec.device_count; ++d) {
+      DeviceTypeId t = c.devices[d].type;
+      ++node.capacity[t];
+      if (view.device(d).count == 0) node.idle[t].push_back(d);
+    }
+    node.cpu_total = spec.cpu_cores;
+    node.mem_total = spec.memory_gb;
+    node.cpu_idle = view.node_cpu_free(n);
+    node.mem_idle = view.node_mem_free(n);
+    total_ += Resources::of(spec.device_count, spec.cpu_cores, spec.memory_gb);
+  }
+
+  for (JobId j : *in.active) {
+    const JobState& st = view.state(j);
+    if (!tracked(st.status)) continue;
+    const JobRequest& r = view.request(j);
+    JobInfo job;
+    job.id = j;
+    job.queue = (*in.queue_of_trace_queue)[r.queue];
+    job.priority = r.priority;
+    job.created = r.submit;
+    job.status = st.status;
+    job.min_member = r.min_workers;
+    job.devices_per_task = r.devices_per_worker;
+    job.task_req = Resources::of(r.devices_per_worker, r.cpus_per_worker, r.mem_gb_per_worker);
+    job.gpu_mem_gb = r.gpu_mem_gb;
+    job.inqueue = !in.enqueue_action || in.inqueue->count(j) > 0;
+    const std::uint32_t dpw = r.devices_per_worker;
+    const auto held = static_cast<std::uint32_t>(st.devices.size() / dpw);
+    TaskStatus holding = TaskStatus::kRunning;
+    switch (st.status) {
+    case JobStatus::kBinding:
+      holding = TaskStatus::kBound;
+      break;
+    case JobStatus::kMigrating:
+    case JobStatus::kResizing:
+      holding = TaskStatus::kBound;
+      break;
+    case JobStatus::kSuspending:
+      holding = TaskStatus::kReleasing;
+      break;
+    default:
+      break;
+    }
+    // A pending, suspended or binding job asks for all its workers; a started one has the
+    // workers it was given (an elastic job is not grown by this policy).
+    std::uint32_t n_tasks =
+        job.holds_devices() && st.status != JobStatus::kBinding ? held : std::max(r.workers, held);
+    job.index = jobs_.size();
+    job.tasks.resize(n_tasks);
+    job.counts[static_cast<int>(TaskStatus::kPending)] = n_tasks;
+    if (held > 0) job.type = static_cast<std::int32_t>(st.type);
+    for (std::uint32_t k = 0; k < held; ++k) {
+      TaskInfo& task = job.tasks[k];
+      set_status(job, task, holding);
+      task.devices.assign(st.devices.begin() + k * dpw, st.devices.begin() + (k + 1) * dpw);
+      task.node = c.devices[task.devices[0]].node;
+      task.type = st.type;
+      NodeInfo& node = nodes_[task.node];
+      node.tasks.push_back(TaskRef{jobs_.size(), k});
+      if (holding == TaskStatus::kReleasing) {
+        node.releasing[task.type] += dpw;
+        node.cpu_releasing += r.cpus_per_worker;
+        node.mem_releasing += r.mem_gb_per_worker;
+      }
+    }
+    jobs_.push_back(std::move(job));
+  }
+
+  future_total_.assign(types, 0);
+  for (const NodeInfo& n : nodes_) {
+    for (std::size_t t = 0; t < types; ++t)
+      future_total_[t] += n.future_idle(static_cast<DeviceTypeId>(t));
+  }
+
+  for (const Tier& tier : *in.tiers) {
+    for (Plugin* p : tier.plugins) {
+      if (p->options().name == "gang" && p->options().job_ready) gang_ready_checked_ = true;
+      p->on_session_open(*this);
+    }
+  }
+}
+
+Session::~Session() = default;
+
+void Session::set_status(JobInfo& job, TaskInfo& task, TaskStatus s) {
+  --job.counts[static_cast<int>(task.status)];
+  ++job.counts[static_cast<int>(s)];
+  task.status = s;
+}
+
+// ---- tiered decisions ------------------------------------------------------------------------
+
+bool Session::job_less(const JobInfo& l, const JobInfo& r) const {
+  for (const Tier& tier : *in_.tiers) {
+    for (const Plugin* p : tier.plugins) {
+      if (!p->options().job_order) continue;
+      if (auto c = p->job_order(*this, l, r); c && *c != 0) return *c < 0;
+    }
+  }
+  // No plugin tells them apart: creation time, then id (kube-batch: CreationTimestamp, UID).
+  if (l.created != r.created) return l.created < r.created;
+  return l.id < r.id;
+}
+
+bool Session::queue_less(std::uint32_t l, std::uint32_t r) const {
+  for (const Tier& tier : *in_.tiers) {
+    for (const Plugin* p : tier.plugins) {
+      if (!p->options().queue_order) continue;
+      if (auto c = p->queue_order(*this, l, r); c && *c != 0) return *c < 0;
+    }
+  }
+  return l < r; // the order the queues were declared in (their creation order)
+}
+
+bool Session::task_less(TaskRef l, TaskRef r) const {
+  for (const Tier& tier : *in_.tiers) {
+    for (const Plugin* p : tier.plugins) {
+      if (!p->options().task_order) continue;
+      if (auto c = p->task_order(*this, l, r); c && *c != 0) return *c < 0;
+    }
+  }
+  const JobInfo& a = jobs_[l.job];
+  const JobInfo& b = jobs_[r.job];
+  if (a.created != b.created) return a.created < b.created;
+  if (a.id != b.id) return a.id < b.id;
+  return l.task < r.task;
+}
+
+bool Session::job_ready(const JobInfo& j) const {
+  for (const Tier& tier : *in_.tiers) {
+    for (const Plugin* p : tier.plugins) {
+      if (!p->options().job_ready) continue;
+      if (auto ok = p->job_ready(*this, j); ok && !*ok) return false;
+    }
+  }
+  // The runtime resumes a suspended job whole: it is never bound pod by pod.
+  if (j.status == JobStatus::kSuspended && j.ready() < j.min_member) return false;
+  return true;
+}
+
+bool Session::job_pipelined(const JobInfo& j) const {
+  for (const Tier& tier : *in_.tiers) {
+    bool permit = false;
+    for (const Plugin* p : tier.plugins) {
+      if (!p->options().job_pipelined) continue;
+      auto res = p->job_pipelined(*this, j);
+      if (!res) continue;
+      if (*res < 0) return false;
+      if (*res > 0) permit = true;
+    }
+    if (permit) return true;
+  }
+  return true;
+}
+
+bool Session::job_starving(const JobInfo& j) const {
+  for (const Tier& tier : *in_.tiers) {
+    bool found = false;
+    for (const Plugin* p : tier.plugins) {
+      if (!p->options().job_starving) continue;
+      auto res = p->job_starving(*this, j);
+      if (!res) continue;
+      found = true;
+      if (!*res) return false;
+    }
+    if (found) return true;
+  }
+  return false;
+}
+
+bool Session::job_enqueueable(const JobInfo& j) const {
+  for (const Tier& tier : *in_.tiers) {
+    bool permit = false;
+    for (const Plugin* p : tier.plugins) {
+      if (!p->options().job_enqueued) continue;
+      auto res = p->job_enqueueable(*this, j);
+      if (!res) continue;
+      if (*res < 0) return false;
+      if (*res > 0) permit = true;
+    }
+    if (permit) return true;
+  }
+  return true;
+}
+
+void Session::job_enqueued(JobInfo& j) {
+  j.inqueue = true;
+  for (const Tier& tier : *in_.tiers) {
+    for (Plugin* p : tier.plugins) {
+      if (p->options().job_enqueued) p->on_job_enqueued(*this, j);
+    }
+  }
+}
+
+bool Session::overused(std::uint32_t queue) const {
+  for (const Tier& tier : *in_.tiers) {
+    for (const Plugin* p : tier.plugins) {
+      if (!p->options().overused) continue;
+      if (auto res = p->overused(*this, queue); res && *res) return true;
+    }
+  }
+  return false;
+}
+
+bool Session::allocatable(std::uint32_t queue, const JobInfo& j) const {
+  for (const Tier& tier : *in_.tiers) {
+    for (const Plugin* p : tier.plugins) {
+      if (!p->options().allocatable) continue;
+      if (auto res = p->allocatable(*this, queue, j); res && !*res) return false;
+    }
+  }
+  return true;
+}
+
+bool Session::preemptive(std::uint32_t queue, const JobInfo& j) const {
+  for (const Tier& tier : *in_.tiers) {
+    for (const Plugin* p : tier.plugins) {
+      if (!p->options().preemptive) continue;
+      if (auto res = p->preemptive(*this, queue, j); res && !*res) return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// Volcano's Preemptable / Reclaimable: in each tier, the victims every plugin agrees on; a plugin
+// that finds none ends the tier without a decision, and the next tier decides.
+template <class Fn>
+std::vector<TaskRef> tiered_victims(const std::vector<Tier>& tiers, bool PluginOptions::*enabled,
+                                    Fn ask) {
+  for (const Tier& tier : tiers) {
+    std::optional<std::vector<TaskRef>> victims;
+    for (const Plugin* p : tier.plugins) {
+      if (!(p->options().*enabled)) continue;
+      auto cands = ask(*p);
+      if (!cands) continue;
+      if (cands->empty()) {
+        victims.reset();
+        break;
+      }
+      if (!victims) {
+        victims = std::move(*cands);
+        continue;
+      }
+      std::vector<TaskRef> both;
+      for (const TaskRef& v : *victims) {
+        if (std::find(cands->begin(), cands->end(), v) != cands->end()) both.push_back(v);
+      }
+      victims = std::move(both);
+    }
+    if (victims && !victims->empty()) return *victims;
+  }
+  return {};
+}
+
+} // namespace
+
+std::vector<TaskRef> Session::preemptable(TaskRef preemptor,
+                                          const std::vector<TaskRef>& cands) const {
+  return tiered_victims(*in_.tiers, &PluginOptions::preemptable,
+                        [&](const Plugin& p) { return p.preemptable(*this, preemptor, cands); });
+}
+
+std::vector<TaskRef> Session::reclaimable(TaskRef reclaimer,
+                                          const std::vector<TaskRef>& cands) const {
+  return tiered_victims(*in_.tiers, &PluginOptions::reclaimable,
+                        [&](const Plugin& p) { return p.reclaimable(*this, reclaimer, cands); });
+}
+
+bool Session::predicate(const JobInfo& j, const NodeInfo& n, DeviceTypeId t) const {
+  for (const Tier& tier : *in_.tiers) {
+    for (const Plugin* p : tier.plugins) {
+      if (!p->options().predicate) continue;
+      if (auto ok = p->predicate(*this, j, n, t); ok && !*ok) return false;
+    }
+  }
+  return true;
+}
+
+double Session::node_score(const JobInfo& j, const NodeInfo& n, DeviceTypeId t) const {
+  double score = 0;
+  for (const Tier& tier : *in_.tiers) {
+    for (const Plugin* p : tier.plugins) {
+      if (!p->options().node_order) continue;
+      if (auto s = p->node_score(*this, j, n, t)) score += *s;
+    }
+  }
+  return score;
+}
+
+// ---- resources -------------------------------------------------------------------------------
+
+std::vector<DeviceTypeId> Session::allowed_types(const JobInfo& j) const {
+  if (j.type >= 0) return {static_cast<DeviceTypeId>(j.type)};
+  auto span = view_.compatible_types(j.id);
+  return {span.begin(), span.end()};
+}
+
+std::int32_t Session::fit_type(const JobInfo& j, const NodeInfo& n, bool future) const {
+  const double cpu = n.cpu_idle + (future ? n.cpu_releasing - n.cpu_pipelined : 0);
+  const double mem = n.mem_idle + (future ? n.mem_releasing - n.mem_pipelined : 0);
+  // Host CPUs and memory: the same test as the runtime's (a request of 0 always fits).
+  if (j.task_req.v[1] > cpu + kEps || j.task_req.v[2] > mem + kEps) return -1;
+  for (DeviceTypeId t : allowed_types(j)) {
+    std::int64_t avail = future ? n.future_idle(t) : static_cast<std::int64_t>(n.idle[t].size());
+    if (avail < j.devices_per_task) continue;
+    if (!predicate(j, n, t)) continue;
+    return static_cast<std::int32_t>(t);
+  }
+  return -1;
+}
+
+std::uint32_t Session::room_for(const JobInfo& j) const {
+  std::int64_t room = 0;
+  for (DeviceTypeId t : allowed_types(j))
+    room += std::max<std::int64_t>(0, future_total_[t]) / j.devices_per_task;
+  return static_cast<std::uint32_t>(room);
+}
+
+std::int32_t Session::node_type(const JobInfo& j, const NodeInfo& n) const {
+  for (DeviceTypeId t : allowed_types(j)) {
+    if (n.capacity[t] >= j.devices_per_task && predicate(j, n, t))
+      return static_cast<std::int32_t>(t);
+  }
+  return -1;
+}
+
+void Session::do_allocate(TaskRef r, NodeId n, DeviceTypeId t, bool pipelined) {
+  JobInfo& job = jobs_[r.job];
+  TaskInfo& task = job.tasks[r.task];
+  NodeInfo& node = nodes_[n];
+  job.type = static_cast<std::int32_t>(t);
+  task.node = n;
+  task.type = t;
+  const std::uint32_t dpw = job.devices_per_task;
+  future_total_[t] -= dpw;
+  if (pipelined) {
+    node.pipelined[t] += dpw;
+    node.cpu_pipelined += job.task_req.v[1];
+    node.mem_pipelined += job.task_req.v[2];
+    set_status(job, task, TaskStatus::kPipelined);
+  } else {
+    auto& idle = node.idle[t];
+    task.devices.assign(idle.begin(), idle.begin() + dpw); // the lowest free ids
+    idle.erase(idle.begin(), idle.begin() + dpw);
+    node.cpu_idle -= job.task_req.v[1];
+    node.mem_idle -= job.task_req.v[2];
+    set_status(job, task, TaskStatus::kAllocated);
+  }
+  for (const Tier& tier : *in_.tiers) {
+    for (Plugin* p : tier.plugins)
+      p->on_allocate(*this, job);
+  }
+}
+
+void Session::undo_allocate(TaskRef r) {
+  JobInfo& job = jobs_[r.job];
+  TaskInfo& task = job.tasks[r.task];
+  NodeInfo& node = nodes_[task.node];
+  const std::uint32_t dpw = job.devices_per_task;
+  future_total_[task.type] += dpw;
+  if (task.status == TaskStatus::kPipelined) {
+    node.pipelined[task.type] -= dpw;
+    node.cpu_pipelined -= job.task_req.v[1];
+    node.mem_pipelined -= job.task_req.v[2];
+  } else {
+    auto& idle = node.idle[task.type];
+    idle.insert(idle.end(), task.devices.begin(), task.devices.end());
+    std::sort(idle.begin(), idle.end());
+    node.cpu_idle += job.task_req.v[1];
+    node.mem_idle += job.task_req.v[2];
+  }
+  set_status(job, task, TaskStatus::kPending);
+  task.devices.clear();
+  for (const Tier& tier : *in_.tiers) {
+    for (Plugin* p : tier.plugins)
+      p->on_deallocate(*this, job);
+  }
+}
+
+void Session::do_evict(TaskRef r) {
+  JobInfo& job = jobs_[r.job];
+  TaskInfo& task = job.tasks[r.task];
+  set_status(job, task, TaskStatus::kReleasing);
+  NodeInfo& node = nodes_[task.node];
+  node.releasing[task.type] += job.devices_per_task;
+  future_total_[task.type] += job.devices_per_task;
+  node.cpu_releasing += job.task_req.v[1];
+  node.mem_releasing += job.task_req.v[2];
+  for (const Tier& tier : *in_.tiers) {
+    for (Plugin* p : tier.plugins)
+      p->on_deallocate(*this, job);
+  }
+}
+
+void Session::undo_evict(TaskRef r) {
+  JobInfo& job = jobs_[r.job];
+  TaskInfo& task = job.tasks[r.task];
+  set_status(job, task, TaskStatus::kRunning);
+  NodeInfo& node = nodes_[task.node];
+  node.releasing[task.type] -= job.devices_per_task;
+  future_total_[task.type] -= job.devices_per_task;
+  node.cpu_releasing -= job.task_req.v[1];
+  node.mem_releasing -= job.task_req.v[2];
+  for (const Tier& tier : *in_.tiers) {
+    for (Plugin* p : tier.plugins)
+      p->on_allocate(*this, job);
+  }
+}
+
+// ---- statements ------------------------------------------------------------------------------
+
+void Statement::allocate(TaskRef r, NodeId n, DeviceTypeId t) {
+  ops_.push_back({Session::Op::kAllocate, r, s_.jobs_[r.job].type});
+  s_.do_allocate(r, n, t, false);
+}
+
+void Statement::pipeline(TaskRef r, NodeId n, DeviceTypeId t) {
+  ops_.push_back({Session::Op::kPipeline, r, s_.jobs_[r.job].type});
+  s_.do_allocate(r, n, t, true);
+}
+
+void Statement::evict(TaskRef r) {
+  ops_.push_back({Session::Op::kEvict, r, -1});
+  s_.do_evict(r);
+}
+
+void Statement::commit() {
+  s_.committed_.insert(s_.committed_.end(), ops_.begin(), ops_.end());
+  ops_.clear();
+}
+
+void Statement::keep() {
+  ops_.clear();
+}
+
+void Statement::discard() {
+  for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {
+    if (it->kind == Session::Op::kEvict) {
+      s_.undo_evict(it->ref);
+    } else {
+      s_.undo_allocate(it->ref);
+      s_.jobs_[it->ref.job].type = it->prev_type;
+    }
+  }
+  ops_.clear();
+}
+
+void Statement::merge(Statement& other) {
+  ops_.insert(ops_.end(), other.ops_.begin(), other.ops_.end());
+  other.ops_.clear();
+}
+
+bool Statement::has_evictions() const {
+  return std::any_of(ops_.begin(), ops_.end(),
+                     [](const Session::Op& op) { return op.kind == Session::Op::kEvict; });
+}
+
+} // namespace dlsim::kb

@@ -1,0 +1,225 @@
+// One scheduling session of kube-batch / Volcano (pkg/scheduler/framework/session.go): a snapshot
+// of jobs (PodGroups), their tasks (pods = dlsim workers), nodes and queues, the plugins' tiered
+// decisions (session_plugins.go), and statements that allocate, pipeline and evict inside the
+// snapshot until they are committed (applied to the runtime when the session closes) or
+// discarded (framework/statement.go).
+#pragma once
+
+#include "policies/kube_batch/config.h"
+#include "policies/kube_batch/resources.h"
+#include "sim/runtime/control.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace dlsim::kb {
+
+class Plugin;
+
+// A pod's status in the session (kube-batch's api.TaskStatus, reduced to what dlsim has).
+enum class TaskStatus : std::uint8_t {
+  kPending,   // waiting for a node
+  kAllocated, // given idle devices in this session
+  kPipelined, // given devices that a suspending job is releasing (this session only)
+  kBound,     // holds devices but cannot be evicted: a bound pod of a binding job, or a
+              // worker of a job that is migrating or resizing
+  kRunning,   // a worker of a running (or starting) job
+  kReleasing, // a worker of a job being suspended: its devices free up soon
+};
+
+struct TaskInfo {
+  TaskStatus status = TaskStatus::kPending;
+  NodeId node = 0;
+  DeviceTypeId type = 0;
+  std::vector<DeviceId> devices; // devices_per_worker ids while it holds any
+};
+
+struct TaskRef {
+  std::size_t job = 0; // index into Session::jobs()
+  std::uint32_t task = 0;
+  friend bool operator==(const TaskRef&, const TaskRef&) = default;
+};
+
+// A job (PodGroup): one task per requested worker; minMember is the job's min_workers.
+struct JobInfo {
+  JobId id = 0;
+  std::size_t index = 0;   // its place in Session::jobs()
+  std::uint32_t queue = 0; // index into Session::queues()
+  int priority = 0;
+  SimTime created = 0;                    // submit time: the PodGroup's creation timestamp
+  JobStatus status = JobStatus::kPending; // the runtime's, at session open
+  std::uint32_t min_member = 1;
+  std::uint32_t devices_per_task = 1;
+  Resources task_req; // one pod's request
+  double gpu_mem_gb = 0;
+  std::vector<TaskInfo> tasks;
+  bool inqueue = false;   // Volcano's Inqueue phase (always true without `enqueue`)
+  std::int32_t type = -1; // the device type all its tasks share, once one holds devices
+  std::array<std::uint32_t, 6> counts{}; // tasks per TaskStatus, kept by the session
+
+  [[nodiscard]] std::uint32_t count(TaskStatus s) const { return counts[static_cast<int>(s)]; }
+  // Tasks holding or given devices now (Bound, Binding, Running, Allocated in kube-batch).
+  [[nodiscard]] std::uint32_t ready() const;
+  [[nodiscard]] std::uint32_t waiting() const { return count(TaskStatus::kPipelined); }
+  [[nodiscard]] std::uint32_t pending() const { return count(TaskStatus::kPending); }
+  [[nodiscard]] Resources min_resources() const { return task_req * min_member; }
+  [[nodiscard]] bool holds_devices() const; // started, binding or being suspended
+};
+
+struct NodeInfo {
+  NodeId id = 0;
+  std::vector<std::vector<DeviceId>> idle; // [device type] free devices, increasing ids
+  std::vector<std::uint32_t> releasing;    // [device type] held by jobs being suspended
+  std::vector<std::uint32_t> pipelined;    // [device type] promised to pipelined tasks
+  std::vector<std::uint32_t> capacity;     // [device type]
+  double cpu_idle = 0, cpu_releasing = 0, cpu_pipelined = 0, cpu_total = 0;
+  double mem_idle = 0, mem_releasing = 0, mem_pipelined = 0, mem_total = 0;
+  std::vector<TaskRef> tasks; // tasks holding devices here at session open
+
+  // Volcano's FutureIdle: idle, plus what suspending jobs release, less what is promised.
+  [[nodiscard]] std::int64_t future_idle(DeviceTypeId t) const {
+    return static_cast<std::int64_t>(idle[t].size()) + releasing[t] - pipelined[t];
+  }
+  [[nodiscard]] Resources used() const; // held by any job (running, bound or releasing)
+  [[nodiscard]] Resources allocatable() const;
+};
+
+struct QueueInfo {
+  std::string name;
+  double weight = 1;
+  Resources capability = Resources::infinite();
+  bool reclaimable = true;
+};
+
+struct Tier {
+  std::vector<Plugin*> plugins;
+};
+
+// What the policy hands to a session.
+struct SessionInputs {
+  const std::vector<Tier>* tiers = nullptr;
+  const std::vector<QueueInfo>* queues = nullptr;
+  const std::vector<std::uint32_t>* queue_of_trace_queue = nullptr; // Workload::queues -> queue
+  const std::set<JobId>* active = nullptr;                          // submitted, not finished
+  const std::set<JobId>* inqueue = nullptr; // admitted by `enqueue` in earlier sessions
+  bool enqueue_action = false;              // without it every job counts as Inqueue
+};
+
+class Session {
+public:
+  Session(const View& view, const SessionInputs& in);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  [[nodiscard]] const View& view() const { return view_; }
+  [[nodiscard]] std::vector<JobInfo>& jobs() { return jobs_; }
+  [[nodiscard]] const std::vector<JobInfo>& jobs() const { return jobs_; }
+  [[nodiscard]] JobInfo& job(std::size_t i) { return jobs_[i]; }
+  [[nodiscard]] const JobInfo& job(std::size_t i) const { return jobs_[i]; }
+  [[nodiscard]] const TaskInfo& task(TaskRef r) const { return jobs_[r.job].tasks[r.task]; }
+  [[nodiscard]] std::vector<NodeInfo>& nodes() { return nodes_; }
+  [[nodiscard]] const std::vector<NodeInfo>& nodes() const { return nodes_; }
+  [[nodiscard]] const std::vector<QueueInfo>& queues() const { return *in_.queues; }
+  [[nodiscard]] const Resources& total() const { return total_; }
+  [[nodiscard]] bool gang_ready_checked() const { return gang_ready_checked_; }
+
+  // ---- the plugins' decisions, tier by tier (session_plugins.go) ----
+  [[nodiscard]] bool job_less(const JobInfo& l, const JobInfo& r) const;
+  [[nodiscard]] bool queue_less(std::uint32_t l, std::uint32_t r) const;
+  [[nodiscard]] bool task_less(TaskRef l, TaskRef r) const;
+  [[nodiscard]] bool job_ready(const JobInfo& j) const;
+  [[nodiscard]] bool job_pipelined(const JobInfo& j) const;
+  [[nodiscard]] bool job_starving(const JobInfo& j) const;
+  [[nodiscard]] bool job_enqueueable(const JobInfo& j) const;
+  void job_enqueued(JobInfo& j);
+  [[nodiscard]] bool overused(std::uint32_t queue) const;
+  [[nodiscard]] bool allocatable(std::uint32_t queue, const JobInfo& j) const;
+  [[nodiscard]] bool preemptive(std::uint32_t queue, const JobInfo& j) const;
+  [[nodiscard]] std::vector<TaskRef> preemptable(TaskRef preemptor,
+                                                 const std::vector<TaskRef>& cands) const;
+  [[nodiscard]] std::vector<TaskRef> reclaimable(TaskRef reclaimer,
+                                                 const std::vector<TaskRef>& cands) const;
+  [[nodiscard]] bool predicate(const JobInfo& j, const NodeInfo& n, DeviceTypeId t) const;
+  [[nodiscard]] double node_score(const JobInfo& j, const NodeInfo& n, DeviceTypeId t) const;
+
+  // ---- resources ----
+  // Device types a task of job j may use: the one its tasks already hold, else its compatible ones.
+  [[nodiscard]] std::vector<DeviceTypeId> allowed_types(const JobInfo& j) const;
+  // The first allowed type with room for one more task on node n that passes the predicates:
+  // on idle devices, or (future = true) on the node's future idle ones. -1 when none.
+  [[nodiscard]] std::int32_t fit_type(const JobInfo& j, const NodeInfo& n, bool future) const;
+  // At least as many tasks of job j as the cluster's future idle devices could hold (their
+  // total over devices per task, ignoring nodes, CPUs and memory): an upper bound that lets a
+  // gang that cannot fit skip the node search.
+  [[nodiscard]] std::uint32_t room_for(const JobInfo& j) const;
+  // The first allowed type whose devices node n has at all and that passes the predicates,
+  // whatever is free: where preempt and reclaim look for victims. -1 when none.
+  [[nodiscard]] std::int32_t node_type(const JobInfo& j, const NodeInfo& n) const;
+
+private:
+  friend class Statement;
+  void do_allocate(TaskRef r, NodeId n, DeviceTypeId t, bool pipelined);
+  void undo_allocate(TaskRef r);
+  void do_evict(TaskRef r);
+  void undo_evict(TaskRef r);
+  static void set_status(JobInfo& job, TaskInfo& task, TaskStatus s);
+
+  const View& view_;
+  SessionInputs in_;
+  std::vector<JobInfo> jobs_;
+  std::vector<NodeInfo> nodes_;
+  Resources total_;
+  std::vector<std::int64_t> future_total_; // [device type] sum of the nodes' future idle
+  bool gang_ready_checked_ = false;
+
+public:
+  // Operations kept or committed, in order; only committed ones reach the runtime.
+  struct Op {
+    enum Kind : std::uint8_t { kAllocate, kPipeline, kEvict } kind;
+    TaskRef ref;
+    std::int32_t prev_type = -1; // the job's type before an allocation fixed it
+  };
+  [[nodiscard]] const std::vector<Op>& committed() const { return committed_; }
+
+private:
+  std::vector<Op> committed_;
+};
+
+// A group of session operations that stands or falls together (framework/statement.go).
+class Statement {
+public:
+  explicit Statement(Session& s) : s_(s) {}
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement() { discard(); }
+
+  void allocate(TaskRef r, NodeId n, DeviceTypeId t); // onto idle devices
+  void pipeline(TaskRef r, NodeId n, DeviceTypeId t); // onto devices being released
+  // A running task gives its resources back (kube-batch's Evict: its status becomes
+  // Releasing). When the session closes, a job with an evicted task is suspended whole: a
+  // distributed job cannot go on without a worker. Its other tasks free their devices then,
+  // and later sessions give those out.
+  void evict(TaskRef r);
+  // Applied to the runtime at session close.
+  void commit();
+  // Stays in the session (resources stay reserved for the rest of it) but is not applied: what
+  // Volcano's allocate does with a job that is pipelined but not ready.
+  void keep();
+  // Undone, last first.
+  void discard();
+  // Takes over the operations of `other` (a per-node statement that worked out).
+  void merge(Statement& other);
+  [[nodiscard]] bool empty() const { return ops_.empty(); }
+  [[nodiscard]] bool has_evictions() const;
+
+private:
+  Session& s_;
+  std::vector<Session::Op> ops_;
+};
+
+} // namespace dlsim::kb

@@ -1,0 +1,203 @@
+// `dlsim net-solve`: a what-if tool for the network model. Reads a cluster and a list of flows,
+// shares the links max-min fairly exactly as a run does (sim/network), and prints each flow's
+// rate and route (docs/network.md#dlsim-net-solve).
+#include "sim/cli/commands.h"
+#include "sim/cluster/cluster_yaml.h"
+#include "sim/engine/error.h"
+#include "sim/network/network_model.h"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <libfccp/csv.h>
+
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace po = boost::program_options;
+
+namespace dlsim {
+
+namespace {
+
+struct FlowRow {
+  std::string label;
+  Router::Vertex src = 0;
+  Router::Vertex dst = 0;
+  double cap = MaxMinSolver::kUnlimited;
+};
+
+std::optional<std::uint64_t> parse_uint(std::string_view text) {
+  std::uint64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return v;
+}
+
+// A device id, or "n<node>.socket<s>".
+std::optional<Router::Vertex> parse_endpoint(const Router& router, const Cluster& c,
+                                             std::string_view text) {
+  if (auto d = parse_uint(text)) {
+    if (*d >= c.devices.size()) return std::nullopt;
+    return router.device_vertex(static_cast<DeviceId>(*d));
+  }
+  auto dot = text.find(".socket");
+  if (text.size() < 2 || text[0] != 'n' || dot == std::string_view::npos) return std::nullopt;
+  auto node = parse_uint(text.substr(1, dot - 1));
+  auto socket = parse_uint(text.substr(dot + 7));
+  if (!node || !socket || *node >= c.nodes.size()) return std::nullopt;
+  if (*socket >=
+      static_cast<std::uint64_t>(std::max(1, c.groups[c.nodes[*node].group].links.sockets))) {
+    return std::nullopt;
+  }
+  return router.socket_vertex(static_cast<NodeId>(*node), static_cast<std::uint32_t>(*socket));
+}
+
+std::vector<FlowRow> read_flows(const std::string& file, const Router& router, const Cluster& c) {
+  std::vector<FlowRow> rows;
+  try {
+    io::CSVReader<4, io::trim_chars<' ', '\t', '\r'>, io::double_quote_escape<',', '"'>,
+                  io::throw_on_overflow, io::empty_line_comment>
+        in(file);
+    in.read_header(io::ignore_extra_column | io::ignore_missing_column, "flow", "src", "dst",
+                   "cap_gbps");
+    for (const char* required : {"src", "dst"}) {
+      if (!in.has_column(required)) {
+        throw InputError(fmt::format("{}:1: {}: required column missing from the header (columns: "
+                                     "src, dst, and optionally flow, cap_gbps)",
+                                     file, required));
+      }
+    }
+    char* cells[4] = {nullptr, nullptr, nullptr, nullptr};
+    while (in.read_row(cells[0], cells[1], cells[2], cells[3])) {
+      auto where = [&](const char* column) {
+        return fmt::format("{}:{}: {}: ", file, in.get_file_line(), column);
+      };
+      FlowRow row;
+      row.label =
+          cells[0] != nullptr && cells[0][0] != '\0' ? cells[0] : std::to_string(rows.size());
+      const char* names[2] = {"src", "dst"};
+      Router::Vertex* ends[2] = {&row.src, &row.dst};
+      for (int k = 0; k < 2; ++k) {
+        auto v = parse_endpoint(router, c, cells[k + 1]);
+        if (!v) {
+          throw InputError(where(names[k]) +
+                           fmt::format("'{}' is not a device id (0 to {}) or a host socket "
+                                       "n<node>.socket<s> of this cluster",
+                                       cells[k + 1], c.devices.size() - 1));
+        }
+        *ends[k] = *v;
+      }
+      if (row.src == row.dst)
+        throw InputError(where("dst") + "a flow needs two different endpoints");
+      if (cells[3] != nullptr && cells[3][0] != '\0') {
+        double cap = 0;
+        std::string_view text(cells[3]);
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), cap);
+        if (ec != std::errc() || end != text.data() + text.size() || !(cap > 0)) {
+          throw InputError(where("cap_gbps") +
+                           fmt::format("expected a positive number of GB/s, got '{}'", text));
+        }
+        row.cap = cap;
+      }
+      rows.push_back(std::move(row));
+    }
+  } catch (const io::error::base& e) {
+    throw InputError(fmt::format("{}: {}", file, e.what()));
+  }
+  return rows;
+}
+
+const char* kind_name(LinkKind k) {
+  switch (k) {
+  case LinkKind::kPcie:
+    return "pcie";
+  case LinkKind::kHostBridge:
+    return "host-bridge";
+  case LinkKind::kSocketLink:
+    return "socket-link";
+  case LinkKind::kNvlink:
+    return "nvlink";
+  case LinkKind::kNic:
+    return "nic";
+  case LinkKind::kRackUplink:
+    return "rack-uplink";
+  }
+  return "?";
+}
+
+} // namespace
+
+int command_net_solve(const std::vector<std::string>& args) {
+  po::options_description o(
+      "dlsim net-solve --cluster FILE --flows FLOWS.csv [--links]\n\n"
+      "Shares the cluster's links max-min fairly among the given flows, exactly as a run with\n"
+      "network.contention does, and prints one CSV row per flow:\n"
+      "  flow,src,dst,rate_gbps,route\n"
+      "rate_gbps is in GB/s (bytes, like every bandwidth in dlsim); route is the '|'-joined\n"
+      "directed links crossed. FLOWS.csv has the columns src and dst (a device id as\n"
+      "`dlsim validate --devices` prints it, or a host socket n<node>.socket<s>), and optionally\n"
+      "flow (a label; default: the row number from 0) and cap_gbps (the flow's own limit).\n\n"
+      "Options");
+  o.add_options()("cluster", po::value<std::string>(), "cluster YAML (required)")(
+      "flows", po::value<std::string>(),
+      "flows CSV (required)")("links", po::bool_switch(),
+                              "then a blank line and every directed link: "
+                              "link,kind,gb_s,latency_us,flows,load_gbps")("help,h", "this help");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(o).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << o << '\n';
+    return 0;
+  }
+  if (!vm.count("cluster")) throw po::error("--cluster FILE is required");
+  if (!vm.count("flows")) throw po::error("--flows FLOWS.csv is required");
+  Cluster cluster = load_cluster_file(vm["cluster"].as<std::string>());
+  NetworkModel net(cluster);
+  const Router& router = net.router();
+  std::vector<FlowRow> rows = read_flows(vm["flows"].as<std::string>(), router, cluster);
+  std::vector<NetworkModel::FlowId> ids;
+  for (const FlowRow& r : rows)
+    ids.push_back(net.add_flow(r.src, r.dst, r.cap));
+  std::vector<std::uint32_t> ignored;
+  net.update(ignored);
+
+  const std::size_t links = cluster.topology.link_count();
+  std::vector<std::uint32_t> flows_on(2 * links, 0);
+  std::vector<double> load(2 * links, 0.0);
+  std::string out = "flow,src,dst,rate_gbps,route\n";
+  std::vector<Hop> hops;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    hops.clear();
+    router.route(rows[i].src, rows[i].dst, hops);
+    names.clear();
+    double rate = net.rate_gb_s(ids[i]);
+    for (const Hop& h : hops) {
+      names.push_back(router.hop_name(h));
+      ++flows_on[h.resource()];
+      load[h.resource()] += rate;
+    }
+    out += fmt::format("{},{},{},{},{}\n", rows[i].label, router.endpoint_label(rows[i].src),
+                       router.endpoint_label(rows[i].dst), rate, fmt::join(names, "|"));
+  }
+  if (vm["links"].as<bool>()) {
+    out += "\nlink,kind,gb_s,latency_us,flows,load_gbps\n";
+    for (std::uint32_t l = 0; l < links; ++l) {
+      const TopoLink& link = cluster.topology.link(l);
+      for (bool reverse : {false, true}) {
+        Hop h{l, reverse};
+        out += fmt::format("{},{},{},{},{},{}\n", router.hop_name(h), kind_name(link.kind),
+                           link.gb_s, link.latency_us, flows_on[h.resource()], load[h.resource()]);
+      }
+    }
+  }
+  std::fputs(out.c_str(), stdout);
+  return 0;
+}
+
+} // namespace dlsim
