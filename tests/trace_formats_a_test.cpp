@@ -413,7 +413,7 @@ TEST_CASE("tiresias: the bundled copy, and times that go backwards",
   CHECK(tiresias_model_to_zoo("bert_base") == "bert_base"); // not a Tiresias name: kept
 }
 
-TEST_CASE("--format auto guesses every format from the name and first line", "[formats][auto]") {
+TEST_CASE("format auto guesses every format from the name and first line", "[formats][auto]") {
   CHECK(guess_trace_format(kBundled + "/philly_cluster_job_log_synthetic.json").format == "philly");
   CHECK(guess_trace_format(kBundled + "/philly_pollux_excerpt.csv").format == "philly-csv");
   CHECK(guess_trace_format(kBundled + "/helios_cluster_log_synthetic.csv").format == "helios");
