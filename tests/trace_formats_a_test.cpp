@@ -570,6 +570,17 @@ TEST_CASE("dlsim run and validate take the selection flags", "[formats][cli]") {
   CHECK_THAT(r.out, Catch::Contains("\njobs: 1\n"));
   CHECK_THAT(r.err, Catch::Contains("trace: drop_failed: dropped 3 failed and 2 killed jobs"));
   CHECK_THAT(r.out, Catch::Contains("\nformat: helios\n"));
+  // --skip-bad-jobs prints the first reasons and counts the skips.
+  std::string mixed = dir.write("m.csv", "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                         "2017-10-01 00:00:00,60,1,60,a\nbad,1,1,1,a\n");
+  Outcome skipped =
+      run_dlsim("validate --trace " + mixed + " --format philly-csv --skip-bad-jobs", dir);
+  REQUIRE(skipped.code == 0);
+  CHECK_THAT(skipped.err,
+             Catch::Contains("warning: skipped 1 bad rows (--skip-bad-jobs); the first 1:\n  " +
+                             mixed +
+                             ":3: timestamp: expected a time YYYY-MM-DD HH:MM:SS, got 'bad'"));
+  CHECK_THAT(skipped.out, Catch::Contains("\nskipped_bad_jobs: 1\n"));
   Outcome bad = run_dlsim("validate --trace traces/sample.csv --window 5", dir);
   CHECK(bad.code == 1);
   CHECK_THAT(bad.err, Catch::Contains("trace.window: expected START:END"));
@@ -586,7 +597,9 @@ TEST_CASE("dlsim run and validate take the selection flags", "[formats][cli]") {
 
 TEST_CASE(
     "the 82,247-job Philly replay under FIFO on Philly's cluster runs every job for its duration",
-    "[formats][philly-csv][real][replay]") {
+    "[.][slow][formats][philly-csv][real][replay]") {
+  // Hidden from the default suite (a whole-trace replay belongs with the benchmarks); run it
+  // with `build/tests/dlsim_tests "[slow]"`.
   REQUIRE_SHARED_TRACES();
   // Through the dlsim binary: about a second (the in-process run with the invariant checker on
   // 2,816 GPUs takes minutes, so the checker runs on the excerpt below instead).

@@ -28,6 +28,11 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   read_options.openb_duration_s = e.openb_duration_s;
   Trace trace = format.read(e.trace_file, read_options);
   for (const auto& w : trace.warnings) fmt::print(warn, "warning: {}\n", w);
+  if (trace.skipped > 0) {
+    fmt::print(warn, "warning: skipped {} bad rows (--skip-bad-jobs); the first {}:\n", trace.skipped,
+               trace.skip_reasons.size());
+    for (const auto& r : trace.skip_reasons) fmt::print(warn, "  {}\n", r);
+  }
   SelectionReport selected = select_trace(trace, e.selection, e.seed);
   for (const auto& line : selected.lines()) fmt::print(warn, "trace: {}\n", line);
   WorkloadOptions options;
