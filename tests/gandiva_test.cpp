@@ -11,7 +11,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <sstream>
+#include <sys/wait.h>
 
 using namespace dlsim;
 using namespace dlsim::test;
@@ -428,4 +431,64 @@ TEST_CASE("asynchronous halving judges each trial when it reaches the rung", "[a
   CHECK(r.run->end("s-t1") == Approx(130).margin(1e-6));
   CHECK(r.run->job("s-t2").status == JobStatus::kCancelled);
   CHECK(r.run->end("s-t2") == Approx(160).margin(1e-6));
+}
+
+namespace {
+
+struct Cli {
+  int code;
+  std::string err;
+};
+
+// The dlsim binary, from the source tree (so bundled relative paths resolve).
+Cli dlsim_cli(const std::string& args, const ScratchDir& dir) {
+  std::string cmd = "cd '" DLSIM_SOURCE_DIR_FOR_TESTS "' && '" DLSIM_BINARY "' " + args +
+                    " > /dev/null 2> '" + dir.file("err.txt") + "'";
+  int status = std::system(cmd.c_str());
+  return Cli{WEXITSTATUS(status), read_file(dir.file("err.txt"))};
+}
+
+} // namespace
+
+TEST_CASE("gen-trace adds sessions and the automl experiment runs them end to end",
+          "[automl][cli]") {
+  // Two sessions of 6 one-GPU trials in 150 background jobs. Every trial ends finished or
+  // cancelled, the truth file lists the 12 trials, and a bad sessions file is refused with its
+  // file and key.
+  ScratchDir dir;
+  std::string sessions = dir.write(
+      "s.yaml", "sessions:\n  - {name: a, submit_s: 3600, trials: 6, model: resnet18, budget_s: "
+                "1800, seed: 4}\n"
+                "  - {name: b, submit_s: 7200, trials: 6, budget_s: 1800, rule: async, seed: 5}\n");
+  Cli gen =
+      dlsim_cli("gen-trace -n 150 --seed 3 --arrival-rate 60 --sessions " + sessions +
+                    " --sessions-truth " + dir.file("truth.csv") + " -o " + dir.file("trace.csv"),
+                dir);
+  REQUIRE(gen.code == 0);
+  std::string truth = read_file(dir.file("truth.csv"));
+  CHECK(std::count(truth.begin(), truth.end(), '\n') == 13); // header + 12 trials
+  for (const char* scheduler : {"fifo", "tiresias", "gandiva"}) {
+    Cli run = dlsim_cli("run -e configs/experiments/gandiva-automl.yaml --trace " +
+                            dir.file("trace.csv") + " --set policy.params.sessions=" + sessions +
+                            " --set policy.params.scheduler=" + scheduler + " -q -o " +
+                            dir.file(std::string("res-") + scheduler),
+                        dir);
+    REQUIRE(run.code == 0);
+    std::string jobs = read_file(dir.file(std::string("res-") + scheduler + "/jobs.csv"));
+    std::istringstream lines(jobs);
+    std::string line;
+    int trials = 0;
+    while (std::getline(lines, line)) {
+      if (line.rfind("a-t", 0) != 0 && line.rfind("b-t", 0) != 0) continue;
+      ++trials;
+      bool ended = line.find(",finished") != std::string::npos ||
+                   line.find(",cancelled") != std::string::npos;
+      CHECK(ended);
+    }
+    CHECK(trials == 12);
+  }
+  std::string bad = dir.write("bad.yaml", "sessions:\n  - {name: a, submit_s: 0, keep: 2}\n");
+  Cli refused = dlsim_cli("gen-trace -n 5 --sessions " + bad, dir);
+  CHECK(refused.code == 1);
+  CHECK_THAT(refused.err, Catch::Contains("bad.yaml:2: sessions.0.keep: must be in (0, 1]"));
 }
