@@ -7,6 +7,7 @@
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/datetime_field.h"
 #include "workloads/formats/gpu_shape.h"
+#include "workloads/formats/trace_limits.h"
 
 #include <optional>
 #include <unordered_set>
@@ -55,16 +56,16 @@ Trace read_helios_trace(const std::string& file, const ReadOptions& options) {
     row.column = "gpu_num";
     auto gpus = parse_int_field(f[3]);
     if (!gpus) throw FieldError{"missing value: expected the number of GPUs"};
-    if (*gpus < 0 || *gpus > 100000)
-      throw FieldError{fmt::format("expected 0 to 100000 GPUs, got {}", *gpus)};
+    if (*gpus < 0 || *gpus > kMaxTraceGpus)
+      throw FieldError{fmt::format("expected 0 to {} GPUs, got {}", kMaxTraceGpus, *gpus)};
     row.column = "cpu_num";
     auto cpus = parse_double_field(f[4]);
     if (cpus && *cpus < 0) throw FieldError{fmt::format("expected a count >= 0, got {}", *cpus)};
     row.column = "node_num";
     auto nodes = parse_int_field(f[5]);
     if (!nodes) throw FieldError{"missing value: expected the number of nodes"};
-    if (*nodes < 0 || *nodes > 100000)
-      throw FieldError{fmt::format("expected 0 to 100000 nodes, got {}", *nodes)};
+    if (*nodes < 0 || *nodes > kMaxTraceGpus)
+      throw FieldError{fmt::format("expected 0 to {} nodes, got {}", kMaxTraceGpus, *nodes)};
     row.column = "state";
     if (f[6] == nullptr || *f[6] == '\0')
       throw FieldError{
@@ -90,8 +91,10 @@ Trace read_helios_trace(const std::string& file, const ReadOptions& options) {
     row.column = "duration";
     auto duration = parse_double_field(f[10]);
     if (!duration) throw FieldError{"missing value: expected the run time in seconds"};
-    if (*duration < 0)
-      throw FieldError{fmt::format("expected a run time >= 0 s, got {}", *duration)};
+    if (*duration < 0 || *duration > kMaxTraceSeconds) {
+      throw FieldError{
+          fmt::format("expected a run time from 0 to {:g} s, got {}", kMaxTraceSeconds, *duration)};
+    }
     row.column = "queue";
     auto queued = parse_double_field(f[11]);
     if (queued && *queued < 0)

@@ -6,6 +6,7 @@
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/datetime_field.h"
 #include "workloads/formats/gpu_shape.h"
+#include "workloads/formats/trace_limits.h"
 
 #include <cmath>
 
@@ -37,13 +38,15 @@ Trace read_philly_csv_trace(const std::string& file, const ReadOptions& options)
     row.column = "duration";
     auto duration = parse_double_field(f[1]);
     if (!duration) throw FieldError{"missing value: expected the run time in seconds"};
-    if (*duration < 0)
-      throw FieldError{fmt::format("expected a run time >= 0 s, got {}", *duration)};
+    if (*duration < 0 || *duration > kMaxTraceSeconds) {
+      throw FieldError{
+          fmt::format("expected a run time from 0 to {:g} s, got {}", kMaxTraceSeconds, *duration)};
+    }
     row.column = "num_gpus";
     auto gpus = parse_int_field(f[2]);
     if (!gpus) throw FieldError{"missing value: expected the number of GPUs"};
-    if (*gpus < 1 || *gpus > 100000)
-      throw FieldError{fmt::format("expected 1 to 100000 GPUs, got {}", *gpus)};
+    if (*gpus < 1 || *gpus > kMaxTraceGpus)
+      throw FieldError{fmt::format("expected 1 to {} GPUs, got {}", kMaxTraceGpus, *gpus)};
     row.column = "gpu_time";
     if (auto gpu_time = parse_double_field(f[3])) {
       double expected = *duration * static_cast<double>(*gpus);

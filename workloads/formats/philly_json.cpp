@@ -11,6 +11,7 @@
 #include "workloads/formats/datetime_field.h"
 #include "workloads/formats/field_parse.h"
 #include "workloads/formats/gpu_shape.h"
+#include "workloads/formats/trace_limits.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -169,10 +170,20 @@ struct Reader {
           fmt::format("time goes backwards: the last attempt ends {} before the first starts {}",
                       format_datetime(*last_end), format_datetime(*first_start))};
     }
+    if (first_gpus > static_cast<std::uint64_t>(kMaxTraceGpus)) {
+      throw JobError{"attempts[0].detail",
+                     fmt::format("expected 1 to {} GPUs, got {}", kMaxTraceGpus, first_gpus)};
+    }
+    if (first_start && last_end &&
+        static_cast<double>(*last_end - *first_start) > kMaxTraceSeconds) {
+      throw JobError{fmt::format("attempts[{}].end_time", attempts.size() - 1),
+                     fmt::format("expected a run time of at most {:g} s, got {} s",
+                                 kMaxTraceSeconds, *last_end - *first_start)};
+    }
     seen_ids.insert(job.name);
     if (attempts.empty()) return Outcome::kNoAttempt;
     if (!first_start || !last_end) return Outcome::kNoRunTime;
-    if (first_gpus == 0 || first_gpus > 100000) return Outcome::kNoGpu;
+    if (first_gpus == 0) return Outcome::kNoGpu;
     if (*last_end == *first_start) return Outcome::kNoRunTime;
     job.submit_s = static_cast<double>(*submit);
     job.duration_s = static_cast<double>(*last_end - *first_start);

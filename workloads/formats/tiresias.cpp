@@ -4,6 +4,7 @@
 
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/gpu_shape.h"
+#include "workloads/formats/trace_limits.h"
 
 #include <map>
 #include <set>
@@ -66,12 +67,15 @@ Trace read_tiresias_trace(const std::string& file, const ReadOptions& options) {
     row.column = "num_gpu";
     auto gpus = parse_int_field(f[1]);
     if (!gpus) throw FieldError{"missing value: expected the number of GPUs"};
-    if (*gpus < 1 || *gpus > 100000)
-      throw FieldError{fmt::format("expected 1 to 100000 GPUs, got {}", *gpus)};
+    if (*gpus < 1 || *gpus > kMaxTraceGpus)
+      throw FieldError{fmt::format("expected 1 to {} GPUs, got {}", kMaxTraceGpus, *gpus)};
     row.column = "submit_time";
     auto submit = parse_double_field(f[2]);
     if (!submit) throw FieldError{"missing value: expected the submit time in seconds"};
-    if (*submit < 0) throw FieldError{fmt::format("expected a time >= 0 s, got {}", *submit)};
+    if (*submit < 0 || *submit > kMaxTraceSeconds) {
+      throw FieldError{
+          fmt::format("expected a time from 0 to {:g} s, got {}", kMaxTraceSeconds, *submit)};
+    }
     if (last_line != 0 && *submit < last_submit) {
       throw FieldError{fmt::format("time goes backwards: {} s after {} s on line {} (the format "
                                    "lists jobs in submission order)",
@@ -84,8 +88,10 @@ Trace read_tiresias_trace(const std::string& file, const ReadOptions& options) {
     row.column = "duration";
     auto duration = parse_double_field(f[5]);
     if (!duration) throw FieldError{"missing value: expected the run time in seconds"};
-    if (*duration < 0)
-      throw FieldError{fmt::format("expected a run time >= 0 s, got {}", *duration)};
+    if (*duration < 0 || *duration > kMaxTraceSeconds) {
+      throw FieldError{
+          fmt::format("expected a run time from 0 to {:g} s, got {}", kMaxTraceSeconds, *duration)};
+    }
     row.column = "interval";
     auto interval = parse_double_field(f[6]);
     if (interval && *interval < 0)
