@@ -188,10 +188,10 @@ TEST_CASE("philly-csv: malformed rows name file, line and column",
         f + ":3: duration: expected a run time from 0 to 1e+09 s, got -5");
   CHECK(err("2017-10-01 00:00:00,60.0,0,0,vcA\n") ==
         f + ":3: num_gpus: expected 1 to 100000 GPUs, got 0");
-  // gpu_time must be duration x num_gpus = 60 x 2 = 120.
   // Bounds that keep every time exact in SimTime (trace_limits.h): 1e9 s, 100,000 GPUs.
   CHECK(err("2017-10-01 00:00:00,1e308,1,1e308,vcA\n") ==
         f + ":3: duration: expected a run time from 0 to 1e+09 s, got 1e+308");
+  // gpu_time must be duration x num_gpus = 60 x 2 = 120.
   CHECK(err("2017-10-01 00:00:00,60.0,2,60.0,vcA\n") ==
         f + ":3: gpu_time: expected duration x num_gpus = 120, got 60");
   CHECK(err("2017-10-01 00:00:00,60.0\n") ==
