@@ -717,3 +717,34 @@ TEST_CASE("gen-trace --like helios-venus: a sample has the published median run 
   // P(1 GPU) = 0.7132, standard error sqrt(0.7132 x 0.2868 / 20000) = 0.0032.
   CHECK(static_cast<double>(single) / 20000 == Approx(0.7132).margin(0.016));
 }
+
+TEST_CASE("helios on the Helios-sized clusters: failed and killed jobs replayed and counted",
+          "[formats][helios][cli]") {
+  // 128 x 8 and 125 x 8 GPUs: Venus' and Earth's mean sizes, 1,022.76 and 997.66 GPUs, rounded
+  // to whole 8-GPU nodes.
+  CHECK(
+      cluster_from_yaml(read_file(DLSIM_SOURCE_DIR_FOR_TESTS "/configs/clusters/helios-venus.yaml"))
+          .count_of_kind(DeviceKind::kGpu) == 1024);
+  CHECK(
+      cluster_from_yaml(read_file(DLSIM_SOURCE_DIR_FOR_TESTS "/configs/clusters/helios-earth.yaml"))
+          .count_of_kind(DeviceKind::kGpu) == 1000);
+  ScratchDir dir;
+  Outcome r = run_dlsim("run --trace traces/helios_cluster_log_synthetic.csv --format helios "
+                        "--cluster configs/clusters/helios-venus.yaml -q --out " +
+                            dir.file("res"),
+                        dir);
+  REQUIRE(r.code == 0);
+  std::string summary = read_file(dir.file("res/summary.json"));
+  // 11 jobs, all finished; failed: 200003 FAILED, 200007 TIMEOUT, 200008 NODE_FAIL; killed:
+  // 200006 and 200013 CANCELLED.
+  CHECK_THAT(summary, Catch::Contains("\"finished\": 11,"));
+  CHECK_THAT(summary, Catch::Contains("\"trace_failed\": 3,"));
+  CHECK_THAT(summary, Catch::Contains("\"trace_killed\": 2,"));
+  // With --drop-failed those five are gone: 11 - 5 = 6.
+  Outcome d = run_dlsim("run --trace traces/helios_cluster_log_synthetic.csv --format helios "
+                        "--cluster configs/clusters/helios-venus.yaml --drop-failed -q --out " +
+                            dir.file("res2"),
+                        dir);
+  REQUIRE(d.code == 0);
+  CHECK_THAT(read_file(dir.file("res2/summary.json")), Catch::Contains("\"jobs\": 6,"));
+}
