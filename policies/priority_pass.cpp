@@ -18,8 +18,8 @@ public:
     }
   }
 
-  // Whether j fits what is left; takes it when `commit`.
-  bool offer(const View& view, JobId j, bool commit = true) {
+  // Takes j's devices from what is left of its type; false when they are not there.
+  bool offer(const View& view, JobId j) {
     const std::uint32_t need = view.request(j).devices();
     const JobState& st = view.state(j);
     const bool holds = is_holder(st);
@@ -27,10 +27,8 @@ public:
       if (holds && t != st.type) continue;
       auto it = left_.find(t);
       if (it == left_.end() || it->second < need) continue;
-      if (commit) {
-        it->second -= need;
-        total_ -= need;
-      }
+      it->second -= need;
+      total_ -= need;
       return true;
     }
     return false;
@@ -44,34 +42,62 @@ private:
 
 } // namespace
 
+namespace {
+
+// Jobs with the same shape fit the same nodes.
+using Shape = std::tuple<std::uint32_t, std::uint32_t, double, double, std::int32_t>;
+Shape shape_of(const JobRequest& r) {
+  return {r.workers, r.devices_per_worker, r.cpus_per_worker, r.mem_gb_per_worker, r.device_type};
+}
+
+} // namespace
+
 void PriorityPass::decide(const View& view, const PriorityWalk& walk,
                           const std::set<JobId>& holders, bool preempt) {
-  chosen_.clear();
-  Capacity capacity(view);
-  FreeModel model(view);
-  if (preempt) {
-    for (JobId h : holders)
-      model.hold(h);
-  }
-  walk([&](JobId j) {
-    const JobState& st = view.state(j);
-    if (holders.count(j)) {
-      bool placeable = !preempt || model.unhold_and_keep(j);
-      if (placeable && capacity.offer(view, j)) {
-        chosen_.push_back(j);
-      } else if (preempt) {
-        model.release(j); // to be preempted: its devices are free for the jobs after it
+  // For each shape that could not be placed, the first waiting job of that shape that failed:
+  // it and the waiting jobs of that shape after it are left out.
+  std::map<Shape, JobId> first_failed;
+  // Each round leaves out at least one more job; one or two rounds are the rule, and the bound
+  // only guards the run time.
+  for (int round = 0; round < 8; ++round) {
+    chosen_.clear();
+    Capacity capacity(view);
+    std::set<Shape> excluded;
+    walk([&](JobId j) {
+      const JobState& st = view.state(j);
+      if (!is_holder(st) && !first_failed.empty()) {
+        Shape shape = shape_of(view.request(j));
+        auto it = first_failed.find(shape);
+        if (it != first_failed.end() && (it->second == j || excluded.count(shape))) {
+          excluded.insert(shape);
+          return true;
+        }
       }
+      if ((holders.count(j) || !is_holder(st)) && capacity.offer(view, j)) chosen_.push_back(j);
       return !capacity.exhausted();
+    });
+
+    FreeModel model(view);
+    if (preempt) {
+      std::set<JobId> keep(chosen_.begin(), chosen_.end());
+      for (JobId h : holders) {
+        if (!keep.count(h)) model.release(h);
+      }
     }
-    if (is_holder(st)) return !capacity.exhausted(); // not this policy's to move
-    if (!capacity.offer(view, j, /*commit=*/false)) return true;
-    if (st.status == JobStatus::kSuspending) model.release(j); // its checkpoint frees them
-    if (!model.take(j, false) && !(preempt && model.take(j, true))) return true;
-    capacity.offer(view, j);
-    chosen_.push_back(j);
-    return !capacity.exhausted();
-  });
+    std::set<Shape> failed;
+    for (JobId j : chosen_) {
+      const JobState& st = view.state(j);
+      if (is_holder(st)) continue;
+      if (st.status == JobStatus::kSuspending) model.release(j); // its checkpoint frees them
+      Shape shape = shape_of(view.request(j));
+      if (failed.count(shape)) continue; // left out next round anyway
+      if (!model.take(j)) {
+        failed.insert(shape);
+        first_failed[shape] = j;
+      }
+    }
+    if (failed.empty()) return;
+  }
 }
 
 void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>& holders,
@@ -105,88 +131,46 @@ std::int64_t FreeModel::free_dev(NodeId n, DeviceTypeId t) const {
   return view_.free().free_on(n, t) + (it == dfree_.end() ? 0 : it->second);
 }
 
-std::int64_t FreeModel::held_dev(NodeId n, DeviceTypeId t) const {
-  auto it = held_.find({n, t});
-  return it == held_.end() ? 0 : it->second;
+std::int64_t FreeModel::total_dev(DeviceTypeId t) const {
+  auto it = dfree_sum_.find(t);
+  return view_.free().free(t) + (it == dfree_sum_.end() ? 0 : it->second);
 }
 
-double FreeModel::free_cpu(NodeId n) const {
-  auto it = nodes_.find(n);
-  return view_.node_cpu_free(n) + (it == nodes_.end() ? 0 : it->second.cpu);
-}
-
-double FreeModel::free_mem(NodeId n) const {
-  auto it = nodes_.find(n);
-  return view_.node_mem_free(n) + (it == nodes_.end() ? 0 : it->second.mem);
-}
-
-std::uint32_t FreeModel::fit(const JobRequest& r, NodeId n, DeviceTypeId t, bool with_held) const {
-  std::int64_t dev = std::max<std::int64_t>(0, free_dev(n, t));
-  double cpu = free_cpu(n), mem = free_mem(n);
-  if (with_held) {
-    auto it = nodes_.find(n);
-    dev = free_dev(n, t) + held_dev(n, t);
-    if (it != nodes_.end()) {
-      cpu += it->second.held_cpu;
-      mem += it->second.held_mem;
-    }
-  }
+std::uint32_t FreeModel::fit(const JobRequest& r, NodeId n, DeviceTypeId t) const {
+  std::int64_t dev = free_dev(n, t);
   if (dev <= 0) return 0;
+  auto it = dnode_.find(n);
+  double cpu = view_.node_cpu_free(n) + (it == dnode_.end() ? 0 : it->second.first);
+  double mem = view_.node_mem_free(n) + (it == dnode_.end() ? 0 : it->second.second);
   double k = std::floor(static_cast<double>(dev) / r.devices_per_worker + 1e-9);
   if (r.cpus_per_worker > 0) k = std::min(k, std::floor(cpu / r.cpus_per_worker + 1e-9));
   if (r.mem_gb_per_worker > 0) k = std::min(k, std::floor(mem / r.mem_gb_per_worker + 1e-9));
   return k > 0 ? static_cast<std::uint32_t>(k) : 0;
 }
 
-void FreeModel::add(JobId j, int sign, bool to_pool) {
+void FreeModel::release(JobId j) {
   const JobState& st = view_.state(j);
   const JobRequest& r = view_.request(j);
   const Cluster& c = view_.cluster();
-  auto& dev = to_pool ? held_ : dfree_;
   for (std::size_t i = 0; i < st.devices.size(); ++i) {
     const Device& d = c.devices[st.devices[i]];
-    dev[{d.node, d.type}] += sign;
+    ++dfree_[{d.node, d.type}];
+    ++dfree_sum_[d.type];
     if (i % r.devices_per_worker == 0) {
-      NodeDelta& nd = nodes_[d.node];
-      (to_pool ? nd.held_cpu : nd.cpu) += sign * r.cpus_per_worker;
-      (to_pool ? nd.held_mem : nd.mem) += sign * r.mem_gb_per_worker;
+      dnode_[d.node].first += r.cpus_per_worker;
+      dnode_[d.node].second += r.mem_gb_per_worker;
     }
   }
 }
 
-void FreeModel::release(JobId j) {
-  add(j, +1, false);
-}
-
-void FreeModel::hold(JobId j) {
-  add(j, +1, true);
-}
-
-bool FreeModel::unhold_and_keep(JobId j) {
-  add(j, -1, true);
-  // Reservations that dipped below the free devices (or CPUs, memory) of a node are owed by the
-  // running jobs still in the pool there; j keeps its devices only if those can pay it all.
-  const JobState& st = view_.state(j);
-  const Cluster& c = view_.cluster();
-  for (DeviceId d : st.devices) {
-    NodeId n = c.devices[d].node;
-    DeviceTypeId t = c.devices[d].type;
-    if (-free_dev(n, t) > held_dev(n, t)) return false;
-    auto it = nodes_.find(n);
-    double held_cpu = it == nodes_.end() ? 0 : it->second.held_cpu;
-    double held_mem = it == nodes_.end() ? 0 : it->second.held_mem;
-    if (-free_cpu(n) > held_cpu + 1e-9 || -free_mem(n) > held_mem + 1e-9) return false;
-  }
-  return true;
-}
-
-bool FreeModel::take(JobId j, bool with_held) {
+bool FreeModel::take(JobId j) {
   const JobRequest& r = view_.request(j);
   const std::uint32_t dpw = r.devices_per_worker;
-  const std::int64_t need = static_cast<std::int64_t>(r.workers) * dpw;
   const FreeIndex& free = view_.free();
   for (DeviceTypeId t : view_.compatible_types(j)) {
-    std::set<NodeId> nodes; // the runtime's nodes with free devices of t, and changed ones
+    if (total_dev(t) < static_cast<std::int64_t>(r.workers) * dpw) continue;
+    // Candidate nodes: the runtime's nodes with free devices of type t, and the changed ones.
+    std::set<NodeId> nodes;
     for (std::uint32_t k = 1; k <= free.max_per_node(t); ++k) {
       for (NodeId n : free.nodes_with(t, k))
         nodes.insert(n);
@@ -194,50 +178,41 @@ bool FreeModel::take(JobId j, bool with_held) {
     for (const auto& [key, d] : dfree_) {
       if (key.second == t) nodes.insert(key.first);
     }
-    if (with_held) {
-      for (const auto& [key, d] : held_) {
-        if (key.second == t && d > 0) nodes.insert(key.first);
-      }
-    }
-    // (pooled devices a whole placement here would need, usable devices, node, workers that fit)
-    std::vector<std::tuple<std::int64_t, std::int64_t, NodeId, std::uint32_t>> cand;
+    // (free devices, node, workers that fit)
+    std::vector<std::tuple<std::int64_t, NodeId, std::uint32_t>> cand;
     std::uint64_t total = 0;
     for (NodeId n : nodes) {
-      std::uint32_t f = fit(r, n, t, with_held);
-      if (f == 0) continue;
-      std::int64_t own = std::max<std::int64_t>(0, free_dev(n, t));
-      std::int64_t usable = with_held ? free_dev(n, t) + held_dev(n, t) : own;
-      cand.emplace_back(std::max<std::int64_t>(0, need - own), usable, n, f);
-      total += f;
+      if (std::uint32_t f = fit(r, n, t)) {
+        cand.emplace_back(free_dev(n, t), n, f);
+        total += f;
+      }
     }
     if (total < r.workers) continue;
     std::vector<std::pair<NodeId, std::uint32_t>> use;
-    const std::tuple<std::int64_t, std::int64_t, NodeId, std::uint32_t>* best = nullptr;
+    const std::tuple<std::int64_t, NodeId, std::uint32_t>* best = nullptr;
     for (const auto& c : cand) {
-      if (std::get<3>(c) >= r.workers && (!best || c < *best)) best = &c;
+      if (std::get<2>(c) >= r.workers && (!best || c < *best)) best = &c; // best fit
     }
     if (best) {
-      use.emplace_back(std::get<2>(*best), r.workers);
+      use.emplace_back(std::get<1>(*best), r.workers);
     } else {
-      // Several nodes: the most free devices first, then the most usable ones.
       std::sort(cand.begin(), cand.end(), [](const auto& a, const auto& b) {
-        if (std::get<0>(a) != std::get<0>(b)) return std::get<0>(a) < std::get<0>(b);
-        if (std::get<1>(a) != std::get<1>(b)) return std::get<1>(a) > std::get<1>(b);
-        return std::get<2>(a) < std::get<2>(b);
+        return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b)
+                                                : std::get<1>(a) < std::get<1>(b);
       });
       std::uint32_t left = r.workers;
       for (const auto& c : cand) {
-        std::uint32_t k = std::min(left, std::get<3>(c));
-        use.emplace_back(std::get<2>(c), k);
+        std::uint32_t k = std::min(left, std::get<2>(c));
+        use.emplace_back(std::get<1>(c), k);
         left -= k;
         if (left == 0) break;
       }
     }
     for (auto [n, k] : use) {
       dfree_[{n, t}] -= static_cast<std::int64_t>(k) * dpw;
-      NodeDelta& nd = nodes_[n];
-      nd.cpu -= k * r.cpus_per_worker;
-      nd.mem -= k * r.mem_gb_per_worker;
+      dfree_sum_[t] -= static_cast<std::int64_t>(k) * dpw;
+      dnode_[n].first -= k * r.cpus_per_worker;
+      dnode_[n].second -= k * r.mem_gb_per_worker;
     }
     return true;
   }

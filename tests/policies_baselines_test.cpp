@@ -234,30 +234,27 @@ TEST_CASE("tiresias with three queues demotes twice", "[policy][tiresias]") {
   CHECK(Ends{two, w}.end("A") == 500);
 }
 
-TEST_CASE("tiresias preempts the running jobs of the node it gives a waiting job",
+TEST_CASE("tiresias does not preempt for a job whose workers cannot be placed",
           "[policy][tiresias]") {
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 2, devices: {V100: 2}}\n");
   // Two nodes of 2 GPUs, spread placement, threshold 100 GPU-s, free preemption. A, B and C
   // (1 GPU, 1000 s) arrive at 0: spread puts A on node 0, B on node 1, C on node 0. All three
   // reach 100 GPU-s at 100 and move to Q1, in the order A, B, C. W (one worker of 2 GPUs, 50 s)
   // arrives at 150 in Q0 and needs a whole node.
-  // Counting devices alone, W (2), A and B (1 + 1) fill the 4 GPUs and C would be suspended;
-  // but C's GPU and node 1's free one are on different nodes, and W still could not start.
-  // The placement check gives W the node that needs the fewest running jobs' devices: node 1,
-  // which has one free GPU and B. Only B is suspended; W runs 150-200. B resumes at 200 with
-  // 1000 - 150 = 850 s left and ends at 1050; A and C are never preempted and end at 1000.
+  // Counting devices alone, W (2), A and B (1 + 1) fill the 4 GPUs and C, the worst, would be
+  // suspended; but C's GPU and node 1's free one are on different nodes, and W still could not
+  // start. The placement check leaves W out: nobody is preempted, and W starts when node 0
+  // empties at 1000 (A and C end), running 1000-1050.
   Workload w = workload_from_csv(c, "id,submit_s,workers,gpus_per_worker,duration_s\n"
                                     "A,0,1,1,1000\nB,0,1,1,1000\nC,0,1,1,1000\nW,150,1,2,50\n");
   SimState s =
       run_with("tiresias", "{thresholds: [100]}", c, w, free_preemption(), Placement::kSpread);
   Ends e{s, w};
-  CHECK(e.start("W") == 150);
-  CHECK(e.end("W") == 200);
-  CHECK(e.preemptions("B") == 1);
-  CHECK(e.end("B") == 1050);
   CHECK(e.preemptions("A") == 0);
+  CHECK(e.preemptions("B") == 0);
   CHECK(e.preemptions("C") == 0);
-  CHECK(e.end("C") == 1000);
+  CHECK(e.start("W") == 1000);
+  CHECK(e.end("W") == 1050);
 }
 
 TEST_CASE("tiresias queue_order: running-first puts a demoted job behind its new queue",
