@@ -28,8 +28,10 @@ private:
   std::deque<JobId> queue_;
 };
 
-}  // namespace
+} // namespace
 
-std::unique_ptr<Policy> make_fifo(Placement placement) { return std::make_unique<Fifo>(placement); }
+std::unique_ptr<Policy> make_fifo(Placement placement) {
+  return std::make_unique<Fifo>(placement);
+}
 
-}  // namespace dlsim
+} // namespace dlsim

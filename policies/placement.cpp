@@ -21,7 +21,7 @@ Placement parse_placement(const std::string& name) {
 }
 
 std::string to_string(Placement p) {
-  return placement_names()[static_cast<std::size_t>(p)];  // names are in enum order
+  return placement_names()[static_cast<std::size_t>(p)]; // names are in enum order
 }
 
 namespace {
@@ -98,7 +98,7 @@ std::optional<std::vector<DeviceId>> spread(const View& view, JobId j, DeviceTyp
   return out;
 }
 
-}  // namespace
+} // namespace
 
 std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement strategy,
                                            std::uint32_t workers) {
@@ -115,4 +115,4 @@ std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement 
   return std::nullopt;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

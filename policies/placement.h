@@ -11,12 +11,12 @@
 namespace dlsim {
 
 enum class Placement {
-  kConsolidate,  // fewest nodes: a single node by best fit, else the nodes with most free first
-  kSpread,       // one worker per node, least-loaded nodes first
-  kTopologyAware,  // most bandwidth for the job's pattern, then fewest hops (topology_aware.h)
+  kConsolidate,   // fewest nodes: a single node by best fit, else the nodes with most free first
+  kSpread,        // one worker per node, least-loaded nodes first
+  kTopologyAware, // most bandwidth for the job's pattern, then fewest hops (topology_aware.h)
 };
 
-Placement parse_placement(const std::string& name);  // InputError listing the valid names
+Placement parse_placement(const std::string& name); // InputError listing the valid names
 std::string to_string(Placement p);
 const std::vector<std::string>& placement_names();
 
@@ -29,4 +29,4 @@ inline std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Pla
   return place(view, j, strategy, view.request(j).workers);
 }
 
-}  // namespace dlsim
+} // namespace dlsim

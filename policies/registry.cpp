@@ -20,12 +20,20 @@ namespace dlsim {
 
 const std::vector<PolicyEntry>& policy_registry() {
   static const std::vector<PolicyEntry> entries = {
-      {"fifo", "first in, first out; strict order: a job that does not fit blocks the ones behind it",
-       false, {}, [](const PolicySetup& s) { return make_fifo(s.placement); }},
-      {"sjf", "shortest job first (oracle: reads true durations); non-preemptive, strict order", true,
-       {}, [](const PolicySetup& s) { return make_sjf(s.placement); }},
+      {"fifo",
+       "first in, first out; strict order: a job that does not fit blocks the ones behind it",
+       false,
+       {},
+       [](const PolicySetup& s) { return make_fifo(s.placement); }},
+      {"sjf",
+       "shortest job first (oracle: reads true durations); non-preemptive, strict order",
+       true,
+       {},
+       [](const PolicySetup& s) { return make_sjf(s.placement); }},
       {"srtf",
-       "shortest remaining time first (oracle); preempts longer jobs for shorter ones", true, {},
+       "shortest remaining time first (oracle); preempts longer jobs for shorter ones",
+       true,
+       {},
        [](const PolicySetup& s) { return make_srtf(s.placement); }},
       // Registered as an oracle so that `oracle: true` may read true durations; with the
       // default it reads only the trace's requested times.
@@ -54,8 +62,9 @@ const std::vector<PolicyEntry>& policy_registry() {
        {{"thresholds",
          "attained GPU-seconds at which a job moves down one queue; K = entries + 1 queues",
          "[3600]"},
-        {"promote_knob", "starvation guard: back to the first queue after waiting longer than this "
-                         "many times its run time since it was last there (0 = off)",
+        {"promote_knob",
+         "starvation guard: back to the first queue after waiting longer than this "
+         "many times its run time since it was last there (0 = off)",
          "0"},
         {"queue_order",
          "order within a queue: entry (FIFO by time of entering it) or running-first (running "
@@ -65,8 +74,9 @@ const std::vector<PolicyEntry>& policy_registry() {
       {"las",
        "least attained service (GPU-seconds), continuous and preemptive: the un-discretized 2D-LAS",
        false,
-       {{"interval_s", "seconds between the rounds at which running jobs may be preempted (0 = "
-                       "at every arrival, finish and completed action)",
+       {{"interval_s",
+         "seconds between the rounds at which running jobs may be preempted (0 = "
+         "at every arrival, finish and completed action)",
          "360"}},
        [](const PolicySetup& s) { return make_las(s.placement, las_interval(s.params)); }},
       {"drf",
@@ -88,8 +98,7 @@ const std::vector<PolicyEntry>& policy_registry() {
        "kube-batch / Volcano: per decision a session runs the configured actions with tiers of "
        "plugins (gang, priority, drf, proportion queues, binpack, nodeorder, predicates); paste a "
        "kube-batch config into actions and tiers",
-       false, kube_batch_params(),
-       [](const PolicySetup& s) { return make_kube_batch(s.params); }},
+       false, kube_batch_params(), [](const PolicySetup& s) { return make_kube_batch(s.params); }},
       {"volcano", "the same policy as kube-batch, with the same parameters and defaults", false,
        kube_batch_params(), [](const PolicySetup& s) { return make_kube_batch(s.params); }},
       {"gandiva",
@@ -101,12 +110,10 @@ const std::vector<PolicyEntry>& policy_registry() {
         {"exact_slices", "emit every slice as suspend/resume instead of the fluid 1/k share",
          "false"},
         {"packing", "try packing pairs of time-sliced jobs; unpack when measured worse", "true"},
-        {"pack_util_limit", "pack only pairs whose summed GPU utilization is at most this",
-         "1.0"},
+        {"pack_util_limit", "pack only pairs whose summed GPU utilization is at most this", "1.0"},
         {"migration", "migrate to spread over-subscribed groups, defragment and improve locality",
          "true"},
-        {"grow_shrink", "grow elastic jobs onto idle devices, shrink them when jobs wait",
-         "true"}},
+        {"grow_shrink", "grow elastic jobs onto idle devices, shrink them when jobs wait", "true"}},
        [](const PolicySetup& s) { return make_gandiva(gandiva_options(s.params)); }},
       {"automl",
        "hyper-parameter search sessions (successive halving, stop at the target) on top of "
@@ -127,7 +134,8 @@ const PolicyEntry& find_policy(const std::string& name) {
     if (e.name == name) return e;
     names.push_back(e.name);
   }
-  throw InputError(fmt::format("policy.name: unknown policy '{}' (known: {})", name, fmt::join(names, ", ")));
+  throw InputError(
+      fmt::format("policy.name: unknown policy '{}' (known: {})", name, fmt::join(names, ", ")));
 }
 
 PolicyParams resolve_params(const PolicyEntry& entry, const YAML::Node& given) {
@@ -137,12 +145,15 @@ PolicyParams resolve_params(const PolicyEntry& entry, const YAML::Node& given) {
     for (const auto& kv : given) {
       auto key = kv.first.as<std::string>();
       bool declared = false;
-      for (const auto& p : entry.params) declared = declared || p.key == key;
+      for (const auto& p : entry.params)
+        declared = declared || p.key == key;
       if (!declared) {
         std::vector<std::string> keys;
-        for (const auto& p : entry.params) keys.push_back(p.key);
-        throw InputError(fmt::format("policy.params.{}: policy '{}' has no such parameter (its parameters: {})",
-                                     key, entry.name, keys.empty() ? "none" : fmt::format("{}", fmt::join(keys, ", "))));
+        for (const auto& p : entry.params)
+          keys.push_back(p.key);
+        throw InputError(fmt::format(
+            "policy.params.{}: policy '{}' has no such parameter (its parameters: {})", key,
+            entry.name, keys.empty() ? "none" : fmt::format("{}", fmt::join(keys, ", "))));
       }
       out[key] = kv.second;
     }
@@ -157,7 +168,8 @@ double PolicyParams::number(const std::string& key) const {
   try {
     return values_[key].as<double>();
   } catch (const YAML::Exception&) {
-    throw InputError(fmt::format("policy.params.{}: expected a number for policy '{}'", key, policy_));
+    throw InputError(
+        fmt::format("policy.params.{}: expected a number for policy '{}'", key, policy_));
   }
 }
 
@@ -165,7 +177,8 @@ bool PolicyParams::flag(const std::string& key) const {
   try {
     return values_[key].as<bool>();
   } catch (const YAML::Exception&) {
-    throw InputError(fmt::format("policy.params.{}: expected true or false for policy '{}'", key, policy_));
+    throw InputError(
+        fmt::format("policy.params.{}: expected true or false for policy '{}'", key, policy_));
   }
 }
 
@@ -176,7 +189,8 @@ std::vector<double> PolicyParams::numbers(const std::string& key) const {
     if (n.IsScalar()) {
       out.push_back(n.as<double>());
     } else if (n.IsSequence()) {
-      for (const auto& v : n) out.push_back(v.as<double>());
+      for (const auto& v : n)
+        out.push_back(v.as<double>());
     } else {
       throw YAML::Exception(YAML::Mark::null_mark(), "not a list");
     }
@@ -191,8 +205,9 @@ std::string PolicyParams::text(const std::string& key) const {
   try {
     return values_[key].as<std::string>();
   } catch (const YAML::Exception&) {
-    throw InputError(fmt::format("policy.params.{}: expected a string for policy '{}'", key, policy_));
+    throw InputError(
+        fmt::format("policy.params.{}: expected a string for policy '{}'", key, policy_));
   }
 }
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -17,14 +17,15 @@ namespace dlsim {
 struct ParamSpec {
   std::string key;
   std::string doc;
-  std::string default_value;  // as YAML text
+  std::string default_value; // as YAML text
 };
 
 // A policy's parameters after validation: every declared key present (defaults filled in),
 // no undeclared key.
 class PolicyParams {
 public:
-  PolicyParams(YAML::Node values, std::string policy) : values_(std::move(values)), policy_(std::move(policy)) {}
+  PolicyParams(YAML::Node values, std::string policy)
+      : values_(std::move(values)), policy_(std::move(policy)) {}
   [[nodiscard]] double number(const std::string& key) const;
   [[nodiscard]] bool flag(const std::string& key) const;
   [[nodiscard]] std::string text(const std::string& key) const;
@@ -47,14 +48,14 @@ struct PolicySetup {
 struct PolicyEntry {
   std::string name;
   std::string description;
-  bool oracle = false;  // reads the jobs' true durations
+  bool oracle = false; // reads the jobs' true durations
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<Policy>(const PolicySetup&)> make;
 };
 
 const std::vector<PolicyEntry>& policy_registry();
-const PolicyEntry& find_policy(const std::string& name);  // InputError listing known names
+const PolicyEntry& find_policy(const std::string& name); // InputError listing known names
 // Checks `given` (policy.params) against the declarations and fills defaults.
 PolicyParams resolve_params(const PolicyEntry& entry, const YAML::Node& given);
 
-}  // namespace dlsim
+} // namespace dlsim
