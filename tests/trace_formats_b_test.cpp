@@ -188,6 +188,12 @@ TEST_CASE("swf: bad rows name file, line and field", "[trace][swf][errors]") {
   CHECK(err(ok + "2 5 0 10 1 -1 -1 1 -1 -1 7 1 1 -1 1 -1 -1 -1\n") ==
         dir.file("t.swf") + ":2: status (field 11): expected 1 (completed), 0 (failed), 5 "
                             "(cancelled), 2-4 (partial) or -1, got 7");
+  // Bounds that keep every time exact in SimTime (workloads/formats/trace_limits.h).
+  CHECK(err(ok + "2 5 0 2000000000 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n") ==
+        dir.file("t.swf") + ":2: run_time (field 4): must be at most 1000000000 s, got 2000000000");
+  CHECK(err(ok + "2 5 0 10 200000 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n") ==
+        dir.file("t.swf") + ":2: allocated_procs (field 5): 200000 processors are 200000 devices, "
+                            "more than 100000 (raise trace.swf_procs_per_device)");
   CHECK(err(ok + ok) ==
         dir.file("t.swf") + ":2: job_number (field 1): duplicate job number 1 (first on line 1)");
   CHECK(err("") ==
@@ -347,6 +353,8 @@ TEST_CASE("openb: bad pod lists name file, line and column", "[trace][openb][err
         f + ":2: deletion_time: goes backwards: 5 is before scheduled_time 20");
   CHECK(err(header + "a,1000,1024,1,500,,LS,Running,30,50,20\n") ==
         f + ":2: scheduled_time: goes backwards: 20 is before creation_time 30");
+  CHECK(err(header + "a,1000,1024,1,500,,LS,Running,0,5e12,0\n") ==
+        f + ":2: deletion_time: must be at most 1000000000 s, got 5000000000000");
   CHECK(err(header + "a,1000,1024,1,500,,LS,Done,0,5,0\n") ==
         f + ":2: pod_phase: expected Running, Succeeded, Failed or Pending, got 'Done'");
   CHECK(err(header + "a,1000,1024,1,500,,LS,Running,0,5,0,9\n") ==

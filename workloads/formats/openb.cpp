@@ -4,6 +4,7 @@
 
 #include "sim/engine/error.h"
 #include "workloads/formats/field_parse.h"
+#include "workloads/formats/trace_limits.h"
 #include "workloads/formats/zlib_source.h"
 
 #include <fmt/format.h>
@@ -32,6 +33,13 @@ enum Col { kName, kCpu, kMem, kNumGpu, kGpuMilli, kSpec, kQos, kPhase, kCreate, 
 
 bool empty(const char* f) {
   return f == nullptr || *f == '\0';
+}
+
+// Times within kMaxTraceSeconds stay exact in SimTime (workloads/formats/trace_limits.h).
+void check_seconds(double v) {
+  if (v < 0) throw FieldError{fmt::format("must not be negative, got {}", v)};
+  if (v > kMaxTraceSeconds)
+    throw FieldError{fmt::format("must be at most {} s, got {}", kMaxTraceSeconds, v)};
 }
 
 std::int64_t required_int(const char* f) {
@@ -172,12 +180,14 @@ Trace read_openb_trace(const std::string& file, const ReadOptions& options) {
           column = "creation_time";
           auto created = parse_double_field(f[kCreate]);
           if (!created) throw FieldError{"missing value"};
-          if (*created < 0) throw FieldError{fmt::format("must not be negative, got {}", *created)};
+          check_seconds(*created);
           column = "deletion_time";
           auto deleted = parse_double_field(f[kDelete]);
           if (!deleted) throw FieldError{"missing value"};
+          check_seconds(*deleted);
           column = "scheduled_time";
           auto scheduled = parse_double_field(f[kSched]);
+          if (scheduled) check_seconds(*scheduled);
           if (scheduled && *scheduled < *created) {
             throw FieldError{
                 fmt::format("goes backwards: {} is before creation_time {}", *scheduled, *created)};

@@ -5,6 +5,7 @@
 
 #include "sim/engine/error.h"
 #include "workloads/formats/field_parse.h"
+#include "workloads/formats/trace_limits.h"
 #include "workloads/formats/zlib_source.h"
 
 #include <fmt/format.h>
@@ -141,6 +142,13 @@ bool empty(const char* f) {
   return f == nullptr || *f == '\0';
 }
 
+// Times within kMaxTraceSeconds stay exact in SimTime (workloads/formats/trace_limits.h).
+void check_seconds(double v) {
+  if (v < 0) throw FieldError{fmt::format("must not be negative, got {}", v)};
+  if (v > kMaxTraceSeconds)
+    throw FieldError{fmt::format("must be at most {} s, got {}", kMaxTraceSeconds, v)};
+}
+
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // What the task table says about one job: its GPU tasks summed into one gang of workers.
@@ -198,10 +206,10 @@ Trace read_pai2020_trace(const std::string& directory, const ReadOptions& option
         }
         column = "start_time";
         auto start = parse_double_field(f[4]);
-        if (start && *start < 0)
-          throw FieldError{fmt::format("must not be negative, got {}", *start)};
+        if (start) check_seconds(*start);
         column = "end_time";
         auto end = parse_double_field(f[5]);
+        if (end) check_seconds(*end);
         if (start && end && *end < *start) {
           throw FieldError{fmt::format("goes backwards: {} is before start_time {}", *end, *start)};
         }
@@ -275,89 +283,95 @@ Trace read_pai2020_trace(const std::string& directory, const ReadOptions& option
   std::size_t unfinished = 0, cpu_only = 0, no_tasks = 0, no_run_time = 0;
   std::vector<std::string> unmatched_types;
   std::unordered_set<std::string> seen;
-  read_table(dir, "pai_job_table", job_file, kJob, trace, options,
-             [&](std::array<char*, 6>& f, unsigned line, const char*& column) {
-               TraceJob job;
-               job.line = line;
-               column = "job_name";
-               if (empty(f[0])) throw FieldError{"empty job name"};
-               job.name = f[0];
-               if (!seen.insert(job.name).second)
-                 throw FieldError{fmt::format("duplicate job name '{}'", job.name)};
-               column = "status";
-               std::string_view status = f[3] != nullptr ? f[3] : "";
-               bool finished = true;
-               if (status == "Failed")
-                 job.trace_status = 1;
-               else if (status == "Running" || status == "Waiting")
-                 finished = false;
-               else if (status != "Terminated") {
-                 throw FieldError{fmt::format(
-                     "expected Terminated, Failed, Running or Waiting, got '{}'", status)};
-               }
-               column = "start_time";
-               auto submit = parse_double_field(f[4]);
-               if (!submit) throw FieldError{"missing value (the job's submit time)"};
-               if (*submit < 0)
-                 throw FieldError{fmt::format("must not be negative, got {}", *submit)};
-               column = "end_time";
-               auto end = parse_double_field(f[5]);
-               if (end && *end < *submit)
-                 throw FieldError{
-                     fmt::format("goes backwards: {} is before start_time {}", *end, *submit)};
-               auto it = tasks.find(job.name);
-               if (it != tasks.end()) it->second.used = true;
-               if (!finished) {
-                 ++unfinished;
-                 return;
-               }
-               if (it == tasks.end()) {
-                 ++no_tasks;
-                 return;
-               }
-               JobTasks& t = it->second;
-               if (t.gpu_tasks.empty()) {
-                 ++cpu_only;
-                 return;
-               }
-               if (t.untimed || t.workers < 1) {
-                 ++no_run_time;
-                 return;
-               }
-               job.submit_s = *submit;
-               // Whole seconds: a task that ended in the second it started ran [0, 1) s.
-               job.duration_s = t.end > t.start ? t.end - t.start : 0.5;
-               job.workers = static_cast<std::uint32_t>(t.workers);
-               if (t.plan_gpu < 100) {
-                 job.gpu_fraction = t.plan_gpu / 100.0;
-               } else {
-                 job.devices_per_worker =
-                     static_cast<std::uint32_t>(std::ceil(t.plan_gpu / 100.0 - 1e-9));
-               }
-               job.ps = t.ps;
-               job.cpus_per_worker = t.plan_cpu / 100.0;
-               job.mem_gb_per_worker = t.plan_mem;
-               if (!empty(f[2])) job.user = trace.users.intern(f[2]);
-               std::string type = t.mixed_types ? "" : t.gpu_type;
-               if (!empty(f[1])) {
-                 auto r = requested_type.find(f[1]);
-                 if (r != requested_type.end()) type = r->second;
-               }
-               std::string_view device = pai2020_device_type(type);
-               if (!device.empty())
-                 job.device_type = trace.device_types.intern(device);
-               else if (!type.empty() && type != "MISC" &&
-                        std::find(unmatched_types.begin(), unmatched_types.end(), type) ==
-                            unmatched_types.end()) {
-                 unmatched_types.push_back(type);
-               }
-               if (t.util_count > 0) {
-                 double util = t.util_sum / static_cast<double>(t.util_count) /
-                               (100.0 * job.devices_per_worker);
-                 if (util > 0) job.gpu_util = std::min(util, 1.0);
-               }
-               trace.jobs.push_back(std::move(job));
-             });
+  read_table(
+      dir, "pai_job_table", job_file, kJob, trace, options,
+      [&](std::array<char*, 6>& f, unsigned line, const char*& column) {
+        TraceJob job;
+        job.line = line;
+        column = "job_name";
+        if (empty(f[0])) throw FieldError{"empty job name"};
+        job.name = f[0];
+        if (!seen.insert(job.name).second)
+          throw FieldError{fmt::format("duplicate job name '{}'", job.name)};
+        column = "status";
+        std::string_view status = f[3] != nullptr ? f[3] : "";
+        bool finished = true;
+        if (status == "Failed")
+          job.trace_status = 1;
+        else if (status == "Running" || status == "Waiting")
+          finished = false;
+        else if (status != "Terminated") {
+          throw FieldError{
+              fmt::format("expected Terminated, Failed, Running or Waiting, got '{}'", status)};
+        }
+        column = "start_time";
+        auto submit = parse_double_field(f[4]);
+        if (!submit) throw FieldError{"missing value (the job's submit time)"};
+        check_seconds(*submit);
+        column = "end_time";
+        auto end = parse_double_field(f[5]);
+        if (end) check_seconds(*end);
+        if (end && *end < *submit)
+          throw FieldError{
+              fmt::format("goes backwards: {} is before start_time {}", *end, *submit)};
+        auto it = tasks.find(job.name);
+        if (it != tasks.end()) it->second.used = true;
+        if (!finished) {
+          ++unfinished;
+          return;
+        }
+        if (it == tasks.end()) {
+          ++no_tasks;
+          return;
+        }
+        JobTasks& t = it->second;
+        if (t.gpu_tasks.empty()) {
+          ++cpu_only;
+          return;
+        }
+        if (t.untimed || t.workers < 1) {
+          ++no_run_time;
+          return;
+        }
+        job.submit_s = *submit;
+        // Whole seconds: a task that ended in the second it started ran [0, 1) s.
+        job.duration_s = t.end > t.start ? t.end - t.start : 0.5;
+        job.workers = static_cast<std::uint32_t>(t.workers);
+        if (t.plan_gpu < 100) {
+          job.gpu_fraction = t.plan_gpu / 100.0;
+        } else {
+          job.devices_per_worker = static_cast<std::uint32_t>(std::ceil(t.plan_gpu / 100.0 - 1e-9));
+        }
+        if (static_cast<double>(job.workers) * job.devices_per_worker > kMaxTraceGpus) {
+          column = "job_name";
+          throw FieldError{fmt::format("the job's GPU tasks ask for {} GPUs, more than {}",
+                                       static_cast<double>(job.workers) * job.devices_per_worker,
+                                       kMaxTraceGpus)};
+        }
+        job.ps = t.ps;
+        job.cpus_per_worker = t.plan_cpu / 100.0;
+        job.mem_gb_per_worker = t.plan_mem;
+        if (!empty(f[2])) job.user = trace.users.intern(f[2]);
+        std::string type = t.mixed_types ? "" : t.gpu_type;
+        if (!empty(f[1])) {
+          auto r = requested_type.find(f[1]);
+          if (r != requested_type.end()) type = r->second;
+        }
+        std::string_view device = pai2020_device_type(type);
+        if (!device.empty())
+          job.device_type = trace.device_types.intern(device);
+        else if (!type.empty() && type != "MISC" &&
+                 std::find(unmatched_types.begin(), unmatched_types.end(), type) ==
+                     unmatched_types.end()) {
+          unmatched_types.push_back(type);
+        }
+        if (t.util_count > 0) {
+          double util =
+              t.util_sum / static_cast<double>(t.util_count) / (100.0 * job.devices_per_worker);
+          if (util > 0) job.gpu_util = std::min(util, 1.0);
+        }
+        trace.jobs.push_back(std::move(job));
+      });
 
   std::size_t orphan_tasks = 0;
   for (const auto& [name, t] : tasks)

@@ -5,6 +5,7 @@
 
 #include "sim/engine/error.h"
 #include "workloads/formats/field_parse.h"
+#include "workloads/formats/trace_limits.h"
 #include "workloads/formats/zlib_source.h"
 
 #include <fmt/format.h>
@@ -48,6 +49,14 @@ std::size_t split_fields(char* line, std::array<char*, kFields>& out) {
     if (*p == '\0') return n;
     *p++ = '\0';
   }
+}
+
+// Times within kMaxTraceSeconds stay exact in SimTime (workloads/formats/trace_limits.h).
+double check_seconds(double v) {
+  if (v < 0) throw FieldError{fmt::format("must not be negative, got {}", v)};
+  if (v > kMaxTraceSeconds)
+    throw FieldError{fmt::format("must be at most {} s, got {}", kMaxTraceSeconds, v)};
+  return v;
 }
 
 bool is_blank_or_comment(const char* line) {
@@ -128,7 +137,7 @@ Trace read_swf_trace(const std::string& file, const ReadOptions& options) {
           throw FieldError{fmt::format("expected a job number (an integer >= 0), got '{}'", f[0])};
         job.name = f[0];
         double submit = number(1);
-        if (submit < 0) throw FieldError{fmt::format("must not be negative, got {}", submit)};
+        check_seconds(submit);
         if (submit < previous_submit) {
           throw FieldError{fmt::format("goes backwards: {} is before the previous job's {} (an SWF "
                                        "log is sorted by submit time)",
@@ -136,6 +145,7 @@ Trace read_swf_trace(const std::string& file, const ReadOptions& options) {
         }
         double run = number(3);
         if (run < 0) throw FieldError{"run time unknown (-1): the job's work cannot be known"};
+        check_seconds(run);
         // SWF times are whole seconds, so 0 means a run in [0, 1) s: take the middle.
         job.duration_s = run > 0 ? run : 0.5;
         double procs = number(4);
@@ -147,10 +157,15 @@ Trace read_swf_trace(const std::string& file, const ReadOptions& options) {
         if (procs != std::floor(procs) || procs > 1e9)
           throw FieldError{fmt::format("expected a whole number of processors, got {}", procs)};
         double devices = std::ceil(procs / options.swf_procs_per_device);
+        if (devices > kMaxTraceGpus) {
+          throw FieldError{fmt::format("{} processors are {} devices, more than {} (raise "
+                                       "trace.swf_procs_per_device)",
+                                       procs, devices, kMaxTraceGpus)};
+        }
         job.workers = static_cast<std::uint32_t>(devices);
         job.min_workers = job.max_workers = job.workers;
         double requested = number(8);
-        if (requested > 0) job.requested_s = requested;
+        if (requested > 0) job.requested_s = check_seconds(requested);
         field = 10;
         if (status == 0)
           job.trace_status = 1;
