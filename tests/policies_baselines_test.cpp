@@ -234,9 +234,8 @@ TEST_CASE("tiresias with three queues demotes twice", "[policy][tiresias]") {
   CHECK(Ends{two, w}.end("A") == 500);
 }
 
-// Hidden ([.]): fails at the end of session 1 while its fix in priority_pass was unfinished.
 TEST_CASE("tiresias does not preempt for a job whose workers cannot be placed",
-          "[.][wip][policy][tiresias]") {
+          "[policy][tiresias]") {
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 2, devices: {V100: 2}}\n");
   // Two nodes of 2 GPUs, spread placement, threshold 100 GPU-s, free preemption. A, B and C
   // (1 GPU, 1000 s) arrive at 0: spread puts A on node 0, B on node 1, C on node 0. All three
