@@ -55,24 +55,31 @@ std::uint64_t worker_capacity(const Cluster& c, DeviceTypeId t, const JobRequest
       if (type == t) devs += n;
     }
     std::uint64_t per_node = devs / r.devices_per_worker;
-    if (r.cpus_per_worker > 0) per_node = std::min<std::uint64_t>(per_node, static_cast<std::uint64_t>(g.cpu_cores / r.cpus_per_worker + 1e-9));
-    if (r.mem_gb_per_worker > 0) per_node = std::min<std::uint64_t>(per_node, static_cast<std::uint64_t>(g.memory_gb / r.mem_gb_per_worker + 1e-9));
+    if (r.cpus_per_worker > 0)
+      per_node = std::min<std::uint64_t>(
+          per_node, static_cast<std::uint64_t>(g.cpu_cores / r.cpus_per_worker + 1e-9));
+    if (r.mem_gb_per_worker > 0)
+      per_node = std::min<std::uint64_t>(
+          per_node, static_cast<std::uint64_t>(g.memory_gb / r.mem_gb_per_worker + 1e-9));
     total += per_node * g.count;
   }
   return total;
 }
 
-}  // namespace
+} // namespace
 
 Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster,
                         const WorkloadOptions& options) {
   Workload w;
   auto ref = find_device_type(cluster.types, options.reference_device);
-  if (!ref) throw InputError(fmt::format("trace.reference_device: unknown device type '{}'", options.reference_device));
+  if (!ref)
+    throw InputError(
+        fmt::format("trace.reference_device: unknown device type '{}'", options.reference_device));
   w.reference_device = *ref;
   w.perf = build_perf_table(zoo, cluster.types, *ref);
   w.models.push_back("");
-  for (const auto& m : zoo.models) w.models.push_back(m.name);
+  for (const auto& m : zoo.models)
+    w.models.push_back(m.name);
   w.users = trace.users.names();
   w.queues = trace.queues.names();
   w.skipped_bad_jobs = trace.skipped;
@@ -80,15 +87,19 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   // Trace model and device-type names to ids, once per distinct name.
   std::vector<std::int64_t> model_of(trace.models.names().size(), -1);
   for (std::size_t i = 0; i < model_of.size(); ++i) {
-    if (auto m = zoo.find(trace.models.at(static_cast<std::uint32_t>(i)))) model_of[i] = static_cast<std::int64_t>(*m) + 1;
+    if (auto m = zoo.find(trace.models.at(static_cast<std::uint32_t>(i))))
+      model_of[i] = static_cast<std::int64_t>(*m) + 1;
   }
   std::vector<std::int64_t> type_of(trace.device_types.names().size(), -1);
   for (std::size_t i = 0; i < type_of.size(); ++i) {
-    if (auto t = find_device_type(cluster.types, trace.device_types.at(static_cast<std::uint32_t>(i)))) type_of[i] = *t;
+    if (auto t =
+            find_device_type(cluster.types, trace.device_types.at(static_cast<std::uint32_t>(i))))
+      type_of[i] = *t;
   }
   std::vector<DeviceTypeId> gpu_types;
   for (DeviceTypeId t = 0; t < cluster.types.size(); ++t) {
-    if (cluster.types[t].kind == DeviceKind::kGpu && cluster.count_of_type(t) > 0) gpu_types.push_back(t);
+    if (cluster.types[t].kind == DeviceKind::kGpu && cluster.count_of_type(t) > 0)
+      gpu_types.push_back(t);
   }
   Rng assign = Rng::stream(options.seed, "workload.assign-models");
   ReadOptions read_options{options.skip_bad_jobs};
@@ -98,12 +109,17 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   // indices, and an identity order is what the stable sort would return anyway.
   std::vector<std::size_t> order(trace.jobs.size());
   std::iota(order.begin(), order.end(), 0);
-  auto by_submit = [&](std::size_t a, std::size_t b) { return trace.jobs[a].submit_s < trace.jobs[b].submit_s; };
-  if (!std::is_sorted(order.begin(), order.end(), by_submit)) std::stable_sort(order.begin(), order.end(), by_submit);
+  auto by_submit = [&](std::size_t a, std::size_t b) {
+    return trace.jobs[a].submit_s < trace.jobs[b].submit_s;
+  };
+  if (!std::is_sorted(order.begin(), order.end(), by_submit))
+    std::stable_sort(order.begin(), order.end(), by_submit);
   w.jobs.reserve(trace.jobs.size());
   for (std::size_t idx : order) {
     const TraceJob& tj = trace.jobs[idx];
-    auto where = [&](const char* column) { return fmt::format("{}:{}: {}: job '{}': ", trace.file, tj.line, column, tj.name); };
+    auto where = [&](const char* column) {
+      return fmt::format("{}:{}: {}: job '{}': ", trace.file, tj.line, column, tj.name);
+    };
     JobSpec spec;
     spec.name = tj.name;
     JobRequest& r = spec.request;
@@ -123,7 +139,9 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     spec.trace_status = static_cast<TraceStatus>(tj.trace_status);
     if (tj.model != kNoString) {
       if (model_of[tj.model] < 0) {
-        reject_row(trace, read_options, where("model") + fmt::format("unknown model '{}' (see dlsim list models)", trace.models.at(tj.model)));
+        reject_row(trace, read_options,
+                   where("model") + fmt::format("unknown model '{}' (see dlsim list models)",
+                                                trace.models.at(tj.model)));
         continue;
       }
       r.model = static_cast<ModelId>(model_of[tj.model]);
@@ -134,7 +152,10 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     }
     if (tj.device_type != kNoString) {
       if (type_of[tj.device_type] < 0) {
-        reject_row(trace, read_options, where("device_type") + fmt::format("unknown device type '{}' (see dlsim list devices)", trace.device_types.at(tj.device_type)));
+        reject_row(trace, read_options,
+                   where("device_type") +
+                       fmt::format("unknown device type '{}' (see dlsim list devices)",
+                                   trace.device_types.at(tj.device_type)));
         continue;
       }
       r.device_type = static_cast<std::int32_t>(type_of[tj.device_type]);
@@ -142,26 +163,47 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     const ModelInfo* info = r.model > 0 ? &zoo.models[r.model - 1] : nullptr;
     r.gpu_util = tj.gpu_util > 0 ? tj.gpu_util : (info ? info->gpu_util : options.default_gpu_util);
     r.gpu_mem_gb = info ? info->gpu_mem_gb : 0;
-    spec.iterations = tj.iterations > 0 ? tj.iterations : tj.duration_s / w.perf.iter_time(r.model, *ref);
+    spec.iterations =
+        tj.iterations > 0 ? tj.iterations : tj.duration_s / w.perf.iter_time(r.model, *ref);
 
     // Could this job ever run here? Some compatible type must hold its smallest gang at once.
     const DeviceTypeId own_type = static_cast<DeviceTypeId>(r.device_type);
-    std::span<const DeviceTypeId> candidates =
-        r.device_type != kAnyGpu ? std::span<const DeviceTypeId>(&own_type, 1) : std::span<const DeviceTypeId>(gpu_types);
+    std::span<const DeviceTypeId> candidates = r.device_type != kAnyGpu
+                                                   ? std::span<const DeviceTypeId>(&own_type, 1)
+                                                   : std::span<const DeviceTypeId>(gpu_types);
     std::uint64_t best = 0;
-    for (DeviceTypeId t : candidates) best = std::max(best, worker_capacity(cluster, t, r));
+    double most_memory = 0;
+    for (DeviceTypeId t : candidates) {
+      // A replica keeps the whole model on each of its devices (docs/runtime.md).
+      const double cap = cluster.types[t].memory_gb;
+      most_memory = std::max(most_memory, cap);
+      if (cap > 0 && r.gpu_mem_gb > cap + 1e-9) continue;
+      best = std::max(best, worker_capacity(cluster, t, r));
+    }
+    if (best == 0 && !candidates.empty() && r.gpu_mem_gb > most_memory + 1e-9 && most_memory > 0) {
+      reject_row(
+          trace, read_options,
+          where("model") +
+              fmt::format(
+                  "model '{}' needs {} GB per device; the largest usable device here has {} GB",
+                  w.models[r.model], r.gpu_mem_gb, most_memory));
+      continue;
+    }
     if (best < r.min_workers) {
-      std::string what = candidates.empty() ? std::string("the cluster has no GPUs (set device_type)")
-                                            : fmt::format("{} workers of {} device(s) each cannot fit: the cluster holds at most {} such workers at once",
-                                                          r.min_workers, r.devices_per_worker, best);
+      std::string what = candidates.empty()
+                             ? std::string("the cluster has no GPUs (set device_type)")
+                             : fmt::format("{} workers of {} device(s) each cannot fit: the "
+                                           "cluster holds at most {} such workers at once",
+                                           r.min_workers, r.devices_per_worker, best);
       reject_row(trace, read_options, where("workers") + what);
       continue;
     }
     w.jobs.push_back(std::move(spec));
   }
   w.skipped_bad_jobs = trace.skipped;
-  if (w.jobs.empty()) throw InputError(trace.file + ": no job of the trace can run on this cluster");
+  if (w.jobs.empty())
+    throw InputError(trace.file + ": no job of the trace can run on this cluster");
   return w;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

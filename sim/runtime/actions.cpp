@@ -22,18 +22,17 @@ std::optional<std::string> Simulation::check_place(JobId j, std::span<const Devi
   return check_place_workers(j, devices, sharing, own, req.min_workers, req.max_workers, slice_s);
 }
 
-std::optional<std::string> Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices,
-                                                           Sharing sharing,
-                                                           std::span<const DeviceId> own,
-                                                           std::uint32_t min_workers,
-                                                           std::uint32_t max_workers,
-                                                           double slice_s) const {
+std::optional<std::string>
+Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Sharing sharing,
+                                std::span<const DeviceId> own, std::uint32_t min_workers,
+                                std::uint32_t max_workers, double slice_s) const {
   const Cluster& c = *s_.cluster;
   const JobRequest& req = s_.workload->jobs[j].request;
   const std::uint32_t dpw = req.devices_per_worker;
   if (devices.empty()) return "no devices given";
   if (devices.size() % dpw != 0) {
-    return fmt::format("{} devices is not a whole number of workers of {} devices", devices.size(), dpw);
+    return fmt::format("{} devices is not a whole number of workers of {} devices", devices.size(),
+                       dpw);
   }
   auto workers = static_cast<std::uint32_t>(devices.size() / dpw);
   if (workers < min_workers || workers > max_workers) {
@@ -45,8 +44,10 @@ std::optional<std::string> Simulation::check_place_workers(JobId j, std::span<co
   }
   std::vector<DeviceId> sorted(devices.begin(), devices.end());
   std::sort(sorted.begin(), sorted.end());
-  if (sorted.back() >= c.devices.size()) return fmt::format("device {} does not exist", sorted.back());
-  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return "a device is listed twice";
+  if (sorted.back() >= c.devices.size())
+    return fmt::format("device {} does not exist", sorted.back());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    return "a device is listed twice";
   DeviceTypeId type = c.devices[devices[0]].type;
   if (req.device_type != kAnyGpu && type != req.device_type) {
     return fmt::format("device {} is a {}, the job requires {}", devices[0], c.types[type].name,
@@ -55,41 +56,46 @@ std::optional<std::string> Simulation::check_place_workers(JobId j, std::span<co
   if (req.device_type == kAnyGpu && c.types[type].kind != DeviceKind::kGpu) {
     return fmt::format("device {} is a {}, not a GPU", devices[0], c.types[type].name);
   }
-  std::map<NodeId, int> workers_on_node;  // small: one entry per node of the allocation
+  std::map<NodeId, int> workers_on_node; // small: one entry per node of the allocation
   for (std::size_t i = 0; i < devices.size(); ++i) {
     DeviceId d = devices[i];
     if (c.devices[d].type != type) {
       return fmt::format("devices {} and {} are of different types", devices[0], d);
     }
     if (c.devices[d].node != c.devices[devices[i - i % dpw]].node) {
-      return fmt::format("worker {} spans nodes {} and {}", i / dpw, c.devices[devices[i - i % dpw]].node,
-                         c.devices[d].node);
+      return fmt::format("worker {} spans nodes {} and {}", i / dpw,
+                         c.devices[devices[i - i % dpw]].node, c.devices[d].node);
     }
     if (i % dpw == 0) ++workers_on_node[c.devices[d].node];
+    if (double cap = c.type_of(d).memory_gb; cap > 0 && req.gpu_mem_gb > cap + 1e-9) {
+      return fmt::format("device {} ({}) has {} GB of memory, the job's model needs {} GB", d,
+                         c.type_of(d).name, cap, req.gpu_mem_gb);
+    }
     bool mine = std::find(own.begin(), own.end(), d) != own.end();
     if (mine) continue;
     const DeviceSlot& slot = s_.slots[d];
     if (slot.count == 0) continue;
     if (sharing == Sharing::kExclusive) {
-      return fmt::format("device {} is in use by job '{}'", d, s_.workload->jobs[slot.jobs[0]].name);
+      return fmt::format("device {} is in use by job '{}'", d,
+                         s_.workload->jobs[slot.jobs[0]].name);
     }
     if (sharing == Sharing::kSlice) {
       if (slot.sliced != slot.count) {
         return fmt::format("device {} holds jobs that do not take turns (started or packed)", d);
       }
       if (slot.count >= s_.config.max_timeslice_jobs) {
-        return fmt::format("device {} already has {} jobs taking turns (max_timeslice_jobs = {})", d,
-                           slot.count, s_.config.max_timeslice_jobs);
+        return fmt::format("device {} already has {} jobs taking turns (max_timeslice_jobs = {})",
+                           d, slot.count, s_.config.max_timeslice_jobs);
       }
       if (slot.slice_s != slice_s) {
         return fmt::format("device {} is sliced every {} s, not {} s", d, slot.slice_s, slice_s);
       }
-      continue;  // time-sliced jobs are swapped out in turn: their memory is not summed
+      continue; // time-sliced jobs are swapped out in turn: their memory is not summed
     }
     if (slot.sliced > 0) return fmt::format("device {} is time-sliced: pack cannot join it", d);
     if (slot.count >= s_.config.max_jobs_per_device) {
-      return fmt::format("device {} already holds {} jobs (max_jobs_per_device = {})", d, slot.count,
-                         s_.config.max_jobs_per_device);
+      return fmt::format("device {} already holds {} jobs (max_jobs_per_device = {})", d,
+                         slot.count, s_.config.max_jobs_per_device);
     }
     bool fractional = req.gpu_fraction < 1;
     for (unsigned k = 0; k < slot.count; ++k) {
@@ -98,7 +104,8 @@ std::optional<std::string> Simulation::check_place_workers(JobId j, std::span<co
     if (fractional && slot.fraction + req.gpu_fraction > 1 + 1e-9) {
       // Fractional-GPU jobs share a device up to a whole one (whole-device jobs packed by a
       // policy like Gandiva are limited by memory and max_jobs_per_device instead).
-      return fmt::format("device {} has {} of its share taken, {} needed", d, slot.fraction, req.gpu_fraction);
+      return fmt::format("device {} has {} of its share taken, {} needed", d, slot.fraction,
+                         req.gpu_fraction);
     }
     double cap = c.type_of(d).memory_gb;
     if (cap > 0 && req.gpu_mem_gb > 0 && slot.mem_gb + req.gpu_mem_gb > cap + 1e-9) {
@@ -108,7 +115,8 @@ std::optional<std::string> Simulation::check_place_workers(JobId j, std::span<co
   }
   // Node CPUs and memory; the job's own current workers on a node give theirs back first.
   std::map<NodeId, int> own_workers;
-  for (std::size_t i = 0; i < own.size(); i += dpw) ++own_workers[c.devices[own[i]].node];
+  for (std::size_t i = 0; i < own.size(); i += dpw)
+    ++own_workers[c.devices[own[i]].node];
   for (auto [node, n] : workers_on_node) {
     int net = n - own_workers[node];
     if (net <= 0) continue;
@@ -124,16 +132,19 @@ std::optional<std::string> Simulation::check_place_workers(JobId j, std::span<co
   return std::nullopt;
 }
 
-std::optional<std::string> Simulation::check_bind(JobId j, std::span<const DeviceId> devices) const {
+std::optional<std::string> Simulation::check_bind(JobId j,
+                                                  std::span<const DeviceId> devices) const {
   const Cluster& c = *s_.cluster;
   const JobRequest& req = s_.workload->jobs[j].request;
   const JobState& job = s_.jobs[j];
   const std::uint32_t dpw = req.devices_per_worker;
   if (devices.empty() || devices.size() % dpw != 0) {
-    return fmt::format("{} devices is not a whole number of workers of {} devices", devices.size(), dpw);
+    return fmt::format("{} devices is not a whole number of workers of {} devices", devices.size(),
+                       dpw);
   }
   if (job.devices.size() + devices.size() > static_cast<std::size_t>(req.max_workers) * dpw) {
-    return fmt::format("binding {} more devices would exceed the job's {} workers", devices.size(), req.max_workers);
+    return fmt::format("binding {} more devices would exceed the job's {} workers", devices.size(),
+                       req.max_workers);
   }
   // The bound workers and the new ones must form a valid (partial) allocation: check the union
   // as if it were a gang of that many workers.
@@ -201,7 +212,7 @@ void Simulation::do_suspend(JobId j) {
   settle(j);
   if (job.status == JobStatus::kRunning) {
     set_running(j, false);
-    job.status = JobStatus::kSuspending;  // not running: co-located jobs speed up now
+    job.status = JobStatus::kSuspending; // not running: co-located jobs speed up now
     refresh_rates(job.devices);
   }
   job.rate = 0;
@@ -247,7 +258,7 @@ Sharing sharing_of(const JobState& job) {
   return job.packed ? Sharing::kPack : Sharing::kExclusive;
 }
 
-}  // namespace
+} // namespace
 
 std::optional<std::string> Control::check_start(JobId j, std::span<const DeviceId> devices,
                                                 bool allow_shared) const {
@@ -268,7 +279,8 @@ void Control::start(JobId j, std::span<const DeviceId> devices) {
       }
     }
     std::vector<DeviceId> bound = job.devices;
-    if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, bound)) sim_.refuse(j, "start", *why);
+    if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, bound))
+      sim_.refuse(j, "start", *why);
     std::vector<DeviceId> all(devices.begin(), devices.end());
     sim_.s_.jobs[j].status = JobStatus::kPending;
     sim_.release(j);
@@ -278,7 +290,8 @@ void Control::start(JobId j, std::span<const DeviceId> devices) {
   if (job.status != JobStatus::kPending) {
     sim_.refuse(j, "start", fmt::format("job is {}, not pending", to_string(job.status)));
   }
-  if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, {})) sim_.refuse(j, "start", *why);
+  if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, {}))
+    sim_.refuse(j, "start", *why);
   sim_.s_.jobs[j].packed = false;
   sim_.s_.jobs[j].sliced = false;
   sim_.do_place(j, devices, config().costs.start_s, JobStatus::kStarting);
@@ -317,8 +330,10 @@ void Control::timeslice(JobId j, std::span<const DeviceId> devices, double slice
   if (st != JobStatus::kPending && st != JobStatus::kSuspended) {
     sim_.refuse(j, "timeslice", fmt::format("job is {}, not pending or suspended", to_string(st)));
   }
-  if (!(slice_s > 0)) sim_.refuse(j, "timeslice", fmt::format("slice must be positive, got {} s", slice_s));
-  if (auto why = sim_.check_place(j, devices, Sharing::kSlice, {}, slice_s)) sim_.refuse(j, "timeslice", *why);
+  if (!(slice_s > 0))
+    sim_.refuse(j, "timeslice", fmt::format("slice must be positive, got {} s", slice_s));
+  if (auto why = sim_.check_place(j, devices, Sharing::kSlice, {}, slice_s))
+    sim_.refuse(j, "timeslice", *why);
   JobState& job = sim_.s_.jobs[j];
   job.sliced = true;
   job.packed = false;
@@ -339,7 +354,8 @@ void Control::resume(JobId j, std::span<const DeviceId> devices) {
   if (state(j).status != JobStatus::kSuspended) {
     sim_.refuse(j, "resume", fmt::format("job is {}, not suspended", to_string(state(j).status)));
   }
-  if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, {})) sim_.refuse(j, "resume", *why);
+  if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, {}))
+    sim_.refuse(j, "resume", *why);
   sim_.s_.jobs[j].packed = false;
   sim_.s_.jobs[j].sliced = false;
   sim_.do_place(j, devices, config().costs.resume_s, JobStatus::kStarting);
@@ -351,10 +367,12 @@ void Control::migrate(JobId j, std::span<const DeviceId> devices) {
     sim_.refuse(j, "migrate", fmt::format("job is {}, not running", to_string(job.status)));
   }
   if (devices.size() != job.devices.size()) {
-    sim_.refuse(j, "migrate", fmt::format("{} devices given for a job holding {} (use resize)",
-                                          devices.size(), job.devices.size()));
+    sim_.refuse(j, "migrate",
+                fmt::format("{} devices given for a job holding {} (use resize)", devices.size(),
+                            job.devices.size()));
   }
-  if (auto why = sim_.check_place(j, devices, sharing_of(job), job.devices, job.slice_s)) sim_.refuse(j, "migrate", *why);
+  if (auto why = sim_.check_place(j, devices, sharing_of(job), job.devices, job.slice_s))
+    sim_.refuse(j, "migrate", *why);
   ++sim_.s_.jobs[j].migrations;
   sim_.do_move(j, devices, config().costs.migrate_s, JobStatus::kMigrating);
 }
@@ -364,7 +382,8 @@ void Control::resize(JobId j, std::span<const DeviceId> devices) {
   if (job.status != JobStatus::kRunning) {
     sim_.refuse(j, "resize", fmt::format("job is {}, not running", to_string(job.status)));
   }
-  if (auto why = sim_.check_place(j, devices, sharing_of(job), job.devices, job.slice_s)) sim_.refuse(j, "resize", *why);
+  if (auto why = sim_.check_place(j, devices, sharing_of(job), job.devices, job.slice_s))
+    sim_.refuse(j, "resize", *why);
   ++sim_.s_.jobs[j].resizes;
   sim_.do_move(j, devices, config().costs.resize_s, JobStatus::kResizing);
 }
@@ -378,6 +397,8 @@ void Control::cancel(JobId j) {
   sim_.do_cancel(j);
 }
 
-void Control::wake_at(SimTime t) { sim_.wake_at(t); }
+void Control::wake_at(SimTime t) {
+  sim_.wake_at(t);
+}
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -20,13 +20,13 @@ struct DeviceSlot {
   static constexpr unsigned kMaxShare = 8;
   std::array<JobId, kMaxShare> jobs{};
   std::uint8_t count = 0;
-  std::uint8_t running = 0;  // holders that are making progress
-  double running_util = 0;   // summed GPU utilization of those
-  double mem_gb = 0;         // summed memory footprint of all holders
-  double fraction = 0;       // summed gpu_fraction of all holders (at most 1 when any is < 1)
-  std::uint8_t sliced = 0;   // holders that take turns (time-slicing); then every holder does
-  double slice_s = 0;        // their common time slice
-  double effective = 0;      // this device's share of SimState::effective_gpus
+  std::uint8_t running = 0; // holders that are making progress
+  double running_util = 0;  // summed GPU utilization of those
+  double mem_gb = 0;        // summed memory footprint of all holders
+  double fraction = 0;      // summed gpu_fraction of all holders (at most 1 when any is < 1)
+  std::uint8_t sliced = 0;  // holders that take turns (time-slicing); then every holder does
+  double slice_s = 0;       // their common time slice
+  double effective = 0;     // this device's share of SimState::effective_gpus
 };
 
 struct SimState {
@@ -39,19 +39,22 @@ struct SimState {
   FreeIndex free;
   std::vector<double> node_cpu_free;
   std::vector<double> node_mem_free;
-  std::vector<DeviceTypeId> gpu_types_present;  // GPU types the cluster has, catalog order
-  std::vector<DeviceTypeId> all_type_ids;       // 0..types-1, for one-type spans
-  const NetworkModel* network = nullptr;         // routes and link load (always set by Simulation)
+  std::vector<DeviceTypeId> gpu_types_present; // GPU types the cluster has, catalog order
+  // For jobs that name no device type: per model, the GPU types present whose memory holds the
+  // model, fastest first for that model (so that "any GPU" means the best one free, not K80).
+  std::vector<std::vector<DeviceTypeId>> gpu_types_for_model;
+  std::vector<DeviceTypeId> all_type_ids; // 0..types-1, for one-type spans
+  const NetworkModel* network = nullptr;  // routes and link load (always set by Simulation)
 
   // Counters kept current on every change, for metrics and policies.
-  std::uint32_t pending = 0;    // submitted, holding nothing, not finished (pending + suspended)
-  std::uint32_t running = 0;    // in state running
+  std::uint32_t pending = 0; // submitted, holding nothing, not finished (pending + suspended)
+  std::uint32_t running = 0; // in state running
   std::uint32_t finished = 0;
   std::uint32_t cancelled = 0;
-  std::uint32_t gpu_count = 0;  // devices of kind GPU in the cluster
-  std::uint32_t busy_gpus = 0;  // GPUs held by at least one job
-  double effective_gpus = 0;    // sum over GPUs of min(1, summed utilization of running jobs)
-  std::uint64_t events = 0;     // events applied (stale ones excluded)
+  std::uint32_t gpu_count = 0; // devices of kind GPU in the cluster
+  std::uint32_t busy_gpus = 0; // GPUs held by at least one job
+  double effective_gpus = 0;   // sum over GPUs of min(1, summed utilization of running jobs)
+  std::uint64_t events = 0;    // events applied (stale ones excluded)
 };
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -2,6 +2,7 @@
 #include "sim/runtime/simulation.h"
 
 #include "sim/network/iteration_time.h"
+#include "sim/runtime/gpu_types.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,6 +31,7 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
       s_.gpu_types_present.push_back(t);
     }
   }
+  s_.gpu_types_for_model = gpu_types_by_model(cluster, workload, s_.gpu_types_present);
   refresh_stamp_.assign(workload.jobs.size(), 0);
   net_ = std::make_unique<NetworkModel>(cluster);
   s_.network = net_.get();

@@ -12,8 +12,9 @@ double View::measured_iteration_s(JobId j) const {
 }
 
 std::span<const DeviceTypeId> View::compatible_types(JobId j) const {
-  std::int32_t t = request(j).device_type;
-  if (t == kAnyGpu) return s_.gpu_types_present;
+  const JobRequest& req = request(j);
+  std::int32_t t = req.device_type;
+  if (t == kAnyGpu) return s_.gpu_types_for_model[req.model];
   return std::span<const DeviceTypeId>(s_.all_type_ids).subspan(static_cast<std::size_t>(t), 1);
 }
 
@@ -24,7 +25,8 @@ std::uint32_t View::workers_fitting_on(JobId j, NodeId n, DeviceTypeId t) const 
     k = std::min(k, static_cast<std::uint32_t>((s_.node_cpu_free[n] + 1e-9) / req.cpus_per_worker));
   }
   if (req.mem_gb_per_worker > 0) {
-    k = std::min(k, static_cast<std::uint32_t>((s_.node_mem_free[n] + 1e-9) / req.mem_gb_per_worker));
+    k = std::min(k,
+                 static_cast<std::uint32_t>((s_.node_mem_free[n] + 1e-9) / req.mem_gb_per_worker));
   }
   return k;
 }
@@ -32,7 +34,8 @@ std::uint32_t View::workers_fitting_on(JobId j, NodeId n, DeviceTypeId t) const 
 double View::oracle_total_s(JobId j) const {
   if (!oracle_) throw ActionError("a non-oracle policy asked for a job's true duration");
   const JobSpec& spec = s_.workload->jobs[j];
-  return spec.iterations * s_.workload->perf.iter_time(spec.request.model, s_.workload->reference_device);
+  return spec.iterations *
+         s_.workload->perf.iter_time(spec.request.model, s_.workload->reference_device);
 }
 
 double View::oracle_remaining_s(JobId j) const {
@@ -45,4 +48,4 @@ double View::oracle_remaining_s(JobId j) const {
   return left * s_.workload->perf.iter_time(spec.request.model, s_.workload->reference_device);
 }
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -1,0 +1,39 @@
+// Ordering GPU types for jobs that name none: fastest first, never one too small for the model.
+#include "sim/runtime/gpu_types.h"
+
+#include <algorithm>
+
+namespace dlsim {
+
+std::vector<std::vector<DeviceTypeId>>
+gpu_types_by_model(const Cluster& cluster, const Workload& workload,
+                   const std::vector<DeviceTypeId>& present) {
+  const std::size_t models = std::max<std::size_t>(1, workload.models.size());
+  // Memory a model needs, from any job running it (the zoo sets one figure per model).
+  std::vector<double> mem_gb(models, 0.0);
+  for (const JobSpec& j : workload.jobs) {
+    if (j.request.model < models)
+      mem_gb[j.request.model] = std::max(mem_gb[j.request.model], j.request.gpu_mem_gb);
+  }
+  const bool have_perf = workload.perf.type_count == cluster.types.size() &&
+                         workload.perf.iter_time_s.size() >= models * workload.perf.type_count;
+  std::vector<std::vector<DeviceTypeId>> out(models);
+  for (std::size_t m = 0; m < models; ++m) {
+    auto& types = out[m];
+    for (DeviceTypeId t : present) {
+      double cap = cluster.types[t].memory_gb;
+      if (cap > 0 && mem_gb[m] > cap + 1e-9) continue;
+      types.push_back(t);
+    }
+    // Seconds per iteration when the table has them, else 1 / relative throughput.
+    auto cost = [&](DeviceTypeId t) {
+      if (m > 0 && have_perf) return workload.perf.iter_time(static_cast<ModelId>(m), t);
+      return 1.0 / std::max(1e-12, cluster.types[t].rel_throughput);
+    };
+    std::stable_sort(types.begin(), types.end(),
+                     [&](DeviceTypeId a, DeviceTypeId b) { return cost(a) < cost(b); });
+  }
+  return out;
+}
+
+} // namespace dlsim
