@@ -21,12 +21,13 @@ struct Outcome {
 Outcome run_dlsim(const std::string& args, const ScratchDir& dir) {
   std::string out = dir.file("stdout.txt");
   std::string err = dir.file("stderr.txt");
-  std::string cmd = "cd '" DLSIM_SOURCE_DIR_FOR_TESTS "' && '" DLSIM_BINARY "' " + args + " > '" + out + "' 2> '" + err + "'";
+  std::string cmd = "cd '" DLSIM_SOURCE_DIR_FOR_TESTS "' && '" DLSIM_BINARY "' " + args + " > '" +
+                    out + "' 2> '" + err + "'";
   int status = std::system(cmd.c_str());
   return Outcome{WEXITSTATUS(status), read_file(out), read_file(err)};
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("dlsim run writes every result file and a short summary", "[cli]") {
   ScratchDir dir;
@@ -38,10 +39,11 @@ TEST_CASE("dlsim run writes every result file and a short summary", "[cli]") {
     CHECK(std::filesystem::exists(dir.file(std::string("res/") + f)));
   }
   std::string summary = read_file(dir.file("res/summary.json"));
-  for (const char* key : {"\"jobs\"", "\"finished\"", "\"failed\"", "\"makespan_s\"", "\"jct_mean_s\"",
-                          "\"jct_median_s\"", "\"jct_p95_s\"", "\"jct_p99_s\"", "\"queue_mean_s\"",
-                          "\"gpu_util_alloc\"", "\"gpu_util_effective\"", "\"preemptions\"", "\"migrations\"",
-                          "\"events\"", "\"seed\"", "\"policy\""}) {
+  for (const char* key :
+       {"\"jobs\"", "\"finished\"", "\"failed\"", "\"makespan_s\"", "\"jct_mean_s\"",
+        "\"jct_median_s\"", "\"jct_p95_s\"", "\"jct_p99_s\"", "\"queue_mean_s\"",
+        "\"gpu_util_alloc\"", "\"gpu_util_effective\"", "\"preemptions\"", "\"migrations\"",
+        "\"events\"", "\"seed\"", "\"policy\""}) {
     CHECK_THAT(summary, Catch::Contains(key));
   }
   // No temporary files are left behind.
@@ -49,7 +51,8 @@ TEST_CASE("dlsim run writes every result file and a short summary", "[cli]") {
     CHECK(entry.path().filename().string().find(".tmp.") == std::string::npos);
   }
   // run.yaml reproduces the run: running it gives the same summary.
-  Outcome again = run_dlsim("run -e " + dir.file("res/run.yaml") + " --out " + dir.file("res2"), dir);
+  Outcome again =
+      run_dlsim("run -e " + dir.file("res/run.yaml") + " --out " + dir.file("res2"), dir);
   REQUIRE(again.code == 0);
   CHECK(read_file(dir.file("res2/summary.json")) == summary);
 }
@@ -96,7 +99,8 @@ TEST_CASE("validate prints what it read", "[cli]") {
   Outcome tiny = run_dlsim("validate --cluster configs/clusters/tiny.yaml", dir);
   CHECK(tiny.code == 1);
   CHECK_THAT(tiny.err, Catch::Contains("1 workers of 8 device(s) each cannot fit"));
-  Outcome d = run_dlsim("validate --cluster configs/clusters/tiny.yaml --skip-bad-jobs --devices", dir);
+  Outcome d =
+      run_dlsim("validate --cluster configs/clusters/tiny.yaml --skip-bad-jobs --devices", dir);
   CHECK_THAT(d.out, Catch::Contains("nodes: 2\n"));
   CHECK_THAT(d.out, Catch::Contains("gpus: 8\n"));
   CHECK_THAT(d.out, Catch::Contains("device,type,node,rack\n0,V100,0,0\n"));
@@ -105,7 +109,8 @@ TEST_CASE("validate prints what it read", "[cli]") {
 
 TEST_CASE("exit codes: 1 for bad input, 2 for bad usage", "[cli][errors]") {
   ScratchDir dir;
-  Outcome bad_trace = run_dlsim("run --trace " + dir.write("bad.csv", "id,submit_s,workers,duration_s\na,0,1,x\n"), dir);
+  Outcome bad_trace = run_dlsim(
+      "run --trace " + dir.write("bad.csv", "id,submit_s,workers,duration_s\na,0,1,x\n"), dir);
   CHECK(bad_trace.code == 1);
   CHECK_THAT(bad_trace.err, Catch::Contains("bad.csv:2: duration_s: expected a number, got 'x'"));
   Outcome bad_flag = run_dlsim("run --no-such-flag", dir);
@@ -125,9 +130,12 @@ TEST_CASE("list shows policies, formats, devices and models", "[cli]") {
   ScratchDir dir;
   Outcome p = run_dlsim("list policies", dir);
   CHECK(p.code == 0);
-  CHECK_THAT(p.out, Catch::Contains("fifo") && Catch::Contains("srtf") && Catch::Contains("[oracle]"));
-  CHECK_THAT(run_dlsim("list devices", dir).out, Catch::Contains("XeonPhi") && Catch::Contains("FPGA"));
-  CHECK_THAT(run_dlsim("list models", dir).out, Catch::Contains("resnet50") && Catch::Contains("deepspeech2"));
+  CHECK_THAT(p.out,
+             Catch::Contains("fifo") && Catch::Contains("srtf") && Catch::Contains("[oracle]"));
+  CHECK_THAT(run_dlsim("list devices", dir).out,
+             Catch::Contains("XeonPhi") && Catch::Contains("FPGA"));
+  CHECK_THAT(run_dlsim("list models", dir).out,
+             Catch::Contains("resnet50") && Catch::Contains("deepspeech2"));
   CHECK_THAT(run_dlsim("list formats", dir).out, Catch::Contains("native"));
   CHECK(run_dlsim("list nothing", dir).code == 2);
 }
@@ -139,4 +147,54 @@ TEST_CASE("until stops the run and reports unfinished jobs", "[cli]") {
   std::string s = read_file(dir.file("u/summary.json"));
   CHECK_THAT(s, Catch::Contains("\"makespan_s\": 3600.0"));
   CHECK_THAT(s, !Catch::Contains("\"unfinished\": 0,"));
+}
+
+TEST_CASE("run -q prints nothing on success", "[cli]") {
+  ScratchDir dir;
+  Outcome r = run_dlsim("run -q --out " + dir.file("res"), dir);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.empty());
+  CHECK(r.err.empty());
+  // Without -q the wall-clock line goes to stderr.
+  Outcome loud = run_dlsim("run --out " + dir.file("res2"), dir);
+  CHECK_THAT(loud.err, Catch::Contains(" events in "));
+}
+
+TEST_CASE("skip-bad-jobs prints the first reasons of jobs skipped after reading too",
+          "[cli][trace]") {
+  ScratchDir dir;
+  // b asks for 64 GPUs of small.yaml's 32; c names a model the zoo lacks. Both pass the reader
+  // and are dropped when the trace meets the cluster and the zoo.
+  std::string trace = dir.write("t.csv", "id,submit_s,workers,duration_s,model\na,0,1,10,resnet50\n"
+                                         "b,0,64,10,\nc,0,1,10,alexnet\n");
+  Outcome r = run_dlsim(
+      "validate --cluster configs/clusters/small.yaml --skip-bad-jobs --trace " + trace, dir);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(
+      r.err,
+      Catch::Contains(
+          "warning: skipped 2 jobs that cannot run here (--skip-bad-jobs); the first 2:\n  " +
+          trace + ":3: workers: job 'b': 64 workers"));
+  CHECK_THAT(r.err, Catch::Contains(trace + ":4: model: job 'c': unknown model 'alexnet'"));
+  CHECK_THAT(r.out, Catch::Contains("\njobs: 1\n"));
+  CHECK_THAT(r.out, Catch::Contains("\nskipped_bad_jobs: 2\n"));
+}
+
+TEST_CASE("a row error says which header columns were ignored", "[cli][trace][errors]") {
+  ScratchDir dir;
+  // `duration` is not a column name (`duration_s` is): the header error names the likely cause.
+  std::string trace = dir.write("t.csv", "id,submit_s,workers,duration\na,0,1,10\n");
+  Outcome r = run_dlsim("validate --trace " + trace, dir);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err,
+             Catch::Contains(trace + ":1: duration_s: the header needs duration_s or iterations "
+                                     "(note: unknown columns ignored: duration)"));
+  std::string bad_row = dir.write("u.csv", "id,submit_s,workers,duration_s,gpus\na,0,x,10,2\n");
+  Outcome row = run_dlsim("validate --trace " + bad_row, dir);
+  CHECK(row.code == 1);
+  CHECK_THAT(
+      row.err,
+      Catch::Contains(
+          bad_row +
+          ":2: workers: expected an integer, got 'x' (note: unknown columns ignored: gpus)"));
 }

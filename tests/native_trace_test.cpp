@@ -73,6 +73,16 @@ TEST_CASE("trace errors name file, line and column", "[trace][errors]") {
              Catch::Matches(".*trace.csv:2: workers: must be at least 1, got 0"));
   CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1,-10\n"),
              Catch::Matches(".*trace.csv:2: duration_s: must be positive, got -10"));
+  // Values beyond any real trace would overflow SimTime (int64 microseconds): bounded at 1e9 s
+  // (trace_limits.h), like the other readers.
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1,1e300\n"),
+             Catch::Contains("trace.csv:2: duration_s: must be at most 1e+09 s, got 1e+300"));
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,2e9,1,10\n"),
+             Catch::Contains("trace.csv:2: submit_s: must be at most 1e+09 s"));
+  CHECK_THAT(read_error("id,submit_s,workers,gpus_per_worker,duration_s\na,0,1000,1000,10\n"),
+             Catch::Contains("trace.csv:2: workers: 1000 workers x 1000 devices is more than 100000 devices"));
+  CHECK_THAT(read_error("id,submit_s,workers,iterations,model\na,0,1,1e11,resnet50\n"),
+             Catch::Contains("trace.csv:2: iterations: must be at most 1e+10"));
   // Not an integer.
   CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1.5,10\n"),
              Catch::Matches(".*trace.csv:2: workers: expected an integer, got '1.5'"));

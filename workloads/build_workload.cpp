@@ -201,6 +201,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     w.jobs.push_back(std::move(spec));
   }
   w.skipped_bad_jobs = trace.skipped;
+  w.resolution_skips = std::move(trace.skip_reasons);
   if (w.jobs.empty())
     throw InputError(trace.file + ": no job of the trace can run on this cluster");
   return w;

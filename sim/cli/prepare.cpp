@@ -18,7 +18,7 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
     FormatGuess guess = guess_trace_format(e.trace_file);
     fmt::print(warn, "format: guessed {} from {}\n", guess.format, guess.reason);
     e.trace_format = guess.format;
-    e.resolved["trace"]["format"] = guess.format;  // run.yaml records what was read
+    e.resolved["trace"]["format"] = guess.format; // run.yaml records what was read
   }
   const TraceFormat& format = find_trace_format(e.trace_format);
   ReadOptions read_options;
@@ -27,23 +27,36 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   read_options.swf_procs_per_device = e.swf_procs_per_device;
   read_options.openb_duration_s = e.openb_duration_s;
   Trace trace = format.read(e.trace_file, read_options);
-  for (const auto& w : trace.warnings) fmt::print(warn, "warning: {}\n", w);
+  for (const auto& w : trace.warnings)
+    fmt::print(warn, "warning: {}\n", w);
   if (trace.skipped > 0) {
-    fmt::print(warn, "warning: skipped {} bad rows (--skip-bad-jobs); the first {}:\n", trace.skipped,
-               trace.skip_reasons.size());
-    for (const auto& r : trace.skip_reasons) fmt::print(warn, "  {}\n", r);
+    fmt::print(warn, "warning: skipped {} bad rows (--skip-bad-jobs); the first {}:\n",
+               trace.skipped, trace.skip_reasons.size());
+    for (const auto& r : trace.skip_reasons)
+      fmt::print(warn, "  {}\n", r);
   }
   SelectionReport selected = select_trace(trace, e.selection, e.seed);
-  for (const auto& line : selected.lines()) fmt::print(warn, "trace: {}\n", line);
+  for (const auto& line : selected.lines())
+    fmt::print(warn, "trace: {}\n", line);
   WorkloadOptions options;
   options.reference_device = e.reference_device;
   options.assign_models = e.assign_models;
   options.seed = e.seed;
   options.skip_bad_jobs = e.skip_bad_jobs;
   options.default_gpu_util = e.runtime.default_gpu_util;
-  // Keep the reasons: build_workload consumes the trace.
+  // The reasons printed so far are the reader's; resolution (unknown models, jobs that cannot
+  // fit) keeps its own first few.
+  const std::size_t read_skips = trace.skipped;
+  trace.skip_reasons.clear();
   p.workload = build_workload(std::move(trace), p.zoo, e.cluster, options);
+  if (std::size_t more = p.workload.skipped_bad_jobs - read_skips; more > 0) {
+    fmt::print(warn,
+               "warning: skipped {} jobs that cannot run here (--skip-bad-jobs); the first {}:\n",
+               more, p.workload.resolution_skips.size());
+    for (const auto& r : p.workload.resolution_skips)
+      fmt::print(warn, "  {}\n", r);
+  }
   return p;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -75,17 +75,20 @@ int command_run(const std::vector<std::string>& args) {
   const RunResult& result = report.result;
   const std::string& out = report.out_dir;
   double sim_s = report.sim_seconds;
-  fmt::print(stderr,
-             "dlsim: {} events in {:.3f} s of simulation ({:.0f} events/s), {:.3f} s in all\n",
-             result.events, sim_s, sim_s > 0 ? static_cast<double>(result.events) / sim_s : 0.0,
-             report.wall_seconds);
+  bool quiet = vm["quiet"].as<bool>();
+  // -q prints nothing on success: warnings (stderr) and a failed check still show.
+  if (!quiet) {
+    fmt::print(stderr,
+               "dlsim: {} events in {:.3f} s of simulation ({:.0f} events/s), {:.3f} s in all\n",
+               result.events, sim_s, sim_s > 0 ? static_cast<double>(result.events) / sim_s : 0.0,
+               report.wall_seconds);
+  }
   if (summary.unfinished > 0 && !result.hit_until) {
     fmt::print(
         stderr,
         "warning: {} jobs never finished: policy '{}' left them waiting with nothing running\n",
         summary.unfinished, e.policy);
   }
-  bool quiet = vm["quiet"].as<bool>();
   if (!quiet) print_run_summary(report);
   int code = 0;
   if (baseline) {

@@ -122,6 +122,7 @@ struct Workload {
   PerfTable perf;
   DeviceTypeId reference_device = 0;
   std::size_t skipped_bad_jobs = 0;      // rows skipped with --skip-bad-jobs
+  std::vector<std::string> resolution_skips;  // first reasons of rows skipped after reading
 };
 
 }  // namespace dlsim
