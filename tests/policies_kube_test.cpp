@@ -230,6 +230,41 @@ TEST_CASE("proportion gives two queues 3:1 shares and reclaims when the second g
     CHECK(j[b].preemptions == 0);
 }
 
+TEST_CASE("reclaim places a task without a victim where an earlier eviction freed room",
+          "[policy][kube][proportion]") {
+  // Volcano's ValidateVictims: a node may take a reclaimer's task with no victim when its future
+  // idle devices hold it. One node of 4 GPUs; queues a and b, weight 1 each; suspend_s =
+  // resume_s = 5. A0 and A1 (queue a, 1 worker x 2 GPUs, 1000 s) at 0; B (queue b, 2 workers x
+  // 1 GPU, gang of 2, 100 s) at 10.
+  // t=0: only a has jobs, deserved(a) = min(4, request 4) = 4: A0 -> GPUs 0-1, A1 -> GPUs 2-3.
+  // t=10: water-filling over weight 2: a = min(4 x 1/2, 4) = 2, b = min(4 x 1/2, request 2) = 2.
+  //   reclaim, B's task 0: gang (tier 1) gives up no task of a 1-task job, so proportion (tier 2)
+  //   decides: a holds 4 > 2, so A1 (newer by id) goes, and a then holds 2 = deserved, so A0
+  //   stays. Evicting A1 releases 2 GPUs: task 0 is pipelined there (future idle 2 - 1 = 1).
+  //   Task 1: a holds 2, not beyond its share: no victim; the node's future idle device holds it,
+  //   so it is pipelined without one. B is pipelined (2 >= minMember 2): A1 is suspended. (Without
+  //   this rule task 1 has no node, B's statement is undone and B waits for A0 and A1 to end at
+  //   1000.)
+  // t=15: A1's GPUs are free. reclaim promises B the idle GPUs without evicting anything, which is
+  //   discarded; allocate: queue b (share 0) before a (2/2): B -> GPUs 2-3, runs 15-115. a is
+  //   overused (holds 2 = deserved): A1 waits.
+  // t=115: deserved(a) = 4: A1 resumes (5 s): it ran 0-10, 990 s left: 120-1110. A0: 0-1000.
+  Cluster c = cluster_from_yaml(kFourGpus);
+  Workload w = workload_from_csv(c, "id,submit_s,workers,gpus_per_worker,duration_s,queue\n"
+                                    "A0,0,1,2,1000,a\nA1,0,1,2,1000,a\nB,10,2,1,100,b\n");
+  std::string params = "{actions: \"reclaim, allocate, backfill\", queues: [{name: a, weight: 1}, "
+                       "{name: b, weight: 1}]}";
+  Run r = run_kube("kube-batch", params, c, w, costs(5, 5));
+  Jobs j{r.state, w};
+  REQUIRE(r.result.unfinished == 0);
+  CHECK(j.start("B") == 15);
+  CHECK(j.end("B") == 115);
+  CHECK(j["A1"].preemptions == 1);
+  CHECK(j.end("A1") == 1110);
+  CHECK(j["A0"].preemptions == 0);
+  CHECK(j.end("A0") == 1000);
+}
+
 TEST_CASE("a plugin that finds no victim ends its tier's say: gang beside proportion stops reclaim",
           "[policy][kube][proportion]") {
   // The same jobs with gang and proportion in one tier: gang allows no victim (every a job has
@@ -304,6 +339,34 @@ TEST_CASE("priority preempts a lower-priority gang; equal priority waits",
   CHECK(j["E"].preemptions == 0);
 }
 
+TEST_CASE("preempt for a gang takes idle devices first and evicts only what is missing",
+          "[policy][kube][preempt]") {
+  // One node of 4 GPUs, the Volcano tiers of the test above; suspend_s = resume_s = 5. L (1
+  // worker, priority 0, 1000 s) at 0 holds GPU 0. H (4 workers, priority 10, 100 s) at 10:
+  // allocate finds 3 idle GPUs for a gang of 4 and places nothing. preempt, H's tasks 0-2: the
+  // node's future idle devices (3, then 2, then 1) hold each without a victim, so each is
+  // pipelined there. Task 3: no idle device left, and the queue (deserved min(4, request 5) = 4)
+  // holds 1 + 3 promised = 4: evicting L frees GPU 0 and its share; task 3 is pipelined. H is
+  // pipelined and L suspended. At 15 H starts on GPUs 0-3: 15-115. L resumes at 115 (5 s) with
+  // 990 s left: 120-1110. (Promising only devices being released would leave tasks 1-3 with no
+  // node once L's one GPU is promised: H would wait for L's end at 1000.)
+  Cluster c = cluster_from_yaml(kFourGpus);
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s,priority\n"
+                                    "L,0,1,1000,0\nH,10,4,100,10\n");
+  std::string params =
+      "{actions: \"allocate, preempt, backfill\", tiers: ["
+      "{plugins: [{name: priority}, {name: gang, enablePreemptable: false}, {name: conformance}]},"
+      "{plugins: [{name: drf, enablePreemptable: false}, {name: predicates},"
+      " {name: proportion}, {name: nodeorder}, {name: binpack}]}]}";
+  Run r = run_kube("volcano", params, c, w, costs(5, 5));
+  Jobs j{r.state, w};
+  REQUIRE(r.result.unfinished == 0);
+  CHECK(j["L"].preemptions == 1);
+  CHECK(j.start("H") == 15);
+  CHECK(j.end("H") == 115);
+  CHECK(j.end("L") == 1110);
+}
+
 // ---- kube-batch: node scoring
 // --------------------------------------------------------------------
 
@@ -360,6 +423,9 @@ TEST_CASE("kube-batch configuration errors name the key and what is valid",
   CHECK_THROWS_WITH(make("{queues: [{name: a, weight: 0}]}"),
                     Catch::Contains("policy.params.queues.0.weight") &&
                         Catch::Contains("positive"));
+  CHECK_THROWS_WITH(make("{queues: [{name: a}, {name: b, weight: 1e999}]}"),
+                    Catch::Contains("policy.params.queues.1.weight") &&
+                        Catch::Contains("expected a number"));
   CHECK_THROWS_WITH(make("{queues: [{name: a, capability: {memory: lots}}]}"),
                     Catch::Contains("queues.0.capability.memory") && Catch::Contains("quantity"));
   CHECK_NOTHROW(

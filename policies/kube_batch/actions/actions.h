@@ -43,11 +43,21 @@ std::uint32_t best_queue(const Session& s, const std::vector<std::uint32_t>& que
 // Candidates sorted worst first (reverse task order: lowest priority, newest job first), the
 // order in which Volcano's BuildVictimsPriorityQueue evicts and dlsim hands them to plugins.
 void sort_worst_first(const Session& s, std::vector<TaskRef>& tasks);
-// Evicts `victims` (worst first) until task `t` fits node `n`'s future idle devices, then
-// pipelines it there, all in `into`. False (and nothing done) when it cannot fit. With
-// `allocatable`, fitting also needs the job's queue to allow one more task (Volcano's
-// preemptorFitsOnNode).
+// Evicts `victims` (worst first; possibly none) until task `t` fits node `n`'s future idle
+// devices, then pipelines it there, all in `into`. False (and nothing done) when it cannot fit.
+// No victim is needed where the node's future idle devices (idle, or freed by earlier
+// evictions) already hold the task: Volcano's ValidateVictims ("it is possible to complete the
+// scheduling of the preemptor without evicting the task"). With `allocatable`, fitting also
+// needs the job's queue to allow one more task (Volcano's preemptorFitsOnNode).
 bool evict_and_pipeline(Session& s, Statement& into, TaskRef t, const NodeInfo& n,
                         const std::vector<TaskRef>& victims, bool allocatable);
+// Ends a preemptor's (reclaimer's) statement, Volcano's "commit if the job is pipelined, else
+// discard", with one dlsim difference: a statement that evicts nothing is discarded too. Its
+// pipelines alone would change nothing in the runtime (promises are not kept across sessions),
+// yet they take the job's tasks out of the pending ones, so that an `allocate` later in the
+// same session would not place them on the idle devices they were promised. kube-batch opens a
+// session every second and places them in the next one; dlsim's next session may be far off,
+// and a `reclaim` before `allocate` would make the same empty promise at every session.
+void close_statement(Session& s, Statement& st, const JobInfo& job);
 
 } // namespace dlsim::kb

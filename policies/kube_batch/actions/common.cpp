@@ -82,4 +82,12 @@ bool evict_and_pipeline(Session& s, Statement& into, TaskRef t, const NodeInfo& 
   return true;
 }
 
+void close_statement(Session& s, Statement& st, const JobInfo& job) {
+  if (st.has_evictions() && s.job_pipelined(job)) {
+    st.commit();
+  } else {
+    st.discard();
+  }
+}
+
 } // namespace dlsim::kb

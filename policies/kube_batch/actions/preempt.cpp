@@ -2,8 +2,9 @@
 // normalPreempt): within each queue, a starving job's pending tasks, one by one, look for a node
 // (best score first) where the running tasks of other jobs of the same queue that every plugin
 // of a tier agrees to give up (Preemptable) free enough room; those victims are evicted, worst
-// first, until the task fits, and the task is pipelined there. The job's evictions are committed
-// only when it ends up pipelined (gang: minMember tasks placed or promised). Evicting a task in
+// first, until the task fits (none when the node's future idle devices already hold it), and the
+// task is pipelined there. The job's evictions are committed only when it ends up pipelined
+// (gang: minMember tasks placed or promised) and something was evicted. Evicting a task in
 // dlsim suspends its whole job (see docs/policies.md). The second phase of kube-batch's preempt
 // (tasks of one job preempting each other by task priority) has nothing to do in dlsim, where
 // the tasks of a job are alike.
@@ -35,8 +36,8 @@ bool preempt_for_task(Session& s, Statement& st, TaskRef t) {
       }
     }
     sort_worst_first(s, preemptees);
+    // No victim may be needed (see evict_and_pipeline).
     std::vector<TaskRef> victims = s.preemptable(t, preemptees);
-    if (victims.empty()) continue;
     sort_worst_first(s, victims);
     if (evict_and_pipeline(s, st, t, n, victims, true)) return true;
   }
@@ -64,11 +65,7 @@ void preempt(Session& s) {
         tasks.pop_front();
         preempt_for_task(s, st, TaskRef{ji, k});
       }
-      if (s.job_pipelined(job)) {
-        st.commit();
-      } else {
-        st.discard();
-      }
+      close_statement(s, st, job);
     }
   }
 }

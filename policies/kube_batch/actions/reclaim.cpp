@@ -3,8 +3,9 @@
 // other (reclaimable) queues: for each pending task that its queue may still be given
 // (Preemptive: within the deserved share), the first node (by id) where the running tasks of
 // other queues that the plugins agree to give up (Reclaimable: proportion lets a queue lose
-// what it holds beyond its deserved share) free enough room; they are evicted, worst first, and
-// the task is pipelined there. Committed when the job ends up pipelined. A queue goes back
+// what it holds beyond its deserved share) free enough room; they are evicted, worst first (none
+// when the node's future idle devices already hold the task), and the task is pipelined there.
+// Committed when the job ends up pipelined and something was evicted. A queue goes back
 // into the rotation while it has starving jobs, so shares are re-checked after every job.
 #include "policies/kube_batch/actions/actions.h"
 
@@ -29,8 +30,9 @@ void reclaim_for_task(Session& s, Statement& st, TaskRef t) {
     }
     if (reclaimees.empty()) continue;
     sort_worst_first(s, reclaimees);
+    // As in Volcano, a node with reclaimees takes the task even when the plugins give up none
+    // of them, if its future idle devices hold it (see evict_and_pipeline).
     std::vector<TaskRef> victims = s.reclaimable(t, reclaimees);
-    if (victims.empty()) continue;
     sort_worst_first(s, victims);
     if (evict_and_pipeline(s, st, t, n, victims, false)) return;
   }
@@ -67,11 +69,7 @@ void reclaim(Session& s) {
       if (!s.preemptive(q, job)) continue;
       reclaim_for_task(s, st, TaskRef{ji, k});
     }
-    if (s.job_pipelined(job)) {
-      st.commit();
-    } else {
-      st.discard();
-    }
+    close_statement(s, st, job);
   }
 }
 
