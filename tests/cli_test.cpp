@@ -50,6 +50,11 @@ TEST_CASE("dlsim run writes every result file and a short summary", "[cli]") {
   for (const auto& entry : std::filesystem::directory_iterator(dir.file("res"))) {
     CHECK(entry.path().filename().string().find(".tmp.") == std::string::npos);
   }
+  // Numbers are written as a person would (0.52, not yaml-cpp's 0.52000000000000002) and read
+  // back as the same doubles.
+  std::string run_yaml = read_file(dir.file("res/run.yaml"));
+  CHECK_THAT(run_yaml, Catch::Contains("default_gpu_util: 0.52\n"));
+  CHECK_THAT(run_yaml, !Catch::Contains("00000000"));
   // run.yaml reproduces the run: running it gives the same summary.
   Outcome again =
       run_dlsim("run -e " + dir.file("res/run.yaml") + " --out " + dir.file("res2"), dir);

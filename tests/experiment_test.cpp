@@ -11,7 +11,8 @@ using namespace dlsim::test;
 
 namespace {
 
-std::string experiment_error(const std::string& yaml, std::vector<std::pair<std::string, std::string>> overrides = {}) {
+std::string experiment_error(const std::string& yaml,
+                             std::vector<std::pair<std::string, std::string>> overrides = {}) {
   ScratchDir dir;
   try {
     load_experiment(ExperimentInputs{dir.write("exp.yaml", yaml), std::move(overrides)});
@@ -27,16 +28,19 @@ trace: {file: traces/sample.csv}
 policy: {name: fifo}
 )";
 
-}  // namespace
+} // namespace
 
 TEST_CASE("an experiment resolves every default and applies --set", "[experiment]") {
   ScratchDir dir;
   std::string file = dir.write("exp.yaml", kBase);
-  Experiment e = load_experiment(ExperimentInputs{
-      file, {{"cluster.nodes.0.count", "3"}, {"costs.suspend_s", "0"}, {"policy.placement", "spread"}, {"seed", "9"}}});
-  CHECK(e.cluster.nodes.size() == 3);  // the cluster file was inlined, then overridden
+  Experiment e = load_experiment(ExperimentInputs{file,
+                                                  {{"cluster.nodes.0.count", "3"},
+                                                   {"costs.suspend_s", "0"},
+                                                   {"policy.placement", "spread"},
+                                                   {"seed", "9"}}});
+  CHECK(e.cluster.nodes.size() == 3); // the cluster file was inlined, then overridden
   CHECK(e.runtime.costs.suspend_s == 0);
-  CHECK(e.runtime.costs.resume_s == 5);  // default
+  CHECK(e.runtime.costs.resume_s == 5); // default
   CHECK(e.placement == "spread");
   CHECK(e.seed == 9);
   CHECK(e.name == "exp");
@@ -48,17 +52,26 @@ TEST_CASE("an experiment resolves every default and applies --set", "[experiment
 }
 
 TEST_CASE("bad experiments name the key", "[experiment][errors]") {
-  CHECK_THAT(experiment_error(std::string(kBase) + "colour: red\n"), Catch::Contains("colour: unknown key"));
+  CHECK_THAT(experiment_error(std::string(kBase) + "colour: red\n"),
+             Catch::Contains("colour: unknown key"));
   CHECK_THAT(experiment_error(std::string(kBase) + "costs: {suspend_s: -1}\n"),
              Catch::Contains("costs.suspend_s: must not be negative, got -1"));
-  CHECK_THAT(experiment_error(std::string(kBase) + "costs: {suspend: 1}\n"), Catch::Contains("costs.suspend: unknown key"));
-  CHECK_THAT(experiment_error(kBase, {{"policy.name", "lottery"}}), Catch::Contains("unknown policy 'lottery' (known: fifo"));
-  CHECK_THAT(experiment_error(kBase, {{"policy.placement", "random"}}), Catch::Contains("unknown placement 'random'"));
-  CHECK_THAT(experiment_error(kBase, {{"policy.params.quantum", "5"}}), Catch::Contains("policy 'fifo' has no such parameter"));
-  CHECK_THAT(experiment_error(kBase, {{"cluster.nodes.5.count", "1"}}), Catch::Contains("index 5 is out of range"));
-  CHECK_THAT(experiment_error(kBase, {{"seed", "minus"}}), Catch::Contains("seed: expected an integer, got 'minus'"));
-  CHECK_THAT(experiment_error("cluster: configs/clusters/tiny.yaml\n"), Catch::Contains("trace: missing required key 'file'"));
-  CHECK_THAT(experiment_error("cluster: nowhere.yaml\ntrace: {file: x.csv}\n"), Catch::Contains("nowhere.yaml: cannot open file"));
+  CHECK_THAT(experiment_error(std::string(kBase) + "costs: {suspend: 1}\n"),
+             Catch::Contains("costs.suspend: unknown key"));
+  CHECK_THAT(experiment_error(kBase, {{"policy.name", "lottery"}}),
+             Catch::Contains("unknown policy 'lottery' (known: fifo"));
+  CHECK_THAT(experiment_error(kBase, {{"policy.placement", "random"}}),
+             Catch::Contains("unknown placement 'random'"));
+  CHECK_THAT(experiment_error(kBase, {{"policy.params.quantum", "5"}}),
+             Catch::Contains("policy 'fifo' has no such parameter"));
+  CHECK_THAT(experiment_error(kBase, {{"cluster.nodes.5.count", "1"}}),
+             Catch::Contains("index 5 is out of range"));
+  CHECK_THAT(experiment_error(kBase, {{"seed", "minus"}}),
+             Catch::Contains("seed: expected an integer, got 'minus'"));
+  CHECK_THAT(experiment_error("cluster: configs/clusters/tiny.yaml\n"),
+             Catch::Contains("trace: missing required key 'file'"));
+  CHECK_THAT(experiment_error("cluster: nowhere.yaml\ntrace: {file: x.csv}\n"),
+             Catch::Contains("nowhere.yaml: cannot open file"));
   CHECK_THAT(experiment_error("cluster: [unclosed\n"), Catch::Contains("YAML syntax error"));
 }
 
@@ -70,4 +83,45 @@ TEST_CASE("set overrides parse values as YAML and creates keys", "[experiment]")
   CHECK(root["list"][1].as<int>() == 7);
   CHECK(root["a"]["b"].as<int>() == 1);
   CHECK_THROWS_AS(yaml_set_path(root, "a.b.x", "1"), InputError);
+}
+
+TEST_CASE("the short forms trace: FILE and policy: NAME take --trace, --policy and other keys",
+          "[experiment]") {
+  ScratchDir dir;
+  std::string file = dir.write(
+      "exp.yaml", "cluster: configs/clusters/tiny.yaml\ntrace: traces/sample.csv\npolicy: sjf\n");
+  Experiment plain = load_experiment(ExperimentInputs{file, {}});
+  CHECK(plain.trace_file.ends_with("traces/sample.csv"));
+  CHECK(plain.policy == "sjf");
+  // What --trace, --format and --policy turn into.
+  Experiment e = load_experiment(ExperimentInputs{file,
+                                                  {{"trace.file", "traces/tiresias_60_job.csv"},
+                                                   {"trace.format", "tiresias"},
+                                                   {"policy.name", "srtf"},
+                                                   {"policy.placement", "spread"}}});
+  CHECK(e.trace_file.ends_with("traces/tiresias_60_job.csv"));
+  CHECK(e.trace_format == "tiresias");
+  CHECK(e.policy == "srtf");
+  CHECK(e.placement == "spread");
+  // An override may itself use the short form.
+  Experiment again = load_experiment(ExperimentInputs{file, {{"policy", "las"}}});
+  CHECK(again.policy == "las");
+}
+
+TEST_CASE("costs.switch_s and runtime.max_timeslice_jobs are experiment keys", "[experiment]") {
+  ScratchDir dir;
+  std::string file = dir.write("exp.yaml", kBase);
+  Experiment d = load_experiment(ExperimentInputs{file, {}});
+  CHECK(d.runtime.costs.switch_s == 1); // Gandiva's upper figure (docs/runtime.md)
+  CHECK(d.runtime.max_timeslice_jobs == 4);
+  Experiment e = load_experiment(
+      ExperimentInputs{file, {{"costs.switch_s", "0.1"}, {"runtime.max_timeslice_jobs", "6"}}});
+  CHECK(e.runtime.costs.switch_s == 0.1);
+  CHECK(e.runtime.max_timeslice_jobs == 6);
+  CHECK(e.resolved["costs"]["switch_s"].as<double>() == 0.1);
+  CHECK(e.resolved["runtime"]["max_timeslice_jobs"].as<unsigned>() == 6);
+  CHECK_THAT(experiment_error(kBase, {{"runtime.max_timeslice_jobs", "9"}}),
+             Catch::Contains("runtime.max_timeslice_jobs: must be 1 to 8"));
+  CHECK_THAT(experiment_error(kBase, {{"costs.switch_s", "-1"}}),
+             Catch::Contains("costs.switch_s: must not be negative"));
 }

@@ -5,6 +5,7 @@
 #include "sim/cluster/cluster_yaml.h"
 #include "sim/config/yaml_reader.h"
 #include "sim/engine/error.h"
+#include "sim/runtime/sim_state.h"
 #include "workloads/cluster_from_trace.h"
 
 #include <fmt/format.h>
@@ -37,11 +38,22 @@ constexpr const char* kDefaultZoo = "configs/models/zoo.yaml";
 
 double non_negative(YamlMap& m, const std::string& key, double fallback) {
   double v = m.get<double>(key, fallback);
-  if (v < 0) yaml_fail(m.where_of(key), m.child(key), fmt::format("must not be negative, got {}", v));
+  if (v < 0)
+    yaml_fail(m.where_of(key), m.child(key), fmt::format("must not be negative, got {}", v));
   return v;
 }
 
-}  // namespace
+void expand_short_forms(YAML::Node& root) {
+  for (auto [key, inner] : {std::pair{"trace", "file"}, std::pair{"policy", "name"}}) {
+    YAML::Node node = root[key];
+    if (!node.IsScalar()) continue;
+    YAML::Node expanded;
+    expanded[inner] = node.Scalar();
+    root[key] = expanded;
+  }
+}
+
+} // namespace
 
 Experiment load_experiment(const ExperimentInputs& inputs) {
   Experiment e;
@@ -51,6 +63,11 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   YAML::Node root = load_yaml_file(file);
   if (!root.IsMap()) throw InputError(file + ": an experiment must be a YAML mapping");
 
+  // `trace: FILE` and `policy: NAME` are short for `trace: {file: FILE}` and `policy: {name:
+  // NAME}`: expanded before the overrides, so that --trace and --policy (trace.file,
+  // policy.name) and other trace.* / policy.* keys apply to them, and again after, for an
+  // override that sets the short form itself.
+  expand_short_forms(root);
   // Overrides that replace the cluster go first, so that a later cluster.* --set applies to
   // the new one; then the cluster file is inlined, then the rest.
   for (const auto& [key, value] : inputs.overrides) {
@@ -72,6 +89,7 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   for (const auto& [key, value] : inputs.overrides) {
     if (key != "cluster") yaml_set_path(root, key, value);
   }
+  expand_short_forms(root);
 
   YamlMap top(root, YamlWhere{file, ""});
   e.name = top.get<std::string>("name", fs::path(file).stem().string());
@@ -83,12 +101,6 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
                            e.cluster_file.empty() ? "cluster" : "");
 
   YAML::Node trace_node = top.child("trace");
-  if (trace_node.IsScalar()) {
-    YAML::Node t;
-    t["file"] = trace_node.as<std::string>();
-    root["trace"] = t;
-    trace_node = root["trace"];
-  }
   YamlMap trace(trace_node, top.where_of("trace"));
   e.trace_file = find_data_file(trace.require<std::string>("file"), file);
   e.trace_format = trace.get<std::string>("format", e.trace_format);
@@ -101,7 +113,8 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   }
   e.swf_procs_per_device = trace.get<double>("swf_procs_per_device", e.swf_procs_per_device);
   if (!(e.swf_procs_per_device >= 1)) {
-    yaml_fail(trace.where_of("swf_procs_per_device"), trace.child("swf_procs_per_device"), "must be at least 1");
+    yaml_fail(trace.where_of("swf_procs_per_device"), trace.child("swf_procs_per_device"),
+              "must be at least 1");
   }
   e.openb_duration_s = non_negative(trace, "openb_duration_s", e.openb_duration_s);
   // Which part of the trace to replay (workloads/trace_select.h, docs/traces.md).
@@ -111,7 +124,9 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   sel.vc = trace.get<std::string>("vc", sel.vc);
   sel.window = trace.get<std::string>("window", sel.window);
   auto sample = trace.get<std::int64_t>("sample", 0);
-  if (sample < 0) yaml_fail(trace.where_of("sample"), trace.child("sample"), "must not be negative (0 = every job)");
+  if (sample < 0)
+    yaml_fail(trace.where_of("sample"), trace.child("sample"),
+              "must not be negative (0 = every job)");
   sel.sample = static_cast<std::uint64_t>(sample);
   if (auto problem = selection_problem(sel)) {
     yaml_fail(trace.where_of(problem->first), trace.child(problem->first), problem->second);
@@ -121,12 +136,6 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   e.models_file = find_data_file(top.get<std::string>("models", kDefaultZoo), file);
 
   YAML::Node policy_node = top.child("policy");
-  if (policy_node.IsScalar()) {
-    YAML::Node p;
-    p["name"] = policy_node.as<std::string>();
-    root["policy"] = p;
-    policy_node = root["policy"];
-  }
   YamlMap policy(policy_node, top.where_of("policy"));
   e.policy = policy.get<std::string>("name", "fifo");
   const PolicyEntry& entry = find_policy(e.policy);
@@ -143,13 +152,21 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   c.resume_s = non_negative(costs, "resume_s", c.resume_s);
   c.migrate_s = non_negative(costs, "migrate_s", c.migrate_s);
   c.resize_s = non_negative(costs, "resize_s", c.resize_s);
+  c.switch_s = non_negative(costs, "switch_s", c.switch_s);
   costs.done();
 
   YAML::Node runtime_node = top.child("runtime");
   YamlMap runtime(runtime_node, top.where_of("runtime"));
-  e.runtime.max_jobs_per_device = runtime.get<unsigned>("max_jobs_per_device", e.runtime.max_jobs_per_device);
+  e.runtime.max_jobs_per_device =
+      runtime.get<unsigned>("max_jobs_per_device", e.runtime.max_jobs_per_device);
   if (e.runtime.max_jobs_per_device < 1 || e.runtime.max_jobs_per_device > 8) {
     yaml_fail(runtime.where_of("max_jobs_per_device"), runtime_node, "must be 1 to 8");
+  }
+  e.runtime.max_timeslice_jobs =
+      runtime.get<unsigned>("max_timeslice_jobs", e.runtime.max_timeslice_jobs);
+  if (e.runtime.max_timeslice_jobs < 1 || e.runtime.max_timeslice_jobs > DeviceSlot::kMaxShare) {
+    yaml_fail(runtime.where_of("max_timeslice_jobs"), runtime.child("max_timeslice_jobs"),
+              fmt::format("must be 1 to {}", DeviceSlot::kMaxShare));
   }
   e.runtime.default_gpu_util = runtime.get<double>("default_gpu_util", e.runtime.default_gpu_util);
   if (e.runtime.default_gpu_util <= 0 || e.runtime.default_gpu_util > 1) {
@@ -170,12 +187,14 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   YAML::Node report_node = top.child("report");
   YamlMap report(report_node, top.where_of("report"));
   e.sample_s = report.get<double>("sample_s", e.sample_s);
-  if (!(e.sample_s >= 1e-6)) yaml_fail(report.where_of("sample_s"), report_node, "must be positive");
+  if (!(e.sample_s >= 1e-6))
+    yaml_fail(report.where_of("sample_s"), report_node, "must be positive");
   report.done();
 
   e.seed = top.get<std::uint64_t>("seed", e.seed);
   e.until_s = top.get<double>("until_s", e.until_s);
-  if (e.until_s < 0 && e.until_s != -1) yaml_fail(top.where_of("until_s"), root, "must not be negative");
+  if (e.until_s < 0 && e.until_s != -1)
+    yaml_fail(top.where_of("until_s"), root, "must not be negative");
   // Written into run.yaml for the record; any version may read it.
   (void)top.get<std::string>("dlsim_version", "");
   top.done();
@@ -206,7 +225,9 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   r["costs"]["resume_s"] = c.resume_s;
   r["costs"]["migrate_s"] = c.migrate_s;
   r["costs"]["resize_s"] = c.resize_s;
+  r["costs"]["switch_s"] = c.switch_s;
   r["runtime"]["max_jobs_per_device"] = e.runtime.max_jobs_per_device;
+  r["runtime"]["max_timeslice_jobs"] = e.runtime.max_timeslice_jobs;
   r["runtime"]["default_gpu_util"] = e.runtime.default_gpu_util;
   r["runtime"]["interference"]["slope"] = e.runtime.interference.slope;
   r["runtime"]["interference"]["onset"] = e.runtime.interference.onset;
@@ -218,4 +239,4 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   return e;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

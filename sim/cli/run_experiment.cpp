@@ -1,6 +1,8 @@
 // The body of `dlsim run`: prepare, simulate, summarize, write the result directory.
 #include "sim/cli/run_experiment.h"
 
+#include "sim/config/yaml_numbers.h"
+
 #include "policies/registry.h"
 #include "sim/cli/prepare.h"
 #include "sim/cli/progress.h"
@@ -27,6 +29,7 @@ std::string default_out_dir(const Experiment& e) {
 std::string render_run_yaml(const Experiment& e) {
   YAML::Node run = YAML::Clone(e.resolved);
   run["dlsim_version"] = DLSIM_VERSION;
+  shorten_doubles(run);
   YAML::Emitter em;
   em << run;
   return fmt::format(

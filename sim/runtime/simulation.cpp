@@ -17,6 +17,8 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
   s_.config = config;
   s_.config.max_jobs_per_device =
       std::clamp<unsigned>(config.max_jobs_per_device, 1, DeviceSlot::kMaxShare);
+  s_.config.max_timeslice_jobs =
+      std::clamp<unsigned>(config.max_timeslice_jobs, 1, DeviceSlot::kMaxShare);
   s_.jobs.resize(workload.jobs.size());
   s_.slots.resize(cluster.devices.size());
   s_.free.init(cluster);
@@ -41,16 +43,20 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
 bool Simulation::is_stale(const Event& e) const {
   const JobState& job = s_.jobs[e.subject];
   switch (e.kind) {
-  case EventKind::kJobFinish: return e.generation != job.generation || job.status != JobStatus::kRunning;
-  case EventKind::kActionDone: return e.generation != job.generation;
-  default: return false;
+  case EventKind::kJobFinish:
+    return e.generation != job.generation || job.status != JobStatus::kRunning;
+  case EventKind::kActionDone:
+    return e.generation != job.generation;
+  default:
+    return false;
   }
 }
 
 // Drops cancelled events from the top of the queue, so they neither advance the clock nor
 // wake the policy.
 void Simulation::drop_stale() {
-  while (!queue_.empty() && is_stale(queue_.top())) queue_.pop();
+  while (!queue_.empty() && is_stale(queue_.top()))
+    queue_.pop();
 }
 
 bool Simulation::next_event_time(SimTime& t) {
@@ -91,26 +97,31 @@ RunResult Simulation::run(SimTime until) {
   SimTime t = 0;
   while (next_event_time(t)) {
     if (t > until) {
-      for (auto* o : observers_) o->on_advance(s_.now, until, view);
+      for (auto* o : observers_)
+        o->on_advance(s_.now, until, view);
       s_.now = until;
       result.hit_until = true;
       break;
     }
     if (t > s_.now) {
-      for (auto* o : observers_) o->on_advance(s_.now, t, view);
+      for (auto* o : observers_)
+        o->on_advance(s_.now, t, view);
       s_.now = t;
     }
     SimTime next = t;
-    while (next_event_time(next) && next == t) apply(pop_next());
+    while (next_event_time(next) && next == t)
+      apply(pop_next());
     Control control(*this, s_, info_.oracle);
     policy_.schedule(control);
-    for (auto* o : observers_) o->on_decided(view);
+    for (auto* o : observers_)
+      o->on_decided(view);
   }
   // Bring running jobs up to date, so a run stopped by --until reports their progress so far.
   for (JobId j = 0; j < s_.jobs.size(); ++j) {
     if (s_.jobs[j].status == JobStatus::kRunning) settle(j);
   }
-  for (auto* o : observers_) o->on_run_end(view);
+  for (auto* o : observers_)
+    o->on_run_end(view);
   result.end = s_.now;
   result.events = s_.events;
   result.unfinished = static_cast<std::uint32_t>(s_.jobs.size()) - s_.finished - s_.cancelled;
@@ -126,7 +137,8 @@ void Simulation::apply(const Event& e) {
     ++s_.events;
     finish_job(e.subject);
     policy_.on_finish(e.subject, view);
-    for (auto* o : observers_) o->on_job_finished(e.subject, view);
+    for (auto* o : observers_)
+      o->on_job_finished(e.subject, view);
     return;
   case EventKind::kActionDone:
     ++s_.events;
@@ -150,7 +162,7 @@ void Simulation::apply(const Event& e) {
 void Simulation::finish_job(JobId j) {
   JobState& job = s_.jobs[j];
   settle(j);
-  job.done = s_.workload->jobs[j].iterations;  // exact, whatever rounding the rate carried
+  job.done = s_.workload->jobs[j].iterations; // exact, whatever rounding the rate carried
   set_running(j, false);
   job.status = JobStatus::kFinished;
   job.rate = 0;
@@ -221,7 +233,8 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
     nodes.push_back(c.devices[job.devices[i]].node);
   }
   std::sort(nodes.begin(), nodes.end());
-  job.nodes_used = static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
+  job.nodes_used =
+      static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
 }
 
 void Simulation::release(JobId j) {
@@ -233,13 +246,13 @@ void Simulation::release(JobId j) {
     DeviceSlot& slot = s_.slots[d];
     auto* end = slot.jobs.begin() + slot.count;
     auto* it = std::find(slot.jobs.begin(), end, j);
-    std::copy(it + 1, end, it);  // keep holders in arrival order: deterministic and fair
+    std::copy(it + 1, end, it); // keep holders in arrival order: deterministic and fair
     --slot.count;
     slot.mem_gb -= req.gpu_mem_gb;
     slot.fraction -= req.gpu_fraction;
     if (job.sliced) --slot.sliced;
     if (slot.count == 0) {
-      slot.mem_gb = 0;  // no drift from repeated add and subtract
+      slot.mem_gb = 0; // no drift from repeated add and subtract
       slot.fraction = 0;
       s_.free.device_freed(c, d);
       if (c.type_of(d).kind == DeviceKind::kGpu) --s_.busy_gpus;
@@ -261,7 +274,8 @@ double Simulation::device_effective(const DeviceSlot& slot) const {
   if (slot.running == 0) return 0.0;
   if (slot.sliced == 0) return std::min(1.0, slot.running_util);
   double mean = slot.running_util / slot.running;
-  return slot.running >= 2 ? mean * timeslice_efficiency(s_.config.costs.switch_s, slot.slice_s) : mean;
+  return slot.running >= 2 ? mean * timeslice_efficiency(s_.config.costs.switch_s, slot.slice_s)
+                           : mean;
 }
 
 void Simulation::set_running(JobId j, bool running) {
@@ -282,12 +296,16 @@ void Simulation::set_running(JobId j, bool running) {
     }
     slot.effective = contribution;
   }
-  if (running) ++s_.running;
-  else --s_.running;
+  if (running)
+    ++s_.running;
+  else
+    --s_.running;
   // A running job holds its flows; every caller refreshes rates next, which re-solves them.
   if (contention_) {
-    if (running) start_traffic(j);
-    else net_->remove_job(j);
+    if (running)
+      start_traffic(j);
+    else
+      net_->remove_job(j);
   }
 }
 
@@ -336,7 +354,8 @@ double Simulation::compute_rate(JobId j) const {
       double eff = timeslice_efficiency(s_.config.costs.switch_s, slot.slice_s);
       slowdown = std::max(slowdown, eff > 0 ? slot.running / eff : 1e12);
     } else {
-      slowdown = std::max(slowdown, interference_slowdown(s_.config.interference, slot.running_util));
+      slowdown =
+          std::max(slowdown, interference_slowdown(s_.config.interference, slot.running_util));
     }
   }
   if (contention_ && net_->has_job(j)) {
@@ -390,7 +409,7 @@ void Simulation::refresh_rates(std::span<const DeviceId> devices) {
   for (JobId j : affected) {
     JobState& job = s_.jobs[j];
     double rate = compute_rate(j);
-    if (rate == job.rate) continue;  // unchanged: its finish event still holds
+    if (rate == job.rate) continue; // unchanged: its finish event still holds
     settle(j);
     job.rate = rate;
     reschedule(j);
@@ -399,4 +418,4 @@ void Simulation::refresh_rates(std::span<const DeviceId> devices) {
   scratch_jobs_.swap(affected);
 }
 
-}  // namespace dlsim
+} // namespace dlsim
