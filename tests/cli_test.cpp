@@ -203,3 +203,19 @@ TEST_CASE("a row error says which header columns were ignored", "[cli][trace][er
           bad_row +
           ":2: workers: expected an integer, got 'x' (note: unknown columns ignored: gpus)"));
 }
+
+TEST_CASE("a job too big for the cluster names the cluster and how to choose another",
+          "[cli][errors]") {
+  ScratchDir dir;
+  std::string trace = dir.write("t.csv", "id,submit_s,workers,duration_s\nbig,0,64,10\n");
+  // No experiment and no --cluster: the default experiment's small.yaml (4 x 8 V100).
+  Outcome r = run_dlsim("validate --trace " + trace, dir);
+  CHECK(r.code == 1);
+  CHECK_THAT(
+      r.err,
+      Catch::Contains(trace + ":2: workers: job 'big': 64 workers of 1 device(s) each cannot fit"));
+  CHECK_THAT(
+      r.err,
+      Catch::Contains(
+          "(the cluster is configs/clusters/small.yaml, 32 GPUs; choose another with --cluster"));
+}

@@ -1,5 +1,6 @@
 #include "sim/cli/prepare.h"
 
+#include "sim/engine/error.h"
 #include "workloads/build_workload.h"
 #include "workloads/formats/format_guess.h"
 #include "workloads/formats/registry.h"
@@ -48,7 +49,23 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   // fit) keeps its own first few.
   const std::size_t read_skips = trace.skipped;
   trace.skip_reasons.clear();
-  p.workload = build_workload(std::move(trace), p.zoo, e.cluster, options);
+  try {
+    p.workload = build_workload(std::move(trace), p.zoo, e.cluster, options);
+  } catch (const InputError& error) {
+    // A job too big for the cluster is most often a trace replayed on the wrong (e.g. the
+    // default) cluster: say which one it was and how to choose another.
+    std::string what = error.what();
+    if (what.find("cannot fit") == std::string::npos &&
+        what.find("largest usable device") == std::string::npos &&
+        what.find("can run on this cluster") == std::string::npos) {
+      throw;
+    }
+    throw InputError(fmt::format(
+        "{}\n  (the cluster is {}, {} GPUs; choose another with --cluster, e.g. a bundled "
+        "configs/clusters/*.yaml, or skip such jobs with --skip-bad-jobs)",
+        what, e.cluster_file.empty() ? "inline in " + e.source_file : e.cluster_file,
+        e.cluster.count_of_kind(DeviceKind::kGpu)));
+  }
   if (std::size_t more = p.workload.skipped_bad_jobs - read_skips; more > 0) {
     fmt::print(warn,
                "warning: skipped {} jobs that cannot run here (--skip-bad-jobs); the first {}:\n",
