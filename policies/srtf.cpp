@@ -1,10 +1,14 @@
 // Shortest remaining time first, preemptive (an oracle baseline; Tiresias, Gu et al., NSDI'19,
 // section 6.1): at every decision the jobs with the least true remaining time get the devices,
-// and running jobs outside that set are suspended to make room.
+// and running jobs outside that set are suspended to make room. The decision is the shared
+// PriorityPass (as for tiresias, las and SRSF): a waiting job that its nodes could not hold even
+// after the worse jobs leave is left out, so no job is suspended for one that cannot start.
 #include "policies/srtf.h"
 
-#include <algorithm>
-#include <map>
+#include "policies/priority_pass.h"
+
+#include <set>
+#include <utility>
 #include <vector>
 
 namespace dlsim {
@@ -15,58 +19,53 @@ class Srtf final : public Policy {
 public:
   explicit Srtf(Placement placement) : placement_(placement) {}
 
-  void on_arrival(JobId j, const View&) override { active_.push_back(j); }
+  void on_arrival(JobId j, const View& view) override {
+    if (keys_.size() < view.job_count()) keys_.resize(view.job_count());
+    keys_[j] = {view.oracle_remaining_s(j), j};
+    order_.insert(keys_[j]);
+  }
   void on_finish(JobId j, const View&) override {
-    active_.erase(std::find(active_.begin(), active_.end(), j));
+    order_.erase(keys_[j]);
+    holders_.erase(j);
   }
 
   void schedule(Control& control) override {
-    // 1. Order every unfinished job by remaining time (ties: earlier submission, lower id).
-    std::vector<std::pair<double, JobId>> order;
-    order.reserve(active_.size());
-    for (JobId j : active_) order.emplace_back(control.oracle_remaining_s(j), j);
-    std::sort(order.begin(), order.end());
-
-    // 2. Fill each device type's capacity in that order: those jobs should run.
-    std::map<DeviceTypeId, std::uint32_t> budget;
-    for (const Device& d : control.cluster().devices) ++budget[d.type];
-    std::vector<char> should_run(control.job_count(), 0);
-    for (auto [remaining, j] : order) {
-      std::uint32_t need = control.request(j).devices();
-      const JobState& st = control.state(j);
-      bool holds = !st.devices.empty();
-      for (DeviceTypeId t : control.compatible_types(j)) {
-        if (holds && t != st.type) continue;  // a holder counts against its own type
-        if (budget[t] >= need) {
-          budget[t] -= need;
-          should_run[j] = 1;
-          break;
-        }
-      }
-    }
-
-    // 3. Preempt running jobs that should not run; 4. start or resume, shortest first.
-    for (auto [remaining, j] : order) {
-      JobStatus s = control.state(j).status;
-      if (!should_run[j] && (s == JobStatus::kRunning || s == JobStatus::kStarting)) control.suspend(j);
-    }
-    for (auto [remaining, j] : order) {
-      JobStatus s = control.state(j).status;
-      if (!should_run[j] || (s != JobStatus::kPending && s != JobStatus::kSuspended)) continue;
-      auto devices = place(control, j, placement_);
-      if (!devices) continue;  // devices still being released: retried when that completes
-      if (s == JobStatus::kPending) control.start(j, *devices);
-      else control.resume(j, *devices);
+    for (JobId j : holders_)
+      rekey(control, j); // running jobs' remaining time shrank
+    PriorityPass pass;
+    pass.decide(
+        control,
+        [&](const auto& offer) {
+          for (const auto& [remaining, j] : order_) {
+            if (!offer(j)) break;
+          }
+        },
+        holders_);
+    std::set<JobId> before = holders_;
+    pass.apply(control, placement_, holders_);
+    // A job suspended now stopped at its current remaining time: key it there.
+    for (JobId j : before) {
+      if (!holders_.count(j)) rekey(control, j);
     }
   }
 
 private:
+  void rekey(const View& view, JobId j) {
+    order_.erase(keys_[j]);
+    keys_[j] = {view.oracle_remaining_s(j), j};
+    order_.insert(keys_[j]);
+  }
+
   Placement placement_;
-  std::vector<JobId> active_;  // arrived and not finished, in arrival order
+  std::vector<std::pair<double, JobId>> keys_;
+  std::set<std::pair<double, JobId>> order_; // (true remaining s, id): every unfinished job
+  std::set<JobId> holders_;                  // started or resumed by this policy
 };
 
-}  // namespace
+} // namespace
 
-std::unique_ptr<Policy> make_srtf(Placement placement) { return std::make_unique<Srtf>(placement); }
+std::unique_ptr<Policy> make_srtf(Placement placement) {
+  return std::make_unique<Srtf>(placement);
+}
 
-}  // namespace dlsim
+} // namespace dlsim

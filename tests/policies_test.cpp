@@ -11,17 +11,16 @@ namespace {
 
 constexpr const char* kFourGpus = "nodes:\n  - {count: 1, devices: {V100: 4}}\n";
 // A: 2 GPUs for 100 s at 0; B: 4 GPUs for 50 s at 10; C: 1 GPU for 10 s at 20.
-constexpr const char* kHeadOfLine =
-    "id,submit_s,workers,gpus_per_worker,duration_s\n"
-    "A,0,1,2,100\n"
-    "B,10,1,4,50\n"
-    "C,20,1,1,10\n";
+constexpr const char* kHeadOfLine = "id,submit_s,workers,gpus_per_worker,duration_s\n"
+                                    "A,0,1,2,100\n"
+                                    "B,10,1,4,50\n"
+                                    "C,20,1,1,10\n";
 
 double end_s(const RunOutput& out, const Workload& w, const std::string& name) {
   return to_seconds(out.state.jobs[job_named(w, name)].end);
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("FIFO blocks small jobs behind a big one (head-of-line blocking)", "[policy][fifo]") {
   Cluster c = cluster_from_yaml(kFourGpus);
@@ -51,13 +50,15 @@ TEST_CASE("SJF is strict: a short job that does not fit blocks longer ones", "[p
   Cluster c = cluster_from_yaml(kFourGpus);
   // A holds 2 GPUs 0-100. At 10, S (4 GPUs, 20 s) and L (1 GPU, 30 s) wait; S is shorter but
   // does not fit, so L waits too: S runs 100-120, L 120-150.
-  Workload w = workload_from_csv(c, "id,submit_s,workers,gpus_per_worker,duration_s\nA,0,1,2,100\nS,10,1,4,20\nL,10,1,1,30\n");
+  Workload w = workload_from_csv(
+      c, "id,submit_s,workers,gpus_per_worker,duration_s\nA,0,1,2,100\nS,10,1,4,20\nL,10,1,1,30\n");
   RunOutput out = run_policy("sjf", c, w);
   CHECK(end_s(out, w, "S") == 120);
   CHECK(end_s(out, w, "L") == 150);
 }
 
-TEST_CASE("SRTF preempts a longer job for a shorter one, paying suspend and resume", "[policy][srtf]") {
+TEST_CASE("SRTF preempts a longer job for a shorter one, paying suspend and resume",
+          "[policy][srtf]") {
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 1}}\n");
   Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\nA,0,1,100\nB,20,1,30\n");
   RuntimeConfig cfg;
@@ -87,8 +88,36 @@ TEST_CASE("SRTF does not preempt for a job that is longer than what runs", "[pol
   CHECK(out.state.jobs[job_named(w, "A")].preemptions == 0);
 }
 
+TEST_CASE("SRTF on two nodes does not preempt for a job that could not be placed",
+          "[policy][srtf]") {
+  // Two nodes of 4 GPUs, default costs (start 0, suspend 5, resume 5), consolidated placement. R (3
+  // GPUs, 1000 s) at 0 -> node 0, GPUs 0-2. B (1 GPU, 500 s) at 1 -> node 0's last GPU (best fit).
+  // A (1 GPU, 100 s) at 2 -> node 1, GPU 4. Z (one worker of 4 GPUs, 300 s) at 3 needs a whole
+  // node. At 3 the remaining times are A 99, Z 300, B 498, R 997. Capacity (8 GPUs), best first: A
+  // 1, Z 4, B 1, leaving 2 < R's 3. But with R's GPUs released node 0 has 3 free and node 1 has 3:
+  // Z still cannot be placed, so it is left out and R keeps running (the shared PriorityPass).
+  // The first srtf counted devices only: it suspended R at 3 (3-8) for nothing and resumed it at
+  // 102 (102-107), when A's end freed node 1 for Z: R lost 104 s and ended at 1104.
+  // At 102 A ends: Z (300), B (399), R (898) use 4 + 1 + 3 = 8 and Z fits node 1: Z runs
+  // 102-402. B ends at 501, R at 1000, never preempted.
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 2, devices: {V100: 4}}\n");
+  Workload w = workload_from_csv(c, "id,submit_s,workers,gpus_per_worker,duration_s\n"
+                                    "R,0,1,3,1000\nB,1,1,1,500\nA,2,1,1,100\nZ,3,1,4,300\n");
+  RunOutput out = run_policy("srtf", c, w);
+  const JobState& r = out.state.jobs[job_named(w, "R")];
+  CHECK(r.preemptions == 0);
+  CHECK(end_s(out, w, "R") == 1000);
+  CHECK(to_seconds(out.state.jobs[job_named(w, "Z")].first_start) == 102);
+  CHECK(end_s(out, w, "Z") == 402);
+  CHECK(end_s(out, w, "B") == 501);
+  CHECK(end_s(out, w, "A") == 102);
+  for (const JobState& j : out.state.jobs)
+    CHECK(j.preemptions == 0);
+}
+
 TEST_CASE("consolidate uses the fewest nodes; spread one worker per node", "[policy][placement]") {
-  Cluster c = cluster_from_yaml("fabric: {nodes_per_rack: 2}\nnodes:\n  - {count: 4, devices: {V100: 4}}\n");
+  Cluster c = cluster_from_yaml(
+      "fabric: {nodes_per_rack: 2}\nnodes:\n  - {count: 4, devices: {V100: 4}}\n");
   Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\nfour,0,4,10\none,0,1,10\n");
   RunOutput packed = run_policy("fifo", c, w, {}, "consolidate");
   RunOutput spread = run_policy("fifo", c, w, {}, "spread");
@@ -101,7 +130,8 @@ TEST_CASE("consolidate best-fits a node and spans few nodes when it must", "[pol
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 3, devices: {V100: 4}}\n");
   // a (3 GPUs) lands on node 0, leaving 1 free there. b (1 GPU) best-fits into node 0's last
   // GPU rather than opening node 1. d (8 GPUs, 8 workers) then needs nodes 1 and 2 whole.
-  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\na,0,3,100\nb,1,1,100\nd,2,8,100\n");
+  Workload w =
+      workload_from_csv(c, "id,submit_s,workers,duration_s\na,0,3,100\nb,1,1,100\nd,2,8,100\n");
   RunOutput out = run_policy("fifo", c, w);
   CHECK(out.state.jobs[job_named(w, "a")].nodes_used == 1);
   CHECK(out.state.jobs[job_named(w, "d")].nodes_used == 2);
