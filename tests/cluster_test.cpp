@@ -19,7 +19,7 @@ TEST_CASE("the minimal cluster file gets every default", "[cluster]") {
   CHECK(c.nodes[0].cpu_cores == 32);
   CHECK(c.nodes[0].memory_gb == 256);
   CHECK(c.groups[0].links.pcie_gb_s == Approx(15.76));
-  CHECK(c.groups[0].links.nic_gb_s == Approx(12.5));  // 100 Gbit/s
+  CHECK(c.groups[0].links.nic_gb_s == Approx(12.5)); // 100 Gbit/s
   CHECK(c.rack_count == 1);
 }
 
@@ -78,7 +78,8 @@ TEST_CASE("bad cluster files name the key path and the line", "[cluster][errors]
              Catch::Contains("nodes.0.count: expected an integer, got 'two'"));
   CHECK_THAT(message("nodes:\n  - count: 2\n    devices: {V200: 4}\n"),
              Catch::Contains("nodes.0.devices.V200: unknown device type"));
-  CHECK_THAT(message("fabric: {nodes_per_rack: 4}\n"), Catch::Contains("missing required key 'nodes'"));
+  CHECK_THAT(message("fabric: {nodes_per_rack: 4}\n"),
+             Catch::Contains("missing required key 'nodes'"));
   CHECK_THAT(message("nodes:\n  - count: -1\n    devices: {V100: 4}\n"),
              Catch::Contains("nodes.0.count: expected an integer"));
   CHECK_THAT(message("nodes:\n  - count: 1\n    devices: {V100: 4}\n    pcie: {gen: 9}\n"),

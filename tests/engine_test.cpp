@@ -16,10 +16,11 @@ TEST_CASE("events pop in (time, band, insertion) order", "[engine]") {
   q.push(10, EventKind::kWakeup, 2);
   q.push(10, EventKind::kArrival, 3);
   q.push(10, EventKind::kJobFinish, 4);
-  q.push(10, EventKind::kArrival, 5);  // same time and band as 3: after it, by insertion
+  q.push(10, EventKind::kArrival, 5); // same time and band as 3: after it, by insertion
   q.push(5, EventKind::kRunEnd, 6);
   std::vector<std::uint32_t> order;
-  while (!q.empty()) order.push_back(q.pop().subject);
+  while (!q.empty())
+    order.push_back(q.pop().subject);
   // t=5 first; at t=10 finish (band 0) < arrivals (band 2, in insertion order) < wakeup (3).
   CHECK(order == std::vector<std::uint32_t>{6, 4, 3, 5, 2, 1});
 }
@@ -34,7 +35,8 @@ TEST_CASE("the heap stays ordered under many random pushes and pops", "[engine]"
   }
   // Pops interleaved with pushes need not be sorted overall; draining must be.
   std::vector<SimTime> drained;
-  while (!q.empty()) drained.push_back(q.pop().time);
+  while (!q.empty())
+    drained.push_back(q.pop().time);
   CHECK(std::is_sorted(drained.begin(), drained.end()));
   CHECK(drained.size() + popped.size() == 2000);
 }

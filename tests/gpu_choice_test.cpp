@@ -63,8 +63,9 @@ TEST_CASE("a job whose model fits no device of the cluster is an error naming th
                         "nodes:\n  - {count: 2, devices: {Tiny: 2}}\n");
   CHECK_THROWS_WITH(
       workload_from_csv(c, "id,submit_s,workers,duration_s,model\nbig,0,1,1000,resnet50\n"),
-      Catch::Contains(":2: model: job 'big': model 'resnet50' needs 5 GB per device; the largest usable "
-                      "device here has 4 GB"));
+      Catch::Contains(
+          ":2: model: job 'big': model 'resnet50' needs 5 GB per device; the largest usable "
+          "device here has 4 GB"));
 }
 
 TEST_CASE("starting a job alone on a device too small for its model is refused",

@@ -32,13 +32,13 @@ std::string build_error(const std::string& csv) {
   return "no error";
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("a native trace reads into jobs with defaults", "[trace]") {
-  Trace t = trace_from_csv(
-      "id,submit_s,workers,gpus_per_worker,duration_s,model,user,queue,priority\n"
-      "a,0,2,2,100,resnet50,alice,prod,3\n"
-      "b,5.5,1,,20,,bob,,\n");
+  Trace t =
+      trace_from_csv("id,submit_s,workers,gpus_per_worker,duration_s,model,user,queue,priority\n"
+                     "a,0,2,2,100,resnet50,alice,prod,3\n"
+                     "b,5.5,1,,20,,bob,,\n");
   REQUIRE(t.jobs.size() == 2);
   CHECK(t.jobs[0].workers == 2);
   CHECK(t.jobs[0].devices_per_worker == 2);
@@ -46,13 +46,14 @@ TEST_CASE("a native trace reads into jobs with defaults", "[trace]") {
   CHECK(t.users.at(t.jobs[0].user) == "alice");
   CHECK(t.jobs[0].priority == 3);
   CHECK(t.jobs[1].submit_s == 5.5);
-  CHECK(t.jobs[1].devices_per_worker == 1);  // default
+  CHECK(t.jobs[1].devices_per_worker == 1); // default
   CHECK(t.jobs[1].model == kNoString);
   CHECK(t.warnings.empty());
 }
 
 TEST_CASE("unknown columns are ignored with one warning", "[trace]") {
-  Trace t = trace_from_csv("id,submit_s,workers,duration_s,colour,size\nx,0,1,10,red,3\ny,1,1,10,blue,4\n");
+  Trace t = trace_from_csv(
+      "id,submit_s,workers,duration_s,colour,size\nx,0,1,10,red,3\ny,1,1,10,blue,4\n");
   REQUIRE(t.warnings.size() == 1);
   CHECK_THAT(t.warnings[0], Catch::Contains("ignoring unknown columns: colour, size"));
   CHECK(t.jobs.size() == 2);
@@ -60,9 +61,11 @@ TEST_CASE("unknown columns are ignored with one warning", "[trace]") {
 
 TEST_CASE("trace errors name file, line and column", "[trace][errors]") {
   // Missing required column.
-  CHECK_THAT(read_error("id,submit_s,duration_s\na,0,10\n"), Catch::Matches(".*trace.csv:1: workers: required column missing.*"));
+  CHECK_THAT(read_error("id,submit_s,duration_s\na,0,10\n"),
+             Catch::Matches(".*trace.csv:1: workers: required column missing.*"));
   // No duration and no iterations column.
-  CHECK_THAT(read_error("id,submit_s,workers\na,0,1\n"), Catch::Contains("the header needs duration_s or iterations"));
+  CHECK_THAT(read_error("id,submit_s,workers\na,0,1\n"),
+             Catch::Contains("the header needs duration_s or iterations"));
   // Bad number.
   CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1,10\nb,zero,1,10\n"),
              Catch::Matches(".*trace.csv:3: submit_s: expected a number, got 'zero'"));
@@ -80,7 +83,8 @@ TEST_CASE("trace errors name file, line and column", "[trace][errors]") {
   CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,2e9,1,10\n"),
              Catch::Contains("trace.csv:2: submit_s: must be at most 1e+09 s"));
   CHECK_THAT(read_error("id,submit_s,workers,gpus_per_worker,duration_s\na,0,1000,1000,10\n"),
-             Catch::Contains("trace.csv:2: workers: 1000 workers x 1000 devices is more than 100000 devices"));
+             Catch::Contains(
+                 "trace.csv:2: workers: 1000 workers x 1000 devices is more than 100000 devices"));
   CHECK_THAT(read_error("id,submit_s,workers,iterations,model\na,0,1,1e11,resnet50\n"),
              Catch::Contains("trace.csv:2: iterations: must be at most 1e+10"));
   // Not an integer.
@@ -97,18 +101,22 @@ TEST_CASE("trace errors name file, line and column", "[trace][errors]") {
   CHECK_THAT(read_error("id,submit_s,workers,iterations\na,0,1,500\n"),
              Catch::Contains("a job given by iterations needs a model"));
   // Elastic range.
-  CHECK_THAT(read_error("id,submit_s,workers,duration_s,min_workers\na,0,2,5,3\n"),
-             Catch::Matches(".*trace.csv:2: min_workers: must be between 1 and workers \\(2\\), got 3"));
+  CHECK_THAT(
+      read_error("id,submit_s,workers,duration_s,min_workers\na,0,2,5,3\n"),
+      Catch::Matches(".*trace.csv:2: min_workers: must be between 1 and workers \\(2\\), got 3"));
   // Too few columns in a row: the CSV parser's own message, with the line.
   CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1\n"), Catch::Contains("line 2"));
   // Empty file, header only.
   CHECK_THAT(read_error(""), Catch::Contains("empty file"));
-  CHECK_THAT(read_error("id,submit_s,workers,duration_s\n"), Catch::Contains("the trace has no jobs"));
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\n"),
+             Catch::Contains("the trace has no jobs"));
 }
 
-TEST_CASE("jobs that could never fit, unknown models and device types are errors", "[trace][errors]") {
+TEST_CASE("jobs that could never fit, unknown models and device types are errors",
+          "[trace][errors]") {
   CHECK_THAT(build_error("id,submit_s,workers,gpus_per_worker,duration_s\nbig,0,2,4,10\n"),
-             Catch::Matches(".*trace.csv:2: workers: job 'big': 2 workers of 4 device\\(s\\) each cannot fit: the cluster holds at most 1 such workers at once"));
+             Catch::Matches(".*trace.csv:2: workers: job 'big': 2 workers of 4 device\\(s\\) each "
+                            "cannot fit: the cluster holds at most 1 such workers at once"));
   CHECK_THAT(build_error("id,submit_s,workers,gpus_per_worker,duration_s\nwide,0,1,8,10\n"),
              Catch::Contains("job 'wide': 1 workers of 8 device(s) each cannot fit"));
   CHECK_THAT(build_error("id,submit_s,workers,duration_s,cpus_per_worker\nhungry,0,1,10,64\n"),
@@ -118,11 +126,12 @@ TEST_CASE("jobs that could never fit, unknown models and device types are errors
   CHECK_THAT(build_error("id,submit_s,workers,duration_s,device_type\nd,0,1,10,TPUv4\n"),
              Catch::Matches(".*trace.csv:2: device_type: job 'd': unknown device type 'TPUv4'.*"));
   CHECK_THAT(build_error("id,submit_s,workers,duration_s,device_type\nd,0,1,10,K80\n"),
-             Catch::Contains("job 'd'"));  // a K80 job on an all-V100 cluster never runs
+             Catch::Contains("job 'd'")); // a K80 job on an all-V100 cluster never runs
 }
 
 TEST_CASE("skip-bad-jobs skips and counts bad rows instead of failing", "[trace]") {
-  Trace t = trace_from_csv("id,submit_s,workers,duration_s\na,0,1,10\nb,x,1,10\nc,2,1,10\nd,3,1,-1\n", true);
+  Trace t = trace_from_csv(
+      "id,submit_s,workers,duration_s\na,0,1,10\nb,x,1,10\nc,2,1,10\nd,3,1,-1\n", true);
   CHECK(t.jobs.size() == 2);
   CHECK(t.skipped == 2);
   REQUIRE(t.skip_reasons.size() == 2);
@@ -137,9 +146,11 @@ TEST_CASE("skip-bad-jobs skips and counts bad rows instead of failing", "[trace]
   CHECK(w.skipped_bad_jobs == 1);
 }
 
-TEST_CASE("resolution: jobs sorted by submit, work in iterations of the reference device", "[trace]") {
+TEST_CASE("resolution: jobs sorted by submit, work in iterations of the reference device",
+          "[trace]") {
   Cluster c = cluster_from_yaml(kFourV100);
-  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s,model\nlate,50,1,100,\nearly,10,1,200,resnet50\n");
+  Workload w = workload_from_csv(
+      c, "id,submit_s,workers,duration_s,model\nlate,50,1,100,\nearly,10,1,200,resnet50\n");
   REQUIRE(w.jobs.size() == 2);
   CHECK(w.jobs[0].name == "early");
   CHECK(w.jobs[0].request.submit == 10'000'000);

@@ -19,11 +19,13 @@ struct Scripted {
   std::unique_ptr<Simulation> sim;
   InvariantChecker checker;
 
-  Scripted(const std::string& cluster_yaml, const std::string& csv, std::vector<ScriptPolicy::Step> steps,
-           RuntimeConfig cfg = {})
-      : cluster(cluster_from_yaml(cluster_yaml)), workload(workload_from_csv(cluster, csv)), config(cfg) {
+  Scripted(const std::string& cluster_yaml, const std::string& csv,
+           std::vector<ScriptPolicy::Step> steps, RuntimeConfig cfg = {})
+      : cluster(cluster_from_yaml(cluster_yaml)), workload(workload_from_csv(cluster, csv)),
+        config(cfg) {
     policy = std::make_unique<ScriptPolicy>(std::move(steps));
-    sim = std::make_unique<Simulation>(cluster, workload, config, *policy, PolicyInfo{"script", false});
+    sim = std::make_unique<Simulation>(cluster, workload, config, *policy,
+                                       PolicyInfo{"script", false});
     sim->add_observer(&checker);
   }
   RunResult run() {
@@ -31,7 +33,9 @@ struct Scripted {
     checker.check_final(sim->state());
     return r;
   }
-  const JobState& job(const std::string& name) const { return sim->state().jobs[job_named(workload, name)]; }
+  const JobState& job(const std::string& name) const {
+    return sim->state().jobs[job_named(workload, name)];
+  }
   JobId id(const std::string& name) const { return job_named(workload, name); }
 };
 
@@ -39,9 +43,11 @@ constexpr const char* kOneGpu = "nodes:\n  - {count: 1, devices: {V100: 1}}\n";
 constexpr const char* kTwoGpus = "nodes:\n  - {count: 1, devices: {V100: 2}}\n";
 constexpr const char* kFourGpus = "nodes:\n  - {count: 1, devices: {V100: 4}}\n";
 
-std::vector<DeviceId> devs(std::initializer_list<DeviceId> d) { return d; }
+std::vector<DeviceId> devs(std::initializer_list<DeviceId> d) {
+  return d;
+}
 
-}  // namespace
+} // namespace
 
 TEST_CASE("a job alone runs for exactly its trace duration", "[runtime]") {
   Scripted s(kOneGpu, "id,submit_s,workers,duration_s\na,7,1,100\n",
@@ -50,7 +56,7 @@ TEST_CASE("a job alone runs for exactly its trace duration", "[runtime]") {
   // Submitted at 7 s, started at once (start cost 0), 100 s of work at rate 1: ends at 107 s.
   CHECK(s.job("a").end == 107'000'000);
   CHECK(s.job("a").run_time == 100'000'000);
-  CHECK(s.job("a").attained == Approx(100));  // 1 device x 100 s
+  CHECK(s.job("a").attained == Approx(100)); // 1 device x 100 s
 }
 
 TEST_CASE("suspend and resume cost their configured time", "[runtime]") {
@@ -81,15 +87,21 @@ TEST_CASE("migration stops progress for migrate_s and moves the job", "[runtime]
   // 30 s of work on device 0, migrating 30-40 on device 1, 70 s more: 40 + 70 = 110.
   CHECK(s.job("a").end == 110'000'000);
   CHECK(s.job("a").migrations == 1);
-  CHECK(s.sim->state().slots[1].count == 0);  // released at the end
+  CHECK(s.sim->state().slots[1].count == 0); // released at the end
 }
 
 TEST_CASE("resize changes the rate in proportion to the workers", "[runtime]") {
   RuntimeConfig cfg;
   cfg.costs.resize_s = 5;
   Scripted s(kFourGpus, "id,submit_s,workers,duration_s,min_workers,max_workers\ne,0,2,100,1,4\n",
-             {{0, [](Control& c) { c.start(0, devs({0, 1})); }},
-              {20'000'000, [](Control& c) { c.resize(0, devs({0, 1, 2, 3})); }}},
+             {{0,
+               [](Control& c) {
+                 c.start(0, devs({0, 1}));
+               }},
+              {20'000'000,
+               [](Control& c) {
+                 c.resize(0, devs({0, 1, 2, 3}));
+               }}},
              cfg);
   s.run();
   // 100 s on 2 workers = 100 iterations at 1/s. By 20 s: 20 done. Resizing 20-25. On 4
@@ -176,22 +188,47 @@ TEST_CASE("refused actions name the policy, the job and the reason", "[runtime][
     return std::string("no error");
   };
   const std::string two = "id,submit_s,workers,duration_s\na,0,1,10\nb,0,1,10\n";
-  CHECK_THAT(refusal(two, [](Control& c) { c.start(0, devs({0})); c.start(1, devs({0})); }),
-             Catch::Matches("policy 'script': job 'b': start refused at t=0s: device 0 is in use by job 'a'"));
-  CHECK_THAT(refusal("id,submit_s,workers,duration_s\ng,0,2,10\n", [](Control& c) { c.start(0, devs({0})); }),
+  CHECK_THAT(refusal(two,
+                     [](Control& c) {
+                       c.start(0, devs({0}));
+                       c.start(1, devs({0}));
+                     }),
+             Catch::Matches(
+                 "policy 'script': job 'b': start refused at t=0s: device 0 is in use by job 'a'"));
+  CHECK_THAT(refusal("id,submit_s,workers,duration_s\ng,0,2,10\n",
+                     [](Control& c) { c.start(0, devs({0})); }),
              Catch::Contains("gang of 2 workers broken: 1 given"));
-  CHECK_THAT(refusal(two, [](Control& c) { c.suspend(0); }),
-             Catch::Contains("job 'a': suspend refused at t=0s: job is pending, not running or starting"));
-  CHECK_THAT(refusal(two, [](Control& c) { c.start(0, devs({9})); }), Catch::Contains("device 9 does not exist"));
-  CHECK_THAT(refusal(two, [](Control& c) { c.start(0, devs({1, 2})); }), Catch::Contains("gang of 1 workers broken: 2 given"));
-  CHECK_THAT(refusal("id,submit_s,workers,duration_s\ng,0,2,10\n", [](Control& c) { c.start(0, devs({1, 1})); }),
+  CHECK_THAT(
+      refusal(two, [](Control& c) { c.suspend(0); }),
+      Catch::Contains("job 'a': suspend refused at t=0s: job is pending, not running or starting"));
+  CHECK_THAT(refusal(two, [](Control& c) { c.start(0, devs({9})); }),
+             Catch::Contains("device 9 does not exist"));
+  CHECK_THAT(refusal(two,
+                     [](Control& c) {
+                       c.start(0, devs({1, 2}));
+                     }),
+             Catch::Contains("gang of 1 workers broken: 2 given"));
+  CHECK_THAT(refusal("id,submit_s,workers,duration_s\ng,0,2,10\n",
+                     [](Control& c) {
+                       c.start(0, devs({1, 1}));
+                     }),
              Catch::Contains("a device is listed twice"));
-  CHECK_THAT(refusal("id,submit_s,workers,gpus_per_worker,duration_s\nw,0,1,2,10\n", [](Control& c) { c.start(0, devs({1, 2, 3})); }),
+  CHECK_THAT(refusal("id,submit_s,workers,gpus_per_worker,duration_s\nw,0,1,2,10\n",
+                     [](Control& c) {
+                       c.start(0, devs({1, 2, 3}));
+                     }),
              Catch::Contains("3 devices is not a whole number of workers of 2 devices"));
   RuntimeConfig one_per_device;
   one_per_device.max_jobs_per_device = 1;
-  Scripted s(kFourGpus, two, {{0, [](Control& c) { c.pack(0, devs({0})); c.pack(1, devs({0})); }}}, one_per_device);
-  CHECK_THROWS_WITH(s.run(), Catch::Contains("device 0 already holds 1 jobs (max_jobs_per_device = 1)"));
+  Scripted s(kFourGpus, two,
+             {{0,
+               [](Control& c) {
+                 c.pack(0, devs({0}));
+                 c.pack(1, devs({0}));
+               }}},
+             one_per_device);
+  CHECK_THROWS_WITH(s.run(),
+                    Catch::Contains("device 0 already holds 1 jobs (max_jobs_per_device = 1)"));
 }
 
 TEST_CASE("packing respects device memory", "[runtime][errors]") {
@@ -199,9 +236,11 @@ TEST_CASE("packing respects device memory", "[runtime][errors]") {
   const ModelInfo& gpt2 = zoo().models[*zoo().find("gpt2")];
   REQUIRE(gpt2.gpu_mem_gb > 8);
   Scripted s(kOneGpu, "id,submit_s,workers,duration_s,model\na,0,1,10,gpt2\nb,0,1,10,gpt2\n",
-             {{0, [](Control& c) {
+             {{0,
+               [](Control& c) {
                  c.pack(0, devs({0}));
-                 CHECK(c.check_start(1, devs({0}), true).value_or("") .find("memory") != std::string::npos);
+                 CHECK(c.check_start(1, devs({0}), true).value_or("").find("memory") !=
+                       std::string::npos);
                }},
               {10'000'000, [](Control& c) { c.start(1, devs({0})); }}});
   s.run();
@@ -212,33 +251,39 @@ TEST_CASE("binding places workers one by one; the job starts only whole", "[runt
   // j (2 workers, 50 s): worker 1 bound at 0, worker 2 at 10, started at 10: ends at 60.
   // Its queueing delay runs until it starts (10 s): bound devices sit idle but held.
   Scripted s(kFourGpus, "id,submit_s,workers,duration_s\nj,0,2,50\n",
-             {{0, [](Control& c) { c.bind(0, devs({0})); }},
-              {10'000'000, [](Control& c) {
-                 CHECK(c.state(0).status == JobStatus::kBinding);
-                 CHECK(c.device(0).count == 1);
-                 c.bind(0, devs({1}));
-                 c.start(0, devs({0, 1}));
-               }}});
+             {{0, [](Control& c) { c.bind(0, devs({0})); }}, {10'000'000, [](Control& c) {
+                                                                CHECK(c.state(0).status ==
+                                                                      JobStatus::kBinding);
+                                                                CHECK(c.device(0).count == 1);
+                                                                c.bind(0, devs({1}));
+                                                                c.start(0, devs({0, 1}));
+                                                              }}});
   s.run();
   CHECK(s.job("j").first_start == 10'000'000);
   CHECK(s.job("j").end == 60'000'000);
 }
 
-TEST_CASE("two half-bound gangs deadlock a cluster (Kubernetes without gang scheduling)", "[runtime][bind]") {
+TEST_CASE("two half-bound gangs deadlock a cluster (Kubernetes without gang scheduling)",
+          "[runtime][bind]") {
   // Two 4-worker jobs on 4 GPUs, each with 2 workers bound: neither can ever complete its gang,
   // and nothing runs. The run ends with both unfinished, holding all 4 GPUs idle.
   Scripted s(kFourGpus, "id,submit_s,workers,duration_s\na,0,4,10\nb,0,4,10\n",
              {{0, [](Control& c) {
                  c.bind(0, devs({0, 1}));
                  c.bind(1, devs({2, 3}));
-                 CHECK_THROWS_WITH(c.start(0, devs({0, 1, 2, 3})), Catch::Contains("device 2 is in use by job 'b'"));
+                 CHECK_THROWS_WITH(c.start(0, devs({0, 1, 2, 3})),
+                                   Catch::Contains("device 2 is in use by job 'b'"));
                }}});
   RunResult r = s.run();
   CHECK(r.unfinished == 2);
   CHECK(s.sim->state().busy_gpus == 4);
   CHECK(s.job("a").status == JobStatus::kBinding);
   CHECK_THROWS_WITH(Scripted(kFourGpus, "id,submit_s,workers,duration_s\na,0,2,10\n",
-                             {{0, [](Control& c) { c.bind(0, devs({0, 1, 2})); }}}).run(),
+                             {{0,
+                               [](Control& c) {
+                                 c.bind(0, devs({0, 1, 2}));
+                               }}})
+                        .run(),
                     Catch::Contains("exceed the job's 2 workers"));
 }
 
@@ -250,10 +295,12 @@ TEST_CASE("time-sliced jobs take turns, losing one switch per slice", "[runtime]
   // y's 50 s of work take 50 x 120/59 = 101.694915 s. Then x is alone at full speed: it has
   // done 50 s of work, and its other 50 s end at 151.694915 s.
   Scripted s(kOneGpu, "id,submit_s,workers,duration_s\nx,0,1,100\ny,0,1,50\n",
-             {{0, [](Control& c) {
+             {{0,
+               [](Control& c) {
                  c.timeslice(0, devs({0}), 60);
                  c.timeslice(1, devs({0}), 60);
-                 CHECK_THROWS_WITH(c.timeslice(0, devs({0}), 30), Catch::Contains("not pending or suspended"));
+                 CHECK_THROWS_WITH(c.timeslice(0, devs({0}), 30),
+                                   Catch::Contains("not pending or suspended"));
                }}},
              cfg);
   s.run();
@@ -265,8 +312,10 @@ TEST_CASE("time-slicing and packing do not mix on a device", "[runtime][timeslic
   Scripted s(kOneGpu, "id,submit_s,workers,duration_s\nx,0,1,100\ny,0,1,50\nz,0,1,50\n",
              {{0, [](Control& c) {
                  c.timeslice(0, devs({0}), 60);
-                 CHECK_THROWS_WITH(c.pack(1, devs({0})), Catch::Contains("time-sliced: pack cannot join"));
-                 CHECK_THROWS_WITH(c.timeslice(1, devs({0}), 30), Catch::Contains("sliced every 60 s, not 30 s"));
+                 CHECK_THROWS_WITH(c.pack(1, devs({0})),
+                                   Catch::Contains("time-sliced: pack cannot join"));
+                 CHECK_THROWS_WITH(c.timeslice(1, devs({0}), 30),
+                                   Catch::Contains("sliced every 60 s, not 30 s"));
                  c.timeslice(1, devs({0}), 60);
                  c.timeslice(2, devs({0}), 60);
                }}});

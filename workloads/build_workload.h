@@ -13,8 +13,8 @@
 namespace dlsim {
 
 struct WorkloadOptions {
-  std::string reference_device = "V100";  // the device type trace durations were measured on
-  bool assign_models = false;             // draw a zoo model for jobs the trace gives none
+  std::string reference_device = "V100"; // the device type trace durations were measured on
+  bool assign_models = false;            // draw a zoo model for jobs the trace gives none
   std::uint64_t seed = 1;
   bool skip_bad_jobs = false;
   double default_gpu_util = 0.52;
@@ -27,4 +27,4 @@ PerfTable build_perf_table(const ModelZoo& zoo, const std::vector<DeviceType>& t
 Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster,
                         const WorkloadOptions& options);
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -17,7 +17,7 @@ namespace {
 // above 8 GPUs form the 16-GPU class.
 constexpr std::uint32_t kGpusPerNode = 8;
 
-}  // namespace
+} // namespace
 
 void generate_trace(const GenTraceOptions& o, std::ostream& out) {
   // Independent streams: changing one aspect (say, the model list) leaves the others' draws
@@ -44,11 +44,13 @@ void generate_trace(const GenTraceOptions& o, std::ostream& out) {
     std::uint64_t user = users.below(std::max<std::uint32_t>(1, o.users));
     line.clear();
     // Submit times are written to the millisecond: enough for ordering, short to read.
-    fmt::format_to(std::back_inserter(line), "job{},{:.3f},{},{},{},u{}", i, t, workers, per_worker, d, user);
-    if (!o.models.empty()) fmt::format_to(std::back_inserter(line), ",{}", o.models[models.below(o.models.size())]);
+    fmt::format_to(std::back_inserter(line), "job{},{:.3f},{},{},{},u{}", i, t, workers, per_worker,
+                   d, user);
+    if (!o.models.empty())
+      fmt::format_to(std::back_inserter(line), ",{}", o.models[models.below(o.models.size())]);
     line.push_back('\n');
     out.write(line.data(), static_cast<std::streamsize>(line.size()));
   }
 }
 
-}  // namespace dlsim
+} // namespace dlsim

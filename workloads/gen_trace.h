@@ -12,20 +12,20 @@ namespace dlsim {
 struct GenTraceOptions {
   std::uint64_t jobs = 1000;
   std::uint64_t seed = 1;
-  double arrival_rate_per_hour = 31.47;  // Philly: 82,247 jobs over 108.9 days
-  double duration_mu = 6.791;            // log-normal of duration in seconds, Philly fit
+  double arrival_rate_per_hour = 31.47; // Philly: 82,247 jobs over 108.9 days
+  double duration_mu = 6.791;           // log-normal of duration in seconds, Philly fit
   double duration_sigma = 2.156;
   double min_duration_s = 10;
-  double max_duration_s = 4628226;      // Philly's longest job (53.6 days)
+  double max_duration_s = 4628226; // Philly's longest job (53.6 days)
   // Total GPUs per job and their relative weights: Philly's counts (gen_trace.cpp); `--like`
   // presets replace them (gen_trace_presets.cpp).
   std::vector<std::uint32_t> gpu_sizes = {1, 2, 4, 8, 16};
   std::vector<double> gpu_weights = {76627, 1818, 1870, 1643, 289};
-  std::vector<std::string> models;       // when non-empty, each job draws one uniformly
+  std::vector<std::string> models; // when non-empty, each job draws one uniformly
   std::uint32_t users = 20;
 };
 
 // Writes the native CSV trace.
 void generate_trace(const GenTraceOptions& options, std::ostream& out);
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -27,7 +27,7 @@ double read_positive(YamlMap& m, const std::string& key) {
   return v;
 }
 
-}  // namespace
+} // namespace
 
 ModelZoo load_model_zoo(const std::string& file) {
   ModelZoo zoo;
@@ -36,7 +36,8 @@ ModelZoo load_model_zoo(const std::string& file) {
   zoo.reference_device = root.get<std::string>("reference_device", zoo.reference_device);
   YAML::Node models = root.child("models");
   YamlWhere mw = root.where_of("models");
-  if (!models.IsMap() || models.size() == 0) yaml_fail(mw, models, "expected a mapping of model name to its facts");
+  if (!models.IsMap() || models.size() == 0)
+    yaml_fail(mw, models, "expected a mapping of model name to its facts");
   for (const auto& kv : models) {
     ModelInfo info;
     info.name = kv.first.as<std::string>();
@@ -51,7 +52,8 @@ ModelZoo load_model_zoo(const std::string& file) {
     info.input_mb_per_sample = m.get<double>("input_mb_per_sample", 0.0);
     YAML::Node times = m.child("iteration_time_s");
     YamlWhere tw = m.where_of("iteration_time_s");
-    if (!times.IsMap() || times.size() == 0) yaml_fail(tw, times, "expected a mapping of device type to seconds");
+    if (!times.IsMap() || times.size() == 0)
+      yaml_fail(tw, times, "expected a mapping of device type to seconds");
     for (const auto& t : times) {
       auto dev = t.first.as<std::string>();
       auto v = yaml_as<double>(t.second, YamlWhere{file, tw.path + "." + dev});
@@ -59,7 +61,8 @@ ModelZoo load_model_zoo(const std::string& file) {
       info.iteration_time_s[dev] = v;
     }
     if (!info.iteration_time_s.count(zoo.reference_device)) {
-      yaml_fail(tw, times, fmt::format("needs a time for the reference device {}", zoo.reference_device));
+      yaml_fail(tw, times,
+                fmt::format("needs a time for the reference device {}", zoo.reference_device));
     }
     m.done();
     zoo.models.push_back(std::move(info));
@@ -68,4 +71,4 @@ ModelZoo load_model_zoo(const std::string& file) {
   return zoo;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

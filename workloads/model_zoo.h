@@ -19,17 +19,17 @@ struct ModelInfo {
   double gpu_mem_gb = 0;
   double comm_overlap = 0;
   double input_mb_per_sample = 0;
-  std::map<std::string, double> iteration_time_s;  // by device type name
+  std::map<std::string, double> iteration_time_s; // by device type name
 };
 
 struct ModelZoo {
   std::string file;
   std::string reference_device = "V100";
-  std::vector<ModelInfo> models;  // file order
+  std::vector<ModelInfo> models; // file order
 
   [[nodiscard]] std::optional<std::size_t> find(const std::string& name) const;
 };
 
 ModelZoo load_model_zoo(const std::string& file);
 
-}  // namespace dlsim
+} // namespace dlsim

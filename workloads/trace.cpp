@@ -20,4 +20,4 @@ void reject_row(Trace& trace, const ReadOptions& options, const std::string& mes
   if (trace.skip_reasons.size() < kKeptReasons) trace.skip_reasons.push_back(message);
 }
 
-}  // namespace dlsim
+} // namespace dlsim

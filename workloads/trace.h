@@ -27,27 +27,27 @@ constexpr std::uint32_t kNoString = 0xffffffffU;
 
 struct TraceJob {
   std::string name;
-  std::uint32_t line = 0;            // line in the file, for errors at resolution
+  std::uint32_t line = 0; // line in the file, for errors at resolution
   double submit_s = 0;
   std::uint32_t workers = 1;
   std::uint32_t devices_per_worker = 1;
-  double duration_s = -1;            // on the reference device, uncontended; -1 = not given
-  double iterations = -1;            // -1 = not given
-  std::uint32_t model = kNoString;   // into Trace::models
+  double duration_s = -1;          // on the reference device, uncontended; -1 = not given
+  double iterations = -1;          // -1 = not given
+  std::uint32_t model = kNoString; // into Trace::models
   std::uint32_t ps = 0;
   double cpus_per_worker = 0;
   double mem_gb_per_worker = 0;
-  std::uint32_t user = 0;            // into Trace::users ("" when the trace has none)
+  std::uint32_t user = 0; // into Trace::users ("" when the trace has none)
   std::uint32_t queue = 0;
   int priority = 0;
-  std::uint32_t min_workers = 0;     // 0 = same as workers
+  std::uint32_t min_workers = 0; // 0 = same as workers
   std::uint32_t max_workers = 0;
   std::uint32_t device_type = kNoString;
-  double gpu_util = -1;              // 0..1; -1 = from the model zoo
-  double requested_s = 0;            // the user's runtime estimate; 0 = none
-  double gpu_fraction = 1;           // share of one device per worker's device (PAI plan_gpu 50 =
-                                     // 0.5, openb gpu_milli 500 = 0.5); < 1 only with 1 device/worker
-  std::uint8_t trace_status = 0;     // 0 completed, 1 failed, 2 killed/cancelled (as the trace says)
+  double gpu_util = -1;          // 0..1; -1 = from the model zoo
+  double requested_s = 0;        // the user's runtime estimate; 0 = none
+  double gpu_fraction = 1;       // share of one device per worker's device (PAI plan_gpu 50 =
+                                 // 0.5, openb gpu_milli 500 = 0.5); < 1 only with 1 device/worker
+  std::uint8_t trace_status = 0; // 0 completed, 1 failed, 2 killed/cancelled (as the trace says)
 };
 
 struct Trace {
@@ -57,9 +57,9 @@ struct Trace {
   StringTable queues;
   StringTable models;
   StringTable device_types;
-  std::vector<std::string> warnings;       // printed once by the caller
-  std::size_t skipped = 0;                 // bad rows skipped with --skip-bad-jobs
-  std::vector<std::string> skip_reasons;   // the first few
+  std::vector<std::string> warnings;     // printed once by the caller
+  std::size_t skipped = 0;               // bad rows skipped with --skip-bad-jobs
+  std::vector<std::string> skip_reasons; // the first few
 
   Trace() {
     users.intern("");
@@ -70,14 +70,14 @@ struct Trace {
 struct ReadOptions {
   bool skip_bad_jobs = false;
   // Format-specific keys of the experiment's `trace:` section (docs/traces.md).
-  std::string swf_devices = "gpu";     // trace.swf_devices: an SWF processor is a "gpu" or "cpu"
-  double swf_procs_per_device = 1;     // trace.swf_procs_per_device
-  double openb_duration_s = 0;         // trace.openb_duration_s: run time of untimed openb pods
-                                       // (0 = the documented default)
+  std::string swf_devices = "gpu"; // trace.swf_devices: an SWF processor is a "gpu" or "cpu"
+  double swf_procs_per_device = 1; // trace.swf_procs_per_device
+  double openb_duration_s = 0;     // trace.openb_duration_s: run time of untimed openb pods
+                                   // (0 = the documented default)
 };
 
 // Records a bad row: throws unless skipping, in which case it is counted and the first few
 // reasons are kept.
 void reject_row(Trace& trace, const ReadOptions& options, const std::string& message);
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -14,4 +14,4 @@ int command_sweep(const std::vector<std::string>& args);
 int command_compare(const std::vector<std::string>& args);
 int command_net_solve(const std::vector<std::string>& args);
 
-}  // namespace dlsim
+} // namespace dlsim

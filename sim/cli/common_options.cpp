@@ -9,20 +9,28 @@ namespace po = boost::program_options;
 namespace dlsim {
 
 void add_input_options(po::options_description& o) {
-  o.add_options()
-      ("experiment,e", po::value<std::string>(), "experiment YAML (default: configs/experiments/default.yaml)")
-      ("cluster", po::value<std::string>(), "cluster YAML (overrides the experiment's)")
-      ("trace", po::value<std::string>(), "trace file (overrides trace.file)")
-      ("format", po::value<std::string>(), "trace format, or auto to guess it (overrides trace.format; see dlsim list formats)")
-      ("policy", po::value<std::string>(), "policy name (overrides policy.name; see dlsim list policies)")
-      ("seed", po::value<std::uint64_t>(), "run seed (overrides seed)")
-      ("set", po::value<std::vector<std::string>>()->composing(), "override any key: --set key.path=value (repeatable)")
-      ("skip-bad-jobs", po::bool_switch(), "skip bad trace rows (counted in the summary) instead of failing")
-      ("time-origin", po::value<std::string>(), "time zero: first-submit (default), seconds, or 'YYYY-MM-DD HH:MM:SS' (trace.time_origin)")
-      ("window", po::value<std::string>(), "replay jobs submitted in START:END, seconds after the origin (trace.window)")
-      ("vc", po::value<std::string>(), "replay one virtual cluster / queue only (trace.vc)")
-      ("sample", po::value<std::uint64_t>(), "replay N jobs drawn without replacement, seeded by --seed (trace.sample)")
-      ("drop-failed", po::bool_switch(), "drop jobs the trace marks failed or killed (trace.drop_failed)");
+  o.add_options()("experiment,e", po::value<std::string>(),
+                  "experiment YAML (default: configs/experiments/default.yaml)")(
+      "cluster", po::value<std::string>(), "cluster YAML (overrides the experiment's)")(
+      "trace", po::value<std::string>(), "trace file (overrides trace.file)")(
+      "format", po::value<std::string>(),
+      "trace format, or auto to guess it (overrides trace.format; see dlsim list formats)")(
+      "policy", po::value<std::string>(),
+      "policy name (overrides policy.name; see dlsim list policies)")(
+      "seed", po::value<std::uint64_t>(),
+      "run seed (overrides seed)")("set", po::value<std::vector<std::string>>()->composing(),
+                                   "override any key: --set key.path=value (repeatable)")(
+      "skip-bad-jobs", po::bool_switch(),
+      "skip bad trace rows (counted in the summary) instead of failing")(
+      "time-origin", po::value<std::string>(),
+      "time zero: first-submit (default), seconds, or 'YYYY-MM-DD HH:MM:SS' (trace.time_origin)")(
+      "window", po::value<std::string>(),
+      "replay jobs submitted in START:END, seconds after the origin (trace.window)")(
+      "vc", po::value<std::string>(), "replay one virtual cluster / queue only (trace.vc)")(
+      "sample", po::value<std::uint64_t>(),
+      "replay N jobs drawn without replacement, seeded by --seed (trace.sample)")(
+      "drop-failed", po::bool_switch(),
+      "drop jobs the trace marks failed or killed (trace.drop_failed)");
 }
 
 ExperimentInputs inputs_from(const po::variables_map& vm) {
@@ -32,13 +40,17 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
   if (vm.count("trace")) in.overrides.emplace_back("trace.file", vm["trace"].as<std::string>());
   if (vm.count("format")) in.overrides.emplace_back("trace.format", vm["format"].as<std::string>());
   if (vm.count("policy")) in.overrides.emplace_back("policy.name", vm["policy"].as<std::string>());
-  if (vm.count("seed")) in.overrides.emplace_back("seed", std::to_string(vm["seed"].as<std::uint64_t>()));
-  if (vm.count("until")) in.overrides.emplace_back("until_s", fmt::format("{}", vm["until"].as<double>()));
+  if (vm.count("seed"))
+    in.overrides.emplace_back("seed", std::to_string(vm["seed"].as<std::uint64_t>()));
+  if (vm.count("until"))
+    in.overrides.emplace_back("until_s", fmt::format("{}", vm["until"].as<double>()));
   if (vm["skip-bad-jobs"].as<bool>()) in.overrides.emplace_back("trace.skip_bad_jobs", "true");
-  if (vm.count("time-origin")) in.overrides.emplace_back("trace.time_origin", vm["time-origin"].as<std::string>());
+  if (vm.count("time-origin"))
+    in.overrides.emplace_back("trace.time_origin", vm["time-origin"].as<std::string>());
   if (vm.count("window")) in.overrides.emplace_back("trace.window", vm["window"].as<std::string>());
   if (vm.count("vc")) in.overrides.emplace_back("trace.vc", vm["vc"].as<std::string>());
-  if (vm.count("sample")) in.overrides.emplace_back("trace.sample", std::to_string(vm["sample"].as<std::uint64_t>()));
+  if (vm.count("sample"))
+    in.overrides.emplace_back("trace.sample", std::to_string(vm["sample"].as<std::uint64_t>()));
   if (vm["drop-failed"].as<bool>()) in.overrides.emplace_back("trace.drop_failed", "true");
   if (vm.count("set")) {
     for (const auto& s : vm["set"].as<std::vector<std::string>>()) {
@@ -52,4 +64,4 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
   return in;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

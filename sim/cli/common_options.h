@@ -11,4 +11,4 @@ namespace dlsim {
 void add_input_options(boost::program_options::options_description& options);
 ExperimentInputs inputs_from(const boost::program_options::variables_map& vm);
 
-}  // namespace dlsim
+} // namespace dlsim

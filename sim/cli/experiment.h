@@ -15,24 +15,25 @@
 namespace dlsim {
 
 struct ExperimentInputs {
-  std::string experiment_file;            // empty: the bundled default experiment
-  std::vector<std::pair<std::string, std::string>> overrides;  // dotted key, value (flags first, then --set)
+  std::string experiment_file; // empty: the bundled default experiment
+  std::vector<std::pair<std::string, std::string>>
+      overrides; // dotted key, value (flags first, then --set)
 };
 
 struct Experiment {
   std::string name;
-  std::string source_file;                // the experiment YAML, for messages
+  std::string source_file; // the experiment YAML, for messages
   Cluster cluster;
-  std::string cluster_file;               // "" when inline
+  std::string cluster_file; // "" when inline
   std::string trace_file;
   std::string trace_format = "native";
   std::string reference_device = "V100";
   bool assign_models = false;
   bool skip_bad_jobs = false;
-  std::string swf_devices = "gpu";        // trace.swf_devices (SWF reader)
-  double swf_procs_per_device = 1;        // trace.swf_procs_per_device
-  double openb_duration_s = 0;            // trace.openb_duration_s (0 = reader's default)
-  TraceSelection selection;               // trace.time_origin, .drop_failed, .vc, .window, .sample
+  std::string swf_devices = "gpu"; // trace.swf_devices (SWF reader)
+  double swf_procs_per_device = 1; // trace.swf_procs_per_device
+  double openb_duration_s = 0;     // trace.openb_duration_s (0 = reader's default)
+  TraceSelection selection;        // trace.time_origin, .drop_failed, .vc, .window, .sample
   std::string models_file;
   std::string policy;
   std::string placement = "consolidate";
@@ -40,8 +41,8 @@ struct Experiment {
   RuntimeConfig runtime;
   double sample_s = 60;
   std::uint64_t seed = 1;
-  double until_s = -1;                    // stop the run at this simulated time; -1 = run to the end
-  YAML::Node resolved;                    // the whole resolved tree, for run.yaml
+  double until_s = -1; // stop the run at this simulated time; -1 = run to the end
+  YAML::Node resolved; // the whole resolved tree, for run.yaml
 };
 
 // Finds a data file: as given, then relative to `beside` (the experiment's folder), then
@@ -50,4 +51,4 @@ std::string find_data_file(const std::string& path, const std::string& beside);
 
 Experiment load_experiment(const ExperimentInputs& inputs);
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -18,17 +18,24 @@ namespace dlsim {
 
 int command_gen_trace(const std::vector<std::string>& args) {
   GenTraceOptions g;
-  po::options_description o("dlsim gen-trace [options]\n\nWrites a synthetic trace in the native format: Poisson arrivals, log-normal\ndurations and a 1/2/4/8/16-GPU mix fitted to the Philly trace.\n\nOptions");
-  o.add_options()
-      ("jobs,n", po::value<std::uint64_t>(&g.jobs)->default_value(g.jobs), "number of jobs")
-      ("seed", po::value<std::uint64_t>(&g.seed)->default_value(g.seed), "seed")
-      ("arrival-rate", po::value<double>(&g.arrival_rate_per_hour)->default_value(g.arrival_rate_per_hour), "mean arrivals per hour")
-      ("like", po::value<std::string>(), "fit to a real trace's published statistics: philly, helios-venus, helios-earth, helios-saturn, helios-uranus (docs/traces.md)")
-      ("models", po::bool_switch(), "give each job a model drawn uniformly from the model zoo")
-      ("sessions", po::value<std::string>(), "add the trials of these hyper-parameter search sessions (docs/gandiva.md)")
-      ("sessions-truth", po::value<std::string>(), "with --sessions: write each trial's accuracy and target to this CSV")
-      ("out,o", po::value<std::string>(), "output file (default: standard output)")
-      ("help,h", "this help");
+  po::options_description o("dlsim gen-trace [options]\n\nWrites a synthetic trace in the native "
+                            "format: Poisson arrivals, log-normal\ndurations and a 1/2/4/8/16-GPU "
+                            "mix fitted to the Philly trace.\n\nOptions");
+  o.add_options()("jobs,n", po::value<std::uint64_t>(&g.jobs)->default_value(g.jobs),
+                  "number of jobs")(
+      "seed", po::value<std::uint64_t>(&g.seed)->default_value(g.seed), "seed")(
+      "arrival-rate",
+      po::value<double>(&g.arrival_rate_per_hour)->default_value(g.arrival_rate_per_hour),
+      "mean arrivals per hour")("like", po::value<std::string>(),
+                                "fit to a real trace's published statistics: philly, helios-venus, "
+                                "helios-earth, helios-saturn, helios-uranus (docs/traces.md)")(
+      "models", po::bool_switch(), "give each job a model drawn uniformly from the model zoo")(
+      "sessions", po::value<std::string>(),
+      "add the trials of these hyper-parameter search sessions (docs/gandiva.md)")(
+      "sessions-truth", po::value<std::string>(),
+      "with --sessions: write each trial's accuracy and target to this CSV")(
+      "out,o", po::value<std::string>(), "output file (default: standard output)")("help,h",
+                                                                                   "this help");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(o).run(), vm);
   po::notify(vm);
@@ -47,11 +54,14 @@ int command_gen_trace(const std::vector<std::string>& args) {
   if (g.jobs == 0) throw po::error("--jobs must be at least 1");
   if (!(g.arrival_rate_per_hour > 0)) throw po::error("--arrival-rate must be positive");
   if (vm["models"].as<bool>()) {
-    for (const auto& m : load_model_zoo(find_data_file("configs/models/zoo.yaml", "")).models) g.models.push_back(m.name);
+    for (const auto& m : load_model_zoo(find_data_file("configs/models/zoo.yaml", "")).models)
+      g.models.push_back(m.name);
   }
   std::vector<SearchSession> sessions;
-  if (vm.count("sessions")) sessions = load_search_sessions(find_data_file(vm["sessions"].as<std::string>(), ""));
-  if (vm.count("sessions-truth") && sessions.empty()) throw po::error("--sessions-truth needs --sessions");
+  if (vm.count("sessions"))
+    sessions = load_search_sessions(find_data_file(vm["sessions"].as<std::string>(), ""));
+  if (vm.count("sessions-truth") && sessions.empty())
+    throw po::error("--sessions-truth needs --sessions");
   auto body = [&](std::ostream& s) {
     if (sessions.empty()) return generate_trace(g, s);
     std::ostringstream background;
@@ -64,9 +74,10 @@ int command_gen_trace(const std::vector<std::string>& args) {
     body(std::cout);
   }
   if (vm.count("sessions-truth")) {
-    write_file_atomically(vm["sessions-truth"].as<std::string>(), [&](std::ostream& s) { write_trials_truth(sessions, s); });
+    write_file_atomically(vm["sessions-truth"].as<std::string>(),
+                          [&](std::ostream& s) { write_trials_truth(sessions, s); });
   }
   return 0;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -28,22 +28,26 @@ int command_list(const std::vector<std::string>& args) {
         fmt::print("  {:<24} {} (default: {})\n", param.key, param.doc, param.default_value);
       }
     }
-    fmt::print("\nEvery policy also takes policy.placement: {}\n", fmt::join(placement_names(), ", "));
+    fmt::print("\nEvery policy also takes policy.placement: {}\n",
+               fmt::join(placement_names(), ", "));
   } else if (what == "formats") {
-    for (const auto& f : trace_formats()) fmt::print("{:<12} {}\n", f.name, f.description);
+    for (const auto& f : trace_formats())
+      fmt::print("{:<12} {}\n", f.name, f.description);
   } else if (what == "devices") {
-    fmt::print("{:<8} {:<8} {:>9} {:>12} {:>8}  {}\n", "name", "kind", "memory_gb", "fp32_tflops", "rel_v100", "source");
+    fmt::print("{:<8} {:<8} {:>9} {:>12} {:>8}  {}\n", "name", "kind", "memory_gb", "fp32_tflops",
+               "rel_v100", "source");
     for (const auto& t : builtin_device_types()) {
       fmt::print("{:<8} {:<8} {:>9} {:>12} {:>8}  {}\n", t.name, to_string(t.kind), t.memory_gb,
                  t.peak_fp32_tflops, t.rel_throughput, t.source);
     }
   } else if (what == "models") {
     ModelZoo zoo = load_model_zoo(find_data_file("configs/models/zoo.yaml", ""));
-    fmt::print("{:<14} {:<15} {:>9} {:>10} {:>8} {:>8}  iteration_time_s\n", "name", "family", "params_m",
-               "gflops/smp", "gpu_util", "mem_gb");
+    fmt::print("{:<14} {:<15} {:>9} {:>10} {:>8} {:>8}  iteration_time_s\n", "name", "family",
+               "params_m", "gflops/smp", "gpu_util", "mem_gb");
     for (const auto& m : zoo.models) {
       std::vector<std::string> times;
-      for (const auto& [dev, s] : m.iteration_time_s) times.push_back(fmt::format("{}={}", dev, s));
+      for (const auto& [dev, s] : m.iteration_time_s)
+        times.push_back(fmt::format("{}={}", dev, s));
       fmt::print("{:<14} {:<15} {:>9} {:>10} {:>8} {:>8}  {}\n", m.name, m.family, m.params_m,
                  m.gflops_per_sample, m.gpu_util, m.gpu_mem_gb, fmt::join(times, " "));
     }
@@ -56,4 +60,4 @@ int command_list(const std::vector<std::string>& args) {
   return 0;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

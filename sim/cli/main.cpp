@@ -16,7 +16,8 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(dlsim - a discrete-event simulator of deep-learning training clusters
+constexpr const char* kUsage =
+    R"(dlsim - a discrete-event simulator of deep-learning training clusters
 
 usage: dlsim <command> [options]     (dlsim <command> --help for its options)
 
@@ -33,7 +34,7 @@ commands:
 exit codes: 0 ok, 1 bad input, 2 bad usage
 )";
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);

@@ -19,4 +19,4 @@ struct Prepared {
 // reasons to `warn`.
 Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn);
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -10,7 +10,9 @@ void ProgressLine::on_decided(const View& view) {
   // Reading the clock costs little, but not nothing: look every 4096 decisions.
   if ((++calls_ & 4095U) != 0) return;
   auto now = std::chrono::steady_clock::now();
-  if (now - started_ < std::chrono::seconds(1) || now - last_print_ < std::chrono::milliseconds(250)) return;
+  if (now - started_ < std::chrono::seconds(1) ||
+      now - last_print_ < std::chrono::milliseconds(250))
+    return;
   last_print_ = now;
   printed_ = true;
   const SimState& s = view.raw();
@@ -23,4 +25,4 @@ void ProgressLine::on_run_end(const View&) {
   if (printed_) fmt::print(stderr, "\n");
 }
 
-}  // namespace dlsim
+} // namespace dlsim

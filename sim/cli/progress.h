@@ -9,7 +9,8 @@ namespace dlsim {
 
 class ProgressLine final : public RunObserver {
 public:
-  explicit ProgressLine(SimTime last_submit) : last_submit_(last_submit), started_(std::chrono::steady_clock::now()) {}
+  explicit ProgressLine(SimTime last_submit)
+      : last_submit_(last_submit), started_(std::chrono::steady_clock::now()) {}
   void on_decided(const View& view) override;
   void on_run_end(const View& view) override;
 
@@ -21,4 +22,4 @@ private:
   bool printed_ = false;
 };
 
-}  // namespace dlsim
+} // namespace dlsim

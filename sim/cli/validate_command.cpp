@@ -16,9 +16,12 @@ namespace po = boost::program_options;
 namespace dlsim {
 
 int command_validate(const std::vector<std::string>& args) {
-  po::options_description o("dlsim validate [options]\n\nChecks an experiment (cluster, trace, policy, parameters) without running it and\nprints what it read, one `key: value` per line.\n\nOptions");
+  po::options_description o(
+      "dlsim validate [options]\n\nChecks an experiment (cluster, trace, policy, parameters) "
+      "without running it and\nprints what it read, one `key: value` per line.\n\nOptions");
   add_input_options(o);
-  o.add_options()("devices", po::bool_switch(), "also list every device: id, type, node, rack")("help,h", "this help");
+  o.add_options()("devices", po::bool_switch(),
+                  "also list every device: id, type, node, rack")("help,h", "this help");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(o).run(), vm);
   po::notify(vm);
@@ -67,4 +70,4 @@ int command_validate(const std::vector<std::string>& args) {
   return 0;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

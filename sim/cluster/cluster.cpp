@@ -35,7 +35,8 @@ void build_node(Cluster& c, NodeId node_id, const NodeLinks& l, Topology::Vertex
   std::vector<Topology::Vertex> sockets;
   for (int s = 0; s < std::max(1, l.sockets); ++s) {
     sockets.push_back(topo.add_vertex(VertexKind::kSocket, node_id, static_cast<std::uint32_t>(s)));
-    if (s > 0) topo.add_link(sockets[0], sockets.back(), LinkKind::kSocketLink, l.socket_link_gb_s, 0.1);
+    if (s > 0)
+      topo.add_link(sockets[0], sockets.back(), LinkKind::kSocketLink, l.socket_link_gb_s, 0.1);
   }
   const std::uint32_t per_switch = std::max(1, l.devices_per_pcie_switch);
   Topology::Vertex sw{};
@@ -72,7 +73,7 @@ void build_node(Cluster& c, NodeId node_id, const NodeLinks& l, Topology::Vertex
   topo.add_link(nic, tor, LinkKind::kNic, l.nic_gb_s, c.fabric.link_latency_us);
 }
 
-}  // namespace
+} // namespace
 
 void build_cluster(Cluster& c) {
   c.devices.clear();
@@ -111,7 +112,8 @@ void build_cluster(Cluster& c) {
   auto spine = topo.add_vertex(VertexKind::kSpine, 0);
   std::vector<Topology::Vertex> tors;
   std::vector<double> rack_nic_sum(c.rack_count, 0.0);
-  for (const Node& n : c.nodes) rack_nic_sum[n.rack] += c.groups[n.group].links.nic_gb_s;
+  for (const Node& n : c.nodes)
+    rack_nic_sum[n.rack] += c.groups[n.group].links.nic_gb_s;
   for (std::uint32_t r = 0; r < c.rack_count; ++r) {
     tors.push_back(topo.add_vertex(VertexKind::kTor, r));
     double up = c.fabric.tor_uplink_gb_s > 0 ? c.fabric.tor_uplink_gb_s : rack_nic_sum[r];
@@ -122,4 +124,4 @@ void build_cluster(Cluster& c) {
   }
 }
 
-}  // namespace dlsim
+} // namespace dlsim

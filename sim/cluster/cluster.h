@@ -16,22 +16,22 @@ using NodeId = std::uint32_t;
 // Bandwidths in GB/s (bytes), latencies in microseconds. Defaults and their sources are in
 // docs/cluster.md.
 struct NodeLinks {
-  int pcie_gen = 3;                  // PCIe generation of the device slots
+  int pcie_gen = 3; // PCIe generation of the device slots
   int pcie_lanes = 16;
-  double pcie_gb_s = 15.76;         // derived from gen and lanes unless set
+  double pcie_gb_s = 15.76; // derived from gen and lanes unless set
   int devices_per_pcie_switch = 4;
   int sockets = 2;
-  double socket_link_gb_s = 41.6;   // inter-socket (UPI/QPI)
+  double socket_link_gb_s = 41.6; // inter-socket (UPI/QPI)
   bool nvlink = false;
-  double nvlink_gb_s = 150;         // per GPU pair and direction, when nvlink is true
-  double nic_gb_s = 12.5;           // 100 Gbit/s Ethernet or InfiniBand = 12.5 GB/s
+  double nvlink_gb_s = 150; // per GPU pair and direction, when nvlink is true
+  double nic_gb_s = 12.5;   // 100 Gbit/s Ethernet or InfiniBand = 12.5 GB/s
 };
 
 struct NodeGroup {
   std::string name;
   std::uint32_t count = 1;
-  int rack = -1;                     // -1: racks filled in order by fabric.nodes_per_rack
-  std::vector<std::pair<DeviceTypeId, std::uint32_t>> devices;  // per node, in YAML order
+  int rack = -1; // -1: racks filled in order by fabric.nodes_per_rack
+  std::vector<std::pair<DeviceTypeId, std::uint32_t>> devices; // per node, in YAML order
   double cpu_cores = 0;
   double memory_gb = 0;
   NodeLinks links;
@@ -39,8 +39,8 @@ struct NodeGroup {
 
 struct Fabric {
   std::uint32_t nodes_per_rack = 16;
-  double tor_uplink_gb_s = 0;       // 0: non-blocking (the sum of the rack's NICs)
-  double link_latency_us = 1.0;      // per network hop
+  double tor_uplink_gb_s = 0;   // 0: non-blocking (the sum of the rack's NICs)
+  double link_latency_us = 1.0; // per network hop
 };
 
 struct Device {
@@ -51,14 +51,14 @@ struct Device {
 struct Node {
   std::uint32_t group = 0;
   std::uint32_t rack = 0;
-  DeviceId first_device = 0;         // devices of a node are contiguous ids
+  DeviceId first_device = 0; // devices of a node are contiguous ids
   std::uint32_t device_count = 0;
   double cpu_cores = 0;
   double memory_gb = 0;
 };
 
 struct Cluster {
-  std::vector<DeviceType> types;     // the catalog, plus any types the cluster file defines
+  std::vector<DeviceType> types; // the catalog, plus any types the cluster file defines
   std::vector<NodeGroup> groups;
   Fabric fabric;
   std::vector<Device> devices;
@@ -77,4 +77,4 @@ struct Cluster {
 // Fills devices, nodes and racks from the groups, then builds the topology graph.
 void build_cluster(Cluster& cluster);
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -31,8 +31,9 @@ void read_device_types(YamlMap& root, Cluster& c) {
     auto kind_text = spec.get<std::string>("kind", std::string(to_string(t.kind)));
     auto kind = parse_device_kind(kind_text);
     if (!kind) {
-      yaml_fail(spec.where_of("kind"), spec.child("kind"),
-                fmt::format("unknown device kind '{}' (valid: gpu, cpu, xeonphi, fpga)", kind_text));
+      yaml_fail(
+          spec.where_of("kind"), spec.child("kind"),
+          fmt::format("unknown device kind '{}' (valid: gpu, cpu, xeonphi, fpga)", kind_text));
     }
     t.kind = *kind;
     t.memory_gb = spec.get<double>("memory_gb", t.memory_gb);
@@ -44,8 +45,10 @@ void read_device_types(YamlMap& root, Cluster& c) {
     }
     t.source = spec.get<std::string>("source", existing ? t.source : "cluster file");
     spec.done();
-    if (existing) c.types[*existing] = t;
-    else c.types.push_back(t);
+    if (existing)
+      c.types[*existing] = t;
+    else
+      c.types.push_back(t);
   }
 }
 
@@ -85,14 +88,15 @@ NodeLinks read_links(YamlMap& g) {
   return l;
 }
 
-}  // namespace
+} // namespace
 
 Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
                      const std::string& key_prefix) {
   Cluster c;
   c.types = builtin_device_types();
   YamlMap root(root_node, YamlWhere{file, key_prefix});
-  if (!root_node.IsMap()) yaml_fail(root.where(), root_node, "a cluster must be a mapping with a 'nodes' list");
+  if (!root_node.IsMap())
+    yaml_fail(root.where(), root_node, "a cluster must be a mapping with a 'nodes' list");
   read_device_types(root, c);
 
   YAML::Node fabric_node = root.child("fabric");
@@ -113,7 +117,8 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
 
   YAML::Node nodes = root.child("nodes");
   YamlWhere nodes_where = root.where_of("nodes");
-  if (!nodes.IsDefined() || nodes.IsNull()) yaml_fail(root.where(), root_node, "missing required key 'nodes'");
+  if (!nodes.IsDefined() || nodes.IsNull())
+    yaml_fail(root.where(), root_node, "missing required key 'nodes'");
   if (!nodes.IsSequence() || nodes.size() == 0) {
     yaml_fail(nodes_where, nodes, "expected a non-empty list of node groups");
   }
@@ -127,7 +132,8 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
     if (group.rack < -1) yaml_fail(g.where_of("rack"), nodes[i], "must not be negative");
     YAML::Node devs = g.child("devices");
     YamlWhere dw = g.where_of("devices");
-    if (!devs.IsDefined() || devs.IsNull()) yaml_fail(g.where(), nodes[i], "missing required key 'devices'");
+    if (!devs.IsDefined() || devs.IsNull())
+      yaml_fail(g.where(), nodes[i], "missing required key 'devices'");
     if (!devs.IsMap() || devs.size() == 0) {
       yaml_fail(dw, devs, "expected a mapping of device type to count per node, e.g. {V100: 4}");
     }
@@ -138,7 +144,8 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
       YamlWhere tw{file, dw.path + "." + name};
       if (!type) {
         std::vector<std::string> names;
-        for (const auto& t : c.types) names.push_back(t.name);
+        for (const auto& t : c.types)
+          names.push_back(t.name);
         yaml_fail(tw, kv.first,
                   fmt::format("unknown device type (known: {}; add one under device_types)",
                               fmt::join(names, ", ")));
@@ -158,11 +165,14 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
   }
   root.done();
   build_cluster(c);
-  if (c.devices.empty()) yaml_fail(nodes_where, nodes, "the cluster has no devices (every count is 0)");
+  if (c.devices.empty())
+    yaml_fail(nodes_where, nodes, "the cluster has no devices (every count is 0)");
   return c;
 }
 
-Cluster load_cluster_file(const std::string& file) { return load_cluster(load_yaml_file(file), file); }
+Cluster load_cluster_file(const std::string& file) {
+  return load_cluster(load_yaml_file(file), file);
+}
 
 YAML::Node cluster_to_yaml(const Cluster& c) {
   YAML::Node root;
@@ -190,7 +200,8 @@ YAML::Node cluster_to_yaml(const Cluster& c) {
     n["name"] = g.name;
     n["count"] = g.count;
     if (g.rack >= 0) n["rack"] = g.rack;
-    for (auto [type, count] : g.devices) n["devices"][c.types[type].name] = count;
+    for (auto [type, count] : g.devices)
+      n["devices"][c.types[type].name] = count;
     n["cpu_cores"] = g.cpu_cores;
     n["memory_gb"] = g.memory_gb;
     n["pcie"]["gen"] = g.links.pcie_gen;
@@ -207,4 +218,4 @@ YAML::Node cluster_to_yaml(const Cluster& c) {
   return root;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -11,7 +11,8 @@
 namespace dlsim {
 
 // `file` is only used in error messages ("" for an inline cluster: "<experiment>").
-Cluster load_cluster(const YAML::Node& root, const std::string& file, const std::string& key_prefix = "");
+Cluster load_cluster(const YAML::Node& root, const std::string& file,
+                     const std::string& key_prefix = "");
 Cluster load_cluster_file(const std::string& file);
 YAML::Node cluster_to_yaml(const Cluster& cluster);
 
@@ -19,4 +20,4 @@ YAML::Node cluster_to_yaml(const Cluster& cluster);
 // (gen1 0.25, gen2 0.5, gen3 0.985, gen4 1.969, gen5 3.938 GB/s) times the lane count.
 double pcie_gb_s(int gen, int lanes);
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -4,10 +4,14 @@ namespace dlsim {
 
 std::string_view to_string(DeviceKind kind) {
   switch (kind) {
-  case DeviceKind::kGpu: return "gpu";
-  case DeviceKind::kCpu: return "cpu";
-  case DeviceKind::kXeonPhi: return "xeonphi";
-  case DeviceKind::kFpga: return "fpga";
+  case DeviceKind::kGpu:
+    return "gpu";
+  case DeviceKind::kCpu:
+    return "cpu";
+  case DeviceKind::kXeonPhi:
+    return "xeonphi";
+  case DeviceKind::kFpga:
+    return "fpga";
   }
   return "?";
 }
@@ -26,7 +30,8 @@ std::vector<DeviceType> builtin_device_types() {
   // Peaks from the vendors' datasheets.
   return {
       {"K80", DeviceKind::kGpu, 12, 4.37, 0.16,
-       "NVIDIA Tesla K80 datasheet (8.73 TFLOPS FP32 boost per board of two GK210; one GPU = half)"},
+       "NVIDIA Tesla K80 datasheet (8.73 TFLOPS FP32 boost per board of two GK210; one GPU = "
+       "half)"},
       {"P100", DeviceKind::kGpu, 16, 9.3, 0.62, "NVIDIA Tesla P100 PCIe datasheet"},
       {"V100", DeviceKind::kGpu, 16, 15.7, 1.0, "NVIDIA Tesla V100 SXM2 datasheet"},
       {"T4", DeviceKind::kGpu, 16, 8.1, 0.57, "NVIDIA T4 datasheet"},
@@ -49,4 +54,4 @@ std::optional<DeviceTypeId> find_device_type(const std::vector<DeviceType>& type
   return std::nullopt;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

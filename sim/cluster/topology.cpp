@@ -39,7 +39,7 @@ private:
   std::vector<std::int64_t>& pred_;
 };
 
-}  // namespace
+} // namespace
 
 const std::vector<std::uint32_t>& Topology::route(std::uint32_t a, std::uint32_t b) const {
   const std::size_t n_dev = device_vertex_.size();
@@ -72,12 +72,18 @@ const std::vector<std::uint32_t>& Topology::route(std::uint32_t a, std::uint32_t
 std::string Topology::vertex_name(Vertex v) const {
   const TopoVertex& tv = graph_[v];
   switch (tv.kind) {
-  case VertexKind::kDevice: return fmt::format("dev{}", tv.index);
-  case VertexKind::kPcieSwitch: return fmt::format("n{}.pcie{}", tv.index, tv.sub);
-  case VertexKind::kSocket: return fmt::format("n{}.socket{}", tv.index, tv.sub);
-  case VertexKind::kNic: return fmt::format("n{}.nic", tv.index);
-  case VertexKind::kTor: return fmt::format("tor{}", tv.index);
-  case VertexKind::kSpine: return "spine";
+  case VertexKind::kDevice:
+    return fmt::format("dev{}", tv.index);
+  case VertexKind::kPcieSwitch:
+    return fmt::format("n{}.pcie{}", tv.index, tv.sub);
+  case VertexKind::kSocket:
+    return fmt::format("n{}.socket{}", tv.index, tv.sub);
+  case VertexKind::kNic:
+    return fmt::format("n{}.nic", tv.index);
+  case VertexKind::kTor:
+    return fmt::format("tor{}", tv.index);
+  case VertexKind::kSpine:
+    return "spine";
   }
   return "?";
 }
@@ -87,4 +93,4 @@ std::string Topology::link_name(std::uint32_t id) const {
   return vertex_name(a) + ">" + vertex_name(b);
 }
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -16,19 +16,19 @@ enum class LinkKind : std::uint8_t { kPcie, kHostBridge, kSocketLink, kNvlink, k
 
 struct TopoVertex {
   VertexKind kind = VertexKind::kDevice;
-  std::uint32_t index = 0;  // device id for devices, node id for node parts, rack id for ToRs
-  std::uint32_t sub = 0;    // which switch or socket within its node
+  std::uint32_t index = 0; // device id for devices, node id for node parts, rack id for ToRs
+  std::uint32_t sub = 0;   // which switch or socket within its node
 };
 
 struct TopoLink {
   LinkKind kind = LinkKind::kPcie;
-  double gb_s = 0;          // GB/s in each direction
+  double gb_s = 0; // GB/s in each direction
   double latency_us = 0;
-  std::uint32_t id = 0;     // dense link id, = edge index
+  std::uint32_t id = 0; // dense link id, = edge index
 };
 
-using TopoGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, TopoVertex,
-                                        TopoLink>;
+using TopoGraph =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, TopoVertex, TopoLink>;
 
 class Topology {
 public:
@@ -61,4 +61,4 @@ private:
   mutable std::vector<std::vector<std::vector<std::uint32_t>>> routes_;
 };
 
-}  // namespace dlsim
+} // namespace dlsim

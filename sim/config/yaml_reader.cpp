@@ -25,13 +25,17 @@ std::string describe(const YamlWhere& where, const YAML::Node& node) {
 
 template <class T>
 const char* type_name() {
-  if constexpr (std::is_same_v<T, bool>) return "true or false";
-  else if constexpr (std::is_integral_v<T>) return "an integer";
-  else if constexpr (std::is_floating_point_v<T>) return "a number";
-  else return "a string";
+  if constexpr (std::is_same_v<T, bool>)
+    return "true or false";
+  else if constexpr (std::is_integral_v<T>)
+    return "an integer";
+  else if constexpr (std::is_floating_point_v<T>)
+    return "a number";
+  else
+    return "a string";
 }
 
-}  // namespace
+} // namespace
 
 void yaml_fail(const YamlWhere& where, const YAML::Node& node, const std::string& what) {
   throw InputError(describe(where, node) + what);
@@ -92,8 +96,7 @@ T yaml_as(const YAML::Node& node, const YamlWhere& where) {
     }
     return value;
   } catch (const YAML::BadConversion&) {
-    yaml_fail(where, node,
-              fmt::format("expected {}, got '{}'", type_name<T>(), node.Scalar()));
+    yaml_fail(where, node, fmt::format("expected {}, got '{}'", type_name<T>(), node.Scalar()));
   }
 }
 
@@ -121,7 +124,8 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
   try {
     parsed = YAML::Load(value);
   } catch (const YAML::ParserException& e) {
-    throw InputError(fmt::format("--set {}: cannot parse value '{}': {}", dotted_path, value, e.msg));
+    throw InputError(
+        fmt::format("--set {}: cannot parse value '{}': {}", dotted_path, value, e.msg));
   }
   std::vector<std::string> parts;
   std::size_t start = 0;
@@ -160,7 +164,8 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
   YAML::Node parent = chain.back();
   const std::string& last = parts.back();
   if (parent.IsScalar()) {
-    throw InputError(fmt::format("--set {}: the parent of '{}' is a value, not a mapping", dotted_path, last));
+    throw InputError(
+        fmt::format("--set {}: the parent of '{}' is a value, not a mapping", dotted_path, last));
   }
   bool is_index = !last.empty() && std::all_of(last.begin(), last.end(), ::isdigit);
   if (parent.IsSequence() && is_index) {
@@ -175,4 +180,4 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
   }
 }
 
-}  // namespace dlsim
+} // namespace dlsim

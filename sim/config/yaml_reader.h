@@ -13,10 +13,11 @@ namespace dlsim {
 // Where a node came from, for error messages: "configs/clusters/a.yaml:12: nodes.0.count".
 struct YamlWhere {
   std::string file;
-  std::string path;  // dotted key path from the document root; empty for the root
+  std::string path; // dotted key path from the document root; empty for the root
 };
 
-[[noreturn]] void yaml_fail(const YamlWhere& where, const YAML::Node& node, const std::string& what);
+[[noreturn]] void yaml_fail(const YamlWhere& where, const YAML::Node& node,
+                            const std::string& what);
 
 // A mapping being read. Call `done()` after reading every key you know: it rejects the rest.
 class YamlMap {
@@ -69,4 +70,4 @@ YAML::Node load_yaml_file(const std::string& file);
 // list). Used for --set and for sweeps.
 void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::string& value);
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -20,4 +20,4 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace dlsim
+} // namespace dlsim

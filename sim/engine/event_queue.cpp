@@ -53,4 +53,4 @@ void EventQueue::sift_down(std::size_t i) {
   heap_[i] = moving;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -22,9 +22,9 @@ enum class EventKind : std::uint8_t {
 struct Event {
   SimTime time = 0;
   EventKind kind = EventKind::kArrival;
-  std::uint32_t subject = 0;     // job id for job events
-  std::uint32_t generation = 0;  // a stale event (generation != the job's) is dropped
-  std::uint64_t seq = 0;         // insertion order: the final tie-breaker
+  std::uint32_t subject = 0;    // job id for job events
+  std::uint32_t generation = 0; // a stale event (generation != the job's) is dropped
+  std::uint64_t seq = 0;        // insertion order: the final tie-breaker
 };
 
 // Total order: (time, band, seq). Two distinct events never compare equal because seq is
@@ -52,4 +52,4 @@ private:
   std::uint64_t next_seq_ = 0;
 };
 
-}  // namespace dlsim
+} // namespace dlsim

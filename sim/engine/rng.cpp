@@ -14,9 +14,11 @@ std::uint64_t splitmix64(std::uint64_t& x) {
   return z ^ (z >> 31);
 }
 
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+std::uint64_t rotl(std::uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
 
-}  // namespace
+} // namespace
 
 std::uint64_t fnv1a64(std::string_view text) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
@@ -29,7 +31,8 @@ std::uint64_t fnv1a64(std::string_view text) {
 
 Rng::Rng(std::uint64_t seed) {
   std::uint64_t x = seed;
-  for (auto& word : s_) word = splitmix64(x);
+  for (auto& word : s_)
+    word = splitmix64(x);
 }
 
 Rng Rng::stream(std::uint64_t run_seed, std::string_view name) {
@@ -50,9 +53,13 @@ std::uint64_t Rng::next_u64() {
   return result;
 }
 
-double Rng::uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+double Rng::uniform01() {
+  return static_cast<double>(next_u64() >> 11) * 0x1.0p-53;
+}
 
-double Rng::uniform(double lo, double hi) { return lo + (hi - lo) * uniform01(); }
+double Rng::uniform(double lo, double hi) {
+  return lo + (hi - lo) * uniform01();
+}
 
 std::uint64_t Rng::below(std::uint64_t n) {
   // Lemire, "Fast random integer generation in an interval" (2019).
@@ -69,7 +76,9 @@ std::uint64_t Rng::below(std::uint64_t n) {
   return static_cast<std::uint64_t>(m >> 64);
 }
 
-double Rng::exponential(double rate) { return -std::log1p(-uniform01()) / rate; }
+double Rng::exponential(double rate) {
+  return -std::log1p(-uniform01()) / rate;
+}
 
 double Rng::normal(double mean, double stddev) {
   // Box-Muller; one of the pair is discarded so that a draw consumes a fixed number of words.
@@ -79,11 +88,14 @@ double Rng::normal(double mean, double stddev) {
   return mean + stddev * r * std::cos(2.0 * std::numbers::pi * u2);
 }
 
-double Rng::lognormal(double mu, double sigma) { return std::exp(normal(mu, sigma)); }
+double Rng::lognormal(double mu, double sigma) {
+  return std::exp(normal(mu, sigma));
+}
 
 std::size_t Rng::weighted(std::span<const double> weights) {
   double total = 0;
-  for (double w : weights) total += w;
+  for (double w : weights)
+    total += w;
   double x = uniform01() * total;
   for (std::size_t i = 0; i < weights.size(); ++i) {
     if (x < weights[i]) return i;
@@ -92,4 +104,4 @@ std::size_t Rng::weighted(std::span<const double> weights) {
   return weights.size() - 1;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

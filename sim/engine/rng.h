@@ -19,13 +19,13 @@ public:
   static Rng stream(std::uint64_t run_seed, std::string_view name);
 
   std::uint64_t next_u64();
-  double uniform01();                      // [0, 1) with 53 random bits
-  double uniform(double lo, double hi);    // [lo, hi)
-  std::uint64_t below(std::uint64_t n);    // [0, n), unbiased (Lemire's method)
-  double exponential(double rate);         // mean 1 / rate
+  double uniform01();                   // [0, 1) with 53 random bits
+  double uniform(double lo, double hi); // [lo, hi)
+  std::uint64_t below(std::uint64_t n); // [0, n), unbiased (Lemire's method)
+  double exponential(double rate);      // mean 1 / rate
   double normal(double mean, double stddev);
-  double lognormal(double mu, double sigma);  // exp(normal(mu, sigma))
-  std::size_t weighted(std::span<const double> weights);  // index drawn with these weights
+  double lognormal(double mu, double sigma);             // exp(normal(mu, sigma))
+  std::size_t weighted(std::span<const double> weights); // index drawn with these weights
 
 private:
   std::uint64_t s_[4];
@@ -33,4 +33,4 @@ private:
 
 std::uint64_t fnv1a64(std::string_view text);
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -30,4 +30,4 @@ void Sampler::on_run_end(const View& view) {
   }
 }
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -24,7 +24,7 @@ struct Sample {
   std::uint32_t running = 0;
   std::uint32_t pending = 0;
   std::uint32_t allocated_gpus = 0;
-  double effective_util = 0;  // effective GPUs / all GPUs, 0..1
+  double effective_util = 0; // effective GPUs / all GPUs, 0..1
 };
 
 // Samples the state every `period` (the state at time t is the one after all decisions at t).
@@ -42,4 +42,4 @@ private:
   std::vector<Sample> samples_;
 };
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -20,7 +20,7 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
-}  // namespace
+} // namespace
 
 Summary summarize(const SimState& s, const RunResult& result, double allocated_gpu_s,
                   double effective_gpu_s, const std::string& policy, std::uint64_t seed) {
@@ -72,4 +72,4 @@ Summary summarize(const SimState& s, const RunResult& result, double allocated_g
   return out;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -15,11 +15,14 @@
 
 namespace dlsim {
 
-void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& body) {
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& body) {
   std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(fmt::format("{}: cannot write (does the directory exist and is it writable?)", tmp));
+    if (!out)
+      throw InputError(
+          fmt::format("{}: cannot write (does the directory exist and is it writable?)", tmp));
     body(out);
     out.flush();
     if (!out) {
@@ -38,12 +41,15 @@ void write_file_atomically(const std::string& path, const std::function<void(std
 namespace {
 
 // Seconds from integer microseconds, shortest exact decimal: "12.5", "3600".
-std::string secs(SimTime t) { return fmt::format("{}", to_seconds(t)); }
+std::string secs(SimTime t) {
+  return fmt::format("{}", to_seconds(t));
+}
 
-}  // namespace
+} // namespace
 
 void write_jobs_csv(std::ostream& out, const SimState& s) {
-  out << "id,submit_s,first_start_s,finish_s,jct_s,queue_s,run_s,gpus,nodes,preemptions,migrations,status\n";
+  out << "id,submit_s,first_start_s,finish_s,jct_s,queue_s,run_s,gpus,nodes,preemptions,migrations,"
+         "status\n";
   // Fields go straight into one buffer (no string per field) that is written in blocks of
   // about 64 KiB: formatting a million rows field by field into temporaries took a fifth of a
   // million-job replay (docs/performance.md). The text is the same as fmt::format("{}", v).
@@ -92,9 +98,11 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
 namespace {
 
 // Times to the microsecond, the simulator's resolution: 6354.296, not 6354.296000078.
-double us_round(double s) { return std::round(s * 1e6) / 1e6; }
+double us_round(double s) {
+  return std::round(s * 1e6) / 1e6;
+}
 
-}  // namespace
+} // namespace
 
 void write_summary_json(std::ostream& out, const Summary& m) {
   // Insertion-ordered, so the file's key order is fixed and diffs read well.
@@ -133,4 +141,4 @@ void write_timeseries_csv(std::ostream& out, const std::vector<Sample>& samples)
   }
 }
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -17,4 +17,4 @@ void write_jobs_csv(std::ostream& out, const SimState& state);
 void write_summary_json(std::ostream& out, const Summary& summary);
 void write_timeseries_csv(std::ostream& out, const std::vector<Sample>& samples);
 
-}  // namespace dlsim
+} // namespace dlsim

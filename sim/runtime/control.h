@@ -54,4 +54,4 @@ private:
   Simulation& sim_;
 };
 
-}  // namespace dlsim
+} // namespace dlsim

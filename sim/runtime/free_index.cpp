@@ -7,7 +7,8 @@ void FreeIndex::init(const Cluster& c) {
   total_free_.assign(type_count_, 0);
   per_node_.assign(c.nodes.size() * type_count_, 0);
   buckets_.assign(type_count_, {});
-  for (DeviceTypeId t = 0; t < type_count_; ++t) buckets_[t].resize(c.max_per_node(t) + 1);
+  for (DeviceTypeId t = 0; t < type_count_; ++t)
+    buckets_[t].resize(c.max_per_node(t) + 1);
   for (const Device& d : c.devices) {
     ++per_node_[static_cast<std::size_t>(d.node) * type_count_ + d.type];
     ++total_free_[d.type];
@@ -41,4 +42,4 @@ void FreeIndex::device_freed(const Cluster& c, DeviceId d) {
   ++total_free_[dev.type];
 }
 
-}  // namespace dlsim
+} // namespace dlsim

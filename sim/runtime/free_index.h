@@ -35,7 +35,7 @@ private:
   std::size_t type_count_ = 0;
   std::vector<std::uint32_t> total_free_;
   std::vector<std::uint32_t> per_node_;
-  std::vector<std::vector<std::set<NodeId>>> buckets_;  // [type][free count]
+  std::vector<std::vector<std::set<NodeId>>> buckets_; // [type][free count]
 };
 
-}  // namespace dlsim
+} // namespace dlsim

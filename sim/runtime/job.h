@@ -12,28 +12,28 @@
 namespace dlsim {
 
 using JobId = std::uint32_t;
-using ModelId = std::uint16_t;  // 0 = no model: a pure-duration job
+using ModelId = std::uint16_t; // 0 = no model: a pure-duration job
 
-constexpr std::int32_t kAnyGpu = -1;  // JobRequest::device_type when the trace gives none
+constexpr std::int32_t kAnyGpu = -1; // JobRequest::device_type when the trace gives none
 
 // What a real scheduler sees of a job when it is submitted.
 struct JobRequest {
   SimTime submit = 0;
   std::uint32_t workers = 1;
   std::uint32_t devices_per_worker = 1;
-  std::uint32_t ps = 0;                  // parameter servers (communication pattern)
-  double cpus_per_worker = 0;            // 0 = not constrained
+  std::uint32_t ps = 0;       // parameter servers (communication pattern)
+  double cpus_per_worker = 0; // 0 = not constrained
   double mem_gb_per_worker = 0;
-  std::uint32_t min_workers = 1;         // elastic range; both = workers for a rigid job
+  std::uint32_t min_workers = 1; // elastic range; both = workers for a rigid job
   std::uint32_t max_workers = 1;
   int priority = 0;
-  std::uint32_t user = 0;                // index into Workload::users
-  std::uint32_t queue = 0;               // index into Workload::queues
-  ModelId model = 0;                     // index into Workload::models / PerfTable
-  std::int32_t device_type = kAnyGpu;    // DeviceTypeId, or kAnyGpu
-  double gpu_util = 0;                   // utilization when running alone, 0..1 (resolved)
-  double gpu_mem_gb = 0;                 // device memory footprint (0 = unknown, not checked)
-  double requested_time_s = 0;           // the user's own estimate, when the trace has one
+  std::uint32_t user = 0;             // index into Workload::users
+  std::uint32_t queue = 0;            // index into Workload::queues
+  ModelId model = 0;                  // index into Workload::models / PerfTable
+  std::int32_t device_type = kAnyGpu; // DeviceTypeId, or kAnyGpu
+  double gpu_util = 0;                // utilization when running alone, 0..1 (resolved)
+  double gpu_mem_gb = 0;              // device memory footprint (0 = unknown, not checked)
+  double requested_time_s = 0;        // the user's own estimate, when the trace has one
   // Share of a device each worker needs (fractional GPU jobs, e.g. Alibaba PAI / openb). A job
   // with a fraction < 1 has one device per worker and may share it with others up to a sum of 1.
   double gpu_fraction = 1;
@@ -46,7 +46,7 @@ struct JobRequest {
 enum class TraceStatus : std::uint8_t { kCompleted = 0, kFailed = 1, kKilled = 2 };
 
 struct JobSpec {
-  std::string name;                      // the trace's job id
+  std::string name; // the trace's job id
   JobRequest request;
   TraceStatus trace_status = TraceStatus::kCompleted;
   // Hidden truth: the total work, in iterations. A job given by duration has
@@ -55,49 +55,49 @@ struct JobSpec {
 };
 
 enum class JobStatus : std::uint8_t {
-  kFuture,      // not yet submitted
-  kPending,     // submitted, waiting for devices
-  kBinding,     // some workers' devices bound, waiting for the rest (no gang scheduling)
-  kStarting,    // devices held, start or resume cost being paid
+  kFuture,   // not yet submitted
+  kPending,  // submitted, waiting for devices
+  kBinding,  // some workers' devices bound, waiting for the rest (no gang scheduling)
+  kStarting, // devices held, start or resume cost being paid
   kRunning,
-  kSuspending,  // devices held, checkpoint being written
-  kSuspended,   // preempted: no devices, progress kept
-  kMigrating,   // on its new devices, paying the migration cost
-  kResizing,    // on its new devices, paying the resize cost
+  kSuspending, // devices held, checkpoint being written
+  kSuspended,  // preempted: no devices, progress kept
+  kMigrating,  // on its new devices, paying the migration cost
+  kResizing,   // on its new devices, paying the resize cost
   kFinished,
   kFailed,
-  kCancelled,   // stopped by the policy before finishing (e.g. a hyper-parameter search trial)
+  kCancelled, // stopped by the policy before finishing (e.g. a hyper-parameter search trial)
 };
 
 std::string_view to_string(JobStatus s);
 
 struct JobState {
   JobStatus status = JobStatus::kFuture;
-  DeviceTypeId type = 0;                 // of the current (or last) allocation
-  std::uint32_t workers = 0;             // allocated workers
-  std::vector<DeviceId> devices;         // worker-major: devices_per_worker per worker
-  double done = 0;                       // iterations completed
-  double rate = 0;                       // iterations per second now
-  SimTime last_update = 0;               // `done` is exact at this time
-  std::uint32_t generation = 0;          // bumps on every change; stale events are dropped
-  SimTime first_start = -1;              // first allocation
-  SimTime end = -1;                      // finish (or failure) time
-  SimTime run_time = 0;                  // time spent running (making progress)
-  double attained = 0;                   // device-seconds of running: Tiresias' attained service
+  DeviceTypeId type = 0;         // of the current (or last) allocation
+  std::uint32_t workers = 0;     // allocated workers
+  std::vector<DeviceId> devices; // worker-major: devices_per_worker per worker
+  double done = 0;               // iterations completed
+  double rate = 0;               // iterations per second now
+  SimTime last_update = 0;       // `done` is exact at this time
+  std::uint32_t generation = 0;  // bumps on every change; stale events are dropped
+  SimTime first_start = -1;      // first allocation
+  SimTime end = -1;              // finish (or failure) time
+  SimTime run_time = 0;          // time spent running (making progress)
+  double attained = 0;           // device-seconds of running: Tiresias' attained service
   std::uint32_t preemptions = 0;
   std::uint32_t migrations = 0;
   std::uint32_t resizes = 0;
-  bool packed = false;                   // placed by `pack` on devices shared with others
-  bool sliced = false;                   // placed by `timeslice`: takes turns on its devices
-  double slice_s = 0;                    // the time slice when sliced
-  std::uint32_t nodes_used = 0;          // distinct nodes of the current allocation
+  bool packed = false;          // placed by `pack` on devices shared with others
+  bool sliced = false;          // placed by `timeslice`: takes turns on its devices
+  double slice_s = 0;           // the time slice when sliced
+  std::uint32_t nodes_used = 0; // distinct nodes of the current allocation
 };
 
 // Seconds per iteration of every model on every device type, for one device per worker at the
 // request's size. Filled by workloads/ from the model zoo and the device catalog.
 struct PerfTable {
   std::size_t type_count = 0;
-  std::vector<double> iter_time_s;       // [model * type_count + type]
+  std::vector<double> iter_time_s; // [model * type_count + type]
 
   [[nodiscard]] double iter_time(ModelId m, DeviceTypeId t) const {
     return iter_time_s[static_cast<std::size_t>(m) * type_count + t];
@@ -106,23 +106,23 @@ struct PerfTable {
   // What a model's distributed training moves per iteration (docs/network.md), by ModelId;
   // model 0 moves nothing. Empty when the workload has no model facts.
   struct Traffic {
-    double model_bytes = 0;   // gradients (= parameters), FP32: 4 x params
-    double comm_overlap = 0;  // share of the exchange that can overlap the backward pass
-    double input_bytes = 0;   // host-to-device input per device and iteration
+    double model_bytes = 0;  // gradients (= parameters), FP32: 4 x params
+    double comm_overlap = 0; // share of the exchange that can overlap the backward pass
+    double input_bytes = 0;  // host-to-device input per device and iteration
   };
   std::vector<Traffic> traffic;
 };
 
 // Everything the runtime needs about the jobs of a run.
 struct Workload {
-  std::vector<JobSpec> jobs;             // sorted by submit time; JobId = index
+  std::vector<JobSpec> jobs; // sorted by submit time; JobId = index
   std::vector<std::string> users;
   std::vector<std::string> queues;
-  std::vector<std::string> models;       // models[0] = "" (no model)
+  std::vector<std::string> models; // models[0] = "" (no model)
   PerfTable perf;
   DeviceTypeId reference_device = 0;
-  std::size_t skipped_bad_jobs = 0;      // rows skipped with --skip-bad-jobs
-  std::vector<std::string> resolution_skips;  // first reasons of rows skipped after reading
+  std::size_t skipped_bad_jobs = 0;          // rows skipped with --skip-bad-jobs
+  std::vector<std::string> resolution_skips; // first reasons of rows skipped after reading
 };
 
-}  // namespace dlsim
+} // namespace dlsim

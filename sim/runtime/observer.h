@@ -17,4 +17,4 @@ public:
   virtual void on_run_end(const View& /*view*/) {}
 };
 
-}  // namespace dlsim
+} // namespace dlsim

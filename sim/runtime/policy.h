@@ -18,4 +18,4 @@ public:
   virtual void schedule(Control& control) = 0;
 };
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -27,16 +27,16 @@ struct Interference {
 // The network model (docs/network.md). Off by default: trace durations already include the
 // communication of the placement each job had, so a replay reproduces them only without it.
 struct NetworkConfig {
-  bool contention = false;  // flows on the topology's links, max-min fair; communication time
+  bool contention = false; // flows on the topology's links, max-min fair; communication time
 };
 
 struct RuntimeConfig {
   Costs costs;
   Interference interference;
   NetworkConfig network;
-  unsigned max_jobs_per_device = 2;  // how many jobs `pack` may put on one device
-  unsigned max_timeslice_jobs = 4;   // how many jobs may take turns on one device (`timeslice`)
-  double default_gpu_util = 0.52;    // for jobs with no model and no trace value (Jeon et al. ATC'19)
+  unsigned max_jobs_per_device = 2; // how many jobs `pack` may put on one device
+  unsigned max_timeslice_jobs = 4;  // how many jobs may take turns on one device (`timeslice`)
+  double default_gpu_util = 0.52; // for jobs with no model and no trace value (Jeon et al. ATC'19)
 };
 
 // Fraction of a time-sliced device's time spent computing: each slice of slice_s seconds
@@ -50,4 +50,4 @@ inline double interference_slowdown(const Interference& m, double summed_util) {
   return over > 0 ? 1.0 + m.slope * over : 1.0;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

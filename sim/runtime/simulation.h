@@ -19,21 +19,21 @@ namespace dlsim {
 
 // How an action may share devices with the jobs already on them.
 enum class Sharing : std::uint8_t {
-  kExclusive,  // free devices only
-  kPack,       // co-located, running at once (interference model)
-  kSlice,      // taking turns with other time-sliced jobs
+  kExclusive, // free devices only
+  kPack,      // co-located, running at once (interference model)
+  kSlice,     // taking turns with other time-sliced jobs
 };
 
 struct PolicyInfo {
-  std::string name;     // for error messages
-  bool oracle = false;  // may read the jobs' true durations
+  std::string name;    // for error messages
+  bool oracle = false; // may read the jobs' true durations
 };
 
 struct RunResult {
-  SimTime end = 0;           // time of the last event applied (the makespan when all finished)
-  bool hit_until = false;    // stopped by --until
+  SimTime end = 0;        // time of the last event applied (the makespan when all finished)
+  bool hit_until = false; // stopped by --until
   std::uint64_t events = 0;
-  std::uint32_t unfinished = 0;   // neither finished nor cancelled
+  std::uint32_t unfinished = 0; // neither finished nor cancelled
 };
 
 class Simulation {
@@ -53,13 +53,12 @@ private:
                                                        Sharing sharing,
                                                        std::span<const DeviceId> own,
                                                        double slice_s = 0) const;
-  [[nodiscard]] std::optional<std::string> check_place_workers(JobId j, std::span<const DeviceId> devices,
-                                                               Sharing sharing,
-                                                               std::span<const DeviceId> own,
-                                                               std::uint32_t min_workers,
-                                                               std::uint32_t max_workers,
-                                                               double slice_s) const;
-  [[nodiscard]] std::optional<std::string> check_bind(JobId j, std::span<const DeviceId> devices) const;
+  [[nodiscard]] std::optional<std::string>
+  check_place_workers(JobId j, std::span<const DeviceId> devices, Sharing sharing,
+                      std::span<const DeviceId> own, std::uint32_t min_workers,
+                      std::uint32_t max_workers, double slice_s) const;
+  [[nodiscard]] std::optional<std::string> check_bind(JobId j,
+                                                      std::span<const DeviceId> devices) const;
   void do_place(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
   void do_suspend(JobId j);
   void do_bind(JobId j, std::span<const DeviceId> devices);
@@ -82,7 +81,7 @@ private:
   void refresh_rates(std::span<const DeviceId> devices);
   void reschedule(JobId j);
   [[nodiscard]] double compute_rate(JobId j) const;
-  void start_traffic(JobId j);  // the job's flows, when network.contention is on
+  void start_traffic(JobId j); // the job's flows, when network.contention is on
   [[nodiscard]] double device_effective(const DeviceSlot& slot) const;
 
   [[nodiscard]] bool is_stale(const Event& e) const;
@@ -94,7 +93,7 @@ private:
   Policy& policy_;
   PolicyInfo info_;
   EventQueue queue_;
-  std::size_t next_arrival_ = 0;       // jobs arrive in submit order without queue events
+  std::size_t next_arrival_ = 0; // jobs arrive in submit order without queue events
   std::vector<RunObserver*> observers_;
   std::vector<std::uint64_t> refresh_stamp_;
   std::uint64_t stamp_ = 0;
@@ -106,4 +105,4 @@ private:
   std::vector<std::uint32_t> net_changed_;
 };
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -32,7 +32,7 @@ public:
   [[nodiscard]] double node_mem_free(NodeId n) const { return s_.node_mem_free[n]; }
   [[nodiscard]] std::uint32_t pending_count() const { return s_.pending; }
   [[nodiscard]] std::uint32_t running_count() const { return s_.running; }
-  [[nodiscard]] const SimState& raw() const { return s_; }  // for observers and checkers
+  [[nodiscard]] const SimState& raw() const { return s_; } // for observers and checkers
   // Routes and the flows on each link (sim/network): what topology-aware placement reads. The
   // links carry flows only with network.contention on.
   [[nodiscard]] const NetworkModel* network() const { return s_.network; }
@@ -54,4 +54,4 @@ private:
   bool oracle_;
 };
 
-}  // namespace dlsim
+} // namespace dlsim

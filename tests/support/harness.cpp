@@ -15,7 +15,9 @@
 
 namespace dlsim::test {
 
-Cluster cluster_from_yaml(const std::string& yaml) { return load_cluster(YAML::Load(yaml), "test.yaml"); }
+Cluster cluster_from_yaml(const std::string& yaml) {
+  return load_cluster(YAML::Load(yaml), "test.yaml");
+}
 
 ScratchDir::ScratchDir() {
   std::string tmpl = (std::filesystem::temp_directory_path() / "dlsim-test-XXXXXX").string();
@@ -47,7 +49,8 @@ Trace trace_from_csv(const std::string& csv, bool skip_bad_jobs) {
 }
 
 const ModelZoo& zoo() {
-  static const ModelZoo z = load_model_zoo(std::string(DLSIM_SOURCE_DIR_FOR_TESTS) + "/configs/models/zoo.yaml");
+  static const ModelZoo z =
+      load_model_zoo(std::string(DLSIM_SOURCE_DIR_FOR_TESTS) + "/configs/models/zoo.yaml");
   return z;
 }
 
@@ -84,9 +87,10 @@ RunOutput run_policy(const std::string& name, const Cluster& cluster, const Work
   out.result = sim.run();
   checker.check_final(sim.state());
   out.state = sim.state();
-  Summary s = summarize(sim.state(), out.result, meter.allocated_gpu_s(), meter.effective_gpu_s(), name, 0);
+  Summary s =
+      summarize(sim.state(), out.result, meter.allocated_gpu_s(), meter.effective_gpu_s(), name, 0);
   out.gpu_util_alloc = s.gpu_util_alloc;
   return out;
 }
 
-}  // namespace dlsim::test
+} // namespace dlsim::test

@@ -19,7 +19,7 @@ Cluster cluster_from_yaml(const std::string& yaml);
 // A native-format trace from CSV text (written to a scratch file, read by the real reader).
 Trace trace_from_csv(const std::string& csv, bool skip_bad_jobs = false);
 
-const ModelZoo& zoo();  // configs/models/zoo.yaml, read once
+const ModelZoo& zoo(); // configs/models/zoo.yaml, read once
 
 Workload workload_from_csv(const Cluster& cluster, const std::string& csv);
 
@@ -60,11 +60,12 @@ JobId job_named(const Workload& w, const std::string& name);
 // Runs a named registry policy on the cluster and workload, with the invariant checker
 // attached; returns the final state.
 struct RunOutput {
-  SimState state;  // copy of the final state
+  SimState state; // copy of the final state
   RunResult result;
   double gpu_util_alloc = 0;
 };
 RunOutput run_policy(const std::string& policy, const Cluster& cluster, const Workload& workload,
-                     const RuntimeConfig& config = {}, const std::string& placement = "consolidate");
+                     const RuntimeConfig& config = {},
+                     const std::string& placement = "consolidate");
 
-}  // namespace dlsim::test
+} // namespace dlsim::test

@@ -31,14 +31,15 @@ void InvariantChecker::on_decided(const View& view) {
   // Devices: holders within limits, and each holder lists the device.
   for (DeviceId d = 0; d < s.slots.size(); ++d) {
     const DeviceSlot& slot = s.slots[d];
-    REQUIRE(slot.count <= (slot.sliced > 0 ? s.config.max_timeslice_jobs : s.config.max_jobs_per_device));
+    REQUIRE(slot.count <=
+            (slot.sliced > 0 ? s.config.max_timeslice_jobs : s.config.max_jobs_per_device));
     double util = 0;
     unsigned running_here = 0;
     for (unsigned k = 0; k < slot.count; ++k) {
       const JobState& job = s.jobs[slot.jobs[k]];
       REQUIRE(std::find(job.devices.begin(), job.devices.end(), d) != job.devices.end());
-      if (slot.count > 1) REQUIRE((job.packed || job.sliced));  // only pack and timeslice share
-      if (slot.sliced > 0) REQUIRE(job.sliced);                  // and they do not mix
+      if (slot.count > 1) REQUIRE((job.packed || job.sliced)); // only pack and timeslice share
+      if (slot.sliced > 0) REQUIRE(job.sliced);                // and they do not mix
       if (job.status == JobStatus::kRunning) {
         util += s.workload->jobs[slot.jobs[k]].request.gpu_util;
         ++running_here;
@@ -61,9 +62,9 @@ void InvariantChecker::on_decided(const View& view) {
   for (JobId j = 0; j < s.jobs.size(); ++j) {
     const JobState& job = s.jobs[j];
     const JobRequest& req = s.workload->jobs[j].request;
-    bool holds = job.status == JobStatus::kBinding || job.status == JobStatus::kStarting || job.status == JobStatus::kRunning ||
-                 job.status == JobStatus::kSuspending || job.status == JobStatus::kMigrating ||
-                 job.status == JobStatus::kResizing;
+    bool holds = job.status == JobStatus::kBinding || job.status == JobStatus::kStarting ||
+                 job.status == JobStatus::kRunning || job.status == JobStatus::kSuspending ||
+                 job.status == JobStatus::kMigrating || job.status == JobStatus::kResizing;
     if (holds) {
       REQUIRE(job.devices.size() == static_cast<std::size_t>(job.workers) * req.devices_per_worker);
       // Gangs start whole: only a binding job (placed pod by pod, not computing) holds fewer.
@@ -71,7 +72,8 @@ void InvariantChecker::on_decided(const View& view) {
       REQUIRE(job.workers <= req.max_workers);
       for (std::size_t i = 0; i < job.devices.size(); ++i) {
         // A worker's devices are on one node.
-        REQUIRE(c.devices[job.devices[i]].node == c.devices[job.devices[i - i % req.devices_per_worker]].node);
+        REQUIRE(c.devices[job.devices[i]].node ==
+                c.devices[job.devices[i - i % req.devices_per_worker]].node);
       }
     } else {
       REQUIRE(job.devices.empty());
@@ -93,4 +95,4 @@ void InvariantChecker::check_final(const SimState& s) const {
   }
 }
 
-}  // namespace dlsim::test
+} // namespace dlsim::test

@@ -25,4 +25,4 @@ private:
   std::size_t checks_ = 0;
 };
 
-}  // namespace dlsim::test
+} // namespace dlsim::test

@@ -35,4 +35,4 @@ std::optional<std::int64_t> parse_int_field(const char* text) {
   return v;
 }
 
-}  // namespace dlsim
+} // namespace dlsim

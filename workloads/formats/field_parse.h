@@ -9,11 +9,11 @@
 namespace dlsim {
 
 struct FieldError {
-  std::string what;  // "expected a number, got 'abc'"
+  std::string what; // "expected a number, got 'abc'"
 };
 
 // Each returns nullopt for an empty (or absent) field, and throws FieldError for a bad one.
 std::optional<double> parse_double_field(const char* text);
 std::optional<std::int64_t> parse_int_field(const char* text);
 
-}  // namespace dlsim
+} // namespace dlsim

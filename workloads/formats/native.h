@@ -9,4 +9,4 @@ namespace dlsim {
 
 Trace read_native_trace(const std::string& file, const ReadOptions& options);
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -1,13 +1,13 @@
 #include "workloads/formats/registry.h"
 
 #include "sim/engine/error.h"
+#include "workloads/formats/helios.h"
 #include "workloads/formats/native.h"
 #include "workloads/formats/openb.h"
 #include "workloads/formats/pai2020.h"
-#include "workloads/formats/swf.h"
-#include "workloads/formats/helios.h"
 #include "workloads/formats/philly_csv.h"
 #include "workloads/formats/philly_json.h"
+#include "workloads/formats/swf.h"
 #include "workloads/formats/tiresias.h"
 
 #include <fmt/format.h>
@@ -16,21 +16,28 @@ namespace dlsim {
 
 const std::vector<TraceFormat>& trace_formats() {
   static const std::vector<TraceFormat> formats = {
-      {"native", "dlsim's CSV: id, submit_s, workers, gpus_per_worker, duration_s or iterations, ...",
+      {"native",
+       "dlsim's CSV: id, submit_s, workers, gpus_per_worker, duration_s or iterations, ...",
        &read_native_trace},
-      {"pai2020", "Alibaba PAI 2020: a directory of pai_job_table.csv, pai_task_table.csv (+ group tag, sensor)",
+      {"pai2020",
+       "Alibaba PAI 2020: a directory of pai_job_table.csv, pai_task_table.csv (+ group tag, "
+       "sensor)",
        &read_pai2020_trace},
       {"openb", "Alibaba openb 2023 pod list: name, cpu_milli, memory_mib, num_gpu, gpu_milli, ...",
        &read_openb_trace},
       {"swf", "Standard Workload Format v2.2 (Parallel Workloads Archive), plain or .gz",
        &read_swf_trace},
-      {"philly", "Microsoft Philly raw job log (cluster_job_log): a JSON array of jobs with attempts",
+      {"philly",
+       "Microsoft Philly raw job log (cluster_job_log): a JSON array of jobs with attempts",
        &read_philly_json_trace},
-      {"philly-csv", "Philly as flattened by Pollux: timestamp, duration, num_gpus, gpu_time, cluster",
+      {"philly-csv",
+       "Philly as flattened by Pollux: timestamp, duration, num_gpus, gpu_time, cluster",
        &read_philly_csv_trace},
-      {"helios", "SenseTime Helios cluster_log.csv: job_id, user, vc, gpu_num, node_num, state, times",
+      {"helios",
+       "SenseTime Helios cluster_log.csv: job_id, user, vc, gpu_num, node_num, state, times",
        &read_helios_trace},
-      {"tiresias", "Tiresias simulator CSV: job_id, num_gpu, submit_time, iterations, model_name, duration",
+      {"tiresias",
+       "Tiresias simulator CSV: job_id, num_gpu, submit_time, iterations, model_name, duration",
        &read_tiresias_trace},
   };
   return formats;
@@ -42,7 +49,8 @@ const TraceFormat& find_trace_format(const std::string& name) {
     if (f.name == name) return f;
     names.push_back(f.name);
   }
-  throw InputError(fmt::format("unknown trace format '{}' (known: {})", name, fmt::join(names, ", ")));
+  throw InputError(
+      fmt::format("unknown trace format '{}' (known: {})", name, fmt::join(names, ", ")));
 }
 
-}  // namespace dlsim
+} // namespace dlsim

@@ -20,4 +20,4 @@ const std::vector<TraceFormat>& trace_formats();
 // The format by name; an unknown name is an InputError listing the known ones.
 const TraceFormat& find_trace_format(const std::string& name);
 
-}  // namespace dlsim
+} // namespace dlsim
