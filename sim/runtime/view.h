@@ -37,8 +37,8 @@ public:
   // links carry flows only with network.contention on.
   [[nodiscard]] const NetworkModel* network() const { return s_.network; }
 
-  // Device types job j may run on, in catalog order: its constraint, or every GPU type the
-  // cluster has.
+  // Device types job j may run on, in the order to try them: its constraint, or every GPU type
+  // the cluster has whose memory holds the job's model, fastest for that model first.
   [[nodiscard]] std::span<const DeviceTypeId> compatible_types(JobId j) const;
   // True when worker-sized groups of the job fit on node n given its free CPUs and memory.
   [[nodiscard]] std::uint32_t workers_fitting_on(JobId j, NodeId n, DeviceTypeId t) const;
