@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -145,6 +146,48 @@ TEST_CASE("max-min: a capped flow takes its demand and leaves the rest", "[netwo
   CHECK(s.rate(a) == 1.5);
   CHECK(s.rate(b) == 4.25);
   CHECK(s.rate(c) == 4.25);
+}
+
+TEST_CASE("max-min: an update re-solves only the components that changed", "[network]") {
+  // Links r0 (10), r1 (4), r2 (6). Flows a, b on r0: one component. c over r1 and r2, d on r2:
+  // another. Shares: r0 10/2 = 5; r1 4/1 = 4, r2 6/2 = 3, so r2 fills first: c = d = 3.
+  MaxMinSolver s({10.0, 4.0, 6.0});
+  auto a = s.add_flow(res({0}));
+  auto b = s.add_flow(res({0}));
+  auto c = s.add_flow(res({1, 2}));
+  auto d = s.add_flow(res({2}));
+  s.update();
+  CHECK(s.last_solved_flows() == 4);
+  CHECK(s.rate(a) == 5.0);
+  CHECK(s.rate(c) == 3.0);
+  CHECK(s.rate(d) == 3.0);
+  // e joins a and b on r0: only that component (a, b, e) is re-solved, at 10/3 each; c and d
+  // are neither re-solved nor reported.
+  auto e = s.add_flow(res({0}));
+  auto changed = s.update();
+  CHECK(s.last_solved_flows() == 3);
+  std::sort(changed.begin(), changed.end());
+  CHECK(changed == std::vector<MaxMinSolver::FlowId>{a, b, e});
+  CHECK(s.rate(e) == 10.0 / 3.0);
+  // c leaves: only d is re-solved, and gets r2 alone: 6.
+  s.remove_flow(c);
+  changed = s.update();
+  CHECK(s.last_solved_flows() == 1);
+  CHECK(changed == std::vector<MaxMinSolver::FlowId>{d});
+  CHECK(s.rate(d) == 6.0);
+  CHECK(s.rate(a) == 10.0 / 3.0);
+  // f over r0 and r2 joins the two components into one of five flows. r0 4 flows: 10/4 = 2.5;
+  // r2 2 flows: 6/2 = 3. r0 fills first: a = b = e = f = 2.5; d gets 6 - 2.5 = 3.5.
+  auto f = s.add_flow(res({0, 2}));
+  changed = s.update();
+  CHECK(s.last_solved_flows() == 5);
+  CHECK(changed.size() == 5);
+  CHECK(s.rate(a) == 2.5);
+  CHECK(s.rate(f) == 2.5);
+  CHECK(s.rate(d) == 3.5);
+  // Nothing changed since: an update solves nothing.
+  CHECK(s.update().empty());
+  CHECK(s.last_solved_flows() == 0);
 }
 
 TEST_CASE("a flow crossing a PCIe switch and a NIC is limited by the narrower", "[network]") {
@@ -646,8 +689,24 @@ TEST_CASE("dlsim net-solve rejects bad flows with file, line and column", "[netw
                 dir);
   CHECK_THAT(r.err,
              Catch::Contains("i.csv:2: cap_gbps: expected a positive number of GB/s, got '-3'"));
+  // A row longer than the header: its line is named.
+  r = run_dlsim("net-solve --cluster " + cluster + " --flows " +
+                    dir.write("j.csv", "src,dst\n0,4\n1,5,7\n"),
+                dir);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Catch::Contains("j.csv:3: more columns than the header has"));
   r = run_dlsim("net-solve --cluster " + cluster, dir);
   CHECK(r.code == 2);
+}
+
+TEST_CASE("dlsim net-solve quotes a flow label that holds a comma", "[network][cli]") {
+  ScratchDir dir;
+  std::string cluster = dir.write("tiny.yaml", kTwoNodes4);
+  // One flow alone under node 0's switch: the whole PCIe link, 15.76 GB/s.
+  std::string flows = dir.write("flows.csv", "flow,src,dst\n\"a,b\",0,1\n");
+  Outcome r = run_dlsim("net-solve --cluster " + cluster + " --flows " + flows, dir);
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "flow,src,dst,rate_gbps,route\n\"a,b\",0,1,15.76,dev0>n0.pcie0|n0.pcie0>dev1\n");
 }
 
 TEST_CASE("dlsim net-solve gives exactly the rates a run uses for the same flows",

@@ -2,6 +2,7 @@
 // shares the links max-min fairly exactly as a run does (sim/network), and prints each flow's
 // rate and route (docs/network.md#dlsim-net-solve).
 #include "sim/cli/commands.h"
+#include "sim/cli/sweep_csv.h"
 #include "sim/cluster/cluster_yaml.h"
 #include "sim/engine/error.h"
 #include "sim/network/network_model.h"
@@ -105,6 +106,15 @@ std::vector<FlowRow> read_flows(const std::string& file, const Router& router, c
       }
       rows.push_back(std::move(row));
     }
+  } catch (const io::error::too_many_columns& e) {
+    throw InputError(fmt::format("{}:{}: more columns than the header has", file, e.file_line));
+  } catch (const io::error::too_few_columns& e) {
+    throw InputError(fmt::format("{}:{}: fewer columns than the header has", file, e.file_line));
+  } catch (const io::error::escaped_string_not_closed& e) {
+    throw InputError(fmt::format("{}:{}: a quoted field is not closed", file, e.file_line));
+  } catch (const io::error::duplicated_column_in_header& e) {
+    throw InputError(
+        fmt::format("{}:1: {}: the column appears twice in the header", file, e.column_name));
   } catch (const io::error::base& e) {
     throw InputError(fmt::format("{}: {}", file, e.what()));
   }
@@ -182,8 +192,9 @@ int command_net_solve(const std::vector<std::string>& args) {
       ++flows_on[h.resource()];
       load[h.resource()] += rate;
     }
-    out += fmt::format("{},{},{},{},{}\n", rows[i].label, router.endpoint_label(rows[i].src),
-                       router.endpoint_label(rows[i].dst), rate, fmt::join(names, "|"));
+    out += fmt::format("{},{},{},{},{}\n", csv_field(rows[i].label),
+                       router.endpoint_label(rows[i].src), router.endpoint_label(rows[i].dst), rate,
+                       fmt::join(names, "|"));
   }
   if (vm["links"].as<bool>()) {
     out += "\nlink,kind,gb_s,latency_us,flows,load_gbps\n";
