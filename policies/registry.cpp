@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace dlsim {
 
 const std::vector<PolicyEntry>& policy_registry() {
@@ -35,8 +37,8 @@ const std::vector<PolicyEntry>& policy_registry() {
        true,
        {},
        [](const PolicySetup& s) { return make_srtf(s.placement); }},
-      // Registered as an oracle so that `oracle: true` may read true durations; with the
-      // default it reads only the trace's requested times.
+      // An oracle only with `oracle: true` (uses_oracle); with the default it reads only the
+      // trace's requested times.
       {"fifo-backfill",
        "FIFO with EASY backfilling: a later job starts early when it does not delay the head's "
        "reservation (estimates: requested times, or true ones with oracle: true)",
@@ -136,6 +138,25 @@ const PolicyEntry& find_policy(const std::string& name) {
   }
   throw InputError(
       fmt::format("policy.name: unknown policy '{}' (known: {})", name, fmt::join(names, ", ")));
+}
+
+namespace {
+
+bool declares_oracle_param(const PolicyEntry& entry) {
+  return std::any_of(entry.params.begin(), entry.params.end(),
+                     [](const ParamSpec& p) { return p.key == "oracle"; });
+}
+
+} // namespace
+
+bool uses_oracle(const PolicyEntry& entry, const PolicyParams& params) {
+  if (!entry.oracle) return false;
+  return !declares_oracle_param(entry) || params.flag("oracle");
+}
+
+std::string oracle_tag(const PolicyEntry& entry) {
+  if (!entry.oracle) return "";
+  return declares_oracle_param(entry) ? "[oracle with oracle: true]" : "[oracle]";
 }
 
 PolicyParams resolve_params(const PolicyEntry& entry, const YAML::Node& given) {

@@ -48,7 +48,9 @@ struct PolicySetup {
 struct PolicyEntry {
   std::string name;
   std::string description;
-  bool oracle = false; // reads the jobs' true durations
+  // Reads the jobs' true durations. A policy that declares a boolean `oracle` parameter does so
+  // only when that parameter is true (uses_oracle).
+  bool oracle = false;
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<Policy>(const PolicySetup&)> make;
 };
@@ -57,5 +59,10 @@ const std::vector<PolicyEntry>& policy_registry();
 const PolicyEntry& find_policy(const std::string& name); // InputError listing known names
 // Checks `given` (policy.params) against the declarations and fills defaults.
 PolicyParams resolve_params(const PolicyEntry& entry, const YAML::Node& given);
+// Whether the policy reads true durations with these parameters: what the runtime grants it
+// (PolicyInfo::oracle).
+bool uses_oracle(const PolicyEntry& entry, const PolicyParams& params);
+// Its mark in `dlsim list policies`: "[oracle]", "[oracle with oracle: true]" or "".
+std::string oracle_tag(const PolicyEntry& entry);
 
 } // namespace dlsim

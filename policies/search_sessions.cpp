@@ -289,13 +289,14 @@ std::unique_ptr<Policy> make_automl_policy(const PolicySetup& setup) {
     throw InputError("policy.params.scheduler: 'automl' cannot schedule its own sessions");
   }
   const PolicyEntry& entry = find_policy(scheduler);
-  if (entry.oracle) {
-    throw InputError(fmt::format("policy.params.scheduler: '{}' is an oracle policy; automl runs "
-                                 "its scheduler without oracle access",
-                                 scheduler));
-  }
   PolicySetup inner{setup.placement,
                     resolve_params(entry, setup.params.values()["scheduler_params"])};
+  if (uses_oracle(entry, inner.params)) {
+    throw InputError(fmt::format("policy.params.scheduler: '{}' is an oracle policy (with these "
+                                 "scheduler_params); automl runs its scheduler without oracle "
+                                 "access",
+                                 scheduler));
+  }
   auto sessions = load_search_sessions(find_sessions_file(setup.params.text("sessions")));
   return make_search_sessions(entry.make(inner), std::move(sessions));
 }

@@ -1,5 +1,5 @@
 // fifo-backfill, shortest-gpu-time, tiresias, las and drf on tiny clusters, with every schedule
-// worked out by hand in the comments; parameter errors.
+// worked out by hand in the comments; parameter errors; which policies read true durations.
 #include "policies/registry.h"
 #include "policies/tiresias.h"
 #include "sim/engine/error.h"
@@ -7,6 +7,11 @@
 #include "tests/support/invariants.h"
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <sstream>
 
 using namespace dlsim;
 using namespace dlsim::test;
@@ -20,7 +25,8 @@ SimState run_with(const std::string& name, const std::string& params, const Clus
   const PolicyEntry& entry = find_policy(name);
   PolicySetup setup{placement, resolve_params(entry, YAML::Load(params))};
   auto policy = entry.make(setup);
-  Simulation sim(cluster, workload, config, *policy, PolicyInfo{name, entry.oracle});
+  Simulation sim(cluster, workload, config, *policy,
+                 PolicyInfo{name, uses_oracle(entry, setup.params)});
   InvariantChecker checker;
   sim.add_observer(&checker);
   RunResult result = sim.run();
@@ -376,6 +382,87 @@ TEST_CASE("drf group_by: queue shares between queues instead of users", "[policy
 }
 
 // ---- parameters ---------------------------------------------------------------------------
+
+TEST_CASE("a policy reads true durations only when its parameters say so", "[policy][oracle]") {
+  auto uses = [](const std::string& name, const std::string& params) {
+    const PolicyEntry& e = find_policy(name);
+    return uses_oracle(e, resolve_params(e, YAML::Load(params)));
+  };
+  // fifo-backfill declares `oracle` (default false): an oracle only with oracle: true.
+  CHECK_FALSE(uses("fifo-backfill", ""));
+  CHECK_FALSE(uses("fifo-backfill", "{oracle: false}"));
+  CHECK(uses("fifo-backfill", "{oracle: true}"));
+  // The others are oracles or not whatever their parameters.
+  CHECK(uses("srtf", ""));
+  CHECK(uses("sjf", ""));
+  CHECK(uses("shortest-gpu-time", "{preemptive: true}"));
+  CHECK_FALSE(uses("fifo", ""));
+  CHECK_FALSE(uses("tiresias", ""));
+  CHECK(oracle_tag(find_policy("fifo-backfill")) == "[oracle with oracle: true]");
+  CHECK(oracle_tag(find_policy("srtf")) == "[oracle]");
+  CHECK(oracle_tag(find_policy("fifo")).empty());
+
+  // The runtime grants what uses_oracle says: fifo-backfill with its default runs with a view
+  // that refuses true durations, and asking for them anyway is an error.
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 1}}\n");
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\nA,0,1,10\n");
+  ScriptPolicy peek({{0, [](Control& ctl) { (void)ctl.oracle_remaining_s(0); }}});
+  Simulation sim(
+      c, w, RuntimeConfig{}, peek,
+      PolicyInfo{"fifo-backfill", uses_oracle(find_policy("fifo-backfill"),
+                                              resolve_params(find_policy("fifo-backfill"), {}))});
+  CHECK_THROWS_AS(sim.run(), ActionError);
+
+  // automl refuses an oracle scheduler, judged by its scheduler_params.
+  const PolicyEntry& automl = find_policy("automl");
+  auto make = [&](const std::string& yaml) {
+    return automl.make(
+        PolicySetup{Placement::kConsolidate, resolve_params(automl, YAML::Load(yaml))});
+  };
+  CHECK_THROWS_WITH(make("{sessions: nowhere.yaml, scheduler: fifo-backfill, "
+                         "scheduler_params: {oracle: true}}"),
+                    Catch::Contains("'fifo-backfill' is an oracle policy"));
+  // Without oracle: true it is accepted, and the next check (the sessions file) fails instead.
+  CHECK_THROWS_WITH(make("{sessions: nowhere.yaml, scheduler: fifo-backfill}"),
+                    Catch::Contains("nowhere.yaml: no such file"));
+}
+
+TEST_CASE("dlsim list policies lines up the descriptions and marks oracles by their parameters",
+          "[policy][oracle][cli]") {
+  ScratchDir dir;
+  std::string out = dir.file("out.txt");
+  std::string cmd = "'" DLSIM_BINARY "' list policies > '" + out + "'";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  std::string text = read_file(out);
+  // The longest name, shortest-gpu-time, has 17 characters: every description starts at column
+  // 18 (0-based), after the name padded to 17 and one space.
+  std::size_t width = 0;
+  for (const auto& p : policy_registry())
+    width = std::max(width, p.name.size());
+  CHECK(width == 17);
+  std::map<std::string, std::string> line_of;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line[0] == ' ') continue;
+    line_of[line.substr(0, line.find(' '))] = line;
+  }
+  for (const auto& p : policy_registry()) {
+    INFO(p.name);
+    REQUIRE(line_of.count(p.name));
+    const std::string& line = line_of[p.name];
+    REQUIRE(line.size() > width + 1);
+    CHECK(line.substr(0, width + 1) == p.name + std::string(width + 1 - p.name.size(), ' '));
+    CHECK(line.substr(width + 1, p.description.size()) == p.description);
+  }
+  auto ends_with = [](const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  CHECK(ends_with(line_of["fifo-backfill"], " [oracle with oracle: true]"));
+  CHECK(ends_with(line_of["srtf"], " [oracle]"));
+  CHECK(ends_with(line_of["shortest-gpu-time"], " [oracle]"));
+  CHECK(line_of["fifo"].find("[oracle") == std::string::npos);
+  CHECK(line_of["tiresias"].find("[oracle") == std::string::npos);
+}
 
 TEST_CASE("bad policy parameters name the key", "[policy][params]") {
   auto make = [](const std::string& name, const std::string& params) {

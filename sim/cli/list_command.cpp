@@ -10,6 +10,8 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace po = boost::program_options;
 
 namespace dlsim {
@@ -22,8 +24,13 @@ int command_list(const std::vector<std::string>& args) {
   }
   const std::string& what = args[0];
   if (what == "policies") {
+    // The name column is as wide as the longest name, so that descriptions line up.
+    std::size_t width = 0;
+    for (const auto& p : policy_registry())
+      width = std::max(width, p.name.size());
     for (const auto& p : policy_registry()) {
-      fmt::print("{:<12} {}{}\n", p.name, p.description, p.oracle ? " [oracle]" : "");
+      std::string tag = oracle_tag(p);
+      fmt::print("{:<{}} {}{}\n", p.name, width, p.description, tag.empty() ? "" : " " + tag);
       for (const auto& param : p.params) {
         fmt::print("  {:<24} {} (default: {})\n", param.key, param.doc, param.default_value);
       }

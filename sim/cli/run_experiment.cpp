@@ -47,7 +47,8 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   PolicySetup setup{parse_placement(e.placement), PolicyParams(e.policy_params, e.policy)};
   auto policy = entry.make(setup);
 
-  Simulation sim(e.cluster, p.workload, e.runtime, *policy, PolicyInfo{e.policy, entry.oracle});
+  Simulation sim(e.cluster, p.workload, e.runtime, *policy,
+                 PolicyInfo{e.policy, uses_oracle(entry, setup.params)});
   UtilizationMeter meter;
   Sampler sampler(from_seconds(e.sample_s));
   ProgressLine progress_line(p.workload.jobs.back().request.submit);

@@ -78,7 +78,8 @@ RunOutput run_policy(const std::string& name, const Cluster& cluster, const Work
   const PolicyEntry& entry = find_policy(name);
   PolicySetup setup{parse_placement(placement), resolve_params(entry, YAML::Node())};
   auto policy = entry.make(setup);
-  Simulation sim(cluster, workload, config, *policy, PolicyInfo{name, entry.oracle});
+  Simulation sim(cluster, workload, config, *policy,
+                 PolicyInfo{name, uses_oracle(entry, setup.params)});
   InvariantChecker checker;
   UtilizationMeter meter;
   sim.add_observer(&checker);
