@@ -393,6 +393,56 @@ TEST_CASE("two all-reduce jobs sharing an oversubscribed rack uplink each slow d
   }
 }
 
+TEST_CASE("flows follow suspend and resume and migrate and cancel: the other job's finish moves",
+          "[network]") {
+  // kTwoRacks with 8 V100 per node: nodes 0, 1 in rack 0 (devices 0-15), nodes 2, 3 in rack 1
+  // (16-31); 2:1 uplinks of 12.5 GB/s. a on devices 0-3 and 16-19 (nodes 0, 2), b on 8-11 and
+  // 24-27 (nodes 1, 3): as in the test above, a's iteration is T1 = 0.1516466 s alone and
+  // T2 = 0.20181466667 s while b's ring shares the uplinks (the extra input flows on node 0's
+  // host bridge leave 15.76 - 4 x 0.0342857 = 15.62 > 12.5 GB/s: not the bottleneck).
+  // Default costs: suspend 5 s, resume 5 s, migrate 10 s; a job holds no flow while paying one.
+  //   0-20 s   both run: a at T2
+  //   20 s     b suspended: its flows go at once; a alone (T1) until b runs again
+  //   40 s     b resumed on the same devices: running (flows back) at 45 s; a at T2 from 45 s
+  //   60 s     b migrated to the whole of node 1 (devices 8-15): no flows during the 10 s move,
+  //            then its ring stays inside node 1, off the uplinks: a at T1 from 60 s on
+  //   80 s     b cancelled
+  // a by 60 s: 35 / T2 + 25 / T1 = 173.4265 + 164.8570 = 338.2835 iterations; the 661.7165 left
+  // take 661.7165 x T1 = 100.3471 s: a ends at 160.347 s.
+  // b: 35 / T2 = 173.4265 iterations by 60 s, then on node 1 from 70 s at the consolidated
+  // iteration of the 2x4 test above, 0.149310366 s (slowest flow 15.622857 GB/s on a host
+  // bridge shared with 4 input flows): 10 s = 66.9746 more, 240.4011 in all when cancelled.
+  const double t1 = 0.1516466;
+  const double t2 = 0.14 + 0.15 * 0.155148 + (0.85 * 0.155148 - 0.14 * 2.0 / 3.0);
+  const double t_node = 0.149310366;
+  const std::string yaml = "fabric: {nodes_per_rack: 2, tor_uplink_gbit_s: 100}\n"
+                           "nodes:\n  - {count: 4, devices: {V100: 8}}\n";
+  Scripted s(yaml,
+             "id,submit_s,workers,gpus_per_worker,iterations,model\n"
+             "a,0,2,4,1000,vgg16\nb,0,2,4,1000,vgg16\n",
+             {{0,
+               [](Control& c) {
+                 c.start(0, join(range(0, 4), range(16, 20)));
+                 c.start(1, join(range(8, 12), range(24, 28)));
+               }},
+              {20'000'000, [](Control& c) { c.suspend(1); }},
+              {40'000'000, [](Control& c) { c.resume(1, join(range(8, 12), range(24, 28))); }},
+              {60'000'000, [](Control& c) { c.migrate(1, range(8, 16)); }},
+              {80'000'000, [](Control& c) { c.cancel(1); }}});
+  s.run();
+  CHECK(t2 == Approx(0.20181466667).epsilon(1e-10));
+  double a_end = 60 + (1000 - 35 / t2 - 25 / t1) * t1;
+  CHECK(a_end == Approx(160.347).margin(1e-3));
+  CHECK(s.end_s("a") == Approx(a_end).margin(3e-6));
+  const JobState& b = s.sim->state().jobs[job_named(s.workload, "b")];
+  CHECK(b.status == JobStatus::kCancelled);
+  CHECK(to_seconds(b.end) == 80.0);
+  CHECK(b.done == Approx(35 / t2 + 10 / t_node).epsilon(1e-7));
+  CHECK(b.done == Approx(240.4011).margin(1e-3));
+  // Every flow is gone once both jobs are over.
+  CHECK(s.sim->state().network->solver().flow_count() == 0);
+}
+
 TEST_CASE("a VGG16-like job suffers from a bad placement far more than a ResNet-50-like one",
           "[network]") {
   // 4 nodes of 4 V100 joined by NVLink (150 GB/s per pair), 25 Gbit/s Ethernet (3.125 GB/s).
