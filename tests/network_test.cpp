@@ -480,10 +480,13 @@ TEST_CASE("a VGG16-like job suffers from a bad placement far more than a ResNet-
   CHECK((vgg_slowdown - 1) / (resnet_slowdown - 1) > 10);
 }
 
-TEST_CASE("single-device and model-less jobs hold no flows and run exactly as without the model",
+TEST_CASE("an uncontended single-device job and a model-less job run exactly as without the "
+          "model",
           "[network]") {
-  // One GPU with a model, and two GPUs with no model: neither communicates, so both take their
-  // plain times: 100 x 0.140 s = 14 s and 20 s of duration.
+  // One GPU with a model: only its input flow (4.8 MB per iteration, capped at 4.8 MB / 0.14 s =
+  // 0.0343 GB/s), which gets its cap on a 15.76 GB/s PCIe link, so prefetching hides it. Two
+  // GPUs with no model: no flow at all. Both take their plain times: 100 x 0.140 s = 14 s and
+  // 20 s of duration.
   Cluster c = cluster_from_yaml(kTwoNodes4);
   Workload w =
       workload_from_csv(c, "id,submit_s,workers,gpus_per_worker,iterations,duration_s,model\n"
@@ -494,6 +497,32 @@ TEST_CASE("single-device and model-less jobs hold no flows and run exactly as wi
     CHECK(with.state.jobs[j].end == without.state.jobs[j].end);
   CHECK(with.state.jobs[job_named(w, "one")].end == 14'000'000);
   CHECK(with.state.jobs[job_named(w, "plain")].end == 20'000'000);
+}
+
+TEST_CASE("single-device jobs load their input over PCIe and slow down when it is starved",
+          "[network]") {
+  // One node of 4 V100 under one PCIe switch, every PCIe link (device and host bridge) set to
+  // 0.02 GB/s. vgg16 needs 0.15 MB x 32 = 4.8 MB of input per iteration, compute 0.14 s, so its
+  // input flow asks for 4.8e6 / 0.14 = 0.0343 GB/s and gets only 0.02: loading takes
+  // 4.8e6 / 0.02e9 = 0.24 s > 0.14 s, and sets the pace: 0.24 s per iteration.
+  // x (100 iterations) on device 0 from 0 s, y (100) on device 1 from 12 s; their input flows
+  // share the host bridge n0.socket0>n0.pcie0: 0.01 GB/s each, 0.48 s per iteration.
+  //   x: 12 / 0.24 = 50 iterations alone, the other 50 shared: 50 x 0.48 = 24 s: ends at 36 s.
+  //   y: 24 / 0.48 = 50 iterations by 36 s, the other 50 alone: 50 x 0.24 = 12 s: ends at 48 s.
+  const std::string yaml = "nodes:\n  - {count: 1, devices: {V100: 4}, pcie: {gb_s: 0.02}}\n";
+  Scripted s(yaml,
+             "id,submit_s,workers,gpus_per_worker,iterations,model\n"
+             "x,0,1,1,100,vgg16\ny,12,1,1,100,vgg16\n",
+             {{0, [](Control& c) { c.start(0, std::vector<DeviceId>{0}); }},
+              {12'000'000, [](Control& c) {
+                 c.start(1, std::vector<DeviceId>{1});
+                 const NetworkModel& net = *c.network();
+                 REQUIRE(net.job_flows(0)->size() == 1);
+                 REQUIRE(net.job_flows(1)->size() == 1);
+               }}});
+  s.run();
+  CHECK(s.end_s("x") == Approx(36.0).margin(2e-6));
+  CHECK(s.end_s("y") == Approx(48.0).margin(2e-6));
 }
 
 // ---- topology-aware placement ---------------------------------------------------------------

@@ -83,8 +83,9 @@ void NetworkModel::add_job(std::uint32_t job, const JobTrafficRequest& r) {
   JobFlows& jf = jobs_[job];
   const std::size_t n = pattern.devices.size();
   jf.ps = pattern.ps > 0;
-  jf.bytes_per_flow =
-      jf.ps ? ps_bytes_per_flow(r.model_bytes, pattern.ps) : ring_bytes_per_flow(r.model_bytes, n);
+  jf.bytes_per_flow = n < 2   ? 0.0 // a single device: input flows only
+                      : jf.ps ? ps_bytes_per_flow(r.model_bytes, pattern.ps)
+                              : ring_bytes_per_flow(r.model_bytes, n);
   jf.input_bytes = r.input_bytes;
   // An input flow needs no more than one iteration's input per iteration of compute.
   const double input_cap =
@@ -97,7 +98,7 @@ void NetworkModel::add_job(std::uint32_t job, const JobTrafficRequest& r) {
     jf.flows.push_back(f);
     jf.roles.push_back(p.role);
   }
-  jf.latency_s = latency_steps(n, pattern.ps) * worst_latency_us * 1e-6;
+  jf.latency_s = n < 2 ? 0.0 : latency_steps(n, pattern.ps) * worst_latency_us * 1e-6;
 }
 
 void NetworkModel::remove_job(std::uint32_t job) {
@@ -123,10 +124,16 @@ CommTimes NetworkModel::times(std::uint32_t job) const {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   double slowest[4] = {kInf, kInf, kInf, kInf}; // by FlowRole
   bool present[4] = {false, false, false, false};
+  // Input flows that all get their cap deliver one iteration's input per iteration of compute:
+  // prefetching hides them entirely. Only a starved input flow can set the pace (and then
+  // bytes / rate is computed, never a rounded-up copy of the compute time).
+  bool input_starved = false;
   for (std::size_t i = 0; i < jf.flows.size(); ++i) {
     auto role = static_cast<std::size_t>(jf.roles[i]);
-    slowest[role] = std::min(slowest[role], solver_.rate(jf.flows[i]));
+    double rate = solver_.rate(jf.flows[i]);
+    slowest[role] = std::min(slowest[role], rate);
     present[role] = true;
+    if (jf.roles[i] == FlowRole::kInput && rate < solver_.cap(jf.flows[i])) input_starved = true;
   }
   auto phase = [&](FlowRole role, double bytes) {
     auto k = static_cast<std::size_t>(role);
@@ -134,7 +141,7 @@ CommTimes NetworkModel::times(std::uint32_t job) const {
   };
   t.comm_s = phase(FlowRole::kRing, jf.bytes_per_flow) + phase(FlowRole::kPush, jf.bytes_per_flow) +
              phase(FlowRole::kPull, jf.bytes_per_flow) + jf.latency_s;
-  t.input_s = phase(FlowRole::kInput, jf.input_bytes);
+  t.input_s = input_starved ? phase(FlowRole::kInput, jf.input_bytes) : 0.0;
   return t;
 }
 

@@ -5,8 +5,9 @@ namespace dlsim {
 
 void pattern_flows(const Router& router, const TrafficRequest& r, std::vector<PatternFlow>& out) {
   const std::size_t n = r.devices.size();
-  if (n < 2) return;
-  if (r.ps == 0) {
+  if (n < 2) {
+    // Nothing to synchronize; a single device still loads its input.
+  } else if (r.ps == 0) {
     for (std::size_t i = 0; i < n; ++i) {
       out.push_back(PatternFlow{router.device_vertex(r.devices[i]),
                                 router.device_vertex(r.devices[(i + 1) % n]), FlowRole::kRing});

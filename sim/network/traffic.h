@@ -27,7 +27,7 @@ struct PatternFlow {
 };
 
 // Every device is a replica (a worker with several devices counts as that many). With fewer than
-// two replicas there is nothing to synchronize and no flow at all.
+// two replicas there is nothing to synchronize: only the input flow, when asked for.
 //  - Ring all-reduce: replica i sends to replica i+1 (mod n), in the allocation's order, which
 //    keeps a node's devices next to each other (NCCL's ring: one hop in and out per node).
 //  - Parameter server: shard s runs on socket 0 (the NIC's socket) of the node of worker

@@ -309,12 +309,13 @@ void Simulation::set_running(JobId j, bool running) {
   }
 }
 
-// Only jobs with a model and at least two devices communicate (docs/network.md).
+// Only jobs with a model have flows: gradient exchange on two devices or more, input loading
+// on every device when the model has input bytes (docs/network.md).
 void Simulation::start_traffic(JobId j) {
   const JobState& job = s_.jobs[j];
   const JobRequest& req = s_.workload->jobs[j].request;
   const PerfTable& perf = s_.workload->perf;
-  if (req.model == 0 || job.devices.size() < 2 || req.model >= perf.traffic.size()) return;
+  if (req.model == 0 || req.model >= perf.traffic.size()) return;
   const PerfTable::Traffic& model = perf.traffic[req.model];
   if (!(model.model_bytes > 0)) return;
   JobTrafficRequest r;
