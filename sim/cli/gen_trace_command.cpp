@@ -8,6 +8,7 @@
 #include "workloads/model_zoo.h"
 
 #include <boost/program_options.hpp>
+#include <fmt/format.h>
 
 #include <iostream>
 #include <sstream>
@@ -25,7 +26,8 @@ int command_gen_trace(const std::vector<std::string>& args) {
                   "number of jobs")(
       "seed", po::value<std::uint64_t>(&g.seed)->default_value(g.seed), "seed")(
       "arrival-rate",
-      po::value<double>(&g.arrival_rate_per_hour)->default_value(g.arrival_rate_per_hour),
+      po::value<double>(&g.arrival_rate_per_hour)
+          ->default_value(g.arrival_rate_per_hour, fmt::format("{}", g.arrival_rate_per_hour)),
       "mean arrivals per hour")("like", po::value<std::string>(),
                                 "fit to a real trace's published statistics: philly, helios-venus, "
                                 "helios-earth, helios-saturn, helios-uranus (docs/traces.md)")(
