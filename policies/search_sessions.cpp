@@ -118,7 +118,6 @@ private:
     std::map<std::string_view, JobId> by_name;
     for (JobId j = 0; j < view.job_count(); ++j)
       by_name.emplace(view.job_name(j), j);
-    const Workload& w = view.workload_names();
     for (std::size_t si = 0; si < sessions_.size(); ++si) {
       for (std::size_t ti = 0; ti < sessions_[si].trials.size(); ++ti) {
         Trial& t = sessions_[si].trials[ti];
@@ -131,8 +130,9 @@ private:
         }
         t.job = it->second;
         // The search knows its own budget: the full training, on the trace's reference device.
-        t.full_iterations = sessions_[si].spec.budget_s /
-                            w.perf.iter_time(view.request(t.job).model, w.reference_device);
+        t.full_iterations =
+            sessions_[si].spec.budget_s /
+            view.perf().iter_time(view.request(t.job).model, view.reference_device());
         trial_of_[t.job] = {si, ti};
       }
     }

@@ -81,3 +81,21 @@ TEST_CASE("starting a job alone on a device too small for its model is refused",
   CHECK_THROWS_WITH(
       sim.run(), Catch::Contains("device 0 (Tiny) has 4 GB of memory, the job's model needs 5 GB"));
 }
+
+TEST_CASE("a policy that is not an oracle cannot read the raw state; observers can",
+          "[runtime][oracle]") {
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 1}}\n");
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\na,0,1,100\n");
+  // raw() holds every job's true length (workload jobs[j].iterations).
+  ScriptPolicy peek({{0, [](Control& ctl) { (void)ctl.raw(); }}});
+  Simulation plain(c, w, RuntimeConfig{}, peek, PolicyInfo{"peek", false});
+  CHECK_THROWS_WITH(plain.run(), Catch::Contains("non-oracle policy asked for the raw state"));
+  // Registered as an oracle, the same policy may; then it starts the job, which runs 100 s.
+  ScriptPolicy oracle({{0, [](Control& ctl) {
+                          CHECK(ctl.raw().workload->jobs[0].iterations > 0);
+                          ctl.start(0, std::vector<DeviceId>{0});
+                        }}});
+  Simulation sim(c, w, RuntimeConfig{}, oracle, PolicyInfo{"oracle", true});
+  sim.run();
+  CHECK(sim.state().jobs[0].end == 100'000'000);
+}

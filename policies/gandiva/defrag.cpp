@@ -34,7 +34,7 @@ bool below_share(const View& view, const State& st, std::uint32_t cls) {
   }
   for (const auto& [seq, j] : st.waiting)
     count(j);
-  return demand > 0 && held_cls < view.raw().gpu_count * demand_cls / demand;
+  return demand > 0 && held_cls < view.gpu_count() * demand_cls / demand;
 }
 
 struct Evacuation {

@@ -112,7 +112,7 @@ private:
   // Queues from the configuration (or one per trace queue), and each trace queue's index. Only
   // the names that jobs use count (the workload may list an unused empty name).
   void set_up_queues(const View& view) {
-    const auto& names = view.workload_names().queues;
+    const auto& names = view.queue_names();
     std::vector<bool> used(std::max<std::size_t>(names.size(), 1), false);
     for (JobId j = 0; j < view.job_count(); ++j)
       used[view.request(j).queue] = true;

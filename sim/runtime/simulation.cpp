@@ -93,7 +93,7 @@ Event Simulation::pop_next() {
 
 RunResult Simulation::run(SimTime until) {
   RunResult result;
-  View view(s_, info_.oracle);
+  const View view(s_, info_.oracle, /*observer=*/true);
   SimTime t = 0;
   while (next_event_time(t)) {
     if (t > until) {
@@ -130,7 +130,8 @@ RunResult Simulation::run(SimTime until) {
 
 void Simulation::apply(const Event& e) {
   JobState& job = s_.jobs[e.subject];
-  View view(s_, info_.oracle);
+  const View view(s_, info_.oracle);
+  const View observer_view(s_, info_.oracle, /*observer=*/true);
   if (is_stale(e)) return;
   switch (e.kind) {
   case EventKind::kJobFinish:
@@ -138,7 +139,7 @@ void Simulation::apply(const Event& e) {
     finish_job(e.subject);
     policy_.on_finish(e.subject, view);
     for (auto* o : observers_)
-      o->on_job_finished(e.subject, view);
+      o->on_job_finished(e.subject, observer_view);
     return;
   case EventKind::kActionDone:
     ++s_.events;

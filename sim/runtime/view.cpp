@@ -6,6 +6,14 @@
 
 namespace dlsim {
 
+const SimState& View::raw() const {
+  if (!observer_ && !oracle_) {
+    throw ActionError(
+        "a non-oracle policy asked for the raw state (it holds the jobs' true lengths)");
+  }
+  return s_;
+}
+
 double View::measured_iteration_s(JobId j) const {
   const JobState& job = s_.jobs[j];
   return job.status == JobStatus::kRunning && job.rate > 0 ? 1.0 / job.rate : 0.0;

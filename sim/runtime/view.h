@@ -13,7 +13,9 @@ namespace dlsim {
 
 class View {
 public:
-  View(const SimState& s, bool oracle) : s_(s), oracle_(oracle) {}
+  // `observer`: the view that observers and checkers get, with raw() access to everything.
+  View(const SimState& s, bool oracle, bool observer = false)
+      : s_(s), oracle_(oracle), observer_(observer) {}
 
   [[nodiscard]] SimTime now() const { return s_.now; }
   [[nodiscard]] const Cluster& cluster() const { return *s_.cluster; }
@@ -22,7 +24,15 @@ public:
   [[nodiscard]] const JobRequest& request(JobId j) const { return s_.workload->jobs[j].request; }
   [[nodiscard]] std::string_view job_name(JobId j) const { return s_.workload->jobs[j].name; }
   [[nodiscard]] const JobState& state(JobId j) const { return s_.jobs[j]; }
-  [[nodiscard]] const Workload& workload_names() const { return *s_.workload; }
+  // Names by id (users[request.user], queues[request.queue], models[request.model]).
+  [[nodiscard]] const std::vector<std::string>& user_names() const { return s_.workload->users; }
+  [[nodiscard]] const std::vector<std::string>& queue_names() const { return s_.workload->queues; }
+  [[nodiscard]] const std::vector<std::string>& model_names() const { return s_.workload->models; }
+  // Seconds per iteration of each model on each device type: public model facts (the zoo), not
+  // any job's length.
+  [[nodiscard]] const PerfTable& perf() const { return s_.workload->perf; }
+  [[nodiscard]] DeviceTypeId reference_device() const { return s_.workload->reference_device; }
+  [[nodiscard]] std::uint32_t gpu_count() const { return s_.gpu_count; }
   // Measured seconds per iteration while running (what Gandiva's introspection sees); 0 when
   // the job is not running.
   [[nodiscard]] double measured_iteration_s(JobId j) const;
@@ -32,7 +42,10 @@ public:
   [[nodiscard]] double node_mem_free(NodeId n) const { return s_.node_mem_free[n]; }
   [[nodiscard]] std::uint32_t pending_count() const { return s_.pending; }
   [[nodiscard]] std::uint32_t running_count() const { return s_.running; }
-  [[nodiscard]] const SimState& raw() const { return s_; } // for observers and checkers
+  // Everything, the jobs' true lengths included: for observers and checkers, and for oracle
+  // policies. Throws ActionError for a policy that is not registered as an oracle, so that the
+  // oracle boundary is enforced, not a convention.
+  [[nodiscard]] const SimState& raw() const;
   // Routes and the flows on each link (sim/network): what topology-aware placement reads. The
   // links carry flows only with network.contention on.
   [[nodiscard]] const NetworkModel* network() const { return s_.network; }
@@ -52,6 +65,7 @@ public:
 private:
   const SimState& s_;
   bool oracle_;
+  bool observer_;
 };
 
 } // namespace dlsim
