@@ -53,6 +53,8 @@ bool tracked(JobStatus s) {
 Session::Session(const View& view, const SessionInputs& in) : view_(view), in_(in) {
   const Cluster& c = view.cluster();
   const std::size_t types = c.types.size();
+  for (DeviceTypeId t = 0; t < types; ++t)
+    type_ids_.push_back(t);
   nodes_.resize(c.nodes.size());
   for (NodeId n = 0; n < c.nodes.size(); ++n) {
     NodeInfo& node = nodes_[n];
@@ -356,10 +358,12 @@ double Session::node_score(const JobInfo& j, const NodeInfo& n, DeviceTypeId t) 
 
 // ---- resources -------------------------------------------------------------------------------
 
-std::vector<DeviceTypeId> Session::allowed_types(const JobInfo& j) const {
-  if (j.type >= 0) return {static_cast<DeviceTypeId>(j.type)};
-  auto span = view_.compatible_types(j.id);
-  return {span.begin(), span.end()};
+std::span<const DeviceTypeId> Session::allowed_types(const JobInfo& j) const {
+  // A job that holds devices keeps their type. A span, not a vector: this runs for every job
+  // and node of every session.
+  if (j.type >= 0)
+    return std::span<const DeviceTypeId>(type_ids_).subspan(static_cast<std::size_t>(j.type), 1);
+  return view_.compatible_types(j.id);
 }
 
 std::int32_t Session::fit_type(const JobInfo& j, const NodeInfo& n, bool future) const {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -149,7 +150,7 @@ public:
 
   // ---- resources ----
   // Device types a task of job j may use: the one its tasks already hold, else its compatible ones.
-  [[nodiscard]] std::vector<DeviceTypeId> allowed_types(const JobInfo& j) const;
+  [[nodiscard]] std::span<const DeviceTypeId> allowed_types(const JobInfo& j) const;
   // The first allowed type with room for one more task on node n that passes the predicates:
   // on idle devices, or (future = true) on the node's future idle ones. -1 when none.
   [[nodiscard]] std::int32_t fit_type(const JobInfo& j, const NodeInfo& n, bool future) const;
@@ -170,6 +171,7 @@ private:
   static void set_status(JobInfo& job, TaskInfo& task, TaskStatus s);
 
   const View& view_;
+  std::vector<DeviceTypeId> type_ids_; // 0..types-1: one-type spans for allowed_types
   SessionInputs in_;
   std::vector<JobInfo> jobs_;
   std::vector<NodeInfo> nodes_;

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
+#include <vector>
 
 namespace dlsim::kb {
 
@@ -35,9 +37,27 @@ std::pair<std::int64_t, DeviceTypeId> best_node(const Session& s, const JobInfo&
   return {best, best_type};
 }
 
+// What decides whether one task of a job fits a node: its device types, devices, host CPUs and
+// memory per task, and its model's device memory (the predicates plugin).
+using TaskShape = std::tuple<std::vector<DeviceTypeId>, std::uint32_t, double, double, double>;
+
+TaskShape shape_of(const Session& s, const JobInfo& j) {
+  auto types = s.allowed_types(j);
+  return {std::vector<DeviceTypeId>(types.begin(), types.end()), j.devices_per_task,
+          j.task_req.v[1], j.task_req.v[2], j.gpu_mem_gb};
+}
+
+// Shapes for which no node had room, idle or future, since resources last grew. Within one
+// allocate action resources only shrink (tasks are allocated or pipelined) until a statement is
+// discarded, so a shape that found no node finds none again: the search is skipped, which turns
+// a session from jobs x nodes into about shapes x nodes on a long queue.
+struct NoRoom {
+  std::set<TaskShape> shapes;
+};
+
 // Tries the job's tasks from `next` on (each pending task is tried once per session, as
 // allocate.go pops it from the job's task queue); true when the job is ready and has tasks left.
-bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next) {
+bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next, NoRoom& no_room) {
   JobInfo& job = s.job(ji);
   const auto n_tasks = static_cast<std::uint32_t>(job.tasks.size());
   // A gang that idle and releasing devices cannot hold would be discarded: skip the search.
@@ -51,16 +71,21 @@ bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next) {
     return next < n_tasks;
   };
   Statement st(s);
+  const TaskShape shape = shape_of(s, job);
   while (untried()) {
     std::uint32_t k = next++;
     if (!s.allocatable(job.queue, job)) continue;
+    if (no_room.shapes.count(shape) != 0) break; // as the two searches below would find
     auto [node, type] = best_node(s, job, false);
     if (node >= 0) {
       st.allocate(TaskRef{ji, k}, static_cast<NodeId>(node), type);
     } else {
       std::tie(node, type) = best_node(s, job, true);
       // The tasks of a dlsim job are alike: when one fits nowhere, none of the rest does.
-      if (node < 0) break;
+      if (node < 0) {
+        no_room.shapes.insert(shape);
+        break;
+      }
       st.pipeline(TaskRef{ji, k}, static_cast<NodeId>(node), type);
     }
     if (s.job_ready(job)) break;
@@ -72,6 +97,7 @@ bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next) {
   if (s.job_pipelined(job)) {
     st.keep(); // Volcano: "do not commit stmt when job is pipelined"
   } else {
+    if (!st.empty()) no_room.shapes.clear(); // its tasks' resources come back
     st.discard();
   }
   return false;
@@ -82,6 +108,7 @@ bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next) {
 void allocate(Session& s) {
   std::map<std::uint32_t, JobQueue> jobs;              // queue -> jobs with pending tasks
   std::vector<std::uint32_t> next(s.jobs().size(), 0); // job -> its next task to try
+  NoRoom no_room;
   for (std::size_t i = 0; i < s.jobs().size(); ++i) {
     const JobInfo& j = s.job(i);
     if (!j.inqueue || j.pending() == 0) continue;
@@ -100,7 +127,7 @@ void allocate(Session& s) {
       continue;
     }
     std::size_t j = list.pop();
-    if (allocate_job(s, j, next[j])) list.push(j);
+    if (allocate_job(s, j, next[j], no_room)) list.push(j);
   }
 }
 
