@@ -11,10 +11,11 @@ namespace {
 // Step 1 of a decision: devices of each type, counted once whether busy or not.
 class Capacity {
 public:
-  explicit Capacity(const View& view) {
-    for (const Device& d : view.cluster().devices) {
-      ++left_[d.type];
-      ++total_;
+  // Per type from the runtime's counts: a decision must not cost a pass over every device.
+  explicit Capacity(const View& view) : left_(view.cluster().types.size()) {
+    for (DeviceTypeId t = 0; t < left_.size(); ++t) {
+      left_[t] = view.devices_of_type(t);
+      total_ += left_[t];
     }
   }
 
@@ -25,9 +26,8 @@ public:
     const bool holds = is_holder(st);
     for (DeviceTypeId t : view.compatible_types(j)) {
       if (holds && t != st.type) continue;
-      auto it = left_.find(t);
-      if (it == left_.end() || it->second < need) continue;
-      it->second -= need;
+      if (left_[t] < need) continue;
+      left_[t] -= need;
       total_ -= need;
       return true;
     }
@@ -36,7 +36,7 @@ public:
   [[nodiscard]] bool exhausted() const { return total_ == 0; }
 
 private:
-  std::map<DeviceTypeId, std::uint32_t> left_;
+  std::vector<std::uint32_t> left_; // by DeviceTypeId
   std::uint64_t total_ = 0;
 };
 

@@ -27,6 +27,9 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
     s_.node_mem_free.push_back(n.memory_gb);
   }
   s_.gpu_count = cluster.count_of_kind(DeviceKind::kGpu);
+  s_.devices_of_type.assign(cluster.types.size(), 0);
+  for (const Device& d : cluster.devices)
+    ++s_.devices_of_type[d.type];
   for (DeviceTypeId t = 0; t < cluster.types.size(); ++t) {
     s_.all_type_ids.push_back(t);
     if (cluster.types[t].kind == DeviceKind::kGpu && cluster.count_of_type(t) > 0) {

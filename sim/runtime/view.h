@@ -33,6 +33,10 @@ public:
   [[nodiscard]] const PerfTable& perf() const { return s_.workload->perf; }
   [[nodiscard]] DeviceTypeId reference_device() const { return s_.workload->reference_device; }
   [[nodiscard]] std::uint32_t gpu_count() const { return s_.gpu_count; }
+  // Devices of type t in the cluster, busy or not (O(1), unlike Cluster::count_of_type).
+  [[nodiscard]] std::uint32_t devices_of_type(DeviceTypeId t) const {
+    return s_.devices_of_type[t];
+  }
   // Measured seconds per iteration while running (what Gandiva's introspection sees); 0 when
   // the job is not running.
   [[nodiscard]] double measured_iteration_s(JobId j) const;
