@@ -219,3 +219,21 @@ TEST_CASE("a job too big for the cluster names the cluster and how to choose ano
       Catch::Contains(
           "(the cluster is configs/clusters/small.yaml, 32 GPUs; choose another with --cluster"));
 }
+
+TEST_CASE("a real trace read in the wrong format gets a hint naming the right one",
+          "[cli][errors]") {
+  ScratchDir dir;
+  // The bundled Tiresias trace, read as native (the default format).
+  Outcome r = run_dlsim("validate --trace traces/tiresias_60_job.csv", dir);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Catch::Contains("traces/tiresias_60_job.csv:1: id: required column missing"));
+  CHECK_THAT(r.err,
+             Catch::Contains("(the file looks like a tiresias trace from the header (job_id, "
+                             "num_gpu, submit_time, duration): give --format tiresias or "
+                             "--format auto)"));
+  // A header that matches no format gets no hint.
+  std::string odd = dir.write("odd.csv", "foo,bar\n1,2\n");
+  Outcome plain = run_dlsim("validate --trace " + odd, dir);
+  CHECK(plain.code == 1);
+  CHECK_THAT(plain.err, !Catch::Contains("looks like"));
+}

@@ -27,7 +27,28 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   read_options.swf_devices = e.swf_devices;
   read_options.swf_procs_per_device = e.swf_procs_per_device;
   read_options.openb_duration_s = e.openb_duration_s;
-  Trace trace = format.read(e.trace_file, read_options);
+  Trace trace;
+  try {
+    trace = format.read(e.trace_file, read_options);
+  } catch (const InputError& error) {
+    // A header error on a file that is plainly another format (a real trace read as native, the
+    // default): say which format it looks like.
+    std::string what = error.what();
+    if (what.find(":1: ") == std::string::npos) throw;
+    std::string hint;
+    try {
+      FormatGuess guess = guess_trace_format(e.trace_file);
+      if (guess.format != e.trace_format) {
+        hint = fmt::format(
+            "\n  (the file looks like a {} trace from {}: give --format {} or --format auto)",
+            guess.format, guess.reason, guess.format);
+      }
+    } catch (const InputError&) {
+      // No format matches either: the error stands alone.
+    }
+    if (hint.empty()) throw;
+    throw InputError(what + hint);
+  }
   for (const auto& w : trace.warnings)
     fmt::print(warn, "warning: {}\n", w);
   if (trace.skipped > 0) {
