@@ -9,26 +9,6 @@
 
 using namespace dlsim::test;
 
-namespace {
-
-struct Outcome {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-// Runs the dlsim binary from the source tree (so bundled relative paths resolve).
-Outcome run_dlsim(const std::string& args, const ScratchDir& dir) {
-  std::string out = dir.file("stdout.txt");
-  std::string err = dir.file("stderr.txt");
-  std::string cmd = "cd '" DLSIM_SOURCE_DIR_FOR_TESTS "' && '" DLSIM_BINARY "' " + args + " > '" +
-                    out + "' 2> '" + err + "'";
-  int status = std::system(cmd.c_str());
-  return Outcome{WEXITSTATUS(status), read_file(out), read_file(err)};
-}
-
-} // namespace
-
 TEST_CASE("dlsim run writes every result file and a short summary", "[cli]") {
   ScratchDir dir;
   Outcome r = run_dlsim("run --out " + dir.file("res"), dir);

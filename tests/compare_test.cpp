@@ -17,21 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-Outcome dlsim_cmd(const std::string& args, const ScratchDir& dir) {
-  std::string out = dir.file("stdout.txt");
-  std::string err = dir.file("stderr.txt");
-  std::string cmd = "cd '" DLSIM_SOURCE_DIR_FOR_TESTS "' && '" DLSIM_BINARY "' " + args + " > '" +
-                    out + "' 2> '" + err + "'";
-  int status = std::system(cmd.c_str());
-  return Outcome{WEXITSTATUS(status), read_file(out), read_file(err)};
-}
-
 const CompareRow& row_of(const Comparison& c, const std::string& run, const std::string& metric) {
   for (const auto& r : c.rows) {
     if (r.run == run && r.metric == metric) return r;
@@ -135,33 +120,33 @@ TEST_CASE("compare: sweep results match by run id, whatever the row order", "[co
 
 TEST_CASE("dlsim compare exits 0 for an identical pair and 1 for a regression", "[compare][cli]") {
   ScratchDir dir;
-  REQUIRE(dlsim_cmd("run -q --out " + dir.file("r"), dir).code == 0);
+  REQUIRE(run_dlsim("run -q --out " + dir.file("r"), dir).code == 0);
   std::string golden = dir.file("r/summary.json");
-  Outcome same = dlsim_cmd("compare " + golden + " " + dir.file("r"), dir);
+  Outcome same = run_dlsim("compare " + golden + " " + dir.file("r"), dir);
   CHECK(same.code == 0);
   CHECK_THAT(same.out, Catch::Contains("compare: OK: ") &&
                            Catch::Contains(" values compared, 0 changed, none beyond tolerance"));
   // Plant a regression: SJF instead of FIFO on the same experiment.
-  REQUIRE(dlsim_cmd("run -q --policy sjf --out " + dir.file("sjf"), dir).code == 0);
+  REQUIRE(run_dlsim("run -q --policy sjf --out " + dir.file("sjf"), dir).code == 0);
   Outcome worse =
-      dlsim_cmd("compare " + golden + " " + dir.file("sjf/summary.json") + " --changed", dir);
+      run_dlsim("compare " + golden + " " + dir.file("sjf/summary.json") + " --changed", dir);
   CHECK(worse.code == 1);
   CHECK_THAT(worse.out, Catch::Contains("jct_mean_s") && Catch::Contains("<< beyond tolerance 0"));
   CHECK_THAT(worse.out, Catch::Contains("compare: REGRESSION"));
-  CHECK(dlsim_cmd("compare " + golden, dir).code == 2);
-  CHECK(dlsim_cmd("compare " + golden + " " + golden + " --metrics nope", dir).code == 2);
-  CHECK(dlsim_cmd("compare " + golden + " " + dir.file("missing.json"), dir).code == 1);
+  CHECK(run_dlsim("compare " + golden, dir).code == 2);
+  CHECK(run_dlsim("compare " + golden + " " + golden + " --metrics nope", dir).code == 2);
+  CHECK(run_dlsim("compare " + golden + " " + dir.file("missing.json"), dir).code == 1);
 
   // run --check-against: the same check after a run.
-  Outcome ok = dlsim_cmd("run -q --out " + dir.file("again") + " --check-against " + golden, dir);
+  Outcome ok = run_dlsim("run -q --out " + dir.file("again") + " --check-against " + golden, dir);
   CHECK(ok.code == 0);
   CHECK(ok.out.empty());
-  Outcome bad = dlsim_cmd(
+  Outcome bad = run_dlsim(
       "run -q --policy sjf --out " + dir.file("sjf2") + " --check-against " + golden, dir);
   CHECK(bad.code == 1);
   CHECK_THAT(bad.out, Catch::Contains("policy") && Catch::Contains("compare: REGRESSION"));
   // Only the policy name is compared, under a tolerance: still a regression (fifo -> sjf).
-  CHECK(dlsim_cmd("run -q --policy sjf --out " + dir.file("sjf3") + " --check-against " + golden +
+  CHECK(run_dlsim("run -q --policy sjf --out " + dir.file("sjf3") + " --check-against " + golden +
                       " --metrics policy",
                   dir)
             .code == 1);
@@ -183,7 +168,7 @@ TEST_CASE("every bundled experiment matches its golden summary", "[compare][gold
     INFO("golden " << golden.string() << " (regenerate with scripts/update-golden " << name << ")");
     REQUIRE(fs::exists(experiment));
     ScratchDir dir;
-    Outcome r = dlsim_cmd("run -q -e " + experiment.string() + " --out " + dir.file("out") +
+    Outcome r = run_dlsim("run -q -e " + experiment.string() + " --out " + dir.file("out") +
                               " --check-against " + golden.string(),
                           dir);
     INFO(r.out << r.err);

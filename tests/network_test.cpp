@@ -703,25 +703,6 @@ TEST_CASE("incremental updates give exactly the rates of solving from scratch", 
 
 // ---- dlsim net-solve -----------------------------------------------------------------------
 
-namespace {
-
-struct Outcome {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-Outcome run_dlsim(const std::string& args, const ScratchDir& dir) {
-  std::string out = dir.file("stdout.txt");
-  std::string err = dir.file("stderr.txt");
-  std::string cmd = "cd '" DLSIM_SOURCE_DIR_FOR_TESTS "' && '" DLSIM_BINARY "' " + args + " > '" +
-                    out + "' 2> '" + err + "'";
-  int status = std::system(cmd.c_str());
-  return Outcome{WEXITSTATUS(status), read_file(out), read_file(err)};
-}
-
-} // namespace
-
 TEST_CASE("dlsim net-solve prints each flow's rate and route", "[network][cli]") {
   ScratchDir dir;
   std::string cluster = dir.write("tiny.yaml", kTwoNodes4);

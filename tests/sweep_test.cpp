@@ -22,22 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-// Runs the dlsim binary from the source tree (so bundled relative paths resolve).
-Outcome dlsim_cmd(const std::string& args, const ScratchDir& dir) {
-  std::string out = dir.file("stdout.txt");
-  std::string err = dir.file("stderr.txt");
-  std::string cmd = "cd '" DLSIM_SOURCE_DIR_FOR_TESTS "' && '" DLSIM_BINARY "' " + args + " > '" +
-                    out + "' 2> '" + err + "'";
-  int status = std::system(cmd.c_str());
-  return Outcome{WEXITSTATUS(status), read_file(out), read_file(err)};
-}
-
 std::size_t count_summaries(const std::string& sweep_dir) {
   std::size_t n = 0;
   if (!fs::exists(sweep_dir + "/runs")) return 0;
@@ -146,7 +130,7 @@ TEST_CASE(
   ScratchDir dir;
   std::string spec = dir.write("spec.yaml", kSpec3x5x2);
   std::string whole = dir.file("whole");
-  Outcome r = dlsim_cmd("sweep " + spec + " --out " + whole + " --jobs 2", dir);
+  Outcome r = run_dlsim("sweep " + spec + " --out " + whole + " --jobs 2", dir);
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("30 runs: 30 ok, 0 failed, 0 missing"));
   CsvTable t = read_csv_table(whole + "/results.csv");
@@ -174,7 +158,7 @@ TEST_CASE(
   // A run in a sweep is `dlsim run` with the same overrides: the same summary.json, byte for byte.
   std::string direct = dir.file("direct");
   REQUIRE(
-      dlsim_cmd("run -q --policy srtf --seed 5 --set cluster.nodes.0.count=2 --out " + direct, dir)
+      run_dlsim("run -q --policy srtf --seed 5 --set cluster.nodes.0.count=2 --out " + direct, dir)
           .code == 0);
   CHECK(read_file(direct + "/summary.json") ==
         read_file(whole + "/runs/" + column(t, 28, "run") + "/summary.json"));
@@ -204,13 +188,13 @@ TEST_CASE(
   INFO("runs finished when killed: " << done_at_kill);
   REQUIRE(done_at_kill < 30);
   CHECK_FALSE(fs::exists(resumed + "/results.csv"));
-  Outcome again = dlsim_cmd("sweep " + spec + " --out " + resumed + " --jobs 2", dir);
+  Outcome again = run_dlsim("sweep " + spec + " --out " + resumed + " --jobs 2", dir);
   REQUIRE(again.code == 0);
   CHECK_THAT(again.out, Catch::Contains("runs were already done"));
   CHECK(read_file(resumed + "/results.csv") == read_file(whole + "/results.csv"));
 
   // A third start has nothing left to do and leaves results.csv as it was.
-  Outcome third = dlsim_cmd("sweep " + spec + " --out " + resumed, dir);
+  Outcome third = run_dlsim("sweep " + spec + " --out " + resumed, dir);
   CHECK(third.code == 0);
   CHECK_THAT(third.out, Catch::Contains("30 of 30 runs were already done"));
   CHECK(read_file(resumed + "/results.csv") == read_file(whole + "/results.csv"));
@@ -221,7 +205,7 @@ TEST_CASE("a failing run is recorded, the others go on and the exit code is 1",
   ScratchDir dir;
   std::string spec =
       dir.write("spec.yaml", "grid:\n  policy.name: [fifo, lottery, srtf]\nset: {until_s: 3600}\n");
-  Outcome r = dlsim_cmd("sweep " + spec + " --out " + dir.file("s"), dir);
+  Outcome r = run_dlsim("sweep " + spec + " --out " + dir.file("s"), dir);
   CHECK(r.code == 1);
   CHECK_THAT(r.out, Catch::Contains("3 runs: 2 ok, 1 failed"));
   CHECK_THAT(r.out, Catch::Contains("unknown policy 'lottery'"));
@@ -240,12 +224,12 @@ TEST_CASE("a finished run whose resolved config changed is run again", "[sweep][
   ScratchDir dir;
   std::string spec =
       dir.write("spec.yaml", "grid: {policy.name: [fifo, sjf]}\nset: {until_s: 3600}\n");
-  REQUIRE(dlsim_cmd("sweep " + spec + " --out " + dir.file("s"), dir).code == 0);
-  CHECK_THAT(dlsim_cmd("sweep " + spec + " --out " + dir.file("s"), dir).out,
+  REQUIRE(run_dlsim("sweep " + spec + " --out " + dir.file("s"), dir).code == 0);
+  CHECK_THAT(run_dlsim("sweep " + spec + " --out " + dir.file("s"), dir).out,
              Catch::Contains("2 of 2 runs were already done"));
   // The same ids, but a different base: both runs are stale.
   dir.write("spec.yaml", "grid: {policy.name: [fifo, sjf]}\nset: {until_s: 7200}\n");
-  Outcome r = dlsim_cmd("sweep " + spec + " --out " + dir.file("s"), dir);
+  Outcome r = run_dlsim("sweep " + spec + " --out " + dir.file("s"), dir);
   CHECK(r.code == 0);
   CHECK_THAT(r.out, !Catch::Contains("already done"));
   CsvTable t = read_csv_table(dir.file("s/results.csv"));
@@ -257,25 +241,25 @@ TEST_CASE("sweep --emit list, --only and --collect split a sweep across machines
   std::string spec =
       dir.write("spec.yaml", "grid: {policy.name: [fifo, sjf, srtf]}\nset: {until_s: 3600}\n");
   std::string out = dir.file("s");
-  Outcome list = dlsim_cmd("sweep " + spec + " --out " + out + " --emit list", dir);
+  Outcome list = run_dlsim("sweep " + spec + " --out " + out + " --emit list", dir);
   REQUIRE(list.code == 0);
   // One line per run, each running that run's index.
   CHECK(std::count(list.out.begin(), list.out.end(), '\n') == 3);
   CHECK_THAT(list.out, Catch::Contains("--only 0\n") && Catch::Contains("--only 2\n"));
   CHECK_THAT(list.out, Catch::Contains("sweep '" + spec + "' --out '" + out + "'"));
   // Run the middle one only, then collect: one ok, two missing, exit code 1.
-  Outcome one = dlsim_cmd("sweep " + spec + " --out " + out + " --only 1", dir);
+  Outcome one = run_dlsim("sweep " + spec + " --out " + out + " --only 1", dir);
   CHECK(one.code == 0);
-  Outcome c = dlsim_cmd("sweep --collect " + out, dir);
+  Outcome c = run_dlsim("sweep --collect " + out, dir);
   CHECK(c.code == 1);
   CHECK_THAT(c.out, Catch::Contains("3 runs: 1 ok, 0 failed, 2 missing"));
   CsvTable t = read_csv_table(out + "/results.csv");
   CHECK(column(t, 0, "status") == "missing");
   CHECK(column(t, 1, "status") == "ok");
   CHECK(column(t, 1, "policy") == "sjf");
-  CHECK(dlsim_cmd("sweep " + spec + " --out " + out + " --only 3", dir).code == 2);
-  CHECK(dlsim_cmd("sweep " + spec + " --out " + out + " --emit pbs", dir).code == 2);
-  CHECK(dlsim_cmd("sweep --collect " + dir.file("nowhere"), dir).code == 1);
+  CHECK(run_dlsim("sweep " + spec + " --out " + out + " --only 3", dir).code == 2);
+  CHECK(run_dlsim("sweep " + spec + " --out " + out + " --emit pbs", dir).code == 2);
+  CHECK(run_dlsim("sweep --collect " + dir.file("nowhere"), dir).code == 1);
 }
 
 TEST_CASE("a sweep submitted to Slurm as a job array gives the local sweep's results.csv",
@@ -295,8 +279,8 @@ TEST_CASE("a sweep submitted to Slurm as a job array gives the local sweep's res
       dir.write("spec.yaml", "grid:\n  policy.name: [fifo, sjf, srtf]\n  seed: [1, 2]\n");
   std::string local = dir.file("local");
   std::string slurm = dir.file("slurm");
-  REQUIRE(dlsim_cmd("sweep " + spec + " --out " + local + " --jobs 2", dir).code == 0);
-  Outcome emit = dlsim_cmd("sweep " + spec + " --out " + slurm + " --emit slurm", dir);
+  REQUIRE(run_dlsim("sweep " + spec + " --out " + local + " --jobs 2", dir).code == 0);
+  Outcome emit = run_dlsim("sweep " + spec + " --out " + slurm + " --emit slurm", dir);
   REQUIRE(emit.code == 0);
   CHECK_THAT(emit.out, Catch::Contains("#SBATCH --array=0-5\n"));
   std::string id_file = dir.file("jobid.txt");
@@ -320,7 +304,7 @@ TEST_CASE("a sweep submitted to Slurm as a job array gives the local sweep's res
   }
   if (!finished) std::system(("scancel " + job).c_str());
   REQUIRE(finished);
-  Outcome c = dlsim_cmd("sweep --collect " + slurm, dir);
+  Outcome c = run_dlsim("sweep --collect " + slurm, dir);
   CHECK(c.code == 0);
   CHECK_THAT(c.out, Catch::Contains("6 runs: 6 ok"));
   CHECK(read_file(slurm + "/results.csv") == read_file(local + "/results.csv"));

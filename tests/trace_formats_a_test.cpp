@@ -74,21 +74,6 @@ ReadOptions skipping() {
   return o;
 }
 
-struct Outcome {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-Outcome run_dlsim(const std::string& args, const ScratchDir& dir) {
-  std::string out = dir.file("stdout.txt");
-  std::string err = dir.file("stderr.txt");
-  std::string cmd = "cd '" DLSIM_SOURCE_DIR_FOR_TESTS "' && '" DLSIM_BINARY "' " + args + " > '" +
-                    out + "' 2> '" + err + "'";
-  int status = std::system(cmd.c_str());
-  return Outcome{WEXITSTATUS(status), read_file(out), read_file(err)};
-}
-
 } // namespace
 
 TEST_CASE("trace times: calendar strings to seconds since 1970 and back", "[formats][time]") {

@@ -76,8 +76,8 @@ ReadOptions skipping() {
   return o;
 }
 
-// Runs the dlsim binary; returns stdout.
-std::string run_dlsim(const std::string& args, const ScratchDir& dir) {
+// Runs the dlsim binary, which must succeed; returns its stdout.
+std::string dlsim_stdout(const std::string& args, const ScratchDir& dir) {
   std::string out = dir.file("out.txt");
   std::string cmd = "cd '" + kSource + "' && '" DLSIM_BINARY "' " + args + " > '" + out + "' 2> '" +
                     dir.file("err.txt") + "'";
@@ -695,22 +695,23 @@ TEST_CASE("clusters from the real node lists match the bundled YAMLs", "[cluster
 TEST_CASE("validate reads the bundled excerpts of each format", "[cli][trace]") {
   ScratchDir dir;
   // awk -F, 'NR>1 && $4>0 && $11!=""' traces/openb_pod_list_default-excerpt.csv | wc -l = 260
-  CHECK_THAT(run_dlsim("validate --trace traces/openb_pod_list_default-excerpt.csv --format openb "
-                       "--cluster configs/clusters/openb-gpu.yaml",
-                       dir),
-             Catch::Contains("\njobs: 260\n"));
+  CHECK_THAT(
+      dlsim_stdout("validate --trace traces/openb_pod_list_default-excerpt.csv --format openb "
+                   "--cluster configs/clusters/openb-gpu.yaml",
+                   dir),
+      Catch::Contains("\njobs: 260\n"));
   // awk -F, 'NR>1 && $4>0' traces/openb_pod_list_multigpu20-excerpt.csv | wc -l = 281
   CHECK_THAT(
-      run_dlsim("validate --trace traces/openb_pod_list_multigpu20-excerpt.csv --format openb "
-                "--cluster openb:traces/openb_node_list_gpu_node-excerpt.csv",
-                dir),
+      dlsim_stdout("validate --trace traces/openb_pod_list_multigpu20-excerpt.csv --format openb "
+                   "--cluster openb:traces/openb_node_list_gpu_node-excerpt.csv",
+                   dir),
       Catch::Contains("\njobs: 281\n"));
   // grep -vc '^;' traces/ricc-2010-2-excerpt.swf = 300
-  CHECK_THAT(run_dlsim("validate -e configs/experiments/ricc-swf.yaml", dir),
+  CHECK_THAT(dlsim_stdout("validate -e configs/experiments/ricc-swf.yaml", dir),
              Catch::Contains("\njobs: 300\n"));
-  CHECK_THAT(run_dlsim("validate --trace traces/pai2020-sample --format pai2020 "
-                       "--cluster pai2020:traces/pai2020-sample/pai_machine_spec.csv",
-                       dir),
+  CHECK_THAT(dlsim_stdout("validate --trace traces/pai2020-sample --format pai2020 "
+                          "--cluster pai2020:traces/pai2020-sample/pai_machine_spec.csv",
+                          dir),
              Catch::Contains("\njobs: 97\n"));
 }
 
@@ -719,14 +720,14 @@ TEST_CASE("validate reads the real RICC log and openb lists", "[cli][trace][real
   REQUIRE_SHARED(swf);
   ScratchDir dir;
   std::string out =
-      run_dlsim("validate -e configs/experiments/ricc-swf.yaml --trace '" + swf + "'", dir);
+      dlsim_stdout("validate -e configs/experiments/ricc-swf.yaml --trace '" + swf + "'", dir);
   CHECK_THAT(out, Catch::Contains("\njobs: 447794\n"));
   CHECK_THAT(out, Catch::Contains("\nskipped_bad_jobs: 0\n"));
   const std::string openb = kShared + "/alibaba-openb-gpu-v2023";
-  CHECK_THAT(run_dlsim("validate --trace '" + openb +
-                           "/openb_pod_list_default.csv' --format openb "
-                           "--cluster 'openb:" +
-                           openb + "/openb_node_list_gpu_node.csv'",
-                       dir),
+  CHECK_THAT(dlsim_stdout("validate --trace '" + openb +
+                              "/openb_pod_list_default.csv' --format openb "
+                              "--cluster 'openb:" +
+                              openb + "/openb_node_list_gpu_node.csv'",
+                          dir),
              Catch::Contains("\njobs: 6203\n"));
 }

@@ -8,9 +8,11 @@
 #include "workloads/build_workload.h"
 #include "workloads/formats/native.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace dlsim::test {
@@ -92,6 +94,15 @@ RunOutput run_policy(const std::string& name, const Cluster& cluster, const Work
       summarize(sim.state(), out.result, meter.allocated_gpu_s(), meter.effective_gpu_s(), name, 0);
   out.gpu_util_alloc = s.gpu_util_alloc;
   return out;
+}
+
+Outcome run_dlsim(const std::string& args, const ScratchDir& dir) {
+  std::string out = dir.file("stdout.txt");
+  std::string err = dir.file("stderr.txt");
+  std::string cmd = "cd '" DLSIM_SOURCE_DIR_FOR_TESTS "' && '" DLSIM_BINARY "' " + args + " > '" +
+                    out + "' 2> '" + err + "'";
+  int status = std::system(cmd.c_str());
+  return Outcome{WEXITSTATUS(status), read_file(out), read_file(err)};
 }
 
 } // namespace dlsim::test

@@ -40,6 +40,15 @@ private:
 
 std::string read_file(const std::string& path);
 
+// The dlsim binary, run from the source tree (so bundled relative paths resolve), with its exit
+// code and what it printed; the output goes through files in `dir`.
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+Outcome run_dlsim(const std::string& args, const ScratchDir& dir);
+
 // A policy that runs given steps at given times: for testing actions and costs.
 class ScriptPolicy final : public Policy {
 public:
