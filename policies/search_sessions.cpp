@@ -20,10 +20,6 @@ namespace dlsim {
 
 namespace {
 
-bool is_over(JobStatus s) {
-  return s == JobStatus::kFinished || s == JobStatus::kFailed || s == JobStatus::kCancelled;
-}
-
 // Iterations done so far, including the part of the current run not yet settled.
 double progress_now(const View& view, JobId j) {
   const JobState& s = view.state(j);

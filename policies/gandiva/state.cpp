@@ -59,10 +59,6 @@ double slice_efficiency(const View& view, const Options& opt) {
   return timeslice_efficiency(view.config().costs.switch_s, opt.slice_s);
 }
 
-bool is_over(JobStatus s) {
-  return s == JobStatus::kFinished || s == JobStatus::kFailed || s == JobStatus::kCancelled;
-}
-
 bool is_parked(JobStatus s) {
   return s == JobStatus::kPending || s == JobStatus::kSuspended;
 }

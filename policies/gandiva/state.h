@@ -88,8 +88,6 @@ private:
 
 // Fraction of a sliced device's time spent computing (one switch per slice).
 double slice_efficiency(const View& view, const Options& opt);
-// True when a job is gone for good.
-bool is_over(JobStatus s);
 // True when a job holds no devices and waits to be placed (never started, or suspended).
 bool is_parked(JobStatus s);
 // True when the group has members and every one of them is running (not in an action).

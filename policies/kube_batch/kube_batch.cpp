@@ -41,23 +41,6 @@ std::vector<ParamSpec> kube_batch_params() {
 
 namespace {
 
-// Submitted and not ended: the states a session sees.
-bool still_tracked(JobStatus s) {
-  switch (s) {
-  case JobStatus::kPending:
-  case JobStatus::kSuspended:
-  case JobStatus::kBinding:
-  case JobStatus::kStarting:
-  case JobStatus::kRunning:
-  case JobStatus::kSuspending:
-  case JobStatus::kMigrating:
-  case JobStatus::kResizing:
-    return true;
-  default:
-    return false;
-  }
-}
-
 class KubeBatch final : public Policy {
 public:
   explicit KubeBatch(kb::Config config) : config_(std::move(config)) {
@@ -88,7 +71,7 @@ public:
   void schedule(Control& control) override {
     // Jobs that ended otherwise (failed, or stopped by the runtime) leave the session.
     for (auto it = active_.begin(); it != active_.end();) {
-      if (still_tracked(control.state(*it).status)) {
+      if (is_live(control.state(*it).status)) {
         ++it;
       } else {
         inqueue_.erase(*it);

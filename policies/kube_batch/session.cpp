@@ -30,26 +30,6 @@ Resources NodeInfo::allocatable() const {
   return Resources::of(devices, cpu_total, mem_total);
 }
 
-namespace {
-
-bool tracked(JobStatus s) {
-  switch (s) {
-  case JobStatus::kPending:
-  case JobStatus::kSuspended:
-  case JobStatus::kBinding:
-  case JobStatus::kStarting:
-  case JobStatus::kRunning:
-  case JobStatus::kSuspending:
-  case JobStatus::kMigrating:
-  case JobStatus::kResizing:
-    return true;
-  default:
-    return false;
-  }
-}
-
-} // namespace
-
 Session::Session(const View& view, const SessionInputs& in) : view_(view), in_(in) {
   const Cluster& c = view.cluster();
   const std::size_t types = c.types.size();
@@ -78,7 +58,7 @@ Session::Session(const View& view, const SessionInputs& in) : view_(view), in_(i
 
   for (JobId j : *in.active) {
     const JobState& st = view.state(j);
-    if (!tracked(st.status)) continue;
+    if (!is_live(st.status)) continue;
     const JobRequest& r = view.request(j);
     JobInfo job;
     job.id = j;

@@ -71,6 +71,15 @@ enum class JobStatus : std::uint8_t {
 
 std::string_view to_string(JobStatus s);
 
+// Finished, failed or cancelled: the job will never hold devices again.
+constexpr bool is_over(JobStatus s) {
+  return s == JobStatus::kFinished || s == JobStatus::kFailed || s == JobStatus::kCancelled;
+}
+// Submitted and not over: a job a scheduler still has to account for.
+constexpr bool is_live(JobStatus s) {
+  return s != JobStatus::kFuture && !is_over(s);
+}
+
 struct JobState {
   JobStatus status = JobStatus::kFuture;
   DeviceTypeId type = 0;         // of the current (or last) allocation
