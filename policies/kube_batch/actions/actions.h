@@ -5,6 +5,8 @@
 #include "policies/kube_batch/session.h"
 
 #include <deque>
+#include <functional>
+#include <map>
 #include <string>
 
 namespace dlsim::kb {
@@ -38,6 +40,9 @@ private:
   const Session* s_;
   std::deque<std::size_t> q_;
 };
+// The session's jobs for which `keep` holds, one JobQueue per queue id, each sorted.
+std::map<std::uint32_t, JobQueue> jobs_by_queue(const Session& s,
+                                                const std::function<bool(const JobInfo&)>& keep);
 // The best queue of `queues` by the session's queue order.
 std::uint32_t best_queue(const Session& s, const std::vector<std::uint32_t>& queues);
 // Candidates sorted worst first (reverse task order: lowest priority, newest job first), the

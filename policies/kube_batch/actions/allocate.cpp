@@ -106,19 +106,13 @@ bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next, NoRoom& no_ro
 } // namespace
 
 void allocate(Session& s) {
-  std::map<std::uint32_t, JobQueue> jobs;              // queue -> jobs with pending tasks
   std::vector<std::uint32_t> next(s.jobs().size(), 0); // job -> its next task to try
   NoRoom no_room;
-  for (std::size_t i = 0; i < s.jobs().size(); ++i) {
-    const JobInfo& j = s.job(i);
-    if (!j.inqueue || j.pending() == 0) continue;
-    jobs.try_emplace(j.queue, s).first->second.add(i);
-  }
+  // queue -> jobs with pending tasks
+  auto jobs = jobs_by_queue(s, [](const JobInfo& j) { return j.inqueue && j.pending() > 0; });
   std::vector<std::uint32_t> queues;
-  for (auto& [q, list] : jobs) {
-    list.sort();
+  for (const auto& [q, list] : jobs)
     queues.push_back(q);
-  }
   while (!queues.empty()) {
     std::uint32_t q = best_queue(s, queues);
     JobQueue& list = jobs.at(q);

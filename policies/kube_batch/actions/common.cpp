@@ -45,6 +45,18 @@ std::size_t JobQueue::pop() {
   return j;
 }
 
+std::map<std::uint32_t, JobQueue> jobs_by_queue(const Session& s,
+                                                const std::function<bool(const JobInfo&)>& keep) {
+  std::map<std::uint32_t, JobQueue> by_queue;
+  for (std::size_t i = 0; i < s.jobs().size(); ++i) {
+    const JobInfo& j = s.job(i);
+    if (keep(j)) by_queue.try_emplace(j.queue, s).first->second.add(i);
+  }
+  for (auto& [q, list] : by_queue)
+    list.sort();
+  return by_queue;
+}
+
 std::uint32_t best_queue(const Session& s, const std::vector<std::uint32_t>& queues) {
   std::uint32_t best = queues.front();
   for (std::uint32_t q : queues) {

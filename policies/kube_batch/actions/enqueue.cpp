@@ -11,16 +11,10 @@
 namespace dlsim::kb {
 
 void enqueue(Session& s) {
-  std::map<std::uint32_t, JobQueue> jobs;
-  for (std::size_t i = 0; i < s.jobs().size(); ++i) {
-    const JobInfo& j = s.job(i);
-    if (!j.inqueue) jobs.try_emplace(j.queue, s).first->second.add(i);
-  }
+  auto jobs = jobs_by_queue(s, [](const JobInfo& j) { return !j.inqueue; });
   std::vector<std::uint32_t> queues;
-  for (auto& [q, list] : jobs) {
-    list.sort();
+  for (const auto& [q, list] : jobs)
     queues.push_back(q);
-  }
   while (!queues.empty()) {
     std::uint32_t q = best_queue(s, queues);
     JobQueue& list = jobs.at(q);

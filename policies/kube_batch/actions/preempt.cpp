@@ -47,14 +47,10 @@ bool preempt_for_task(Session& s, Statement& st, TaskRef t) {
 } // namespace
 
 void preempt(Session& s) {
-  std::map<std::uint32_t, JobQueue> starving; // queue -> preemptor jobs
-  for (std::size_t i = 0; i < s.jobs().size(); ++i) {
-    const JobInfo& j = s.job(i);
-    if (j.inqueue && j.pending() > 0 && s.job_starving(j))
-      starving.try_emplace(j.queue, s).first->second.add(i);
-  }
+  // queue -> preemptor jobs
+  auto starving = jobs_by_queue(
+      s, [&](const JobInfo& j) { return j.inqueue && j.pending() > 0 && s.job_starving(j); });
   for (auto& [q, jobs] : starving) {
-    jobs.sort();
     while (!jobs.empty()) {
       std::size_t ji = jobs.pop();
       JobInfo& job = s.job(ji);

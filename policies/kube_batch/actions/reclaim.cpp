@@ -41,17 +41,12 @@ void reclaim_for_task(Session& s, Statement& st, TaskRef t) {
 } // namespace
 
 void reclaim(Session& s) {
-  std::map<std::uint32_t, JobQueue> starving; // queue -> reclaimer jobs
-  for (std::size_t i = 0; i < s.jobs().size(); ++i) {
-    const JobInfo& j = s.job(i);
-    if (j.inqueue && j.pending() > 0 && s.job_starving(j))
-      starving.try_emplace(j.queue, s).first->second.add(i);
-  }
+  // queue -> reclaimer jobs
+  auto starving = jobs_by_queue(
+      s, [&](const JobInfo& j) { return j.inqueue && j.pending() > 0 && s.job_starving(j); });
   std::vector<std::uint32_t> queues;
-  for (auto& [q, jobs] : starving) {
-    jobs.sort();
+  for (const auto& [q, jobs] : starving)
     queues.push_back(q);
-  }
   while (!queues.empty()) {
     std::uint32_t q = best_queue(s, queues);
     JobQueue& jobs = starving.at(q);
