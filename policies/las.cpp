@@ -50,8 +50,7 @@ public:
     for (JobId j : holders_)
       rekey(control, j); // running jobs' service grew since then
 
-    PriorityPass pass;
-    pass.decide(
+    pass_.decide(
         control,
         [&](const auto& offer) {
           for (const Key& k : order_) {
@@ -59,14 +58,11 @@ public:
           }
         },
         holders_, round);
-    std::set<JobId> before = holders_;
-    pass.apply(control, placement_, holders_, /*preempt=*/round);
-    for (JobId j : before) {
-      if (!holders_.count(j)) rekey(control, j);
-    }
-    for (JobId j : holders_) {
-      if (!before.count(j)) rekey(control, j);
-    }
+    pass_.apply(control, placement_, holders_, /*preempt=*/round);
+    for (JobId j : pass_.suspended())
+      rekey(control, j);
+    for (JobId j : pass_.started())
+      rekey(control, j);
 
     // Time-slice among jobs with little service: look again after interval_s while some wait.
     bool someone_waits = order_.size() > holders_.size();
@@ -90,6 +86,7 @@ private:
 
   Placement placement_;
   double interval_s_;
+  PriorityPass pass_; // its buffers are reused from one decision to the next
   std::vector<Key> keys_;
   std::set<Key> order_;     // every arrived, unfinished job, least service first
   std::set<JobId> holders_; // started or running, by this policy

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <tuple>
 
 namespace dlsim {
@@ -52,6 +54,11 @@ Shape shape_of(const JobRequest& r) {
 
 } // namespace
 
+std::vector<char>& PriorityPass::marks(const View& view) {
+  if (mark_.size() < view.job_count()) mark_.resize(view.job_count(), 0);
+  return mark_;
+}
+
 void PriorityPass::decide(const View& view, const PriorityWalk& walk,
                           const std::set<JobId>& holders, bool preempt) {
   // For each shape that could not be placed, the first waiting job of that shape that failed:
@@ -65,7 +72,8 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
     std::set<Shape> excluded;
     walk([&](JobId j) {
       const JobState& st = view.state(j);
-      if (!is_holder(st) && !first_failed.empty()) {
+      const bool holds = is_holder(st);
+      if (!holds && !first_failed.empty()) {
         Shape shape = shape_of(view.request(j));
         auto it = first_failed.find(shape);
         if (it != first_failed.end() && (it->second == j || excluded.count(shape))) {
@@ -73,25 +81,30 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
           return true;
         }
       }
-      if ((holders.count(j) || !is_holder(st)) && capacity.offer(view, j)) chosen_.push_back(j);
+      if ((!holds || holders.count(j)) && capacity.offer(view, j)) chosen_.push_back(j);
       return !capacity.exhausted();
     });
 
-    FreeModel model(view);
+    model_.reset(view);
     if (preempt) {
-      std::set<JobId> keep(chosen_.begin(), chosen_.end());
+      std::vector<char>& keep = marks(view);
+      for (JobId j : chosen_)
+        keep[j] = 1;
       for (JobId h : holders) {
-        if (!keep.count(h)) model.release(h);
+        if (!keep[h]) model_.release(h);
       }
+      for (JobId j : chosen_)
+        keep[j] = 0;
     }
     std::set<Shape> failed;
     for (JobId j : chosen_) {
       const JobState& st = view.state(j);
       if (is_holder(st)) continue;
-      if (st.status == JobStatus::kSuspending) model.release(j); // its checkpoint frees them
-      Shape shape = shape_of(view.request(j));
-      if (failed.count(shape)) continue; // left out next round anyway
-      if (!model.take(j)) {
+      if (st.status == JobStatus::kSuspending) model_.release(j); // its checkpoint frees them
+      if (!failed.empty() && failed.count(shape_of(view.request(j))))
+        continue; // left out next round anyway
+      if (!model_.take(j)) {
+        Shape shape = shape_of(view.request(j));
         failed.insert(shape);
         first_failed[shape] = j;
       }
@@ -102,12 +115,19 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
 
 void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>& holders,
                          bool preempt_others) {
-  std::set<JobId> keep(chosen_.begin(), chosen_.end());
-  std::vector<JobId> preempt;
-  for (JobId j : holders) {
-    if (preempt_others && !keep.count(j)) preempt.push_back(j);
+  suspended_.clear();
+  started_.clear();
+  if (preempt_others) {
+    std::vector<char>& keep = marks(control);
+    for (JobId j : chosen_)
+      keep[j] = 1;
+    for (JobId j : holders) {
+      if (!keep[j]) suspended_.push_back(j);
+    }
+    for (JobId j : chosen_)
+      keep[j] = 0;
   }
-  for (JobId j : preempt) {
+  for (JobId j : suspended_) {
     control.suspend(j);
     holders.erase(j);
   }
@@ -121,98 +141,166 @@ void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>&
     else
       control.resume(j, *devices);
     holders.insert(j);
+    started_.push_back(j);
   }
 }
 
 // ---- FreeModel ----------------------------------------------------------------------------
 
+void FreeModel::reset(const View& view) {
+  const Cluster& c = view.cluster();
+  const std::size_t nodes = c.nodes.size();
+  if (types_ != c.types.size() || dcpu_.size() != nodes) {
+    types_ = c.types.size();
+    dfree_.assign(nodes * types_, 0);
+    dev_touched_.assign(nodes * types_, 0);
+    dfree_sum_.assign(types_, 0);
+    dcpu_.assign(nodes, 0.0);
+    dmem_.assign(nodes, 0.0);
+    host_mark_.assign(nodes, 0);
+    host_touched_.clear();
+    touched_by_type_.assign(types_, {});
+  } else {
+    for (DeviceTypeId t = 0; t < types_; ++t) {
+      for (const auto& [free, n] : touched_by_type_[t]) {
+        dfree_[n * types_ + t] = 0;
+        dev_touched_[n * types_ + t] = 0;
+      }
+      touched_by_type_[t].clear();
+      dfree_sum_[t] = 0;
+    }
+    for (NodeId n : host_touched_) {
+      dcpu_[n] = 0.0;
+      dmem_[n] = 0.0;
+      host_mark_[n] = 0;
+    }
+    host_touched_.clear();
+  }
+  view_ = &view;
+}
+
 std::int64_t FreeModel::free_dev(NodeId n, DeviceTypeId t) const {
-  auto it = dfree_.find({n, t});
-  return view_.free().free_on(n, t) + (it == dfree_.end() ? 0 : it->second);
+  return view_->free().free_on(n, t) + dfree_[n * types_ + t];
 }
 
 std::int64_t FreeModel::total_dev(DeviceTypeId t) const {
-  auto it = dfree_sum_.find(t);
-  return view_.free().free(t) + (it == dfree_sum_.end() ? 0 : it->second);
+  return view_->free().free(t) + dfree_sum_[t];
 }
 
 std::uint32_t FreeModel::fit(const JobRequest& r, NodeId n, DeviceTypeId t) const {
   std::int64_t dev = free_dev(n, t);
   if (dev <= 0) return 0;
-  auto it = dnode_.find(n);
-  double cpu = view_.node_cpu_free(n) + (it == dnode_.end() ? 0 : it->second.first);
-  double mem = view_.node_mem_free(n) + (it == dnode_.end() ? 0 : it->second.second);
+  double cpu = view_->node_cpu_free(n) + dcpu_[n];
+  double mem = view_->node_mem_free(n) + dmem_[n];
   double k = std::floor(static_cast<double>(dev) / r.devices_per_worker + 1e-9);
   if (r.cpus_per_worker > 0) k = std::min(k, std::floor(cpu / r.cpus_per_worker + 1e-9));
   if (r.mem_gb_per_worker > 0) k = std::min(k, std::floor(mem / r.mem_gb_per_worker + 1e-9));
   return k > 0 ? static_cast<std::uint32_t>(k) : 0;
 }
 
+void FreeModel::change_dev(NodeId n, DeviceTypeId t, std::int64_t delta) {
+  const std::size_t key = n * types_ + t;
+  auto& touched = touched_by_type_[t];
+  if (dev_touched_[key])
+    touched.erase({free_dev(n, t), n});
+  else
+    dev_touched_[key] = 1;
+  dfree_[key] += delta;
+  dfree_sum_[t] += delta;
+  touched.insert({free_dev(n, t), n});
+}
+
+void FreeModel::change_host(NodeId n, double cpu, double mem) {
+  if (!host_mark_[n]) {
+    host_mark_[n] = 1;
+    host_touched_.push_back(n);
+  }
+  dcpu_[n] += cpu;
+  dmem_[n] += mem;
+}
+
 void FreeModel::release(JobId j) {
-  const JobState& st = view_.state(j);
-  const JobRequest& r = view_.request(j);
-  const Cluster& c = view_.cluster();
+  const JobState& st = view_->state(j);
+  const JobRequest& r = view_->request(j);
+  const Cluster& c = view_->cluster();
   for (std::size_t i = 0; i < st.devices.size(); ++i) {
     const Device& d = c.devices[st.devices[i]];
-    ++dfree_[{d.node, d.type}];
-    ++dfree_sum_[d.type];
-    if (i % r.devices_per_worker == 0) {
-      dnode_[d.node].first += r.cpus_per_worker;
-      dnode_[d.node].second += r.mem_gb_per_worker;
-    }
+    change_dev(d.node, d.type, 1);
+    if (i % r.devices_per_worker == 0) change_host(d.node, r.cpus_per_worker, r.mem_gb_per_worker);
   }
 }
 
+std::int64_t FreeModel::best_single(const JobRequest& r, DeviceTypeId t) const {
+  const auto need = static_cast<std::int64_t>(r.workers) * r.devices_per_worker;
+  std::int64_t best_free = std::numeric_limits<std::int64_t>::max();
+  std::int64_t best_node = -1;
+  // Nodes the model changed, fewest free devices first.
+  const auto& touched = touched_by_type_[t];
+  for (auto it = touched.lower_bound({need, 0}); it != touched.end(); ++it) {
+    if (fit(r, it->second, t) >= r.workers) {
+      best_free = it->first;
+      best_node = it->second;
+      break;
+    }
+  }
+  // The others, from the runtime's buckets: only a node with fewer free devices, or as many
+  // and a lower id, can beat the best changed node.
+  const FreeIndex& free = view_->free();
+  for (auto k = static_cast<std::uint32_t>(std::max<std::int64_t>(need, 1));
+       k <= free.max_per_node(t) && k <= best_free; ++k) {
+    for (NodeId n : free.nodes_with(t, k)) {
+      if (k == best_free && static_cast<std::int64_t>(n) > best_node) break;
+      if (dev_touched_[n * types_ + t]) continue;
+      if (fit(r, n, t) >= r.workers) return n;
+    }
+  }
+  return best_node;
+}
+
 bool FreeModel::take(JobId j) {
-  const JobRequest& r = view_.request(j);
+  const JobRequest& r = view_->request(j);
   const std::uint32_t dpw = r.devices_per_worker;
-  const FreeIndex& free = view_.free();
-  for (DeviceTypeId t : view_.compatible_types(j)) {
+  const FreeIndex& free = view_->free();
+  for (DeviceTypeId t : view_->compatible_types(j)) {
     if (total_dev(t) < static_cast<std::int64_t>(r.workers) * dpw) continue;
-    // Candidate nodes: the runtime's nodes with free devices of type t, and the changed ones.
-    std::set<NodeId> nodes;
-    for (std::uint32_t k = 1; k <= free.max_per_node(t); ++k) {
-      for (NodeId n : free.nodes_with(t, k))
-        nodes.insert(n);
+    std::int64_t single = best_single(r, t);
+    if (single >= 0) {
+      auto n = static_cast<NodeId>(single);
+      change_dev(n, t, -static_cast<std::int64_t>(r.workers) * dpw);
+      change_host(n, -(r.workers * r.cpus_per_worker), -(r.workers * r.mem_gb_per_worker));
+      return true;
     }
-    for (const auto& [key, d] : dfree_) {
-      if (key.second == t) nodes.insert(key.first);
-    }
-    // (free devices, node, workers that fit)
-    std::vector<std::tuple<std::int64_t, NodeId, std::uint32_t>> cand;
+    // Spread over the nodes with most free devices first (then lowest id).
+    cand_.clear();
     std::uint64_t total = 0;
-    for (NodeId n : nodes) {
+    for (const auto& [dev, n] : touched_by_type_[t]) {
       if (std::uint32_t f = fit(r, n, t)) {
-        cand.emplace_back(free_dev(n, t), n, f);
+        cand_.emplace_back(dev, n, f);
         total += f;
       }
     }
-    if (total < r.workers) continue;
-    std::vector<std::pair<NodeId, std::uint32_t>> use;
-    const std::tuple<std::int64_t, NodeId, std::uint32_t>* best = nullptr;
-    for (const auto& c : cand) {
-      if (std::get<2>(c) >= r.workers && (!best || c < *best)) best = &c; // best fit
-    }
-    if (best) {
-      use.emplace_back(std::get<1>(*best), r.workers);
-    } else {
-      std::sort(cand.begin(), cand.end(), [](const auto& a, const auto& b) {
-        return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b)
-                                                : std::get<1>(a) < std::get<1>(b);
-      });
-      std::uint32_t left = r.workers;
-      for (const auto& c : cand) {
-        std::uint32_t k = std::min(left, std::get<2>(c));
-        use.emplace_back(std::get<1>(c), k);
-        left -= k;
-        if (left == 0) break;
+    for (std::uint32_t k = 1; k <= free.max_per_node(t); ++k) {
+      for (NodeId n : free.nodes_with(t, k)) {
+        if (dev_touched_[n * types_ + t]) continue;
+        if (std::uint32_t f = fit(r, n, t)) {
+          cand_.emplace_back(k, n, f);
+          total += f;
+        }
       }
     }
-    for (auto [n, k] : use) {
-      dfree_[{n, t}] -= static_cast<std::int64_t>(k) * dpw;
-      dfree_sum_[t] -= static_cast<std::int64_t>(k) * dpw;
-      dnode_[n].first -= k * r.cpus_per_worker;
-      dnode_[n].second -= k * r.mem_gb_per_worker;
+    if (total < r.workers) continue;
+    std::sort(cand_.begin(), cand_.end(), [](const auto& a, const auto& b) {
+      return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b)
+                                              : std::get<1>(a) < std::get<1>(b);
+    });
+    std::uint32_t left = r.workers;
+    for (const auto& c : cand_) {
+      std::uint32_t k = std::min(left, std::get<2>(c));
+      NodeId n = std::get<1>(c);
+      change_dev(n, t, -static_cast<std::int64_t>(k) * dpw);
+      change_host(n, -(k * r.cpus_per_worker), -(k * r.mem_gb_per_worker));
+      left -= k;
+      if (left == 0) break;
     }
     return true;
   }

@@ -9,8 +9,8 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -18,6 +18,46 @@ namespace dlsim {
 
 // A policy's jobs, best first: calls offer(j) for each until offer returns false.
 using PriorityWalk = std::function<void(const std::function<bool(JobId)>& offer)>;
+
+// The free devices, CPUs and memory of every node as they will be once some jobs release
+// theirs and others take some: the runtime's free state plus a difference kept in flat vectors
+// by node (reset() clears only the entries a decision touched, so a decision costs what it
+// changes, not what the cluster holds).
+class FreeModel {
+public:
+  // Starts a new difference against view's free state.
+  void reset(const View& view);
+  // Job j's current devices, CPUs and memory become free.
+  void release(JobId j);
+  // Reserves j's workers on the nodes consolidated placement would pick (one node by best fit,
+  // else the nodes with most free devices first); false, and nothing reserved, if they do not
+  // fit.
+  bool take(JobId j);
+
+private:
+  [[nodiscard]] std::int64_t free_dev(NodeId n, DeviceTypeId t) const;
+  [[nodiscard]] std::int64_t total_dev(DeviceTypeId t) const;
+  [[nodiscard]] std::uint32_t fit(const JobRequest& r, NodeId n, DeviceTypeId t) const;
+  // Adds delta devices of type t on node n to the difference.
+  void change_dev(NodeId n, DeviceTypeId t, std::int64_t delta);
+  void change_host(NodeId n, double cpu, double mem);
+  // Best fit for all of r's workers on one node of type t: the node with fewest free devices
+  // (then lowest id) that holds them, or -1.
+  [[nodiscard]] std::int64_t best_single(const JobRequest& r, DeviceTypeId t) const;
+
+  const View* view_ = nullptr;
+  std::size_t types_ = 0;
+  std::vector<std::int64_t> dfree_;     // [node * types + type]: change to free devices
+  std::vector<char> dev_touched_;       // [node * types + type]: dfree_ entry in touched_by_type_
+  std::vector<std::int64_t> dfree_sum_; // [type]: the same, summed
+  std::vector<double> dcpu_, dmem_;     // [node]: change to free CPUs, memory
+  std::vector<NodeId> host_touched_;    // nodes whose dcpu_/dmem_ may be non-zero
+  std::vector<char> host_mark_;         // [node]: in host_touched_
+  // Per type, the nodes with an entry in dfree_, by (free devices in the model, node).
+  std::vector<std::set<std::pair<std::int64_t, NodeId>>> touched_by_type_;
+  // (free devices, node, workers that fit): scratch for spreading a job over nodes.
+  std::vector<std::tuple<std::int64_t, NodeId, std::uint32_t>> cand_;
+};
 
 class PriorityPass {
 public:
@@ -42,33 +82,20 @@ public:
   // With preempt = false nothing is suspended and the chosen jobs take only free devices.
   // Updates `holders` (jobs started or resumed are added, jobs suspended removed).
   void apply(Control& control, Placement placement, std::set<JobId>& holders, bool preempt = true);
+  // What the last apply() did: the jobs it suspended (in id order) and the ones it started or
+  // resumed (best first).
+  [[nodiscard]] const std::vector<JobId>& suspended() const { return suspended_; }
+  [[nodiscard]] const std::vector<JobId>& started() const { return started_; }
 
 private:
+  // Flags by job id, all false between calls (each use clears the ones it set).
+  std::vector<char>& marks(const View& view);
+
   std::vector<JobId> chosen_;
-};
-
-// The free devices, CPUs and memory of every node as they will be once some jobs release
-// theirs and others take some: the runtime's free state plus a sparse difference.
-class FreeModel {
-public:
-  explicit FreeModel(const View& view) : view_(view) {}
-  // Job j's current devices, CPUs and memory become free.
-  void release(JobId j);
-  // Reserves j's workers on the nodes consolidated placement would pick (one node by best fit,
-  // else the nodes with most free devices first); false, and nothing reserved, if they do not
-  // fit.
-  bool take(JobId j);
-
-private:
-  using Key = std::pair<NodeId, DeviceTypeId>;
-  [[nodiscard]] std::int64_t free_dev(NodeId n, DeviceTypeId t) const;
-  [[nodiscard]] std::int64_t total_dev(DeviceTypeId t) const;
-  [[nodiscard]] std::uint32_t fit(const JobRequest& r, NodeId n, DeviceTypeId t) const;
-
-  const View& view_;
-  std::map<Key, std::int64_t> dfree_;
-  std::map<DeviceTypeId, std::int64_t> dfree_sum_;    // the same, per type
-  std::map<NodeId, std::pair<double, double>> dnode_; // change to free CPUs, memory
+  std::vector<JobId> suspended_;
+  std::vector<JobId> started_;
+  std::vector<char> mark_;
+  FreeModel model_;
 };
 
 // Device-seconds a job has run so far (Tiresias' attained service), including the part of the

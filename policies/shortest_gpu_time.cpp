@@ -59,8 +59,7 @@ public:
   void schedule(Control& control) override {
     for (JobId j : holders_)
       rekey(control, j); // running jobs' remaining time shrank
-    PriorityPass pass;
-    pass.decide(
+    pass_.decide(
         control,
         [&](const auto& offer) {
           for (const auto& [size, j] : order_) {
@@ -68,7 +67,7 @@ public:
           }
         },
         holders_);
-    pass.apply(control, placement_, holders_);
+    pass_.apply(control, placement_, holders_);
   }
 
 private:
@@ -79,6 +78,7 @@ private:
   }
 
   Placement placement_;
+  PriorityPass pass_; // its buffers are reused from one decision to the next
   std::vector<std::pair<double, JobId>> keys_;
   std::set<std::pair<double, JobId>> order_;
   std::set<JobId> holders_;

@@ -32,8 +32,7 @@ public:
   void schedule(Control& control) override {
     for (JobId j : holders_)
       rekey(control, j); // running jobs' remaining time shrank
-    PriorityPass pass;
-    pass.decide(
+    pass_.decide(
         control,
         [&](const auto& offer) {
           for (const auto& [remaining, j] : order_) {
@@ -41,12 +40,10 @@ public:
           }
         },
         holders_);
-    std::set<JobId> before = holders_;
-    pass.apply(control, placement_, holders_);
+    pass_.apply(control, placement_, holders_);
     // A job suspended now stopped at its current remaining time: key it there.
-    for (JobId j : before) {
-      if (!holders_.count(j)) rekey(control, j);
-    }
+    for (JobId j : pass_.suspended())
+      rekey(control, j);
   }
 
 private:
@@ -57,6 +54,7 @@ private:
   }
 
   Placement placement_;
+  PriorityPass pass_; // its buffers are reused from one decision to the next
   std::vector<std::pair<double, JobId>> keys_;
   std::set<std::pair<double, JobId>> order_; // (true remaining s, id): every unfinished job
   std::set<JobId> holders_;                  // started or resumed by this policy

@@ -46,8 +46,7 @@ public:
 
     // Queues in priority order, FIFO within a queue; jobs that hold devices come first in their
     // queue, so a job is never preempted by one of its own queue.
-    PriorityPass pass;
-    pass.decide(
+    pass_.decide(
         control,
         [&](const auto& offer) {
           for (const Key& k : order_) {
@@ -55,14 +54,11 @@ public:
           }
         },
         holders_);
-    std::set<JobId> before = holders_;
-    pass.apply(control, placement_, holders_);
-    for (JobId j : before) {
-      if (!holders_.count(j)) now_waiting(control, j);
-    }
-    for (JobId j : holders_) {
-      if (!before.count(j)) now_holding(control, j);
-    }
+    pass_.apply(control, placement_, holders_);
+    for (JobId j : pass_.suspended())
+      now_waiting(control, j);
+    for (JobId j : pass_.started())
+      now_holding(control, j);
     if (options_.running_first) requeue_running_first();
     request_wakeup(control);
   }
@@ -195,6 +191,7 @@ private:
 
   Placement placement_;
   TiresiasOptions options_;
+  PriorityPass pass_; // its buffers are reused from one decision to the next
   std::vector<Info> jobs_;
   std::set<Key> order_;                            // every arrived, unfinished job
   std::set<JobId> holders_;                        // started or running, by this policy
