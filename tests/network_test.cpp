@@ -754,7 +754,8 @@ TEST_CASE("dlsim net-solve rejects bad flows with file, line and column", "[netw
                     dir.write("j.csv", "src,dst\n0,4\n1,5,7\n"),
                 dir);
   CHECK(r.code == 1);
-  CHECK_THAT(r.err, Catch::Contains("j.csv:3: more columns than the header has"));
+  CHECK_THAT(r.err, Catch::Contains(
+                        "j.csv:3: expected 2 comma-separated fields as in the header, got more"));
   r = run_dlsim("net-solve --cluster " + cluster, dir);
   CHECK(r.code == 2);
 }

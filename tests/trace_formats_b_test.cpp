@@ -358,7 +358,7 @@ TEST_CASE("openb: bad pod lists name file, line and column", "[trace][openb][err
   CHECK(err(header + "a,1000,1024,1,500,,LS,Done,0,5,0\n") ==
         f + ":2: pod_phase: expected Running, Succeeded, Failed or Pending, got 'Done'");
   CHECK(err(header + "a,1000,1024,1,500,,LS,Running,0,5,0,9\n") ==
-        f + ":2: row: more columns than the header has");
+        f + ":2: expected 11 comma-separated fields as in the header, got more");
   CHECK(err(header + "a,1000,x,1,500,,LS,Running,0,5,0\n") ==
         f + ":2: memory_mib: expected an integer, got 'x'");
   CHECK(
@@ -533,8 +533,8 @@ TEST_CASE("pai2020: bad tables name file, line and column", "[trace][pai2020][er
   pai.dir.write("pai_job_table.csv", good_jobs + "j6,i6,u1,Done,600.0,700.0\n");
   CHECK(err() == jobs + ":6: status: expected Terminated, Failed, Running or Waiting, got 'Done'");
   pai.dir.write("pai_job_table.csv", good_jobs + "j6,i6,u1,Terminated\n");
-  CHECK(err() == jobs + ":6: row: fewer than the 6 columns of pai_job_table "
-                        "(job_name,inst_id,user,status,start_time,end_time)");
+  CHECK(err() == jobs + ":6: expected 6 comma-separated fields "
+                        "(job_name,inst_id,user,status,start_time,end_time), got fewer");
   pai.dir.write("pai_job_table.csv", good_jobs + "j1,i1,u1,Terminated,100.0,700.0\n");
   CHECK(err() == jobs + ":6: job_name: duplicate job name 'j1'");
   pai.dir.write("pai_job_table.csv", good_jobs + "j6,i6,u1,Terminated,600.0,550.0\n");
@@ -617,7 +617,7 @@ TEST_CASE("cluster from an openb node list", "[cluster][openb]") {
   CHECK(err("sn,cpu_milli,memory_mib,gpu,model\nn0,1000,1024,x,T4\n") ==
         f + ":2: gpu: expected an integer, got 'x'");
   CHECK(err("sn,cpu_milli,memory_mib,gpu,model\nn0,1000,1024,1,T4,extra\n") ==
-        f + ":2: more than the 5 columns expected");
+        f + ":2: expected 5 comma-separated fields as in the header, got more");
   CHECK(err("name,cpu_milli\n").find("n.csv") != std::string::npos);
   CHECK(err("").find(": empty file") != std::string::npos);
   CHECK(err("sn,cpu_milli,memory_mib,gpu,model\n") == f + ": the node list has no nodes");

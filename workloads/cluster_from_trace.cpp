@@ -2,13 +2,9 @@
 // openb and pai2020 trace readers use for jobs), CPU-only machines become two XeonCPU sockets.
 #include "workloads/cluster_from_trace.h"
 
-#include "sim/engine/error.h"
-#include "workloads/formats/field_parse.h"
+#include "workloads/formats/csv_rows.h"
 #include "workloads/formats/openb.h"
-#include "workloads/formats/zlib_source.h"
-
-#include <fmt/format.h>
-#include <libfccp/csv.h>
+#include "workloads/formats/pai2020.h"
 
 #include <array>
 #include <cmath>
@@ -95,41 +91,6 @@ void openb_device_types(YAML::Node& root, const std::vector<Machine>& machines) 
   }
 }
 
-template <std::size_t N>
-using Reader = io::CSVReader<N, io::trim_chars<' ', '\t', '\r'>, io::double_quote_escape<',', '"'>>;
-
-// Reads rows of N columns; calls on_row(fields, column) and turns its FieldError, and the CSV
-// parser's errors, into InputErrors naming file:line: column.
-template <std::size_t N, class Open, class OnRow>
-void read_rows(const std::string& file, Open open, OnRow on_row) {
-  try {
-    Reader<N> in(file, open_plain_or_gzip(file));
-    open(in);
-    std::array<char*, N> f{};
-    while (true) {
-      const char* column = "row";
-      try {
-        f.fill(nullptr);
-        bool more = std::apply([&](auto&... cells) { return in.read_row(cells...); }, f);
-        if (!more) break;
-        on_row(f, column);
-      } catch (const FieldError& e) {
-        throw InputError(fmt::format("{}:{}: {}: {}", file, in.get_file_line(), column, e.what));
-      } catch (const io::error::too_many_columns&) {
-        throw InputError(
-            fmt::format("{}:{}: more than the {} columns expected", file, in.get_file_line(), N));
-      } catch (const io::error::too_few_columns&) {
-        throw InputError(
-            fmt::format("{}:{}: fewer than the {} columns expected", file, in.get_file_line(), N));
-      }
-    }
-  } catch (const io::error::header_missing&) {
-    throw InputError(file + ": empty file: expected a header line");
-  } catch (const io::error::base& e) {
-    throw InputError(fmt::format("{}: {}", file, e.what()));
-  }
-}
-
 double non_negative(const char* text) {
   auto v = parse_double_field(text);
   if (!v) throw FieldError{"missing value"};
@@ -170,21 +131,28 @@ YAML::Node trace_cluster_yaml(const TraceClusterSpec& spec) {
 }
 
 YAML::Node openb_cluster_yaml(const std::string& file) {
+  constexpr std::array<const char*, 5> kColumns = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
+  auto header = read_csv_header(file);
+  if (header.empty()) throw InputError(file + ": empty file: expected a header line");
+  for (const char* name : kColumns) {
+    if (!has_column(header, name)) {
+      throw InputError(fmt::format("{}:1: {}: required column missing from the header (expected "
+                                   "sn,cpu_milli,memory_mib,gpu,model)",
+                                   file, name));
+    }
+  }
   std::vector<Machine> machines;
-  read_rows<5>(
-      file,
-      [&](Reader<5>& in) {
-        in.read_header(io::ignore_no_column, "sn", "cpu_milli", "memory_mib", "gpu", "model");
-      },
-      [&](std::array<char*, 5>& f, const char*& column) {
+  csv_row_loop(
+      CsvSource{file, CsvHeader::kNamed, header.size(), true}, kColumns,
+      [&](const std::array<char*, 5>& f, CsvRow& row) {
         Machine m;
-        column = "cpu_milli";
+        row.column = "cpu_milli";
         m.cpu_cores = positive(f[1]) / 1000.0;
-        column = "memory_mib";
+        row.column = "memory_mib";
         m.memory_gb = positive(f[2]) / 1024.0;
-        column = "gpu";
+        row.column = "gpu";
         m.gpus = gpu_count(f[3]);
-        column = "model";
+        row.column = "model";
         std::string model = f[4] != nullptr ? f[4] : "";
         if (model.empty() != (m.gpus == 0)) {
           throw FieldError{
@@ -195,7 +163,8 @@ YAML::Node openb_cluster_yaml(const std::string& file) {
         m.model = std::string(openb_device_type(model));
         m.trace_model = model;
         machines.push_back(m);
-      });
+      },
+      throw_bad_row);
   if (machines.empty()) throw InputError(file + ": the node list has no nodes");
   YAML::Node root;
   openb_device_types(root, machines);
@@ -208,30 +177,17 @@ YAML::Node pai2020_cluster_yaml(const std::string& file) {
                                                    "cap_gpu"};
   std::vector<Machine> machines;
   // The published file has no header row; a first line equal to the header is skipped.
-  bool has_header = false;
-  try {
-    io::LineReader lines(file, open_plain_or_gzip(file));
-    const char* first = lines.next_line();
-    if (first == nullptr)
-      throw InputError(file +
-                       ": empty file: expected rows of machine,gpu_type,cap_cpu,cap_mem,cap_gpu");
-    std::string s = first;
-    while (!s.empty() && (s.back() == '\r' || s.back() == ' '))
-      s.pop_back();
-    has_header = s == "machine,gpu_type,cap_cpu,cap_mem,cap_gpu";
-  } catch (const io::error::base& e) {
-    throw InputError(fmt::format("{}: {}", file, e.what()));
-  }
-  read_rows<5>(
-      file,
-      [&](Reader<5>& in) {
-        if (has_header)
-          std::apply([&](auto... n) { in.read_header(io::ignore_no_column, n...); }, kColumns);
-        else
-          std::apply([&](auto... n) { in.set_header(n...); }, kColumns);
-      },
-      [&](std::array<char*, 5>& f, const char*& column) {
+  auto first = read_first_line(file);
+  if (!first)
+    throw InputError(file +
+                     ": empty file: expected rows of machine,gpu_type,cap_cpu,cap_mem,cap_gpu");
+  CsvHeader header =
+      *first == "machine,gpu_type,cap_cpu,cap_mem,cap_gpu" ? CsvHeader::kNamed : CsvHeader::kNone;
+  csv_row_loop(
+      CsvSource{file, header, kColumns.size(), true}, kColumns,
+      [&](const std::array<char*, 5>& f, CsvRow& row) {
         Machine m;
+        const char*& column = row.column;
         column = "cap_cpu";
         m.cpu_cores = positive(f[2]);
         column = "cap_mem";
@@ -247,18 +203,15 @@ YAML::Node pai2020_cluster_yaml(const std::string& file) {
           if (m.gpus == 0) throw FieldError{fmt::format("a {} machine needs cap_gpu > 0", type)};
           // MISC = older K40m/K80/M60 (the trace's README): the catalog's K80 stands for them.
           m.trace_model = type;
-          if (type == "MISC")
-            m.model = "K80";
-          else if (type == "V100M32")
-            m.model = "V100";
-          else if (type == "V100" || type == "P100" || type == "T4")
-            m.model = type;
-          else
+          m.model = type == "MISC" ? "K80" : std::string(pai2020_device_type(type));
+          if (m.model.empty()) {
             throw FieldError{fmt::format(
                 "unknown gpu_type '{}' (known: CPU, MISC, P100, T4, V100, V100M32)", type)};
+          }
         }
         machines.push_back(m);
-      });
+      },
+      throw_bad_row);
   if (machines.empty()) throw InputError(file + ": the machine spec has no machines");
   YAML::Node root;
   root["nodes"] = groups_yaml(machines, "pai");

@@ -6,11 +6,13 @@
 #include "sim/cluster/cluster_yaml.h"
 #include "sim/engine/error.h"
 #include "sim/network/network_model.h"
+#include "workloads/formats/csv_rows.h"
+#include "workloads/formats/trace_fields.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
-#include <libfccp/csv.h>
 
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <iostream>
@@ -57,67 +59,51 @@ std::optional<Router::Vertex> parse_endpoint(const Router& router, const Cluster
   return router.socket_vertex(static_cast<NodeId>(*node), static_cast<std::uint32_t>(*socket));
 }
 
+// A positive number of GB/s, or kUnlimited when empty.
+double flow_cap(const char* text) {
+  if (empty_field(text)) return MaxMinSolver::kUnlimited;
+  double cap = 0;
+  std::string_view s(text);
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), cap);
+  if (ec != std::errc() || end != s.data() + s.size() || !(cap > 0))
+    throw FieldError{fmt::format("expected a positive number of GB/s, got '{}'", s)};
+  return cap;
+}
+
 std::vector<FlowRow> read_flows(const std::string& file, const Router& router, const Cluster& c) {
-  std::vector<FlowRow> rows;
-  try {
-    io::CSVReader<4, io::trim_chars<' ', '\t', '\r'>, io::double_quote_escape<',', '"'>,
-                  io::throw_on_overflow, io::empty_line_comment>
-        in(file);
-    in.read_header(io::ignore_extra_column | io::ignore_missing_column, "flow", "src", "dst",
-                   "cap_gbps");
-    for (const char* required : {"src", "dst"}) {
-      if (!in.has_column(required)) {
-        throw InputError(fmt::format("{}:1: {}: required column missing from the header (columns: "
-                                     "src, dst, and optionally flow, cap_gbps)",
-                                     file, required));
-      }
+  constexpr std::array<const char*, 4> kColumns = {"flow", "src", "dst", "cap_gbps"};
+  auto header = read_csv_header(file);
+  for (const char* required : {"src", "dst"}) {
+    if (!has_column(header, required)) {
+      throw InputError(fmt::format("{}:1: {}: required column missing from the header (columns: "
+                                   "src, dst, and optionally flow, cap_gbps)",
+                                   file, required));
     }
-    char* cells[4] = {nullptr, nullptr, nullptr, nullptr};
-    while (in.read_row(cells[0], cells[1], cells[2], cells[3])) {
-      auto where = [&](const char* column) {
-        return fmt::format("{}:{}: {}: ", file, in.get_file_line(), column);
-      };
-      FlowRow row;
-      row.label =
-          cells[0] != nullptr && cells[0][0] != '\0' ? cells[0] : std::to_string(rows.size());
-      const char* names[2] = {"src", "dst"};
-      Router::Vertex* ends[2] = {&row.src, &row.dst};
-      for (int k = 0; k < 2; ++k) {
-        auto v = parse_endpoint(router, c, cells[k + 1]);
-        if (!v) {
-          throw InputError(where(names[k]) +
-                           fmt::format("'{}' is not a device id (0 to {}) or a host socket "
-                                       "n<node>.socket<s> of this cluster",
-                                       cells[k + 1], c.devices.size() - 1));
-        }
-        *ends[k] = *v;
-      }
-      if (row.src == row.dst)
-        throw InputError(where("dst") + "a flow needs two different endpoints");
-      if (cells[3] != nullptr && cells[3][0] != '\0') {
-        double cap = 0;
-        std::string_view text(cells[3]);
-        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), cap);
-        if (ec != std::errc() || end != text.data() + text.size() || !(cap > 0)) {
-          throw InputError(where("cap_gbps") +
-                           fmt::format("expected a positive number of GB/s, got '{}'", text));
-        }
-        row.cap = cap;
-      }
-      rows.push_back(std::move(row));
-    }
-  } catch (const io::error::too_many_columns& e) {
-    throw InputError(fmt::format("{}:{}: more columns than the header has", file, e.file_line));
-  } catch (const io::error::too_few_columns& e) {
-    throw InputError(fmt::format("{}:{}: fewer columns than the header has", file, e.file_line));
-  } catch (const io::error::escaped_string_not_closed& e) {
-    throw InputError(fmt::format("{}:{}: a quoted field is not closed", file, e.file_line));
-  } catch (const io::error::duplicated_column_in_header& e) {
-    throw InputError(
-        fmt::format("{}:1: {}: the column appears twice in the header", file, e.column_name));
-  } catch (const io::error::base& e) {
-    throw InputError(fmt::format("{}: {}", file, e.what()));
   }
+  std::vector<FlowRow> rows;
+  auto on_row = [&](const std::array<char*, 4>& cells, CsvRow& csv) {
+    FlowRow row;
+    row.label = !empty_field(cells[0]) ? cells[0] : std::to_string(rows.size());
+    const char* names[2] = {"src", "dst"};
+    Router::Vertex* ends[2] = {&row.src, &row.dst};
+    for (int k = 0; k < 2; ++k) {
+      csv.column = names[k];
+      std::string_view text = cells[k + 1] != nullptr ? cells[k + 1] : "";
+      auto v = parse_endpoint(router, c, text);
+      if (!v) {
+        throw FieldError{fmt::format("'{}' is not a device id (0 to {}) or a host socket "
+                                     "n<node>.socket<s> of this cluster",
+                                     text, c.devices.size() - 1)};
+      }
+      *ends[k] = *v;
+    }
+    if (row.src == row.dst) throw FieldError{"a flow needs two different endpoints"};
+    csv.column = "cap_gbps";
+    row.cap = flow_cap(cells[3]);
+    rows.push_back(std::move(row));
+  };
+  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size(), false}, kColumns, on_row,
+               throw_bad_row);
   return rows;
 }
 

@@ -8,7 +8,7 @@ namespace dlsim {
 std::vector<std::string> read_csv_header(const std::string& file) {
   std::vector<std::string> out;
   try {
-    io::LineReader lines(file);
+    io::LineReader lines(file, open_plain_or_gzip(file));
     char* line = lines.next_line();
     if (line == nullptr) return out;
     std::string_view rest(line);
@@ -31,6 +31,33 @@ std::vector<std::string> read_csv_header(const std::string& file) {
   }
   if (out.size() == 1 && out[0].empty()) out.clear();
   return out;
+}
+
+std::optional<std::string> read_first_line(const std::string& file) {
+  try {
+    io::LineReader lines(file, open_plain_or_gzip(file));
+    char* line = lines.next_line();
+    if (line == nullptr) return std::nullopt;
+    std::string s = line;
+    while (!s.empty() && (s.back() == '\r' || s.back() == ' '))
+      s.pop_back();
+    return s;
+  } catch (const io::error::base& e) {
+    throw InputError(fmt::format("{}: {}", file, e.what()));
+  }
+}
+
+bool has_column(const std::vector<std::string>& header, std::string_view name) {
+  return std::find(header.begin(), header.end(), name) != header.end();
+}
+
+void finish_trace(Trace& trace, std::size_t not_run) {
+  if (not_run > 0) {
+    trace.warnings.push_back(
+        fmt::format("{}: {} jobs with a duration of 0 s are not replayed", trace.file, not_run));
+  }
+  if (trace.jobs.empty() && trace.skipped == 0)
+    throw InputError(trace.file + ": the trace has no jobs");
 }
 
 void check_csv_header(Trace& trace, const std::vector<std::string>& header,

@@ -104,6 +104,9 @@ FormatGuess guess_trace_format(const std::string& path) {
                        ? "the name (.swf.gz)"
                        : "gzip data (swf is the one compressed single-file format)"};
   }
+  // A UTF-8 byte order mark, as spreadsheet programs write it: the readers skip it (libfccp's
+  // LineReader, nlohmann-json), so the guess does too.
+  if (head.rfind("\xEF\xBB\xBF", 0) == 0) head.erase(0, 3);
   auto first = head.find_first_not_of(" \t\r\n");
   if (first == std::string::npos)
     throw InputError(path + ": empty file: nothing to guess the trace format from");

@@ -7,6 +7,7 @@
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/datetime_field.h"
 #include "workloads/formats/gpu_shape.h"
+#include "workloads/formats/trace_fields.h"
 #include "workloads/formats/trace_limits.h"
 
 #include <optional>
@@ -37,6 +38,37 @@ std::optional<std::int64_t> optional_time(const char* text) {
   return datetime_field(text);
 }
 
+std::uint8_t required_status(const char* text) {
+  if (empty_field(text))
+    throw FieldError{"missing value: expected COMPLETED, CANCELLED, FAILED, TIMEOUT or NODE_FAIL"};
+  auto status = status_of(text);
+  if (!status) {
+    throw FieldError{
+        fmt::format("expected COMPLETED, CANCELLED, FAILED, TIMEOUT or NODE_FAIL, got '{}'", text)};
+  }
+  return *status;
+}
+
+// Checks that submit, start and end time go forwards; returns the submit time.
+template <class Cells>
+std::int64_t read_times(const Cells& f, CsvRow& row) {
+  row.column = "submit_time";
+  std::int64_t submit = datetime_field(f[7]);
+  row.column = "start_time";
+  auto start = optional_time(f[8]);
+  if (start && *start < submit) {
+    throw FieldError{fmt::format("time goes backwards: starts {} before its submit_time {}",
+                                 format_datetime(*start), format_datetime(submit))};
+  }
+  row.column = "end_time";
+  auto end = optional_time(f[9]);
+  if (end && start && *end < *start) {
+    throw FieldError{fmt::format("time goes backwards: ends {} before its start_time {}",
+                                 format_datetime(*end), format_datetime(*start))};
+  }
+  return submit;
+}
+
 } // namespace
 
 Trace read_helios_trace(const std::string& file, const ReadOptions& options) {
@@ -50,69 +82,37 @@ Trace read_helios_trace(const std::string& file, const ReadOptions& options) {
     TraceJob job;
     job.line = row.line;
     row.column = "job_id";
-    if (f[0] == nullptr || *f[0] == '\0') throw FieldError{"missing value: expected a job id"};
-    job.name = f[0];
-    if (seen_ids.count(job.name)) throw FieldError{fmt::format("duplicate job id '{}'", job.name)};
+    job.name = required_job_id(f[0], seen_ids);
     row.column = "gpu_num";
-    auto gpus = parse_int_field(f[3]);
-    if (!gpus) throw FieldError{"missing value: expected the number of GPUs"};
-    if (*gpus < 0 || *gpus > kMaxTraceGpus)
-      throw FieldError{fmt::format("expected 0 to {} GPUs, got {}", kMaxTraceGpus, *gpus)};
+    auto gpus = required_gpu_count(f[3], 0);
     row.column = "cpu_num";
-    auto cpus = parse_double_field(f[4]);
-    if (cpus && *cpus < 0) throw FieldError{fmt::format("expected a count >= 0, got {}", *cpus)};
+    auto cpus = optional_non_negative(f[4]);
     row.column = "node_num";
     auto nodes = parse_int_field(f[5]);
     if (!nodes) throw FieldError{"missing value: expected the number of nodes"};
     if (*nodes < 0 || *nodes > kMaxTraceGpus)
       throw FieldError{fmt::format("expected 0 to {} nodes, got {}", kMaxTraceGpus, *nodes)};
     row.column = "state";
-    if (f[6] == nullptr || *f[6] == '\0')
-      throw FieldError{
-          "missing value: expected COMPLETED, CANCELLED, FAILED, TIMEOUT or NODE_FAIL"};
-    auto status = status_of(f[6]);
-    if (!status)
-      throw FieldError{fmt::format(
-          "expected COMPLETED, CANCELLED, FAILED, TIMEOUT or NODE_FAIL, got '{}'", f[6])};
-    row.column = "submit_time";
-    std::int64_t submit = datetime_field(f[7]);
-    row.column = "start_time";
-    auto start = optional_time(f[8]);
-    if (start && *start < submit) {
-      throw FieldError{fmt::format("time goes backwards: starts {} before its submit_time {}",
-                                   format_datetime(*start), format_datetime(submit))};
-    }
-    row.column = "end_time";
-    auto end = optional_time(f[9]);
-    if (end && start && *end < *start) {
-      throw FieldError{fmt::format("time goes backwards: ends {} before its start_time {}",
-                                   format_datetime(*end), format_datetime(*start))};
-    }
+    std::uint8_t status = required_status(f[6]);
+    std::int64_t submit = read_times(f, row);
     row.column = "duration";
-    auto duration = parse_double_field(f[10]);
-    if (!duration) throw FieldError{"missing value: expected the run time in seconds"};
-    if (*duration < 0 || *duration > kMaxTraceSeconds) {
-      throw FieldError{
-          fmt::format("expected a run time from 0 to {:g} s, got {}", kMaxTraceSeconds, *duration)};
-    }
+    double duration = required_run_time_s(f[10]);
     row.column = "queue";
-    auto queued = parse_double_field(f[11]);
-    if (queued && *queued < 0)
-      throw FieldError{fmt::format("expected a queueing time >= 0 s, got {}", *queued)};
+    optional_non_negative(f[11]);
     // The row is good.
     seen_ids.insert(job.name);
-    if (*gpus == 0) {
+    if (gpus == 0) {
       ++cpu_only;
       return;
     }
-    if (*duration == 0) {
+    if (duration == 0) {
       ++not_run;
       return;
     }
     job.submit_s = static_cast<double>(submit);
-    job.duration_s = *duration;
-    job.trace_status = *status;
-    auto g = static_cast<std::uint32_t>(*gpus);
+    job.duration_s = duration;
+    job.trace_status = status;
+    auto g = static_cast<std::uint32_t>(gpus);
     auto n = static_cast<std::uint32_t>(*nodes);
     GpuShape shape = n >= 1 && g % n == 0 ? GpuShape{n, g / n} : shape_for_gpus(g);
     job.workers = shape.workers;

@@ -3,13 +3,9 @@
 // table the submit time, user and status, and the order of the jobs.
 #include "workloads/formats/pai2020.h"
 
-#include "sim/engine/error.h"
-#include "workloads/formats/field_parse.h"
+#include "workloads/formats/csv_rows.h"
+#include "workloads/formats/trace_fields.h"
 #include "workloads/formats/trace_limits.h"
-#include "workloads/formats/zlib_source.h"
-
-#include <fmt/format.h>
-#include <libfccp/csv.h>
 
 #include <algorithm>
 #include <array>
@@ -56,21 +52,6 @@ std::string joined(const std::array<const char*, N>& names) {
   return s;
 }
 
-// The first line, trimmed at the end; nullopt for an empty file.
-std::optional<std::string> first_line(const std::string& file) {
-  try {
-    io::LineReader lines(file, open_plain_or_gzip(file));
-    char* line = lines.next_line();
-    if (line == nullptr) return std::nullopt;
-    std::string s = line;
-    while (!s.empty() && (s.back() == '\r' || s.back() == ' '))
-      s.pop_back();
-    return s;
-  } catch (const io::error::base& e) {
-    throw InputError(fmt::format("{}: {}", file, e.what()));
-  }
-}
-
 // The table's file in the directory: NAME.csv or NAME.csv.gz; "" when absent.
 std::string table_file(const fs::path& dir, const std::string& name) {
   for (const char* ext : {".csv", ".csv.gz"}) {
@@ -81,7 +62,7 @@ std::string table_file(const fs::path& dir, const std::string& name) {
 }
 
 // Reads one header-less table (a first line equal to the published header is skipped). Calls
-// on_row(fields, column) per row; on_row throws FieldError after pointing `column` at the field.
+// on_row(cells, row) per row; on_row throws FieldError after pointing row.column at the field.
 template <std::size_t N, class OnRow>
 void read_table(const fs::path& dir, const std::string& name, const std::string& file,
                 const std::array<const char*, N>& columns, Trace& trace, const ReadOptions& options,
@@ -89,64 +70,17 @@ void read_table(const fs::path& dir, const std::string& name, const std::string&
   const std::string header = joined(columns);
   fs::path header_file = dir / (name + ".header");
   if (fs::is_regular_file(header_file)) {
-    std::string given = first_line(header_file.string()).value_or("");
+    std::string given = read_first_line(header_file.string()).value_or("");
     if (given != header) {
       throw InputError(fmt::format("{}:1: expected the published PAI 2020 columns '{}', got '{}'",
                                    header_file.string(), header, given));
     }
   }
-  auto first = first_line(file);
+  auto first = read_first_line(file);
   if (!first)
     throw InputError(fmt::format("{}: empty file: expected rows of {} ({})", file, name, header));
-  bool has_header = *first == header;
-  try {
-    io::CSVReader<N, io::trim_chars<' ', '\t', '\r'>, io::double_quote_escape<',', '"'>> in(
-        file, open_plain_or_gzip(file));
-    if (has_header) {
-      std::apply([&](auto... n) { in.read_header(io::ignore_no_column, n...); }, columns);
-    } else {
-      std::apply([&](auto... n) { in.set_header(n...); }, columns);
-    }
-    std::array<char*, N> f{};
-    while (true) {
-      const char* column = "row";
-      unsigned line = in.get_file_line() + 1;
-      try {
-        f.fill(nullptr);
-        bool more = false;
-        try {
-          more = std::apply([&](auto&... cells) { return in.read_row(cells...); }, f);
-        } catch (const io::error::too_many_columns&) {
-          line = in.get_file_line();
-          throw FieldError{fmt::format("more than the {} columns of {} ({})", N, name, header)};
-        } catch (const io::error::too_few_columns&) {
-          line = in.get_file_line();
-          throw FieldError{fmt::format("fewer than the {} columns of {} ({})", N, name, header)};
-        } catch (const io::error::escaped_string_not_closed&) {
-          line = in.get_file_line();
-          throw FieldError{"a quoted field is not closed"};
-        }
-        if (!more) break;
-        line = in.get_file_line();
-        on_row(f, line, column);
-      } catch (const FieldError& e) {
-        reject_row(trace, options, fmt::format("{}:{}: {}: {}", file, line, column, e.what));
-      }
-    }
-  } catch (const io::error::base& e) {
-    throw InputError(fmt::format("{}: {}", file, e.what()));
-  }
-}
-
-bool empty(const char* f) {
-  return f == nullptr || *f == '\0';
-}
-
-// Times within kMaxTraceSeconds stay exact in SimTime (workloads/formats/trace_limits.h).
-void check_seconds(double v) {
-  if (v < 0) throw FieldError{fmt::format("must not be negative, got {}", v)};
-  if (v > kMaxTraceSeconds)
-    throw FieldError{fmt::format("must be at most {} s, got {}", kMaxTraceSeconds, v)};
+  CsvSource source{file, *first == header ? CsvHeader::kNamed : CsvHeader::kNone, N, true};
+  for_each_csv_row(source, columns, trace, options, on_row);
 }
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -168,227 +102,238 @@ struct JobTasks {
   std::size_t util_count = 0;
   bool used = false; // joined with a job row
 };
+using TaskMap = std::unordered_map<std::string, JobTasks>;
 
-} // namespace
+// The table files of the directory; an InputError when a required one is missing.
+struct PaiFiles {
+  std::string job, task, group_tag, sensor; // "" when absent (only the optional ones)
+};
 
-Trace read_pai2020_trace(const std::string& directory, const ReadOptions& options) {
-  Trace trace;
-  trace.file = directory;
+PaiFiles find_tables(const std::string& directory) {
   fs::path dir(directory);
   if (!fs::is_directory(dir)) {
     throw InputError(directory + ": the pai2020 format reads a directory holding pai_job_table.csv "
                                  "and pai_task_table.csv (and optionally pai_group_tag_table.csv, "
                                  "pai_sensor_table.csv)");
   }
-  std::string job_file = table_file(dir, "pai_job_table");
-  std::string task_file = table_file(dir, "pai_task_table");
+  PaiFiles files{table_file(dir, "pai_job_table"), table_file(dir, "pai_task_table"),
+                 table_file(dir, "pai_group_tag_table"), table_file(dir, "pai_sensor_table")};
   for (auto [f, n] :
-       {std::pair{job_file, "pai_job_table"}, std::pair{task_file, "pai_task_table"}}) {
+       {std::pair{files.job, "pai_job_table"}, std::pair{files.task, "pai_task_table"}}) {
     if (f.empty())
       throw InputError(fmt::format("{}: {}.csv (or .csv.gz) is missing", directory, n));
   }
-  // Jobs are rows of the job table: errors found later, when the trace is resolved against the
-  // cluster, name that file and line.
-  trace.file = job_file;
+  return files;
+}
 
-  // Task table: one JobTasks per job_name.
-  std::unordered_map<std::string, JobTasks> tasks;
-  read_table(
-      dir, "pai_task_table", task_file, kTask, trace, options,
-      [&](std::array<char*, 10>& f, unsigned, const char*& column) {
-        column = "job_name";
-        if (empty(f[0])) throw FieldError{"empty job name"};
-        column = "inst_num";
-        auto inst = parse_double_field(f[2]);
-        if (!inst) throw FieldError{"missing value"};
-        if (*inst < 0 || *inst != std::floor(*inst) || *inst > 1e6) {
-          throw FieldError{fmt::format("expected a whole number of instances, got {}", f[2])};
-        }
-        column = "start_time";
-        auto start = parse_double_field(f[4]);
-        if (start) check_seconds(*start);
-        column = "end_time";
-        auto end = parse_double_field(f[5]);
-        if (end) check_seconds(*end);
-        if (start && end && *end < *start) {
-          throw FieldError{fmt::format("goes backwards: {} is before start_time {}", *end, *start)};
-        }
-        column = "plan_cpu";
-        double cpu = parse_double_field(f[6]).value_or(0);
-        if (cpu < 0) throw FieldError{fmt::format("must not be negative, got {}", cpu)};
-        column = "plan_mem";
-        double mem = parse_double_field(f[7]).value_or(0);
-        if (mem < 0) throw FieldError{fmt::format("must not be negative, got {}", mem)};
-        column = "plan_gpu";
-        double gpu = parse_double_field(f[8]).value_or(0);
-        if (gpu < 0 || gpu > 6400)
-          throw FieldError{fmt::format("must be 0 to 6400 percent, got {}", gpu)};
-        JobTasks& t = tasks[f[0]];
-        if (gpu > 0) {
-          t.workers += *inst;
-          t.plan_gpu = std::max(t.plan_gpu, gpu);
-          t.plan_cpu = std::max(t.plan_cpu, cpu);
-          t.plan_mem = std::max(t.plan_mem, mem);
-          if (!start || !end) t.untimed = true;
-          if (start) t.start = std::min(t.start, *start);
-          if (end) t.end = std::max(t.end, *end);
-          std::string type = empty(f[9]) ? "" : f[9];
-          if (t.gpu_tasks.empty())
-            t.gpu_type = type;
-          else if (type != t.gpu_type)
-            t.mixed_types = true;
-          t.gpu_tasks.emplace_back(f[1] != nullptr ? f[1] : "");
-        } else if (f[1] != nullptr && std::string_view(f[1]) == "ps") {
-          t.ps += static_cast<std::uint32_t>(*inst);
-        }
-      });
-
-  // Group tags: the GPU type the user asked for, by inst_id (the job id).
-  std::unordered_map<std::string, std::string> requested_type;
-  std::string tag_file = table_file(dir, "pai_group_tag_table");
-  if (!tag_file.empty()) {
-    read_table(dir, "pai_group_tag_table", tag_file, kGroupTag, trace, options,
-               [&](std::array<char*, 5>& f, unsigned, const char*& column) {
-                 column = "inst_id";
-                 if (empty(f[0])) throw FieldError{"empty inst_id"};
-                 if (!empty(f[2])) requested_type.emplace(f[0], f[2]);
-               });
+// One row of the task table added to its job's JobTasks.
+void add_task(const std::array<char*, 10>& f, CsvRow& row, TaskMap& tasks) {
+  row.column = "job_name";
+  if (empty_field(f[0])) throw FieldError{"empty job name"};
+  row.column = "inst_num";
+  auto inst = parse_double_field(f[2]);
+  if (!inst) throw FieldError{"missing value"};
+  if (*inst < 0 || *inst != std::floor(*inst) || *inst > 1e6)
+    throw FieldError{fmt::format("expected a whole number of instances, got {}", f[2])};
+  row.column = "start_time";
+  auto start = parse_double_field(f[4]);
+  if (start) checked_seconds(*start);
+  row.column = "end_time";
+  auto end = parse_double_field(f[5]);
+  if (end) checked_seconds(*end);
+  if (start && end && *end < *start)
+    throw FieldError{fmt::format("goes backwards: {} is before start_time {}", *end, *start)};
+  row.column = "plan_cpu";
+  double cpu = optional_non_negative(f[6]).value_or(0);
+  row.column = "plan_mem";
+  double mem = optional_non_negative(f[7]).value_or(0);
+  row.column = "plan_gpu";
+  double gpu = parse_double_field(f[8]).value_or(0);
+  if (gpu < 0 || gpu > 6400)
+    throw FieldError{fmt::format("must be 0 to 6400 percent, got {}", gpu)};
+  JobTasks& t = tasks[f[0]];
+  if (gpu == 0) {
+    if (f[1] != nullptr && std::string_view(f[1]) == "ps")
+      t.ps += static_cast<std::uint32_t>(*inst);
+    return;
   }
+  t.workers += *inst;
+  t.plan_gpu = std::max(t.plan_gpu, gpu);
+  t.plan_cpu = std::max(t.plan_cpu, cpu);
+  t.plan_mem = std::max(t.plan_mem, mem);
+  if (!start || !end) t.untimed = true;
+  if (start) t.start = std::min(t.start, *start);
+  if (end) t.end = std::max(t.end, *end);
+  std::string type = empty_field(f[9]) ? "" : f[9];
+  if (t.gpu_tasks.empty())
+    t.gpu_type = type;
+  else if (type != t.gpu_type)
+    t.mixed_types = true;
+  t.gpu_tasks.emplace_back(f[1] != nullptr ? f[1] : "");
+}
 
-  // Sensors: mean gpu_wrk_util over the instances of each job's GPU tasks.
-  std::string sensor_file = table_file(dir, "pai_sensor_table");
-  if (!sensor_file.empty()) {
-    read_table(dir, "pai_sensor_table", sensor_file, kSensor, trace, options,
-               [&](std::array<char*, 16>& f, unsigned, const char*& column) {
-                 column = "job_name";
-                 if (empty(f[0])) throw FieldError{"empty job name"};
-                 column = "gpu_wrk_util";
-                 auto util = parse_double_field(f[7]);
-                 if (util && *util < 0)
-                   throw FieldError{fmt::format("must not be negative, got {}", *util)};
-                 auto it = tasks.find(f[0]);
-                 if (!util || it == tasks.end()) return;
-                 std::string_view task = f[1] != nullptr ? f[1] : "";
-                 for (const auto& name : it->second.gpu_tasks) {
-                   if (name == task) {
-                     it->second.util_sum += *util;
-                     ++it->second.util_count;
-                     return;
-                   }
-                 }
-               });
+// One row of the sensor table: its gpu_wrk_util added to the job's GPU task it measures.
+void add_sensor(const std::array<char*, 16>& f, CsvRow& row, TaskMap& tasks) {
+  row.column = "job_name";
+  if (empty_field(f[0])) throw FieldError{"empty job name"};
+  row.column = "gpu_wrk_util";
+  auto util = optional_non_negative(f[7]);
+  auto it = tasks.find(f[0]);
+  if (!util || it == tasks.end()) return;
+  std::string_view task = f[1] != nullptr ? f[1] : "";
+  for (const auto& name : it->second.gpu_tasks) {
+    if (name == task) {
+      it->second.util_sum += *util;
+      ++it->second.util_count;
+      return;
+    }
   }
+}
 
-  // Jobs, in the job table's order.
+// Why jobs of the job table are not replayed, for the warnings at the end.
+struct PaiCounts {
   std::size_t unfinished = 0, cpu_only = 0, no_tasks = 0, no_run_time = 0;
   std::vector<std::string> unmatched_types;
-  std::unordered_set<std::string> seen;
-  read_table(
-      dir, "pai_job_table", job_file, kJob, trace, options,
-      [&](std::array<char*, 6>& f, unsigned line, const char*& column) {
-        TraceJob job;
-        job.line = line;
-        column = "job_name";
-        if (empty(f[0])) throw FieldError{"empty job name"};
-        job.name = f[0];
-        if (!seen.insert(job.name).second)
-          throw FieldError{fmt::format("duplicate job name '{}'", job.name)};
-        column = "status";
-        std::string_view status = f[3] != nullptr ? f[3] : "";
-        bool finished = true;
-        if (status == "Failed")
-          job.trace_status = 1;
-        else if (status == "Running" || status == "Waiting")
-          finished = false;
-        else if (status != "Terminated") {
-          throw FieldError{
-              fmt::format("expected Terminated, Failed, Running or Waiting, got '{}'", status)};
-        }
-        column = "start_time";
-        auto submit = parse_double_field(f[4]);
-        if (!submit) throw FieldError{"missing value (the job's submit time)"};
-        check_seconds(*submit);
-        column = "end_time";
-        auto end = parse_double_field(f[5]);
-        if (end) check_seconds(*end);
-        if (end && *end < *submit)
-          throw FieldError{
-              fmt::format("goes backwards: {} is before start_time {}", *end, *submit)};
-        auto it = tasks.find(job.name);
-        if (it != tasks.end()) it->second.used = true;
-        if (!finished) {
-          ++unfinished;
-          return;
-        }
-        if (it == tasks.end()) {
-          ++no_tasks;
-          return;
-        }
-        JobTasks& t = it->second;
-        if (t.gpu_tasks.empty()) {
-          ++cpu_only;
-          return;
-        }
-        if (t.untimed || t.workers < 1) {
-          ++no_run_time;
-          return;
-        }
-        job.submit_s = *submit;
-        // Whole seconds: a task that ended in the second it started ran [0, 1) s.
-        job.duration_s = t.end > t.start ? t.end - t.start : 0.5;
-        job.workers = static_cast<std::uint32_t>(t.workers);
-        if (t.plan_gpu < 100) {
-          job.gpu_fraction = t.plan_gpu / 100.0;
-        } else {
-          job.devices_per_worker = static_cast<std::uint32_t>(std::ceil(t.plan_gpu / 100.0 - 1e-9));
-        }
-        if (static_cast<double>(job.workers) * job.devices_per_worker > kMaxTraceGpus) {
-          column = "job_name";
-          throw FieldError{fmt::format("the job's GPU tasks ask for {} GPUs, more than {}",
-                                       static_cast<double>(job.workers) * job.devices_per_worker,
-                                       kMaxTraceGpus)};
-        }
-        job.ps = t.ps;
-        job.cpus_per_worker = t.plan_cpu / 100.0;
-        job.mem_gb_per_worker = t.plan_mem;
-        if (!empty(f[2])) job.user = trace.users.intern(f[2]);
-        std::string type = t.mixed_types ? "" : t.gpu_type;
-        if (!empty(f[1])) {
-          auto r = requested_type.find(f[1]);
-          if (r != requested_type.end()) type = r->second;
-        }
-        std::string_view device = pai2020_device_type(type);
-        if (!device.empty())
-          job.device_type = trace.device_types.intern(device);
-        else if (!type.empty() && type != "MISC" &&
-                 std::find(unmatched_types.begin(), unmatched_types.end(), type) ==
-                     unmatched_types.end()) {
-          unmatched_types.push_back(type);
-        }
-        if (t.util_count > 0) {
-          double util =
-              t.util_sum / static_cast<double>(t.util_count) / (100.0 * job.devices_per_worker);
-          if (util > 0) job.gpu_util = std::min(util, 1.0);
-        }
-        trace.jobs.push_back(std::move(job));
-      });
+};
 
+// The job's GPU type: the one its group tag requests, else its GPU tasks' common type.
+void set_device_type(const char* inst_id, const JobTasks& t,
+                     const std::unordered_map<std::string, std::string>& requested_type,
+                     Trace& trace, TraceJob& job, PaiCounts& counts) {
+  std::string type = t.mixed_types ? "" : t.gpu_type;
+  if (!empty_field(inst_id)) {
+    auto r = requested_type.find(inst_id);
+    if (r != requested_type.end()) type = r->second;
+  }
+  std::string_view device = pai2020_device_type(type);
+  auto& unmatched = counts.unmatched_types;
+  if (!device.empty())
+    job.device_type = trace.device_types.intern(device);
+  else if (!type.empty() && type != "MISC" &&
+           std::find(unmatched.begin(), unmatched.end(), type) == unmatched.end())
+    unmatched.push_back(type);
+}
+
+// The job's gang, run time and resources from its GPU tasks.
+void set_from_tasks(const JobTasks& t, CsvRow& row, TraceJob& job) {
+  // Whole seconds: a task that ended in the second it started ran [0, 1) s.
+  job.duration_s = t.end > t.start ? t.end - t.start : 0.5;
+  job.workers = static_cast<std::uint32_t>(t.workers);
+  if (t.plan_gpu < 100)
+    job.gpu_fraction = t.plan_gpu / 100.0;
+  else
+    job.devices_per_worker = static_cast<std::uint32_t>(std::ceil(t.plan_gpu / 100.0 - 1e-9));
+  if (static_cast<double>(job.workers) * job.devices_per_worker > kMaxTraceGpus) {
+    row.column = "job_name";
+    throw FieldError{fmt::format("the job's GPU tasks ask for {} GPUs, more than {}",
+                                 static_cast<double>(job.workers) * job.devices_per_worker,
+                                 kMaxTraceGpus)};
+  }
+  job.ps = t.ps;
+  job.cpus_per_worker = t.plan_cpu / 100.0;
+  job.mem_gb_per_worker = t.plan_mem;
+  if (t.util_count > 0) {
+    double util = t.util_sum / static_cast<double>(t.util_count) / (100.0 * job.devices_per_worker);
+    if (util > 0) job.gpu_util = std::min(util, 1.0);
+  }
+}
+
+// The job's status, submit and end time; returns false for a job still Running or Waiting.
+bool read_job_times(const std::array<char*, 6>& f, CsvRow& row, TraceJob& job) {
+  row.column = "status";
+  std::string_view status = f[3] != nullptr ? f[3] : "";
+  bool finished = true;
+  if (status == "Failed")
+    job.trace_status = 1;
+  else if (status == "Running" || status == "Waiting")
+    finished = false;
+  else if (status != "Terminated")
+    throw FieldError{
+        fmt::format("expected Terminated, Failed, Running or Waiting, got '{}'", status)};
+  row.column = "start_time";
+  auto submit = parse_double_field(f[4]);
+  if (!submit) throw FieldError{"missing value (the job's submit time)"};
+  job.submit_s = checked_seconds(*submit);
+  row.column = "end_time";
+  auto end = parse_double_field(f[5]);
+  if (end) checked_seconds(*end);
+  if (end && *end < *submit)
+    throw FieldError{fmt::format("goes backwards: {} is before start_time {}", *end, *submit)};
+  return finished;
+}
+
+void warn_about_left_out(Trace& trace, const std::string& directory, const PaiCounts& counts,
+                         const TaskMap& tasks) {
   std::size_t orphan_tasks = 0;
   for (const auto& [name, t] : tasks)
     orphan_tasks += !t.used;
   auto note = [&](std::size_t n, const char* what) {
     if (n > 0) trace.warnings.push_back(fmt::format("{}: {} {}", directory, n, what));
   };
-  note(unfinished, "jobs skipped: still Running or Waiting at the end of the trace (no run time)");
-  note(cpu_only, "CPU-only jobs skipped (no task with plan_gpu > 0)");
-  note(no_tasks, "jobs skipped: no row in pai_task_table");
-  note(no_run_time, "jobs skipped: a GPU task has no start_time or end_time");
+  note(counts.unfinished,
+       "jobs skipped: still Running or Waiting at the end of the trace (no run time)");
+  note(counts.cpu_only, "CPU-only jobs skipped (no task with plan_gpu > 0)");
+  note(counts.no_tasks, "jobs skipped: no row in pai_task_table");
+  note(counts.no_run_time, "jobs skipped: a GPU task has no start_time or end_time");
   note(orphan_tasks, "job names in pai_task_table have no row in pai_job_table (ignored)");
-  if (!unmatched_types.empty()) {
+  if (!counts.unmatched_types.empty()) {
     trace.warnings.push_back(
         fmt::format("{}: GPU types not in dlsim's catalog, jobs may use any GPU: {}", directory,
-                    fmt::join(unmatched_types, ", ")));
+                    fmt::join(counts.unmatched_types, ", ")));
   }
+}
+
+} // namespace
+
+Trace read_pai2020_trace(const std::string& directory, const ReadOptions& options) {
+  Trace trace;
+  const PaiFiles files = find_tables(directory);
+  const fs::path dir(directory);
+  // Jobs are rows of the job table: errors found later, when the trace is resolved against the
+  // cluster, name that file and line.
+  trace.file = files.job;
+  TaskMap tasks;
+  read_table(dir, "pai_task_table", files.task, kTask, trace, options,
+             [&](const auto& f, CsvRow& row) { add_task(f, row, tasks); });
+  // Group tags: the GPU type the user asked for, by inst_id (the job id).
+  std::unordered_map<std::string, std::string> requested_type;
+  if (!files.group_tag.empty()) {
+    read_table(dir, "pai_group_tag_table", files.group_tag, kGroupTag, trace, options,
+               [&](const auto& f, CsvRow& row) {
+                 row.column = "inst_id";
+                 if (empty_field(f[0])) throw FieldError{"empty inst_id"};
+                 if (!empty_field(f[2])) requested_type.emplace(f[0], f[2]);
+               });
+  }
+  if (!files.sensor.empty()) {
+    read_table(dir, "pai_sensor_table", files.sensor, kSensor, trace, options,
+               [&](const auto& f, CsvRow& row) { add_sensor(f, row, tasks); });
+  }
+  PaiCounts counts;
+  std::unordered_set<std::string> seen;
+  read_table(dir, "pai_job_table", files.job, kJob, trace, options,
+             [&](const auto& f, CsvRow& row) {
+               TraceJob job;
+               job.line = row.line;
+               row.column = "job_name";
+               if (empty_field(f[0])) throw FieldError{"empty job name"};
+               job.name = f[0];
+               if (!seen.insert(job.name).second)
+                 throw FieldError{fmt::format("duplicate job name '{}'", job.name)};
+               bool finished = read_job_times(f, row, job);
+               auto it = tasks.find(job.name);
+               if (it != tasks.end()) it->second.used = true;
+               if (!finished) return void(++counts.unfinished);
+               if (it == tasks.end()) return void(++counts.no_tasks);
+               const JobTasks& t = it->second;
+               if (t.gpu_tasks.empty()) return void(++counts.cpu_only);
+               if (t.untimed || t.workers < 1) return void(++counts.no_run_time);
+               set_from_tasks(t, row, job);
+               if (!empty_field(f[2])) job.user = trace.users.intern(f[2]);
+               set_device_type(f[1], t, requested_type, trace, job, counts);
+               trace.jobs.push_back(std::move(job));
+             });
+  warn_about_left_out(trace, directory, counts, tasks);
   if (trace.jobs.empty() && trace.skipped == 0)
     throw InputError(directory + ": the trace has no finished GPU job");
   return trace;

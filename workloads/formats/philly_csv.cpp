@@ -6,7 +6,7 @@
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/datetime_field.h"
 #include "workloads/formats/gpu_shape.h"
-#include "workloads/formats/trace_limits.h"
+#include "workloads/formats/trace_fields.h"
 
 #include <cmath>
 
@@ -36,41 +36,29 @@ Trace read_philly_csv_trace(const std::string& file, const ReadOptions& options)
     row.column = "timestamp";
     job.submit_s = static_cast<double>(datetime_field(f[0]));
     row.column = "duration";
-    auto duration = parse_double_field(f[1]);
-    if (!duration) throw FieldError{"missing value: expected the run time in seconds"};
-    if (*duration < 0 || *duration > kMaxTraceSeconds) {
-      throw FieldError{
-          fmt::format("expected a run time from 0 to {:g} s, got {}", kMaxTraceSeconds, *duration)};
-    }
+    double duration = required_run_time_s(f[1]);
     row.column = "num_gpus";
-    auto gpus = parse_int_field(f[2]);
-    if (!gpus) throw FieldError{"missing value: expected the number of GPUs"};
-    if (*gpus < 1 || *gpus > kMaxTraceGpus)
-      throw FieldError{fmt::format("expected 1 to {} GPUs, got {}", kMaxTraceGpus, *gpus)};
+    auto gpus = required_gpu_count(f[2], 1);
     row.column = "gpu_time";
     if (auto gpu_time = parse_double_field(f[3])) {
-      double expected = *duration * static_cast<double>(*gpus);
+      double expected = duration * static_cast<double>(gpus);
       if (std::fabs(*gpu_time - expected) > 1e-6 * std::max(1.0, expected)) {
         throw FieldError{
             fmt::format("expected duration x num_gpus = {}, got {}", expected, *gpu_time)};
       }
     }
-    if (*duration == 0) { // never ran: nothing to replay
+    if (duration == 0) { // never ran: nothing to replay
       ++not_run;
       return;
     }
-    job.duration_s = *duration;
-    GpuShape shape = shape_for_gpus(static_cast<std::uint32_t>(*gpus));
+    job.duration_s = duration;
+    GpuShape shape = shape_for_gpus(static_cast<std::uint32_t>(gpus));
     job.workers = shape.workers;
     job.devices_per_worker = shape.devices_per_worker;
     if (f[4] != nullptr) job.queue = trace.queues.intern(f[4]);
     trace.jobs.push_back(std::move(job));
   });
-  if (not_run > 0) {
-    trace.warnings.push_back(
-        fmt::format("{}: {} jobs with a duration of 0 s are not replayed", file, not_run));
-  }
-  if (trace.jobs.empty() && trace.skipped == 0) throw InputError(file + ": the trace has no jobs");
+  finish_trace(trace, not_run);
   return trace;
 }
 

@@ -203,6 +203,40 @@ std::string plain(const char* what) {
   return s.rfind("[json.exception", 0) == 0 && close != std::string::npos ? s.substr(close + 2) : s;
 }
 
+// An empty file (or only white space) gets its own message; the stream is rewound.
+void check_not_empty(std::ifstream& in, const std::string& file) {
+  char c = 0;
+  bool any = false;
+  while (in.get(c)) {
+    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+      any = true;
+      break;
+    }
+  }
+  if (!any) throw InputError(file + ": empty file: expected a JSON array of Philly jobs");
+  in.clear();
+  in.seekg(0);
+}
+
+// Jobs read but not replayed, by reason.
+struct NotReplayed {
+  std::size_t no_attempt = 0, no_run_time = 0, no_gpu = 0;
+
+  void count(Outcome outcome) {
+    no_attempt += outcome == Outcome::kNoAttempt;
+    no_run_time += outcome == Outcome::kNoRunTime;
+    no_gpu += outcome == Outcome::kNoGpu;
+  }
+  void warn(Trace& trace) const {
+    if (no_attempt + no_run_time + no_gpu == 0) return;
+    trace.warnings.push_back(fmt::format("{}: not replayed: {} jobs with no attempt, {} with no "
+                                         "recorded run time (no start_time on the first "
+                                         "attempt or no end_time on the last: still running at the "
+                                         "snapshot, or a logging gap), {} with no GPU",
+                                         trace.file, no_attempt, no_run_time, no_gpu));
+  }
+};
+
 } // namespace
 
 Trace read_philly_json_trace(const std::string& file, const ReadOptions& options) {
@@ -210,26 +244,13 @@ Trace read_philly_json_trace(const std::string& file, const ReadOptions& options
   trace.file = file;
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot open the file", file));
-  // An empty file (or only white space) gets its own message.
-  {
-    char c = 0;
-    bool any = false;
-    while (in.get(c)) {
-      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-        any = true;
-        break;
-      }
-    }
-    if (!any) throw InputError(file + ": empty file: expected a JSON array of Philly jobs");
-    in.clear();
-    in.seekg(0);
-  }
+  check_not_empty(in, file);
 
   Reader reader{trace, {}};
   std::uint64_t line = 1;
   std::uint64_t job_line = 1;
   std::size_t index = 0;
-  std::size_t no_attempt = 0, no_run_time = 0, no_gpu = 0;
+  NotReplayed not_replayed;
   bool top_is_array = false;
   auto callback = [&](int depth, json::parse_event_t event, json& parsed) {
     if (depth == 0 && event == json::parse_event_t::array_start) top_is_array = true;
@@ -251,20 +272,11 @@ Trace read_philly_json_trace(const std::string& file, const ReadOptions& options
     TraceJob job;
     job.line = static_cast<std::uint32_t>(job_line);
     try {
-      switch (reader.convert(parsed, job)) {
-      case Outcome::kJob:
+      Outcome outcome = reader.convert(parsed, job);
+      if (outcome == Outcome::kJob)
         trace.jobs.push_back(std::move(job));
-        break;
-      case Outcome::kNoAttempt:
-        ++no_attempt;
-        break;
-      case Outcome::kNoRunTime:
-        ++no_run_time;
-        break;
-      case Outcome::kNoGpu:
-        ++no_gpu;
-        break;
-      }
+      else
+        not_replayed.count(outcome);
     } catch (const JobError& e) {
       std::string name = job.name.empty() ? "" : fmt::format(" (jobid {})", job.name);
       reject_row(trace, options,
@@ -285,13 +297,7 @@ Trace read_philly_json_trace(const std::string& file, const ReadOptions& options
   }
   if (!top_is_array)
     throw InputError(fmt::format("{}:1: expected a JSON array of Philly jobs", file));
-  if (no_attempt + no_run_time + no_gpu > 0) {
-    trace.warnings.push_back(fmt::format("{}: not replayed: {} jobs with no attempt, {} with no "
-                                         "recorded run time (no start_time on the first "
-                                         "attempt or no end_time on the last: still running at the "
-                                         "snapshot, or a logging gap), {} with no GPU",
-                                         file, no_attempt, no_run_time, no_gpu));
-  }
+  not_replayed.warn(trace);
   if (trace.jobs.empty() && trace.skipped == 0)
     throw InputError(file + ": the trace has no job to replay");
   return trace;

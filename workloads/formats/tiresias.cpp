@@ -4,7 +4,7 @@
 
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/gpu_shape.h"
-#include "workloads/formats/trace_limits.h"
+#include "workloads/formats/trace_fields.h"
 
 #include <map>
 #include <set>
@@ -61,52 +61,33 @@ Trace read_tiresias_trace(const std::string& file, const ReadOptions& options) {
     TraceJob job;
     job.line = row.line;
     row.column = "job_id";
-    if (f[0] == nullptr || *f[0] == '\0') throw FieldError{"missing value: expected a job id"};
-    job.name = f[0];
-    if (seen_ids.count(job.name)) throw FieldError{fmt::format("duplicate job id '{}'", job.name)};
+    job.name = required_job_id(f[0], seen_ids);
     row.column = "num_gpu";
-    auto gpus = parse_int_field(f[1]);
-    if (!gpus) throw FieldError{"missing value: expected the number of GPUs"};
-    if (*gpus < 1 || *gpus > kMaxTraceGpus)
-      throw FieldError{fmt::format("expected 1 to {} GPUs, got {}", kMaxTraceGpus, *gpus)};
+    auto gpus = required_gpu_count(f[1], 1);
     row.column = "submit_time";
-    auto submit = parse_double_field(f[2]);
-    if (!submit) throw FieldError{"missing value: expected the submit time in seconds"};
-    if (*submit < 0 || *submit > kMaxTraceSeconds) {
-      throw FieldError{
-          fmt::format("expected a time from 0 to {:g} s, got {}", kMaxTraceSeconds, *submit)};
-    }
-    if (last_line != 0 && *submit < last_submit) {
+    double submit = required_time_s(f[2], "the submit time");
+    if (last_line != 0 && submit < last_submit) {
       throw FieldError{fmt::format("time goes backwards: {} s after {} s on line {} (the format "
                                    "lists jobs in submission order)",
-                                   *submit, last_submit, last_line)};
+                                   submit, last_submit, last_line)};
     }
     row.column = "iterations";
-    auto iterations = parse_double_field(f[3]);
-    if (iterations && *iterations < 0)
-      throw FieldError{fmt::format("expected a count >= 0, got {}", *iterations)};
+    optional_non_negative(f[3]);
     row.column = "duration";
-    auto duration = parse_double_field(f[5]);
-    if (!duration) throw FieldError{"missing value: expected the run time in seconds"};
-    if (*duration < 0 || *duration > kMaxTraceSeconds) {
-      throw FieldError{
-          fmt::format("expected a run time from 0 to {:g} s, got {}", kMaxTraceSeconds, *duration)};
-    }
+    double duration = required_run_time_s(f[5]);
     row.column = "interval";
-    auto interval = parse_double_field(f[6]);
-    if (interval && *interval < 0)
-      throw FieldError{fmt::format("expected a gap >= 0 s, got {}", *interval)};
+    optional_non_negative(f[6]);
     // The row is good: from here on nothing throws.
     seen_ids.insert(job.name);
-    last_submit = *submit;
+    last_submit = submit;
     last_line = row.line;
-    if (*duration == 0) {
+    if (duration == 0) {
       ++not_run;
       return;
     }
-    job.submit_s = *submit;
-    job.duration_s = *duration;
-    GpuShape shape = shape_for_gpus(static_cast<std::uint32_t>(*gpus));
+    job.submit_s = submit;
+    job.duration_s = duration;
+    GpuShape shape = shape_for_gpus(static_cast<std::uint32_t>(gpus));
     job.workers = shape.workers;
     job.devices_per_worker = shape.devices_per_worker;
     if (f[4] != nullptr && *f[4] != '\0') {
@@ -129,11 +110,7 @@ Trace read_tiresias_trace(const std::string& file, const ReadOptions& options) {
                                          "model-less (set trace.assign_models to draw one): {}",
                                          file, jobs, fmt::join(parts, ", ")));
   }
-  if (not_run > 0) {
-    trace.warnings.push_back(
-        fmt::format("{}: {} jobs with a duration of 0 s are not replayed", file, not_run));
-  }
-  if (trace.jobs.empty() && trace.skipped == 0) throw InputError(file + ": the trace has no jobs");
+  finish_trace(trace, not_run);
   return trace;
 }
 
