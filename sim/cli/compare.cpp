@@ -50,6 +50,11 @@ ResultSet read_summary(const std::string& file) {
   }
   if (!j.is_object())
     throw InputError(fmt::format("{}: expected a JSON object (a summary.json)", file));
+  // `{}` or another tool's JSON would compare as "every metric missing": not a summary.
+  for (const char* key : {"jobs", "makespan_s"}) {
+    if (!j.contains(key))
+      throw InputError(fmt::format("{}: no '{}' key: not a dlsim summary.json", file, key));
+  }
   ResultSet r;
   r.file = file;
   MetricList metrics;

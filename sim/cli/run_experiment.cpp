@@ -7,28 +7,49 @@
 #include "sim/cli/prepare.h"
 #include "sim/cli/progress.h"
 #include "sim/engine/error.h"
+#include "sim/report/result_dir.h"
 #include "sim/report/writers.h"
 #include "sim/runtime/simulation.h"
 
 #include "dlsim_version.h"
 
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
 
 namespace dlsim {
 
+std::string safe_file_name(const std::string& name) {
+  std::string safe;
+  for (char c : name) {
+    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '-' || c == '_' || c == '.' || c == '+';
+    safe.push_back(plain ? c : '_');
+  }
+  // No hidden names and no "." or "..": a leading dot becomes '_'.
+  if (safe.empty() || safe[0] == '.') safe.insert(safe.begin(), '_');
+  return safe.substr(0, 100);
+}
+
 std::string default_out_dir(const Experiment& e) {
-  return fmt::format("results/{}-{}-{}", e.name, e.policy, e.seed);
+  return fmt::format("results/{}",
+                     safe_file_name(fmt::format("{}-{}-{}", e.name, e.policy, e.seed)));
 }
 
 std::string render_run_yaml(const Experiment& e) {
   YAML::Node run = YAML::Clone(e.resolved);
   run["dlsim_version"] = DLSIM_VERSION;
+  // Absolute paths, so that `dlsim run -e run.yaml` from any directory reads the same files.
+  for (YAML::Node file : {run["trace"]["file"], run["models"]}) {
+    if (file.IsScalar() && !file.Scalar().empty())
+      file = fs::absolute(file.Scalar()).lexically_normal().string();
+  }
   shorten_doubles(run);
   YAML::Emitter em;
   em << run;
@@ -47,10 +68,17 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   PolicySetup setup{parse_placement(e.placement), PolicyParams(e.policy_params, e.policy)};
   auto policy = entry.make(setup);
 
+  // The output directory is checked and staged before the simulation: a bad --out fails now.
+  ResultDir out(out_dir.empty() ? default_out_dir(e) : out_dir);
+  std::ofstream timeseries(out.file("timeseries.csv"), std::ios::binary);
+  if (!timeseries) throw InputError(fmt::format("{}: cannot write", out.file("timeseries.csv")));
+  write_timeseries_header(timeseries);
+
   Simulation sim(e.cluster, p.workload, e.runtime, *policy,
                  PolicyInfo{e.policy, uses_oracle(entry, setup.params)});
   UtilizationMeter meter;
-  Sampler sampler(from_seconds(e.sample_s));
+  Sampler sampler(from_seconds(e.sample_s),
+                  [&](const Sample& s) { write_timeseries_row(timeseries, s); });
   ProgressLine progress_line(p.workload.jobs.back().request.submit);
   sim.add_observer(&meter);
   sim.add_observer(&sampler);
@@ -63,25 +91,30 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   report.summary = summarize(sim.state(), report.result, meter.allocated_gpu_s(),
                              meter.effective_gpu_s(), e.policy, e.seed);
   report.gpu_count = sim.state().gpu_count;
+  if (sampler.doublings() > 0) {
+    fmt::print(warn,
+               "note: timeseries.csv: {} rows; the sampling period doubled {} times to {} s to "
+               "bound them (docs/outputs.md)\n",
+               sampler.rows(), sampler.doublings(), to_seconds(sampler.period()));
+  }
 
-  std::string out = out_dir.empty() ? default_out_dir(e) : out_dir;
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec)
-    throw InputError(fmt::format("{}: cannot create the output directory: {}", out, ec.message()));
-  write_file_atomically(out + "/jobs.csv",
+  timeseries.flush();
+  if (!timeseries)
+    throw InputError(fmt::format("{}: write failed (disk full?)", out.file("timeseries.csv")));
+  timeseries.close();
+  write_file_atomically(out.file("jobs.csv"),
                         [&](std::ostream& s) { write_jobs_csv(s, sim.state()); });
-  write_file_atomically(out + "/timeseries.csv",
-                        [&](std::ostream& s) { write_timeseries_csv(s, sampler.samples()); });
-  write_file_atomically(out + "/run.yaml", [&](std::ostream& s) { s << render_run_yaml(e); });
+  test_kill_point("writing");
+  write_file_atomically(out.file("run.yaml"), [&](std::ostream& s) { s << render_run_yaml(e); });
   // summary.json last: its presence marks a complete result directory.
-  write_file_atomically(out + "/summary.json",
+  write_file_atomically(out.file("summary.json"),
                         [&](std::ostream& s) { write_summary_json(s, report.summary); });
+  out.commit();
 
   report.sim_seconds = std::chrono::duration<double>(sim_end - sim_start).count();
   report.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  report.out_dir = out;
+  report.out_dir = out_dir.empty() ? default_out_dir(e) : out_dir;
   report.experiment =
       p.experiment; // a copy: `sim` still refers to p's cluster until it is destroyed
   return report;

@@ -20,7 +20,12 @@ struct RunReport {
   double wall_seconds = 0; // wall time in all, reading included
 };
 
-// The directory `dlsim run` writes to when --out is not given.
+// `name` made safe as one file name: characters other than letters, digits and "-_.+" become
+// '_', a leading '.' gets a '_' before it (so never "..") and it is cut to 100 characters.
+std::string safe_file_name(const std::string& name);
+
+// The directory `dlsim run` writes to when --out is not given: results/<name-policy-seed>,
+// made a safe file name, so an experiment name like "../x" stays inside results/.
 std::string default_out_dir(const Experiment& e);
 
 // The text of run.yaml for an experiment: its resolved tree plus the dlsim version.

@@ -90,6 +90,16 @@ int command_sweep(const std::vector<std::string>& args) {
   if (jobs == 0) throw po::error("--jobs must be at least 1");
 
   SweepSpec spec = load_sweep_spec(spec_file);
+  // Usage is checked in full before sweep.json is written: a mistyped command leaves nothing.
+  if (vm.count("emit") && vm["emit"].as<std::string>() != "list" &&
+      vm["emit"].as<std::string>() != "slurm")
+    throw po::error(
+        fmt::format("--emit expects slurm or list, got '{}'", vm["emit"].as<std::string>()));
+  if (vm.count("only") && vm["only"].as<std::size_t>() >= spec.runs.size()) {
+    throw po::error(fmt::format("--only {}: the sweep has {} runs (indices 0 to {})",
+                                vm["only"].as<std::size_t>(), spec.runs.size(),
+                                spec.runs.size() - 1));
+  }
   write_sweep_plan(dir, spec);
 
   if (vm.count("emit")) {
@@ -123,12 +133,7 @@ int command_sweep(const std::vector<std::string>& args) {
 
   std::vector<std::size_t> indices;
   if (vm.count("only")) {
-    std::size_t i = vm["only"].as<std::size_t>();
-    if (i >= spec.runs.size()) {
-      throw po::error(fmt::format("--only {}: the sweep has {} runs (indices 0 to {})", i,
-                                  spec.runs.size(), spec.runs.size() - 1));
-    }
-    indices.push_back(i);
+    indices.push_back(vm["only"].as<std::size_t>());
   } else {
     for (const auto& run : spec.runs)
       indices.push_back(run.index);

@@ -16,8 +16,8 @@
 #include <fstream>
 #include <map>
 #include <signal.h>
-#include <spawn.h>
 #include <sstream>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -91,17 +91,24 @@ pid_t spawn_run(const std::string& binary, const std::string& dir, const SweepSp
   argv.push_back(nullptr);
 
   std::string log = log_file(dir, run);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, binary.c_str(), &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0)
-    throw InputError(fmt::format("{}: cannot start a run: {}", binary, std::strerror(rc)));
+  // fork + exec rather than posix_spawn, for PR_SET_PDEATHSIG: a run dies with the sweep that
+  // started it (even a sweep killed with SIGKILL) instead of running on unwatched. Everything
+  // the child needs is prepared before the fork; the child calls only async-signal-safe
+  // functions.
+  const pid_t parent = ::getpid();
+  pid_t pid = ::fork();
+  if (pid < 0)
+    throw InputError(fmt::format("{}: cannot start a run: {}", binary, std::strerror(errno)));
+  if (pid == 0) {
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(127);
+    int in = ::open("/dev/null", O_RDONLY);
+    int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (in < 0 || out < 0 || ::dup2(in, STDIN_FILENO) < 0 || ::dup2(out, STDOUT_FILENO) < 0 ||
+        ::dup2(out, STDERR_FILENO) < 0)
+      ::_exit(127);
+    ::execve(binary.c_str(), argv.data(), environ);
+    ::_exit(127);
+  }
   return pid;
 }
 

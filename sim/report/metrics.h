@@ -3,7 +3,8 @@
 
 #include "sim/runtime/observer.h"
 
-#include <vector>
+#include <cstddef>
+#include <functional>
 
 namespace dlsim {
 
@@ -27,19 +28,30 @@ struct Sample {
   double effective_util = 0; // effective GPUs / all GPUs, 0..1
 };
 
-// Samples the state every `period` (the state at time t is the one after all decisions at t).
+// Samples the state every `period` (the state at time t is the one after all decisions at t)
+// and hands each sample to `sink` at once, so the series is never held in memory. The count is
+// bounded: after every `rows_per_doubling` samples the period doubles (docs/outputs.md), so a
+// run of length T at period p writes at most about rows_per_doubling * log2(T / p) rows.
 class Sampler final : public RunObserver {
 public:
-  explicit Sampler(SimTime period) : period_(period) {}
+  static constexpr std::size_t kRowsPerDoubling = 100'000;
+  Sampler(SimTime period, std::function<void(const Sample&)> sink,
+          std::size_t rows_per_doubling = kRowsPerDoubling)
+      : period_(period), sink_(std::move(sink)), rows_per_doubling_(rows_per_doubling) {}
   void on_advance(SimTime from, SimTime to, const View& view) override;
   void on_run_end(const View& view) override;
-  [[nodiscard]] const std::vector<Sample>& samples() const { return samples_; }
+  [[nodiscard]] SimTime period() const { return period_; } // the last one, after doublings
+  [[nodiscard]] std::size_t doublings() const { return doublings_; }
+  [[nodiscard]] std::size_t rows() const { return rows_; }
 
 private:
   void take(SimTime t, const View& view);
   SimTime period_;
+  std::function<void(const Sample&)> sink_;
+  std::size_t rows_per_doubling_;
+  std::size_t rows_ = 0;
+  std::size_t doublings_ = 0;
   SimTime next_ = 0;
-  std::vector<Sample> samples_;
 };
 
 } // namespace dlsim

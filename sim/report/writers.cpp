@@ -1,6 +1,7 @@
 #include "sim/report/writers.h"
 
 #include "sim/engine/error.h"
+#include "sim/report/result_dir.h"
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -17,6 +18,7 @@ namespace dlsim {
 
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& body) {
+  remove_stale_temporaries(path);
   std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -133,12 +135,13 @@ void write_summary_json(std::ostream& out, const Summary& m) {
   out << j.dump(2) << '\n';
 }
 
-void write_timeseries_csv(std::ostream& out, const std::vector<Sample>& samples) {
+void write_timeseries_header(std::ostream& out) {
   out << "time_s,running_jobs,pending_jobs,allocated_gpus,effective_gpu_util\n";
-  for (const Sample& s : samples) {
-    fmt::print(out, "{},{},{},{},{}\n", secs(s.time), s.running, s.pending, s.allocated_gpus,
-               s.effective_util);
-  }
+}
+
+void write_timeseries_row(std::ostream& out, const Sample& s) {
+  fmt::print(out, "{},{},{},{},{}\n", secs(s.time), s.running, s.pending, s.allocated_gpus,
+             s.effective_util);
 }
 
 } // namespace dlsim

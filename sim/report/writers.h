@@ -15,6 +15,8 @@ void write_file_atomically(const std::string& path, const std::function<void(std
 
 void write_jobs_csv(std::ostream& out, const SimState& state);
 void write_summary_json(std::ostream& out, const Summary& summary);
-void write_timeseries_csv(std::ostream& out, const std::vector<Sample>& samples);
+// timeseries.csv, a row at a time as the Sampler hands them over.
+void write_timeseries_header(std::ostream& out);
+void write_timeseries_row(std::ostream& out, const Sample& s);
 
 } // namespace dlsim

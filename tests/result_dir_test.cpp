@@ -1,0 +1,191 @@
+// Atomic result directories (issue 20 item 3, docs/outputs.md): a killed run leaves the earlier
+// run or the new one, never a mix; --out is checked before the run; names are made safe;
+// run.yaml re-runs from anywhere; sweeps do not outlive their parent; temporaries are cleaned.
+#include "sim/cli/run_experiment.h"
+#include "tests/support/harness.h"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+using namespace dlsim;
+using namespace dlsim::test;
+
+namespace {
+
+const char* const kFiles[] = {"jobs.csv", "timeseries.csv", "run.yaml", "summary.json"};
+
+std::string contents_of(const std::string& dir) {
+  std::string all;
+  for (const char* f : kFiles)
+    all += std::string(f) + ":\n" + (fs::exists(dir + "/" + f) ? read_file(dir + "/" + f) : "-");
+  return all;
+}
+
+// Runs dlsim with DLSIM_TEST_KILL_AT=`stage` in the environment.
+Outcome run_killed_at(const std::string& stage, const std::string& args, const ScratchDir& dir) {
+  ::setenv("DLSIM_TEST_KILL_AT", stage.c_str(), 1);
+  Outcome o = run_dlsim(args, dir);
+  ::unsetenv("DLSIM_TEST_KILL_AT");
+  return o;
+}
+
+std::size_t entries_named_like(const fs::path& dir, const std::string& part) {
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(dir))
+    n += e.path().filename().string().find(part) != std::string::npos;
+  return n;
+}
+
+} // namespace
+
+TEST_CASE("dlsim run killed with -9 leaves the complete earlier run or the complete new one",
+          "[cli][atomic]") {
+  ScratchDir dir;
+  const std::string out = dir.file("out");
+  const std::string old_args = "run -q --policy fifo --until 20000";
+  const std::string new_args = "run -q --policy sjf --until 30000";
+  // The two runs differ in every file (policy and horizon), so a mix would show.
+  REQUIRE(run_dlsim(old_args + " --out " + dir.file("old"), dir).code == 0);
+  REQUIRE(run_dlsim(new_args + " --out " + dir.file("new"), dir).code == 0);
+  const std::string old_run = contents_of(dir.file("old"));
+  const std::string new_run = contents_of(dir.file("new"));
+  REQUIRE(old_run != new_run);
+  for (const char* f : kFiles)
+    REQUIRE(read_file(dir.file("old") + "/" + f) != read_file(dir.file("new") + "/" + f));
+
+  // At each stage of the write, a SIGKILL (the shell reports 128 + 9). Before the swap the
+  // earlier run stands; after it, the new one; a leftover staging directory is removed by the
+  // next run into the same --out.
+  for (auto [stage, expect_new] :
+       {std::pair{"writing", false}, std::pair{"staged", false}, std::pair{"swapped", true}}) {
+    CAPTURE(stage);
+    REQUIRE(run_dlsim(old_args + " --out " + out, dir).code == 0);
+    Outcome killed = run_killed_at(stage, new_args + " --out " + out, dir);
+    CHECK(killed.code == 128 + SIGKILL);
+    CHECK(contents_of(out) == (expect_new ? new_run : old_run));
+    REQUIRE(run_dlsim(old_args + " --out " + out, dir).code == 0);
+    CHECK(contents_of(out) == old_run);
+    CHECK(entries_named_like(dir.path(), ".dlsim-") == 0);
+  }
+}
+
+TEST_CASE("--out is checked before the run and other files in it are kept", "[cli][atomic]") {
+  ScratchDir dir;
+  std::string file = dir.write("a-file", "x");
+  Outcome o = run_dlsim("run -q --out " + file, dir);
+  CHECK(o.code == 1);
+  CHECK_THAT(o.err, Catch::Contains("exists and is not a directory"));
+  CHECK(read_file(file) == "x");
+
+  fs::create_directories(dir.file("holder/sub"));
+  o = run_dlsim("run -q --out " + dir.file("holder"), dir);
+  CHECK(o.code == 1);
+  CHECK_THAT(o.err, Catch::Contains("holds a directory (sub)"));
+  CHECK(!fs::exists(dir.file("holder/summary.json")));
+
+  // A file that is not a result (a sweep's dlsim.log, a note) survives the swap; a stale
+  // temporary of a killed write (pid 4999999 is above Linux's largest pid, 2^22) does not.
+  fs::create_directories(dir.file("kept"));
+  dir.write("kept/notes.txt", "mine");
+  dir.write("kept/jobs.csv.tmp.4999999", "half");
+  REQUIRE(run_dlsim("run -q --until 1000 --out " + dir.file("kept"), dir).code == 0);
+  CHECK(read_file(dir.file("kept/notes.txt")) == "mine");
+  CHECK(fs::exists(dir.file("kept/summary.json")));
+  CHECK(!fs::exists(dir.file("kept/jobs.csv.tmp.4999999")));
+}
+
+TEST_CASE("a default output directory stays inside results/ whatever the experiment's name",
+          "[cli][atomic]") {
+  CHECK(safe_file_name("../../etc/x") == "_.._.._etc_x");
+  CHECK(safe_file_name("..") == "_..");
+  CHECK(safe_file_name("ok-name_1.5+") == "ok-name_1.5+");
+  CHECK(safe_file_name("") == "_");
+  CHECK(safe_file_name(std::string(300, 'a')).size() == 100);
+  Experiment e;
+  e.name = "../../outside";
+  e.policy = "fifo";
+  e.seed = 3;
+  CHECK(default_out_dir(e) == "results/_.._.._outside-fifo-3");
+}
+
+TEST_CASE("run.yaml names its files by absolute path, so a re-run from elsewhere reads them",
+          "[cli][atomic]") {
+  ScratchDir dir;
+  REQUIRE(run_dlsim("run -q --out " + dir.file("first"), dir).code == 0);
+  // From a directory holding another traces/sample.csv (one job), the cwd-relative path of old
+  // would have read that one: 1 job instead of 500.
+  fs::create_directories(dir.file("elsewhere/traces"));
+  dir.write("elsewhere/traces/sample.csv",
+            "id,submit_s,workers,gpus_per_worker,duration_s,user,model\nj,0,1,1,10,u,vgg16\n");
+  std::string cmd = "cd '" + dir.file("elsewhere") + "' && '" DLSIM_BINARY "' run -q -e '" +
+                    dir.file("first/run.yaml") + "' --out '" + dir.file("second") + "'";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  CHECK(read_file(dir.file("second/summary.json")) == read_file(dir.file("first/summary.json")));
+  CHECK_THAT(read_file(dir.file("first/run.yaml")),
+             Catch::Contains("file: " DLSIM_SOURCE_DIR_FOR_TESTS "/traces/sample.csv"));
+}
+
+TEST_CASE("sweep usage errors leave no sweep.json, and a killed sweep takes its runs with it",
+          "[sweep][atomic]") {
+  ScratchDir dir;
+  std::string spec = dir.write("spec.yaml", "grid:\n  seed: [1, 2]\n");
+  Outcome o = run_dlsim("sweep " + spec + " --out " + dir.file("s") + " --only 7", dir);
+  CHECK(o.code == 2);
+  CHECK(!fs::exists(dir.file("s/sweep.json")));
+  o = run_dlsim("sweep " + spec + " --out " + dir.file("s") + " --emit pbs", dir);
+  CHECK(o.code == 2);
+  CHECK(!fs::exists(dir.file("s/sweep.json")));
+
+  // The runs stall 60 s before their swap; the sweep is killed with -9 meanwhile. Its children
+  // must die with it (PR_SET_PDEATHSIG), not run on unwatched.
+  std::string pid_file = dir.file("sweep.pid");
+  // Only the dlsim command goes to the background, so $! is its pid.
+  std::string cmd = "cd '" DLSIM_SOURCE_DIR_FOR_TESTS
+                    "' || exit 1; DLSIM_TEST_STALL_AT=staged '" DLSIM_BINARY "' sweep '" +
+                    spec + "' -j 2 --out '" + dir.file("k") + "' > /dev/null 2>&1 & echo $! > '" +
+                    pid_file + "'";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  pid_t sweep = std::stoi(read_file(pid_file));
+  std::vector<pid_t> children;
+  auto children_file =
+      "/proc/" + std::to_string(sweep) + "/task/" + std::to_string(sweep) + "/children";
+  for (int i = 0; i < 200 && children.size() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::istringstream in(read_file(children_file));
+    children.clear();
+    for (pid_t c = 0; in >> c;)
+      children.push_back(c);
+  }
+  REQUIRE(children.size() == 2);
+  ::kill(sweep, SIGKILL);
+  auto alive = [](pid_t p) {
+    std::ifstream stat("/proc/" + std::to_string(p) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return false;
+    // The state follows the ")" that closes the command name; a zombie is dead.
+    auto close = line.rfind(')');
+    return close != std::string::npos && line.size() > close + 2 && line[close + 2] != 'Z';
+  };
+  bool any_alive = true;
+  for (int i = 0; i < 100 && any_alive; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    any_alive = alive(children[0]) || alive(children[1]);
+  }
+  CHECK(!any_alive);
+}
+
+TEST_CASE("compare rejects a JSON object that is not a summary", "[compare][atomic]") {
+  ScratchDir dir;
+  std::string empty = dir.write("empty.json", "{}");
+  REQUIRE(run_dlsim("run -q --until 1000 --out " + dir.file("r"), dir).code == 0);
+  Outcome o = run_dlsim("compare " + empty + " " + dir.file("r/summary.json"), dir);
+  CHECK(o.code == 1);
+  CHECK_THAT(o.err, Catch::Contains("empty.json: no 'jobs' key: not a dlsim summary.json"));
+}
