@@ -8,7 +8,8 @@
 namespace dlsim {
 
 const std::vector<std::string>& placement_names() {
-  static const std::vector<std::string> names = {"consolidate", "spread", "topology-aware"};
+  static const std::vector<std::string> names = {"consolidate", "spread", "topology-aware",
+                                                 "first-fit"};
   return names;
 }
 
@@ -16,6 +17,7 @@ Placement parse_placement(const std::string& name) {
   if (name == "consolidate") return Placement::kConsolidate;
   if (name == "spread") return Placement::kSpread;
   if (name == "topology-aware") return Placement::kTopologyAware;
+  if (name == "first-fit") return Placement::kFirstFit;
   throw InputError(fmt::format("policy.placement: unknown placement '{}' (valid: {})", name,
                                fmt::join(placement_names(), ", ")));
 }
@@ -98,6 +100,42 @@ std::optional<std::vector<DeviceId>> spread(const View& view, JobId j, DeviceTyp
   return out;
 }
 
+// The first node in id order that holds every worker, as YARN's capacity scheduler and the
+// Tiresias simulator's `yarn` scheme place a job that fits one node; else nodes in id order, each
+// taking as many workers as fit (whole free nodes for a job of node-sized workers, as that
+// scheme's cross-node allocation).
+std::optional<std::vector<DeviceId>> first_fit(const View& view, JobId j, DeviceTypeId t,
+                                               std::uint32_t workers) {
+  const FreeIndex& free = view.free();
+  const std::uint32_t dpw = view.request(j).devices_per_worker;
+  std::vector<DeviceId> out;
+  // Each bucket lists its nodes in id order, so its first node that fits is its lowest; the
+  // lowest over the buckets that can hold the job is the first node in id order.
+  std::optional<NodeId> first;
+  for (std::uint32_t k = workers * dpw; k <= free.max_per_node(t); ++k) {
+    for (NodeId n : free.nodes_with(t, k)) {
+      if (first && n > *first) break;
+      if (view.workers_fitting_on(j, n, t) >= workers) {
+        first = n;
+        break;
+      }
+    }
+  }
+  if (first) {
+    take_on_node(view, *first, t, workers, dpw, out);
+    return out;
+  }
+  std::uint32_t left = workers;
+  for (NodeId n = 0; n < view.cluster().nodes.size() && left > 0; ++n) {
+    std::uint32_t fit = std::min(left, view.workers_fitting_on(j, n, t));
+    if (fit == 0) continue;
+    take_on_node(view, n, t, fit, dpw, out);
+    left -= fit;
+  }
+  if (left > 0) return std::nullopt;
+  return out;
+}
+
 } // namespace
 
 std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement strategy,
@@ -107,9 +145,21 @@ std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement 
     // Fast refusal: not enough free devices of this type anywhere. Keeps a blocked FIFO head
     // from scanning the cluster at every decision.
     if (view.free().free(t) < workers * dpw) continue;
-    auto out = strategy == Placement::kConsolidate ? consolidate(view, j, t, workers)
-               : strategy == Placement::kSpread    ? spread(view, j, t, workers)
-                                                   : place_topology_aware(view, j, t, workers);
+    std::optional<std::vector<DeviceId>> out;
+    switch (strategy) {
+    case Placement::kConsolidate:
+      out = consolidate(view, j, t, workers);
+      break;
+    case Placement::kSpread:
+      out = spread(view, j, t, workers);
+      break;
+    case Placement::kTopologyAware:
+      out = place_topology_aware(view, j, t, workers);
+      break;
+    case Placement::kFirstFit:
+      out = first_fit(view, j, t, workers);
+      break;
+    }
     if (out) return out;
   }
   return std::nullopt;

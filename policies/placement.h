@@ -14,6 +14,7 @@ enum class Placement {
   kConsolidate,   // fewest nodes: a single node by best fit, else the nodes with most free first
   kSpread,        // one worker per node, least-loaded nodes first
   kTopologyAware, // most bandwidth for the job's pattern, then fewest hops (topology_aware.h)
+  kFirstFit,      // the first node in id order that holds the job (YARN, Tiresias' simulator)
 };
 
 Placement parse_placement(const std::string& name); // InputError listing the valid names

@@ -126,6 +126,39 @@ TEST_CASE("consolidate uses the fewest nodes; spread one worker per node", "[pol
   CHECK(spread.state.jobs[four].nodes_used == 4);
 }
 
+TEST_CASE("first-fit takes the first node in id order, not the best fit", "[policy][placement]") {
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 2, devices: {V100: 4}}\n");
+  // a (2 GPUs) lands on node 0 under both; c (3 GPUs) cannot use node 0's 2 free: node 1. d (1
+  // GPU) then sees node 0 with 2 free and node 1 with 1: best fit takes node 1, first fit node 0.
+  // e (one worker of 2 GPUs) at 3: after best fit node 0 still has 2 free, so e runs 3-103;
+  // after first fit each node has 1 free, so e waits for a's end at 100 and runs 100-200.
+  Workload w = workload_from_csv(c, "id,submit_s,workers,gpus_per_worker,duration_s\n"
+                                    "a,0,1,2,100\nc,1,1,3,100\nd,2,1,1,100\ne,3,1,2,100\n");
+  RunOutput best = run_policy("fifo", c, w, {}, "consolidate");
+  RunOutput first = run_policy("fifo", c, w, {}, "first-fit");
+  CHECK(end_s(best, w, "e") == 103);
+  CHECK(end_s(first, w, "e") == 200);
+  CHECK(end_s(first, w, "d") == 102);
+}
+
+TEST_CASE("first-fit spreads a job that no node holds over nodes in id order",
+          "[policy][placement]") {
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 3, devices: {V100: 4}}\n");
+  // x (1 GPU) takes node 0. y (6 workers of 1 GPU) fits no single node: first fit takes 3 on
+  // node 0 and 3 on node 1, leaving node 2 whole; consolidate takes the emptiest nodes, 4 on
+  // node 1 and 2 on node 2, leaving 3 and 2 free. z (4 GPUs, one worker) at 2 then starts at
+  // once on node 2 under first fit (ends 102) and waits for x's end at 100 under consolidate,
+  // when node 0 is whole again (ends 200).
+  Workload w = workload_from_csv(c, "id,submit_s,workers,gpus_per_worker,duration_s\n"
+                                    "x,0,1,1,100\ny,1,6,1,100\nz,2,1,4,100\n");
+  RunOutput first = run_policy("fifo", c, w, {}, "first-fit");
+  RunOutput best = run_policy("fifo", c, w, {}, "consolidate");
+  CHECK(first.state.jobs[job_named(w, "y")].nodes_used == 2);
+  CHECK(end_s(first, w, "y") == 101);
+  CHECK(end_s(first, w, "z") == 102);
+  CHECK(end_s(best, w, "z") == 200);
+}
+
 TEST_CASE("consolidate best-fits a node and spans few nodes when it must", "[policy][placement]") {
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 3, devices: {V100: 4}}\n");
   // a (3 GPUs) lands on node 0, leaving 1 free there. b (1 GPU) best-fits into node 0's last
