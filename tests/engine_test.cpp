@@ -17,7 +17,7 @@ TEST_CASE("events pop in (time, band, insertion) order", "[engine]") {
   q.push(10, EventKind::kArrival, 3);
   q.push(10, EventKind::kJobFinish, 4);
   q.push(10, EventKind::kArrival, 5); // same time and band as 3: after it, by insertion
-  q.push(5, EventKind::kRunEnd, 6);
+  q.push(5, EventKind::kWakeup, 6);
   std::vector<std::uint32_t> order;
   while (!q.empty())
     order.push_back(q.pop().subject);

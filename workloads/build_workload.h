@@ -3,7 +3,8 @@
 // every job could ever fit the cluster.
 #pragma once
 
-#include "sim/runtime/job.h"
+#include "sim/cluster/cluster.h"
+#include "sim/workload/workload.h"
 #include "workloads/model_zoo.h"
 #include "workloads/trace.h"
 

@@ -16,7 +16,6 @@ enum class EventKind : std::uint8_t {
   kActionDone = 1,
   kArrival = 2,
   kWakeup = 3,
-  kRunEnd = 4,
 };
 
 struct Event {

@@ -40,8 +40,6 @@ Summary summarize(const SimState& s, const RunResult& result, double allocated_g
       ++out.finished;
       jct.push_back(to_seconds(job.end - submit));
       last_finish = std::max(last_finish, job.end);
-    } else if (job.status == JobStatus::kFailed) {
-      ++out.failed;
     } else if (job.status == JobStatus::kCancelled) {
       ++out.cancelled;
     }

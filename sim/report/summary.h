@@ -14,7 +14,7 @@ struct Summary {
   std::uint64_t seed = 0;
   std::uint64_t jobs = 0;
   std::uint64_t finished = 0;
-  std::uint64_t failed = 0;
+  std::uint64_t failed = 0; // always 0: no failure model yet; kept so summary.json keeps its keys
   std::uint64_t cancelled = 0;  // stopped by the policy (e.g. search trials cut early)
   std::uint64_t unfinished = 0; // still pending or running at the end (--until, or stuck)
   std::uint64_t skipped_bad_jobs = 0;

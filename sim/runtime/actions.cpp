@@ -390,8 +390,7 @@ void Control::resize(JobId j, std::span<const DeviceId> devices) {
 
 void Control::cancel(JobId j) {
   JobStatus st = state(j).status;
-  if (st == JobStatus::kFuture || st == JobStatus::kFinished || st == JobStatus::kFailed ||
-      st == JobStatus::kCancelled) {
+  if (st == JobStatus::kFuture || is_over(st)) {
     sim_.refuse(j, "cancel", fmt::format("job is {}", to_string(st)));
   }
   sim_.do_cancel(j);

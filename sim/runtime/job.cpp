@@ -24,8 +24,6 @@ std::string_view to_string(JobStatus s) {
     return "resizing";
   case JobStatus::kFinished:
     return "finished";
-  case JobStatus::kFailed:
-    return "failed";
   case JobStatus::kCancelled:
     return "cancelled";
   }

@@ -1,8 +1,10 @@
-// Jobs: what the trace asked for (JobSpec, never changes) and what happened to it (JobState).
+// Jobs at run time: what happened to each (JobState). What the trace asked for (JobSpec) is plain
+// data in sim/workload/workload.h.
 #pragma once
 
 #include "sim/cluster/cluster.h"
 #include "sim/engine/time.h"
+#include "sim/workload/workload.h"
 
 #include <cstdint>
 #include <string>
@@ -10,49 +12,6 @@
 #include <vector>
 
 namespace dlsim {
-
-using JobId = std::uint32_t;
-using ModelId = std::uint16_t; // 0 = no model: a pure-duration job
-
-constexpr std::int32_t kAnyGpu = -1; // JobRequest::device_type when the trace gives none
-
-// What a real scheduler sees of a job when it is submitted.
-struct JobRequest {
-  SimTime submit = 0;
-  std::uint32_t workers = 1;
-  std::uint32_t devices_per_worker = 1;
-  std::uint32_t ps = 0;       // parameter servers (communication pattern)
-  double cpus_per_worker = 0; // 0 = not constrained
-  double mem_gb_per_worker = 0;
-  std::uint32_t min_workers = 1; // elastic range; both = workers for a rigid job
-  std::uint32_t max_workers = 1;
-  int priority = 0;
-  std::uint32_t user = 0;             // index into Workload::users
-  std::uint32_t queue = 0;            // index into Workload::queues
-  ModelId model = 0;                  // index into Workload::models / PerfTable
-  std::int32_t device_type = kAnyGpu; // DeviceTypeId, or kAnyGpu
-  double gpu_util = 0;                // utilization when running alone, 0..1 (resolved)
-  double gpu_mem_gb = 0;              // device memory footprint (0 = unknown, not checked)
-  double requested_time_s = 0;        // the user's own estimate, when the trace has one
-  // Share of a device each worker needs (fractional GPU jobs, e.g. Alibaba PAI / openb). A job
-  // with a fraction < 1 has one device per worker and may share it with others up to a sum of 1.
-  double gpu_fraction = 1;
-
-  [[nodiscard]] std::uint32_t devices() const { return workers * devices_per_worker; }
-};
-
-// How the trace says the job ended. Failed and killed jobs keep their observed run time as their
-// work by default; the summary counts them separately.
-enum class TraceStatus : std::uint8_t { kCompleted = 0, kFailed = 1, kKilled = 2 };
-
-struct JobSpec {
-  std::string name; // the trace's job id
-  JobRequest request;
-  TraceStatus trace_status = TraceStatus::kCompleted;
-  // Hidden truth: the total work, in iterations. A job given by duration has
-  // duration_s / (time per iteration on the reference device) iterations.
-  double iterations = 0;
-};
 
 enum class JobStatus : std::uint8_t {
   kFuture,   // not yet submitted
@@ -65,15 +24,14 @@ enum class JobStatus : std::uint8_t {
   kMigrating,  // on its new devices, paying the migration cost
   kResizing,   // on its new devices, paying the resize cost
   kFinished,
-  kFailed,
   kCancelled, // stopped by the policy before finishing (e.g. a hyper-parameter search trial)
 };
 
 std::string_view to_string(JobStatus s);
 
-// Finished, failed or cancelled: the job will never hold devices again.
+// Finished or cancelled: the job will never hold devices again.
 constexpr bool is_over(JobStatus s) {
-  return s == JobStatus::kFinished || s == JobStatus::kFailed || s == JobStatus::kCancelled;
+  return s == JobStatus::kFinished || s == JobStatus::kCancelled;
 }
 // Submitted and not over: a job a scheduler still has to account for.
 constexpr bool is_live(JobStatus s) {
@@ -90,7 +48,7 @@ struct JobState {
   SimTime last_update = 0;       // `done` is exact at this time
   std::uint32_t generation = 0;  // bumps on every change; stale events are dropped
   SimTime first_start = -1;      // first allocation
-  SimTime end = -1;              // finish (or failure) time
+  SimTime end = -1;              // finish (or cancel) time
   SimTime run_time = 0;          // time spent running (making progress)
   double attained = 0;           // device-seconds of running: Tiresias' attained service
   std::uint32_t preemptions = 0;
@@ -100,38 +58,6 @@ struct JobState {
   bool sliced = false;          // placed by `timeslice`: takes turns on its devices
   double slice_s = 0;           // the time slice when sliced
   std::uint32_t nodes_used = 0; // distinct nodes of the current allocation
-};
-
-// Seconds per iteration of every model on every device type, for one device per worker at the
-// request's size. Filled by workloads/ from the model zoo and the device catalog.
-struct PerfTable {
-  std::size_t type_count = 0;
-  std::vector<double> iter_time_s; // [model * type_count + type]
-
-  [[nodiscard]] double iter_time(ModelId m, DeviceTypeId t) const {
-    return iter_time_s[static_cast<std::size_t>(m) * type_count + t];
-  }
-
-  // What a model's distributed training moves per iteration (docs/network.md), by ModelId;
-  // model 0 moves nothing. Empty when the workload has no model facts.
-  struct Traffic {
-    double model_bytes = 0;  // gradients (= parameters), FP32: 4 x params
-    double comm_overlap = 0; // share of the exchange that can overlap the backward pass
-    double input_bytes = 0;  // host-to-device input per device and iteration
-  };
-  std::vector<Traffic> traffic;
-};
-
-// Everything the runtime needs about the jobs of a run.
-struct Workload {
-  std::vector<JobSpec> jobs; // sorted by submit time; JobId = index
-  std::vector<std::string> users;
-  std::vector<std::string> queues;
-  std::vector<std::string> models; // models[0] = "" (no model)
-  PerfTable perf;
-  DeviceTypeId reference_device = 0;
-  std::size_t skipped_bad_jobs = 0;          // rows skipped with --skip-bad-jobs
-  std::vector<std::string> resolution_skips; // first reasons of rows skipped after reading
 };
 
 } // namespace dlsim

@@ -157,7 +157,6 @@ void Simulation::apply(const Event& e) {
     policy_.on_arrival(e.subject, view);
     return;
   case EventKind::kWakeup:
-  case EventKind::kRunEnd:
     ++s_.events;
     return;
   }
