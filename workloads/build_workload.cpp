@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <span>
 
@@ -66,6 +67,39 @@ std::uint64_t worker_capacity(const Cluster& c, DeviceTypeId t, const JobRequest
   return total;
 }
 
+// Why no worker of job `r` fits on any node of the candidate types: the first of devices, cores
+// and memory that no node has enough of, with the largest node's figure; "" when one worker fits
+// somewhere (the gang as a whole is then too large).
+std::string missing_resource(const Cluster& c, std::span<const DeviceTypeId> candidates,
+                             const JobRequest& r) {
+  std::uint32_t most_devices = 0;
+  double most_cores = 0, most_memory = 0; // of the nodes with enough devices
+  for (const auto& g : c.groups) {
+    std::uint32_t devs = 0;
+    for (auto [type, n] : g.devices) {
+      if (std::find(candidates.begin(), candidates.end(), type) != candidates.end()) devs += n;
+    }
+    most_devices = std::max(most_devices, devs);
+    if (devs < r.devices_per_worker) continue;
+    most_cores = std::max(most_cores, g.cpu_cores);
+    most_memory = std::max(most_memory, g.memory_gb);
+  }
+  std::string type = candidates.size() == 1 ? c.types[candidates[0]].name + " " : std::string();
+  if (most_devices < r.devices_per_worker) {
+    return fmt::format("no node has {} {}GPUs (the most on one node: {})", r.devices_per_worker,
+                       type, most_devices);
+  }
+  if (r.cpus_per_worker > 0 && most_cores + 1e-9 < r.cpus_per_worker) {
+    return fmt::format("no node with {} {}GPUs has {} CPU cores (the most: {})",
+                       r.devices_per_worker, type, r.cpus_per_worker, most_cores);
+  }
+  if (r.mem_gb_per_worker > 0 && most_memory + 1e-9 < r.mem_gb_per_worker) {
+    return fmt::format("no node with {} {}GPUs has {} GB of memory (the most: {} GB)",
+                       r.devices_per_worker, type, r.mem_gb_per_worker, most_memory);
+  }
+  return "";
+}
+
 } // namespace
 
 Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster,
@@ -115,6 +149,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   if (!std::is_sorted(order.begin(), order.end(), by_submit))
     std::stable_sort(order.begin(), order.end(), by_submit);
   w.jobs.reserve(trace.jobs.size());
+  std::map<std::uint32_t, std::size_t> unknown_model_jobs; // trace model id -> jobs
   for (std::size_t idx : order) {
     const TraceJob& tj = trace.jobs[idx];
     auto where = [&](const char* column) {
@@ -137,10 +172,14 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     r.requested_time_s = tj.requested_s;
     r.gpu_fraction = tj.gpu_fraction;
     spec.trace_status = static_cast<TraceStatus>(tj.trace_status);
-    if (tj.model != kNoString) {
+    if (tj.model != kNoString && model_of[tj.model] < 0 && options.unknown_models_on_duration) {
+      ++unknown_model_jobs[tj.model];
+    } else if (tj.model != kNoString) {
       if (model_of[tj.model] < 0) {
         reject_row(trace, read_options,
-                   where("model") + fmt::format("unknown model '{}' (see dlsim list models)",
+                   where("model") + fmt::format("unknown model '{}' (see dlsim list models; "
+                                                "--unknown-models=duration runs such jobs on "
+                                                "their recorded run times)",
                                                 trace.models.at(tj.model)));
         continue;
       }
@@ -163,8 +202,12 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     const ModelInfo* info = r.model > 0 ? &zoo.models[r.model - 1] : nullptr;
     r.gpu_util = tj.gpu_util > 0 ? tj.gpu_util : (info ? info->gpu_util : options.default_gpu_util);
     r.gpu_mem_gb = info ? info->gpu_mem_gb : 0;
+    // A run time observed on a GPU type is the run time on that type.
+    const DeviceTypeId observed_on = tj.observed_on_device_type && r.device_type != kAnyGpu
+                                         ? static_cast<DeviceTypeId>(r.device_type)
+                                         : *ref;
     spec.iterations =
-        tj.iterations > 0 ? tj.iterations : tj.duration_s / w.perf.iter_time(r.model, *ref);
+        tj.iterations > 0 ? tj.iterations : tj.duration_s / w.perf.iter_time(r.model, observed_on);
 
     // Could this job ever run here? Some compatible type must hold its smallest gang at once.
     const DeviceTypeId own_type = static_cast<DeviceTypeId>(r.device_type);
@@ -195,10 +238,23 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
                              : fmt::format("{} workers of {} device(s) each cannot fit: the "
                                            "cluster holds at most {} such workers at once",
                                            r.min_workers, r.devices_per_worker, best);
+      if (best == 0 && !candidates.empty()) {
+        std::string why = missing_resource(cluster, candidates, r);
+        if (!why.empty()) what += ": " + why;
+      }
       reject_row(trace, read_options, where("workers") + what);
       continue;
     }
     w.jobs.push_back(std::move(spec));
+  }
+  if (!unknown_model_jobs.empty() && options.warnings != nullptr) {
+    std::vector<std::string> parts;
+    for (auto [m, n] : unknown_model_jobs)
+      parts.push_back(fmt::format("{} ({})", trace.models.at(m), n));
+    options.warnings->push_back(fmt::format("{}: jobs whose model the zoo lacks run model-less on "
+                                            "their recorded run times (--unknown-models=duration): "
+                                            "{}",
+                                            trace.file, fmt::join(parts, ", ")));
   }
   w.skipped_bad_jobs = trace.skipped;
   w.resolution_skips = std::move(trace.skip_reasons);

@@ -19,6 +19,10 @@ struct WorkloadOptions {
   std::uint64_t seed = 1;
   bool skip_bad_jobs = false;
   double default_gpu_util = 0.52;
+  // trace.unknown_models: duration runs a job whose model the zoo lacks model-less on its
+  // recorded run time; otherwise such a job is a bad row (docs/traces.md).
+  bool unknown_models_on_duration = false;
+  std::vector<std::string>* warnings = nullptr; // where build_workload says what it did
 };
 
 // Fills the per-model, per-device-type iteration times (docs/models.md).

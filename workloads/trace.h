@@ -31,7 +31,10 @@ struct TraceJob {
   double submit_s = 0;
   std::uint32_t workers = 1;
   std::uint32_t devices_per_worker = 1;
-  double duration_s = -1;          // on the reference device, uncontended; -1 = not given
+  double duration_s = -1; // on the reference device, uncontended; -1 = not given
+  // duration_s was observed on device_type (openb gpu_spec, PAI 2020 gpu_type), not on the
+  // reference device: other types' times are derived from it (docs/traces.md).
+  bool observed_on_device_type = false;
   double iterations = -1;          // -1 = not given
   std::uint32_t model = kNoString; // into Trace::models
   std::uint32_t ps = 0;
@@ -70,10 +73,11 @@ struct Trace {
 struct ReadOptions {
   bool skip_bad_jobs = false;
   // Format-specific keys of the experiment's `trace:` section (docs/traces.md).
-  std::string swf_devices = "gpu"; // trace.swf_devices: an SWF processor is a "gpu" or "cpu"
-  double swf_procs_per_device = 1; // trace.swf_procs_per_device
-  double openb_duration_s = 0;     // trace.openb_duration_s: run time of untimed openb pods
-                                   // (0 = the documented default)
+  std::string swf_devices = "gpu";   // trace.swf_devices: an SWF processor is a "gpu" or "cpu"
+  double swf_procs_per_device = 1;   // trace.swf_procs_per_device
+  double openb_duration_s = 0;       // trace.openb_duration_s: run time of untimed openb pods
+                                     // (0 = the documented default)
+  bool openb_replay_pending = false; // trace.openb_replay_pending: keep pods never scheduled
 };
 
 // Records a bad row: throws unless skipping, in which case it is counted and the first few

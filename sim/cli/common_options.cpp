@@ -29,6 +29,9 @@ void add_input_options(po::options_description& o) {
       "vc", po::value<std::string>(), "replay one virtual cluster / queue only (trace.vc)")(
       "sample", po::value<std::uint64_t>(),
       "replay N jobs drawn without replacement, seeded by --seed (trace.sample)")(
+      "unknown-models", po::value<std::string>(),
+      "error (default) or duration: run jobs whose model the zoo lacks on their recorded run "
+      "times (trace.unknown_models)")(
       "drop-failed", po::bool_switch(),
       "drop jobs the trace marks failed or killed (trace.drop_failed)");
 }
@@ -52,6 +55,8 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
   if (vm.count("sample"))
     in.overrides.emplace_back("trace.sample", std::to_string(vm["sample"].as<std::uint64_t>()));
   if (vm["drop-failed"].as<bool>()) in.overrides.emplace_back("trace.drop_failed", "true");
+  if (vm.count("unknown-models"))
+    in.overrides.emplace_back("trace.unknown_models", vm["unknown-models"].as<std::string>());
   if (vm.count("set")) {
     for (const auto& s : vm["set"].as<std::vector<std::string>>()) {
       auto eq = s.find('=');

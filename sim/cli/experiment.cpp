@@ -117,6 +117,12 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
               "must be at least 1");
   }
   e.openb_duration_s = non_negative(trace, "openb_duration_s", e.openb_duration_s);
+  e.openb_replay_pending = trace.get<bool>("openb_replay_pending", e.openb_replay_pending);
+  e.unknown_models = trace.get<std::string>("unknown_models", e.unknown_models);
+  if (e.unknown_models != "error" && e.unknown_models != "duration") {
+    yaml_fail(trace.where_of("unknown_models"), trace.child("unknown_models"),
+              "must be error or duration");
+  }
   // Which part of the trace to replay (workloads/trace_select.h, docs/traces.md).
   TraceSelection& sel = e.selection;
   sel.time_origin = trace.get<std::string>("time_origin", sel.time_origin);
@@ -211,6 +217,8 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   r["trace"]["swf_devices"] = e.swf_devices;
   r["trace"]["swf_procs_per_device"] = e.swf_procs_per_device;
   r["trace"]["openb_duration_s"] = e.openb_duration_s;
+  r["trace"]["openb_replay_pending"] = e.openb_replay_pending;
+  r["trace"]["unknown_models"] = e.unknown_models;
   r["trace"]["time_origin"] = sel.time_origin;
   r["trace"]["drop_failed"] = sel.drop_failed;
   r["trace"]["vc"] = sel.vc;

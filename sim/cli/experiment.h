@@ -30,10 +30,12 @@ struct Experiment {
   std::string reference_device = "V100";
   bool assign_models = false;
   bool skip_bad_jobs = false;
-  std::string swf_devices = "gpu"; // trace.swf_devices (SWF reader)
-  double swf_procs_per_device = 1; // trace.swf_procs_per_device
-  double openb_duration_s = 0;     // trace.openb_duration_s (0 = reader's default)
-  TraceSelection selection;        // trace.time_origin, .drop_failed, .vc, .window, .sample
+  std::string swf_devices = "gpu";      // trace.swf_devices (SWF reader)
+  double swf_procs_per_device = 1;      // trace.swf_procs_per_device
+  double openb_duration_s = 0;          // trace.openb_duration_s (0 = reader's default)
+  bool openb_replay_pending = false;    // trace.openb_replay_pending
+  std::string unknown_models = "error"; // trace.unknown_models: error or duration
+  TraceSelection selection;             // trace.time_origin, .drop_failed, .vc, .window, .sample
   std::string models_file;
   std::string policy;
   std::string placement = "consolidate";

@@ -27,6 +27,7 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   read_options.swf_devices = e.swf_devices;
   read_options.swf_procs_per_device = e.swf_procs_per_device;
   read_options.openb_duration_s = e.openb_duration_s;
+  read_options.openb_replay_pending = e.openb_replay_pending;
   Trace trace;
   try {
     trace = format.read(e.trace_file, read_options);
@@ -66,6 +67,9 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   options.seed = e.seed;
   options.skip_bad_jobs = e.skip_bad_jobs;
   options.default_gpu_util = e.runtime.default_gpu_util;
+  options.unknown_models_on_duration = e.unknown_models == "duration";
+  std::vector<std::string> build_warnings;
+  options.warnings = &build_warnings;
   // The reasons printed so far are the reader's; resolution (unknown models, jobs that cannot
   // fit) keeps its own first few.
   const std::size_t read_skips = trace.skipped;
@@ -87,6 +91,8 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
         what, e.cluster_file.empty() ? "inline in " + e.source_file : e.cluster_file,
         e.cluster.count_of_kind(DeviceKind::kGpu)));
   }
+  for (const auto& w : build_warnings)
+    fmt::print(warn, "warning: {}\n", w);
   if (std::size_t more = p.workload.skipped_bad_jobs - read_skips; more > 0) {
     fmt::print(warn,
                "warning: skipped {} jobs that cannot run here (--skip-bad-jobs); the first {}:\n",

@@ -33,6 +33,8 @@ const std::vector<HeaderRule>& header_rules() {
       {"native", {"id", "submit_s", "workers"}},
       {"philly-csv", {"timestamp", "duration", "num_gpus"}},
       {"helios", {"job_id", "vc", "gpu_num", "node_num", "state", "submit_time"}},
+      // Before tiresias: a Muri list has the tiresias columns too, but its times are in ms.
+      {"muri", {"job_id", "num_gpu", "submit_time", "duration", "iteration_time"}},
       {"tiresias", {"job_id", "num_gpu", "submit_time", "duration"}},
       {"openb", {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"}},
   };

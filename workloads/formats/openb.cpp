@@ -101,9 +101,10 @@ void read_gpu_spec(const Cells& f, CsvRow& row, std::int64_t gpus, Trace& trace,
     if (bar == std::string_view::npos) break;
     rest.remove_prefix(bar + 1);
   }
-  if (types.size() == 1)
+  if (types.size() == 1) {
     job.device_type = trace.device_types.intern(types[0]);
-  else if (gpus > 0)
+    job.observed_on_device_type = true;
+  } else if (gpus > 0)
     ++counts.multi_type;
 }
 
@@ -161,8 +162,9 @@ void warn_about_left_out(Trace& trace, const OpenbCounts& counts) {
   }
   if (counts.never_ran > 0) {
     trace.warnings.push_back(
-        fmt::format("{}: skipped {} GPU pods that never ran (Pending, no scheduled_time)", file,
-                    counts.never_ran));
+        fmt::format("{}: skipped {} GPU pods that never ran (Pending, no scheduled_time; "
+                    "trace.openb_replay_pending: true replays them)",
+                    file, counts.never_ran));
   }
   if (counts.multi_type > 0) {
     trace.warnings.push_back(fmt::format(
@@ -213,7 +215,7 @@ Trace read_openb_trace(const std::string& file, const ReadOptions& options) {
     }
     if (gpus == 0) {
       ++counts.cpu_pods;
-    } else if (pending) {
+    } else if (pending && !options.openb_replay_pending) {
       ++counts.never_ran;
     } else {
       trace.jobs.push_back(std::move(job));

@@ -207,10 +207,13 @@ void set_device_type(const char* inst_id, const JobTasks& t,
   }
   std::string_view device = pai2020_device_type(type);
   auto& unmatched = counts.unmatched_types;
-  if (!device.empty())
+  if (!device.empty()) {
     job.device_type = trace.device_types.intern(device);
-  else if (!type.empty() && type != "MISC" &&
-           std::find(unmatched.begin(), unmatched.end(), type) == unmatched.end())
+    // The task table's gpu_type is where the job ran; a requested type that differs from it
+    // leaves the run time on the reference device.
+    job.observed_on_device_type = !t.mixed_types && pai2020_device_type(t.gpu_type) == device;
+  } else if (!type.empty() && type != "MISC" &&
+             std::find(unmatched.begin(), unmatched.end(), type) == unmatched.end())
     unmatched.push_back(type);
 }
 

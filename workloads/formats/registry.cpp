@@ -2,6 +2,7 @@
 
 #include "sim/engine/error.h"
 #include "workloads/formats/helios.h"
+#include "workloads/formats/muri.h"
 #include "workloads/formats/native.h"
 #include "workloads/formats/openb.h"
 #include "workloads/formats/pai2020.h"
@@ -39,6 +40,10 @@ const std::vector<TraceFormat>& trace_formats() {
       {"tiresias",
        "Tiresias simulator CSV: job_id, num_gpu, submit_time, iterations, model_name, duration",
        &read_tiresias_trace},
+      {"muri",
+       "Muri simulator CSV: the tiresias columns plus iteration_time, resource_time_0..2, "
+       "priority; times in ms",
+       &read_muri_trace},
   };
   return formats;
 }

@@ -5,6 +5,7 @@
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/gpu_shape.h"
 #include "workloads/formats/trace_fields.h"
+#include "workloads/formats/trace_limits.h"
 
 #include <map>
 #include <set>
@@ -38,6 +39,37 @@ constexpr std::array<ModelAlias, 10> kModels = {{{"vgg19", ""},
                                                  {"inception3", "inception_v3"},
                                                  {"googlenet", ""}}};
 
+// A time read as seconds; a value only milliseconds make sense of (over kMaxTraceSeconds, 31.7
+// years) gets a hint, since Muri's lists have the same columns with times in ms.
+template <class Read>
+double seconds_with_unit_hint(const char* text, Read read) {
+  try {
+    return read(text);
+  } catch (FieldError& e) {
+    std::optional<double> v;
+    try {
+      v = parse_double_field(text);
+    } catch (const FieldError&) {
+    }
+    if (v && *v > kMaxTraceSeconds) {
+      e.what += " (so large a time makes sense only in milliseconds, as Muri's lists give "
+                "them: give --format muri)";
+    }
+    throw;
+  }
+}
+
+// Muri's lists are the tiresias CSV plus iteration_time and resource_time_0..2, with times in
+// milliseconds: read as seconds, every time would be 1000 times too long.
+void check_not_muri(const std::string& file, const std::vector<std::string>& header) {
+  if (has_column(header, "iteration_time") || has_column(header, "resource_time_0")) {
+    throw InputError(fmt::format("{}:1: iteration_time: the header has the columns of a Muri job "
+                                 "list, whose times are in milliseconds, not the tiresias "
+                                 "format's seconds: give --format muri",
+                                 file));
+  }
+}
+
 } // namespace
 
 std::string_view tiresias_model_to_zoo(std::string_view name) {
@@ -51,6 +83,7 @@ Trace read_tiresias_trace(const std::string& file, const ReadOptions& options) {
   Trace trace;
   trace.file = file;
   auto header = read_csv_header(file);
+  check_not_muri(file, header);
   check_csv_header(trace, header, kColumns, kRequired, "tiresias");
   std::unordered_set<std::string> seen_ids;
   std::map<std::string, std::size_t> unmapped; // Tiresias model -> jobs left model-less (sorted)
@@ -65,7 +98,8 @@ Trace read_tiresias_trace(const std::string& file, const ReadOptions& options) {
     row.column = "num_gpu";
     auto gpus = required_gpu_count(f[1], 1);
     row.column = "submit_time";
-    double submit = required_time_s(f[2], "the submit time");
+    double submit = seconds_with_unit_hint(
+        f[2], [](const char* t) { return required_time_s(t, "the submit time"); });
     if (last_line != 0 && submit < last_submit) {
       throw FieldError{fmt::format("time goes backwards: {} s after {} s on line {} (the format "
                                    "lists jobs in submission order)",
@@ -74,7 +108,7 @@ Trace read_tiresias_trace(const std::string& file, const ReadOptions& options) {
     row.column = "iterations";
     optional_non_negative(f[3]);
     row.column = "duration";
-    double duration = required_run_time_s(f[5]);
+    double duration = seconds_with_unit_hint(f[5], required_run_time_s);
     row.column = "interval";
     optional_non_negative(f[6]);
     // The row is good: from here on nothing throws.
