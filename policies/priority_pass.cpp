@@ -1,5 +1,7 @@
 #include "policies/priority_pass.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -127,8 +129,19 @@ void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>&
     for (JobId j : chosen_)
       keep[j] = 0;
   }
+  // The reason names the first chosen job that holds nothing yet: the highest-priority one
+  // that the preemption makes room for.
+  std::string reason = "outranked";
+  if (!suspended_.empty()) {
+    for (JobId j : chosen_) {
+      if (!holders.count(j)) {
+        reason = fmt::format("outranked by job '{}'", control.job_name(j));
+        break;
+      }
+    }
+  }
   for (JobId j : suspended_) {
-    control.suspend(j);
+    control.suspend(j, reason);
     holders.erase(j);
   }
   for (JobId j : chosen_) {

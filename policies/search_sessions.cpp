@@ -82,7 +82,7 @@ public:
           continue;
         }
         if (!is_over(st)) {
-          control.cancel(*it);
+          control.cancel(*it, "trial stopped by the search");
           inner_->on_finish(*it, control);
           any = true;
         }
@@ -204,7 +204,7 @@ private:
       doomed_.insert(j);
       return;
     }
-    control.cancel(j);
+    control.cancel(j, "trial stopped by the search");
     inner_->on_finish(j, control);
   }
 

@@ -247,13 +247,13 @@ void evacuate(Control& control, State& st, const Evacuation& e) {
   std::vector<JobId> members = st.groups.at(e.group).members;
   if (e.into == kNoGroup) {
     for (JobId m : members)
-      control.migrate(m, e.to);
+      control.migrate(m, e.to, "defragmentation: group moved to free devices");
     st.set_devices(e.group, e.to);
     return;
   }
   std::vector<DeviceId> target = st.groups.at(e.into).devices;
   for (JobId m : members) {
-    control.migrate(m, target);
+    control.migrate(m, target, "defragmentation: group merged into another");
     st.leave(m);
     st.join(e.into, m);
   }

@@ -36,7 +36,7 @@ void rotate_slices(Control& control, State& st) {
     // checkpoint is written and the devices are free.
     if (g.active && now >= g.slice_end && control.state(*g.active).status == JobStatus::kRunning &&
         another_waits(control, g)) {
-      control.suspend(*g.active);
+      control.suspend(*g.active, "time slice over");
       if (control.state(*g.active).status == JobStatus::kSuspending) g.leaving = g.active;
       g.active.reset();
       g.switch_began = now;

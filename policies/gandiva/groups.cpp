@@ -118,7 +118,8 @@ void change_mode(Control& control, Group& g, Mode mode) {
   g.converting = true;
   for (JobId m : g.members) {
     JobStatus s = control.state(m).status;
-    if (s == JobStatus::kRunning || s == JobStatus::kStarting) control.suspend(m);
+    if (s == JobStatus::kRunning || s == JobStatus::kStarting)
+      control.suspend(m, "group changes sharing mode");
   }
 }
 

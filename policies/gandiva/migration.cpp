@@ -65,7 +65,7 @@ void spread(Control& control, State& st) {
       if (exact) {
         control.timeslice(*pick, *devices, st.opt.slice_s);
       } else {
-        control.migrate(*pick, *devices);
+        control.migrate(*pick, *devices, "leaves a shared group for free devices");
       }
       std::uint32_t ng = st.create_group(*devices, control.request(*pick).devices(), t, mode);
       st.join(ng, *pick);
@@ -101,7 +101,7 @@ void improve_locality(Control& control, State& st) {
       }
     }
     if (!best) continue;
-    control.migrate(m, target);
+    control.migrate(m, target, "to devices that suit it better");
     st.set_devices(gid, target);
   }
 }

@@ -148,7 +148,8 @@ private:
     for (std::size_t ji : evicted) {
       JobId id = s.job(ji).id;
       JobStatus st = control.state(id).status;
-      if (st == JobStatus::kRunning || st == JobStatus::kStarting) control.suspend(id);
+      if (st == JobStatus::kRunning || st == JobStatus::kStarting)
+        control.suspend(id, "evicted by preempt or reclaim");
     }
     for (auto& [ji, tasks] : placed) {
       const kb::JobInfo& job = s.job(ji);

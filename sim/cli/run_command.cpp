@@ -43,20 +43,35 @@ void print_run_summary(const RunReport& report) {
   fmt::print("results in {}/\n", report.out_dir);
 }
 
+FileSwitch file_switch(const po::variables_map& vm, const std::string& option) {
+  if (!vm.count(option)) return FileSwitch::kAuto;
+  const auto& text = vm[option].as<std::string>();
+  if (text == "auto") return FileSwitch::kAuto;
+  if (text == "on") return FileSwitch::kOn;
+  if (text == "off") return FileSwitch::kOff;
+  throw po::error(fmt::format("--{} expects auto, on or off, got '{}'", option, text));
+}
+
 } // namespace
 
 int command_run(const std::vector<std::string>& args) {
-  po::options_description o("dlsim run [options]\n\nRuns one experiment and writes jobs.csv, "
-                            "summary.json, timeseries.csv and\nrun.yaml to the output directory. "
-                            "With no options: the bundled default experiment.\n\nOptions");
+  po::options_description o(
+      "dlsim run [options]\n\nRuns one experiment and writes jobs.csv, "
+      "summary.json, timeseries.csv, run.yaml,\nevents.csv (up to 100,000 jobs) and "
+      "timeline.json (up to 10,000 jobs)\nto the output directory. "
+      "With no options: the bundled default experiment.\n\nOptions");
   add_input_options(o);
   o.add_options()("out,o", po::value<std::string>(),
                   "output directory (default: results/<experiment>-<policy>-<seed>/)")(
       "until", po::value<double>(), "stop at this simulated time, in seconds (overrides until_s)")(
-      "quiet,q", po::bool_switch(),
-      "print nothing on success")("check-against", po::value<std::string>(),
-                                  "afterwards, compare summary.json with this baseline like `dlsim "
-                                  "compare`; exit 1 on a regression")("help,h", "this help");
+      "events", po::value<std::string>(),
+      "events.csv, one row per job event: auto (default: on up to 100,000 jobs), on or off")(
+      "timeline", po::value<std::string>(),
+      "timeline.json (Chrome trace format, opens in ui.perfetto.dev): auto (default: on up to "
+      "10,000 jobs), on or off")("quiet,q", po::bool_switch(), "print nothing on success")(
+      "check-against", po::value<std::string>(),
+      "afterwards, compare summary.json with this baseline like `dlsim "
+      "compare`; exit 1 on a regression")("help,h", "this help");
   add_compare_options(o);
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(o).run(), vm);
@@ -69,7 +84,10 @@ int command_run(const std::vector<std::string>& args) {
   std::optional<ResultSet> baseline;
   if (vm.count("check-against")) baseline = read_result_set(vm["check-against"].as<std::string>());
   std::string out_dir = vm.count("out") ? vm["out"].as<std::string>() : "";
-  RunReport report = run_experiment(inputs_from(vm), out_dir, std::cerr);
+  OptionalOutputs optional;
+  optional.events = file_switch(vm, "events");
+  optional.timeline = file_switch(vm, "timeline");
+  RunReport report = run_experiment(inputs_from(vm), out_dir, std::cerr, true, optional);
   const Experiment& e = report.experiment;
   const Summary& summary = report.summary;
   const RunResult& result = report.result;

@@ -8,6 +8,8 @@
 #include "sim/cli/progress.h"
 #include "sim/engine/error.h"
 #include "sim/report/result_dir.h"
+#include "sim/report/event_log.h"
+#include "sim/report/timeline.h"
 #include "sim/report/writers.h"
 #include "sim/runtime/simulation.h"
 
@@ -37,6 +39,14 @@ std::string safe_file_name(const std::string& name) {
   return safe.substr(0, 100);
 }
 
+namespace {
+
+bool wanted(FileSwitch s, std::size_t jobs, std::size_t auto_max_jobs) {
+  return s == FileSwitch::kOn || (s == FileSwitch::kAuto && jobs <= auto_max_jobs);
+}
+
+} // namespace
+
 std::string default_out_dir(const Experiment& e) {
   return fmt::format("results/{}",
                      safe_file_name(fmt::format("{}-{}-{}", e.name, e.policy, e.seed)));
@@ -59,7 +69,7 @@ std::string render_run_yaml(const Experiment& e) {
 }
 
 RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_dir,
-                         std::ostream& warn, bool progress) {
+                         std::ostream& warn, bool progress, const OptionalOutputs& optional) {
   auto wall_start = std::chrono::steady_clock::now();
   Prepared p = prepare(inputs, warn);
   RunReport report;
@@ -82,6 +92,12 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   ProgressLine progress_line(p.workload.jobs.back().request.submit);
   sim.add_observer(&meter);
   sim.add_observer(&sampler);
+  EventLog event_log;
+  bool events = wanted(optional.events, p.workload.jobs.size(), kEventsAutoMaxJobs);
+  if (events) sim.add_observer(&event_log);
+  Timeline timeline;
+  bool with_timeline = wanted(optional.timeline, p.workload.jobs.size(), kTimelineAutoMaxJobs);
+  if (with_timeline) sim.add_observer(&timeline);
   if (progress && ::isatty(STDERR_FILENO) && p.workload.jobs.size() >= 10000)
     sim.add_observer(&progress_line);
   SimTime until = e.until_s >= 0 ? from_seconds(e.until_s) : kNever;
@@ -105,6 +121,14 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   write_file_atomically(out.file("jobs.csv"),
                         [&](std::ostream& s) { write_jobs_csv(s, sim.state()); });
   test_kill_point("writing");
+  if (events) {
+    write_file_atomically(out.file("events.csv"),
+                          [&](std::ostream& s) { event_log.write_csv(s, e.cluster, p.workload); });
+  }
+  if (with_timeline) {
+    write_file_atomically(out.file("timeline.json"),
+                          [&](std::ostream& s) { timeline.write_json(s, e.cluster, p.workload); });
+  }
   write_file_atomically(out.file("run.yaml"), [&](std::ostream& s) { s << render_run_yaml(e); });
   // summary.json last: its presence marks a complete result directory.
   write_file_atomically(out.file("summary.json"),

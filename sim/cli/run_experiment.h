@@ -5,6 +5,7 @@
 #include "sim/cli/experiment.h"
 #include "sim/report/summary.h"
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 
@@ -20,6 +21,17 @@ struct RunReport {
   double wall_seconds = 0; // wall time in all, reading included
 };
 
+// Optional result files: `auto` writes them for runs small enough that they stay small
+// (docs/outputs.md#eventscsv).
+enum class FileSwitch : std::uint8_t { kAuto, kOn, kOff };
+constexpr std::size_t kEventsAutoMaxJobs = 100'000;
+constexpr std::size_t kTimelineAutoMaxJobs = 10'000;
+
+struct OptionalOutputs {
+  FileSwitch events = FileSwitch::kAuto;
+  FileSwitch timeline = FileSwitch::kAuto;
+};
+
 // `name` made safe as one file name: characters other than letters, digits and "-_.+" become
 // '_', a leading '.' gets a '_' before it (so never "..") and it is cut to 100 characters.
 std::string safe_file_name(const std::string& name);
@@ -31,10 +43,12 @@ std::string default_out_dir(const Experiment& e);
 // The text of run.yaml for an experiment: its resolved tree plus the dlsim version.
 std::string render_run_yaml(const Experiment& e);
 
-// Loads the experiment, runs it and writes jobs.csv, timeseries.csv, run.yaml and, last,
+// Loads the experiment, runs it and writes jobs.csv, timeseries.csv, events.csv and timeline.json
+// (as `optional` says), run.yaml and, last,
 // summary.json into `out_dir` (empty: default_out_dir). Trace warnings go to `warn`; a progress
 // line goes to stderr when `progress` is set, stderr is a terminal and the trace is long.
 RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_dir,
-                         std::ostream& warn, bool progress = true);
+                         std::ostream& warn, bool progress = true,
+                         const OptionalOutputs& optional = {});
 
 } // namespace dlsim

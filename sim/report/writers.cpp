@@ -1,6 +1,7 @@
 #include "sim/report/writers.h"
 
 #include "sim/engine/error.h"
+#include "sim/report/csv_field.h"
 #include "sim/report/result_dir.h"
 
 #include <fmt/compile.h>
@@ -42,6 +43,11 @@ void write_file_atomically(const std::string& path,
 
 namespace {
 
+// Times to the microsecond, the simulator's resolution: 6354.296, not 6354.296000078.
+double us_round(double s) {
+  return std::round(s * 1e6) / 1e6;
+}
+
 // Seconds from integer microseconds, shortest exact decimal: "12.5", "3600".
 std::string secs(SimTime t) {
   return fmt::format("{}", to_seconds(t));
@@ -51,7 +57,12 @@ std::string secs(SimTime t) {
 
 void write_jobs_csv(std::ostream& out, const SimState& s) {
   out << "id,submit_s,first_start_s,finish_s,jct_s,queue_s,run_s,gpus,nodes,preemptions,migrations,"
-         "status\n";
+         "status,model,user,queue,device_type,device_kind,devices,solo_s,slowdown\n";
+  const Cluster& cluster = *s.cluster;
+  const Workload& w = *s.workload;
+  auto name_in = [](const std::vector<std::string>& names, std::size_t i) -> std::string_view {
+    return i < names.size() ? std::string_view(names[i]) : std::string_view();
+  };
   // Fields go straight into one buffer (no string per field) that is written in blocks of
   // about 64 KiB: formatting a million rows field by field into temporaries took a fifth of a
   // million-job replay (docs/performance.md). The text is the same as fmt::format("{}", v).
@@ -65,7 +76,7 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
     SimTime submit = spec.request.submit;
     bool started = job.first_start >= 0;
     bool ended = job.end >= 0;
-    put_text(spec.name);
+    append_csv_field(buf, spec.name);
     buf.push_back(',');
     put_secs(submit);
     buf.push_back(',');
@@ -88,6 +99,37 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
     put(job.migrations);
     buf.push_back(',');
     put_text(to_string(job.status));
+    buf.push_back(',');
+    const JobRequest& req = spec.request;
+    append_csv_field(buf, name_in(w.models, req.model));
+    buf.push_back(',');
+    append_csv_field(buf, name_in(w.users, req.user));
+    buf.push_back(',');
+    append_csv_field(buf, name_in(w.queues, req.queue));
+    buf.push_back(',');
+    // The last allocation's type and size; nothing for a job that never got devices.
+    if (started) {
+      const DeviceType& type = cluster.types[job.type];
+      append_csv_field(buf, type.name);
+      buf.push_back(',');
+      put_text(to_string(type.kind));
+      buf.push_back(',');
+      put(job.workers * req.devices_per_worker);
+    } else {
+      buf.push_back(',');
+      buf.push_back(',');
+    }
+    buf.push_back(',');
+    // Solo run time: the work at the requested size on the device the trace's durations are
+    // measured on (the reference device, or the required type), alone (docs/outputs.md).
+    DeviceTypeId solo_type = req.device_type == kAnyGpu
+                                 ? w.reference_device
+                                 : static_cast<DeviceTypeId>(req.device_type);
+    double solo_s = us_round(spec.iterations * w.perf.iter_time(req.model, solo_type));
+    put(solo_s);
+    buf.push_back(',');
+    if (ended && job.status == JobStatus::kFinished && solo_s > 0)
+      put(std::round(to_seconds(job.end - submit) / solo_s * 1e6) / 1e6);
     buf.push_back('\n');
     if (buf.size() >= (std::size_t{1} << 16)) {
       out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
@@ -96,15 +138,6 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
   }
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
-
-namespace {
-
-// Times to the microsecond, the simulator's resolution: 6354.296, not 6354.296000078.
-double us_round(double s) {
-  return std::round(s * 1e6) / 1e6;
-}
-
-} // namespace
 
 void write_summary_json(std::ostream& out, const Summary& m) {
   // Insertion-ordered, so the file's key order is fixed and diffs read well.

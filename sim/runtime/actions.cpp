@@ -190,7 +190,7 @@ void Simulation::do_unbind(JobId j) {
   release(j);
 }
 
-void Simulation::do_cancel(JobId j) {
+void Simulation::do_cancel(JobId j, std::string_view reason) {
   JobState& job = s_.jobs[j];
   settle(j);
   bool holding = !job.devices.empty();
@@ -204,10 +204,11 @@ void Simulation::do_cancel(JobId j) {
   job.end = s_.now;
   ++job.generation;
   ++s_.cancelled;
+  emit(j, JobAction::kCancel, job.devices, reason);
   if (holding) release(j);
 }
 
-void Simulation::do_suspend(JobId j) {
+void Simulation::do_suspend(JobId j, std::string_view reason) {
   JobState& job = s_.jobs[j];
   settle(j);
   if (job.status == JobStatus::kRunning) {
@@ -222,10 +223,13 @@ void Simulation::do_suspend(JobId j) {
   if (cost_s > 0) {
     job.status = JobStatus::kSuspending;
     queue_.push(s_.now + from_seconds(cost_s), EventKind::kActionDone, j, job.generation);
+    emit(j, JobAction::kSuspend, job.devices, reason);
     return;
   }
   job.status = JobStatus::kSuspended;
   ++s_.pending;
+  emit(j, JobAction::kSuspend, job.devices, reason);
+  emit(j, JobAction::kSuspended, job.devices);
   release(j);
 }
 
@@ -269,7 +273,7 @@ std::optional<std::string> Control::check_start(JobId j, std::span<const DeviceI
   return sim_.check_place(j, devices, allow_shared ? Sharing::kPack : Sharing::kExclusive, {});
 }
 
-void Control::start(JobId j, std::span<const DeviceId> devices) {
+void Control::start(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
   const JobState& job = state(j);
   if (job.status == JobStatus::kBinding) {
     // The gang must include every bound device: they become part of the started allocation.
@@ -285,6 +289,7 @@ void Control::start(JobId j, std::span<const DeviceId> devices) {
     sim_.s_.jobs[j].status = JobStatus::kPending;
     sim_.release(j);
     sim_.do_place(j, all, config().costs.start_s, JobStatus::kStarting);
+    sim_.emit(j, JobAction::kStart, state(j).devices, reason);
     return;
   }
   if (job.status != JobStatus::kPending) {
@@ -295,25 +300,28 @@ void Control::start(JobId j, std::span<const DeviceId> devices) {
   sim_.s_.jobs[j].packed = false;
   sim_.s_.jobs[j].sliced = false;
   sim_.do_place(j, devices, config().costs.start_s, JobStatus::kStarting);
+  sim_.emit(j, JobAction::kStart, state(j).devices, reason);
 }
 
-void Control::bind(JobId j, std::span<const DeviceId> devices) {
+void Control::bind(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
   const JobState& job = state(j);
   if (job.status != JobStatus::kPending && job.status != JobStatus::kBinding) {
     sim_.refuse(j, "bind", fmt::format("job is {}, not pending or binding", to_string(job.status)));
   }
   if (auto why = sim_.check_bind(j, devices)) sim_.refuse(j, "bind", *why);
   sim_.do_bind(j, devices);
+  sim_.emit(j, JobAction::kBind, devices, reason);
 }
 
-void Control::unbind(JobId j) {
+void Control::unbind(JobId j, std::string_view reason) {
   if (state(j).status != JobStatus::kBinding) {
     sim_.refuse(j, "unbind", fmt::format("job is {}, not binding", to_string(state(j).status)));
   }
+  sim_.emit(j, JobAction::kUnbind, state(j).devices, reason);
   sim_.do_unbind(j);
 }
 
-void Control::pack(JobId j, std::span<const DeviceId> devices) {
+void Control::pack(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
   JobStatus st = state(j).status;
   if (st != JobStatus::kPending && st != JobStatus::kSuspended) {
     sim_.refuse(j, "pack", fmt::format("job is {}, not pending or suspended", to_string(st)));
@@ -323,9 +331,11 @@ void Control::pack(JobId j, std::span<const DeviceId> devices) {
   sim_.s_.jobs[j].sliced = false;
   double cost = st == JobStatus::kSuspended ? config().costs.resume_s : config().costs.start_s;
   sim_.do_place(j, devices, cost, JobStatus::kStarting);
+  sim_.emit(j, JobAction::kPack, state(j).devices, reason);
 }
 
-void Control::timeslice(JobId j, std::span<const DeviceId> devices, double slice_s) {
+void Control::timeslice(JobId j, std::span<const DeviceId> devices, double slice_s,
+                        std::string_view reason) {
   JobStatus st = state(j).status;
   if (st != JobStatus::kPending && st != JobStatus::kSuspended) {
     sim_.refuse(j, "timeslice", fmt::format("job is {}, not pending or suspended", to_string(st)));
@@ -340,17 +350,18 @@ void Control::timeslice(JobId j, std::span<const DeviceId> devices, double slice
   job.slice_s = slice_s;
   double cost = st == JobStatus::kSuspended ? config().costs.resume_s : config().costs.start_s;
   sim_.do_place(j, devices, cost, JobStatus::kStarting);
+  sim_.emit(j, JobAction::kSlice, state(j).devices, reason);
 }
 
-void Control::suspend(JobId j) {
+void Control::suspend(JobId j, std::string_view reason) {
   JobStatus st = state(j).status;
   if (st != JobStatus::kRunning && st != JobStatus::kStarting) {
     sim_.refuse(j, "suspend", fmt::format("job is {}, not running or starting", to_string(st)));
   }
-  sim_.do_suspend(j);
+  sim_.do_suspend(j, reason);
 }
 
-void Control::resume(JobId j, std::span<const DeviceId> devices) {
+void Control::resume(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
   if (state(j).status != JobStatus::kSuspended) {
     sim_.refuse(j, "resume", fmt::format("job is {}, not suspended", to_string(state(j).status)));
   }
@@ -359,9 +370,10 @@ void Control::resume(JobId j, std::span<const DeviceId> devices) {
   sim_.s_.jobs[j].packed = false;
   sim_.s_.jobs[j].sliced = false;
   sim_.do_place(j, devices, config().costs.resume_s, JobStatus::kStarting);
+  sim_.emit(j, JobAction::kResume, state(j).devices, reason);
 }
 
-void Control::migrate(JobId j, std::span<const DeviceId> devices) {
+void Control::migrate(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
   const JobState& job = state(j);
   if (job.status != JobStatus::kRunning) {
     sim_.refuse(j, "migrate", fmt::format("job is {}, not running", to_string(job.status)));
@@ -375,9 +387,10 @@ void Control::migrate(JobId j, std::span<const DeviceId> devices) {
     sim_.refuse(j, "migrate", *why);
   ++sim_.s_.jobs[j].migrations;
   sim_.do_move(j, devices, config().costs.migrate_s, JobStatus::kMigrating);
+  sim_.emit(j, JobAction::kMigrate, state(j).devices, reason);
 }
 
-void Control::resize(JobId j, std::span<const DeviceId> devices) {
+void Control::resize(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
   const JobState& job = state(j);
   if (job.status != JobStatus::kRunning) {
     sim_.refuse(j, "resize", fmt::format("job is {}, not running", to_string(job.status)));
@@ -386,14 +399,15 @@ void Control::resize(JobId j, std::span<const DeviceId> devices) {
     sim_.refuse(j, "resize", *why);
   ++sim_.s_.jobs[j].resizes;
   sim_.do_move(j, devices, config().costs.resize_s, JobStatus::kResizing);
+  sim_.emit(j, JobAction::kResize, state(j).devices, reason);
 }
 
-void Control::cancel(JobId j) {
+void Control::cancel(JobId j, std::string_view reason) {
   JobStatus st = state(j).status;
   if (st == JobStatus::kFuture || is_over(st)) {
     sim_.refuse(j, "cancel", fmt::format("job is {}", to_string(st)));
   }
-  sim_.do_cancel(j);
+  sim_.do_cancel(j, reason);
 }
 
 void Control::wake_at(SimTime t) {

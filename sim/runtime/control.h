@@ -1,7 +1,8 @@
 // What a policy may do: the validated actions. Each checks its preconditions (device free or
 // shareable, right type, gang whole, node CPUs and memory), costs simulated time from
 // RuntimeConfig::costs, and throws ActionError naming the policy, the job and the reason when
-// refused. check_*() tells without acting.
+// refused. check_*() tells without acting. `reason`, when a policy gives one, goes with the
+// action to the observers (events.csv): why it started, preempted or moved the job.
 #pragma once
 
 #include "sim/runtime/view.h"
@@ -9,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace dlsim {
 
@@ -20,29 +22,30 @@ public:
 
   // Pending job onto free devices (devices_per_worker consecutive ids per worker, one node each).
   // A binding job starts with all its bound devices plus the rest of its gang.
-  void start(JobId j, std::span<const DeviceId> devices);
+  void start(JobId j, std::span<const DeviceId> devices, std::string_view reason = {});
   // Binds whole workers of a pending job to free devices without starting it: what a scheduler
   // that places pods one at a time does (Kubernetes' default). The devices stay held, idle,
   // until start() or unbind(). No cost.
-  void bind(JobId j, std::span<const DeviceId> devices);
+  void bind(JobId j, std::span<const DeviceId> devices, std::string_view reason = {});
   // Releases every device a binding job holds; it becomes pending again.
-  void unbind(JobId j);
+  void unbind(JobId j, std::string_view reason = {});
   // Pending or suspended job onto devices that other jobs may already hold (co-location).
-  void pack(JobId j, std::span<const DeviceId> devices);
+  void pack(JobId j, std::span<const DeviceId> devices, std::string_view reason = {});
   // Pending or suspended job onto devices shared by taking turns with other time-sliced jobs
   // (Gandiva): k jobs on a device each compute 1/k of the time, less one costs.switch_s per
   // slice. All jobs on a sliced device use the same slice_s.
-  void timeslice(JobId j, std::span<const DeviceId> devices, double slice_s);
+  void timeslice(JobId j, std::span<const DeviceId> devices, double slice_s,
+                 std::string_view reason = {});
   // Preempt to a checkpoint; devices are released when the suspend cost has been paid.
-  void suspend(JobId j);
-  void resume(JobId j, std::span<const DeviceId> devices);
+  void suspend(JobId j, std::string_view reason = {});
+  void resume(JobId j, std::span<const DeviceId> devices, std::string_view reason = {});
   // Running job to other devices (it may keep some of its own).
-  void migrate(JobId j, std::span<const DeviceId> devices);
+  void migrate(JobId j, std::span<const DeviceId> devices, std::string_view reason = {});
   // Running elastic job to another worker count within [min_workers, max_workers].
-  void resize(JobId j, std::span<const DeviceId> devices);
+  void resize(JobId j, std::span<const DeviceId> devices, std::string_view reason = {});
   // Stops a job for good, whatever its state (pending, running, suspended...): its devices are
   // released at once and it ends as `cancelled`. No cost.
-  void cancel(JobId j);
+  void cancel(JobId j, std::string_view reason = {});
   // Ask to be scheduled again at time t (a round-based policy's timer).
   void wake_at(SimTime t);
 

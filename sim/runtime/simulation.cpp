@@ -154,6 +154,7 @@ void Simulation::apply(const Event& e) {
     job.status = JobStatus::kPending;
     job.last_update = s_.now;
     ++s_.pending;
+    emit(e.subject, JobAction::kSubmit, {});
     policy_.on_arrival(e.subject, view);
     return;
   case EventKind::kWakeup:
@@ -172,6 +173,7 @@ void Simulation::finish_job(JobId j) {
   job.end = s_.now;
   ++job.generation;
   ++s_.finished;
+  emit(j, JobAction::kFinish, job.devices);
   release(j);
 }
 
@@ -185,15 +187,25 @@ void Simulation::action_done(JobId j) {
     job.last_update = s_.now;
     set_running(j, true);
     refresh_rates(job.devices);
+    emit(j, JobAction::kRunning, job.devices);
     return;
   case JobStatus::kSuspending:
     job.status = JobStatus::kSuspended;
     ++s_.pending;
+    emit(j, JobAction::kSuspended, job.devices);
     release(j);
     return;
   default:
     return;
   }
+}
+
+void Simulation::emit_to_observers(JobId j, JobAction action, std::span<const DeviceId> devices,
+                                   std::string_view reason) {
+  const View view(s_, info_.oracle, /*observer=*/true);
+  const JobEvent event{s_.now, j, action, devices, reason};
+  for (auto* o : event_observers_)
+    o->on_job_event(event, view);
 }
 
 void Simulation::wake_at(SimTime t) {

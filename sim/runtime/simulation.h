@@ -41,7 +41,10 @@ public:
   Simulation(const Cluster& cluster, const Workload& workload, const RuntimeConfig& config,
              Policy& policy, PolicyInfo info);
 
-  void add_observer(RunObserver* observer) { observers_.push_back(observer); }
+  void add_observer(RunObserver* observer) {
+    observers_.push_back(observer);
+    if (observer->wants_job_events()) event_observers_.push_back(observer);
+  }
   RunResult run(SimTime until = kNever);
   [[nodiscard]] const SimState& state() const { return s_; }
 
@@ -60,12 +63,19 @@ private:
   [[nodiscard]] std::optional<std::string> check_bind(JobId j,
                                                       std::span<const DeviceId> devices) const;
   void do_place(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
-  void do_suspend(JobId j);
+  void do_suspend(JobId j, std::string_view reason);
   void do_bind(JobId j, std::span<const DeviceId> devices);
   void do_unbind(JobId j);
-  void do_cancel(JobId j);
+  void do_cancel(JobId j, std::string_view reason);
   void do_move(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
   void wake_at(SimTime t);
+  // Tells the observers that want job events; one branch when none does.
+  void emit(JobId j, JobAction action, std::span<const DeviceId> devices,
+            std::string_view reason = {}) {
+    if (!event_observers_.empty()) emit_to_observers(j, action, devices, reason);
+  }
+  void emit_to_observers(JobId j, JobAction action, std::span<const DeviceId> devices,
+                         std::string_view reason);
   [[noreturn]] void refuse(JobId j, const std::string& action, const std::string& reason) const;
 
   // Events.
@@ -95,6 +105,7 @@ private:
   EventQueue queue_;
   std::size_t next_arrival_ = 0; // jobs arrive in submit order without queue events
   std::vector<RunObserver*> observers_;
+  std::vector<RunObserver*> event_observers_; // the observers that want job events
   std::vector<std::uint64_t> refresh_stamp_;
   std::uint64_t stamp_ = 0;
   std::vector<JobId> scratch_jobs_;

@@ -1,0 +1,60 @@
+#include "sim/report/event_log.h"
+
+#include "sim/report/csv_field.h"
+
+#include <fmt/compile.h>
+
+#include <algorithm>
+
+namespace dlsim {
+
+void EventLog::on_job_event(const JobEvent& e, const View& /*view*/) {
+  std::uint32_t reason = 0;
+  if (!e.reason.empty()) {
+    reasons_.emplace_back(e.reason);
+    reason = static_cast<std::uint32_t>(reasons_.size());
+  }
+  rows_.push_back(Row{e.time, e.job, e.action, static_cast<std::uint32_t>(devices_.size()),
+                      static_cast<std::uint32_t>(e.devices.size()), reason});
+  devices_.insert(devices_.end(), e.devices.begin(), e.devices.end());
+}
+
+void EventLog::write_csv(std::ostream& out, const Cluster& cluster,
+                         const Workload& workload) const {
+  out << "time_s,job,action,devices,nodes,reason\n";
+  fmt::memory_buffer buf;
+  auto put = [&](auto v) { fmt::format_to(fmt::appender(buf), FMT_COMPILE("{}"), v); };
+  std::vector<NodeId> nodes;
+  for (const Row& r : rows_) {
+    put(to_seconds(r.time));
+    buf.push_back(',');
+    append_csv_field(buf, workload.jobs[r.job].name);
+    buf.push_back(',');
+    std::string_view action = to_string(r.action);
+    buf.append(action.data(), action.data() + action.size());
+    buf.push_back(',');
+    nodes.clear();
+    for (std::uint32_t i = 0; i < r.device_count; ++i) {
+      DeviceId d = devices_[r.device_begin + i];
+      if (i > 0) buf.push_back(' ');
+      put(d);
+      NodeId n = cluster.devices[d].node;
+      if (std::find(nodes.begin(), nodes.end(), n) == nodes.end()) nodes.push_back(n);
+    }
+    buf.push_back(',');
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (i > 0) buf.push_back(' ');
+      put(nodes[i]);
+    }
+    buf.push_back(',');
+    if (r.reason > 0) append_csv_field(buf, reasons_[r.reason - 1]);
+    buf.push_back('\n');
+    if (buf.size() >= (std::size_t{1} << 16)) {
+      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+      buf.clear();
+    }
+  }
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+} // namespace dlsim
