@@ -48,8 +48,8 @@ TEST_CASE("two runs with the same inputs and seed are byte-identical", "[cli][de
     std::string p(policy);
     REQUIRE(run_dlsim("run -q --policy " + p + " --out " + dir.file(p + "1"), dir).code == 0);
     REQUIRE(run_dlsim("run -q --policy " + p + " --out " + dir.file(p + "2"), dir).code == 0);
-    for (const char* f :
-         {"/jobs.csv", "/summary.json", "/timeseries.csv", "/run.yaml", "/events.csv"}) {
+    for (const char* f : {"/jobs.csv", "/summary.json", "/timeseries.csv", "/run.yaml",
+                          "/events.csv", "/timeline.json"}) {
       CHECK(read_file(dir.file(p + "1") + f) == read_file(dir.file(p + "2") + f));
     }
   }
