@@ -10,6 +10,7 @@
 #include "policies/las.h"
 
 #include "policies/priority_pass.h"
+#include "policies/type_choice.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -23,7 +24,9 @@ namespace {
 
 class Las final : public Policy {
 public:
-  Las(Placement placement, double interval_s) : placement_(placement), interval_s_(interval_s) {}
+  Las(Placement placement, double interval_s, bool hetero, bool blind_types)
+      : placement_(placement), interval_s_(interval_s), hetero_(hetero), blind_types_(blind_types) {
+  }
 
   void on_arrival(JobId j, const View& view) override {
     if (keys_.size() < view.job_count()) keys_.resize(view.job_count());
@@ -58,6 +61,10 @@ public:
           }
         },
         holders_, round);
+    if (hetero_)
+      prefer_types(control, pass_);
+    else if (blind_types_)
+      prefer_most_free(control, pass_);
     pass_.apply(control, placement_, holders_, /*preempt=*/round);
     for (JobId j : pass_.suspended())
       rekey(control, j);
@@ -80,13 +87,93 @@ private:
 
   void rekey(const View& view, JobId j) {
     order_.erase(keys_[j]);
-    keys_[j] = {attained_now(view, j), is_holder(view.state(j)) ? kHolding : kWaiting, j};
+    keys_[j] = {hetero_ ? normalized_service(view, j) : attained_now(view, j),
+                is_holder(view.state(j)) ? kHolding : kWaiting, j};
     order_.insert(keys_[j]);
+  }
+
+  // Device-seconds the job's progress so far would have taken on its fastest compatible type:
+  // an hour on a K80 counts as the 0.16 h a V100 would have needed for ResNet-50.
+  static double normalized_service(const View& view, JobId j) {
+    const JobState& s = view.state(j);
+    double done = s.done;
+    if (s.status == JobStatus::kRunning && view.now() > s.last_update)
+      done += s.rate * to_seconds(view.now() - s.last_update);
+    const ModelId m = view.request(j).model;
+    double best = 0;
+    for (DeviceTypeId t : view.compatible_types(j)) {
+      double it = view.perf().iter_time(m, t);
+      if (best == 0 || it < best) best = it;
+    }
+    return done * best * view.request(j).devices();
+  }
+
+  // The chosen waiting jobs' types: capacity per type minus what the chosen holders keep, the
+  // jobs' first fitting types as the start, then the exchange of type_choice.h.
+  static void prefer_types(const View& view, PriorityPass& pass) {
+    const std::size_t types = view.cluster().types.size();
+    std::vector<std::uint32_t> left(types);
+    for (DeviceTypeId t = 0; t < types; ++t)
+      left[t] = view.devices_of_type(t);
+    std::vector<JobId> waiting;
+    std::vector<std::size_t> index;
+    const auto& chosen = pass.chosen();
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+      const JobState& st = view.state(chosen[i]);
+      if (is_holder(st)) {
+        left[st.type] -= std::min<std::uint32_t>(left[st.type], view.request(chosen[i]).devices());
+      } else {
+        waiting.push_back(chosen[i]);
+        index.push_back(i);
+      }
+    }
+    if (waiting.empty()) return;
+    TypeChoiceProblem p = type_choice_problem(view, waiting, left);
+    std::vector<std::int32_t> first(waiting.size(), kNoType);
+    std::vector<std::uint32_t> room = left;
+    for (std::size_t w = 0; w < waiting.size(); ++w) {
+      for (DeviceTypeId t : view.compatible_types(waiting[w])) {
+        if (room[t] >= p.need[w]) {
+          first[w] = t;
+          room[t] -= p.need[w];
+          break;
+        }
+      }
+    }
+    std::vector<std::int32_t> at = choose_types(p, /*select=*/false, first);
+    std::vector<std::int32_t> preferred(chosen.size(), kNoType);
+    for (std::size_t w = 0; w < waiting.size(); ++w)
+      preferred[index[w]] = at[w];
+    pass.prefer_types(std::move(preferred));
+  }
+
+  // Speed-blind type choice, as a heterogeneity-agnostic scheduler (Gavel's LAS baseline) makes
+  // it: each chosen waiting job prefers the compatible type with the most free devices left,
+  // counting the ones taken by the jobs before it in this decision (ties: catalog order).
+  static void prefer_most_free(const View& view, PriorityPass& pass) {
+    std::vector<std::int64_t> left(view.cluster().types.size());
+    for (DeviceTypeId t = 0; t < left.size(); ++t)
+      left[t] = view.free().free(t);
+    const auto& chosen = pass.chosen();
+    std::vector<std::int32_t> preferred(chosen.size(), kNoType);
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+      if (is_holder(view.state(chosen[i]))) continue;
+      const std::int64_t need = view.request(chosen[i]).devices();
+      for (DeviceTypeId t : view.compatible_types(chosen[i])) {
+        if (left[t] >= need &&
+            (preferred[i] == kNoType || left[t] > left[static_cast<std::size_t>(preferred[i])]))
+          preferred[i] = t;
+      }
+      if (preferred[i] != kNoType) left[static_cast<std::size_t>(preferred[i])] -= need;
+    }
+    pass.prefer_types(std::move(preferred));
   }
 
   Placement placement_;
   double interval_s_;
   PriorityPass pass_; // its buffers are reused from one decision to the next
+  bool hetero_;
+  bool blind_types_;
   std::vector<Key> keys_;
   std::set<Key> order_;     // every arrived, unfinished job, least service first
   std::set<JobId> holders_; // started or running, by this policy
@@ -103,8 +190,9 @@ double las_interval(const PolicyParams& params) {
   return s;
 }
 
-std::unique_ptr<Policy> make_las(Placement placement, double interval_s) {
-  return std::make_unique<Las>(placement, interval_s);
+std::unique_ptr<Policy> make_las(Placement placement, double interval_s, bool hetero,
+                                 bool blind_types) {
+  return std::make_unique<Las>(placement, interval_s, hetero, blind_types);
 }
 
 } // namespace dlsim

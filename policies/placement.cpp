@@ -138,29 +138,28 @@ std::optional<std::vector<DeviceId>> first_fit(const View& view, JobId j, Device
 
 } // namespace
 
+std::optional<std::vector<DeviceId>> place_on_type(const View& view, JobId j, Placement strategy,
+                                                   std::uint32_t workers, DeviceTypeId t) {
+  // Fast refusal: not enough free devices of this type anywhere. Keeps a blocked FIFO head
+  // from scanning the cluster at every decision.
+  if (view.free().free(t) < workers * view.request(j).devices_per_worker) return std::nullopt;
+  switch (strategy) {
+  case Placement::kConsolidate:
+    return consolidate(view, j, t, workers);
+  case Placement::kSpread:
+    return spread(view, j, t, workers);
+  case Placement::kTopologyAware:
+    return place_topology_aware(view, j, t, workers);
+  case Placement::kFirstFit:
+    return first_fit(view, j, t, workers);
+  }
+  return std::nullopt;
+}
+
 std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement strategy,
                                            std::uint32_t workers) {
-  const std::uint32_t dpw = view.request(j).devices_per_worker;
   for (DeviceTypeId t : view.compatible_types(j)) {
-    // Fast refusal: not enough free devices of this type anywhere. Keeps a blocked FIFO head
-    // from scanning the cluster at every decision.
-    if (view.free().free(t) < workers * dpw) continue;
-    std::optional<std::vector<DeviceId>> out;
-    switch (strategy) {
-    case Placement::kConsolidate:
-      out = consolidate(view, j, t, workers);
-      break;
-    case Placement::kSpread:
-      out = spread(view, j, t, workers);
-      break;
-    case Placement::kTopologyAware:
-      out = place_topology_aware(view, j, t, workers);
-      break;
-    case Placement::kFirstFit:
-      out = first_fit(view, j, t, workers);
-      break;
-    }
-    if (out) return out;
+    if (auto out = place_on_type(view, j, strategy, workers, t)) return out;
   }
   return std::nullopt;
 }

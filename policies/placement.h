@@ -26,6 +26,9 @@ const std::vector<std::string>& placement_names();
 // order and uses the first that fits.
 std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement strategy,
                                            std::uint32_t workers);
+// The same on one device type only (which must be one of the job's compatible types).
+std::optional<std::vector<DeviceId>> place_on_type(const View& view, JobId j, Placement strategy,
+                                                   std::uint32_t workers, DeviceTypeId t);
 inline std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement strategy) {
   return place(view, j, strategy, view.request(j).workers);
 }

@@ -49,9 +49,10 @@ private:
 namespace {
 
 // Jobs with the same shape fit the same nodes.
-using Shape = std::tuple<std::uint32_t, std::uint32_t, double, double, std::int32_t>;
+using Shape = std::tuple<std::uint32_t, std::uint32_t, double, double, std::int32_t, std::uint16_t>;
 Shape shape_of(const JobRequest& r) {
-  return {r.workers, r.devices_per_worker, r.cpus_per_worker, r.mem_gb_per_worker, r.device_type};
+  return {r.workers,           r.devices_per_worker, r.cpus_per_worker,
+          r.mem_gb_per_worker, r.device_type,        r.type_set};
 }
 
 } // namespace
@@ -63,6 +64,7 @@ std::vector<char>& PriorityPass::marks(const View& view) {
 
 void PriorityPass::decide(const View& view, const PriorityWalk& walk,
                           const std::set<JobId>& holders, bool preempt) {
+  preferred_.clear();
   // For each shape that could not be placed, the first waiting job of that shape that failed:
   // it and the waiting jobs of that shape after it are left out.
   std::map<Shape, JobId> first_failed;
@@ -144,10 +146,15 @@ void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>&
     control.suspend(j, reason);
     holders.erase(j);
   }
-  for (JobId j : chosen_) {
+  for (std::size_t i = 0; i < chosen_.size(); ++i) {
+    const JobId j = chosen_[i];
     JobStatus s = control.state(j).status;
     if (s != JobStatus::kPending && s != JobStatus::kSuspended) continue;
-    auto devices = place(control, j, placement);
+    std::optional<std::vector<DeviceId>> devices;
+    if (i < preferred_.size() && preferred_[i] >= 0)
+      devices = place_on_type(control, j, placement, control.request(j).workers,
+                              static_cast<DeviceTypeId>(preferred_[i]));
+    if (!devices) devices = place(control, j, placement);
     if (!devices) continue; // devices still being released: next decision
     if (s == JobStatus::kPending)
       control.start(j, *devices);

@@ -87,6 +87,11 @@ public:
   [[nodiscard]] const std::vector<JobId>& suspended() const { return suspended_; }
   [[nodiscard]] const std::vector<JobId>& started() const { return started_; }
 
+  // Heterogeneity-aware policies: after decide(), the device type each chosen waiting job should
+  // get (index-aligned with chosen(); kNoType = the job's first compatible type that fits).
+  // apply() tries that type first.
+  void prefer_types(std::vector<std::int32_t> types) { preferred_ = std::move(types); }
+
 private:
   // Flags by job id, all false between calls (each use clears the ones it set).
   std::vector<char>& marks(const View& view);
@@ -96,6 +101,7 @@ private:
   std::vector<JobId> started_;
   std::vector<char> mark_;
   FreeModel model_;
+  std::vector<std::int32_t> preferred_;
 };
 
 // Device-seconds a job has run so far (Tiresias' attained service), including the part of the

@@ -7,6 +7,7 @@
 #include "policies/k8s_default.h"
 #include "policies/kube_batch/kube_batch.h"
 #include "policies/las.h"
+#include "policies/max_throughput.h"
 #include "policies/search_sessions.h"
 #include "policies/shortest_gpu_time.h"
 #include "policies/sjf.h"
@@ -23,10 +24,14 @@ namespace dlsim {
 const std::vector<PolicyEntry>& policy_registry() {
   static const std::vector<PolicyEntry> entries = {
       {"fifo",
-       "first in, first out; strict order: a job that does not fit blocks the ones behind it",
+       "first in, first out; a job that does not fit blocks the ones behind it that could use "
+       "its device types",
        false,
-       {},
-       [](const PolicySetup& s) { return make_fifo(s.placement); }},
+       {{"hetero",
+         "heterogeneity-aware: choose the started jobs' device types to maximise summed "
+         "normalized throughput (Gavel-style) instead of each job's fastest free type",
+         "false"}},
+       [](const PolicySetup& s) { return make_fifo(s.placement, s.params.flag("hetero")); }},
       {"sjf",
        "shortest job first (oracle: reads true durations); non-preemptive, strict order",
        true,
@@ -79,8 +84,27 @@ const std::vector<PolicyEntry>& policy_registry() {
        {{"interval_s",
          "seconds between the rounds at which running jobs may be preempted (0 = "
          "at every arrival, finish and completed action)",
-         "360"}},
-       [](const PolicySetup& s) { return make_las(s.placement, las_interval(s.params)); }},
+         "360"},
+        {"hetero",
+         "heterogeneity-aware (Gavel-style): service in fastest-type device-seconds, and "
+         "types chosen to maximise summed normalized throughput",
+         "false"},
+        {"blind_types",
+         "speed-blind type choice (the type with the most free devices), as Gavel's "
+         "heterogeneity-agnostic LAS baseline; ignored with hetero: true",
+         "false"}},
+       [](const PolicySetup& s) {
+         return make_las(s.placement, las_interval(s.params), s.params.flag("hetero"),
+                         s.params.flag("blind_types"));
+       }},
+      {"max-throughput",
+       "heterogeneity-aware (Gavel's max_sum_throughput): free devices go to the waiting jobs and "
+       "types that maximise summed normalized throughput; non-preemptive",
+       false,
+       {{"window", "waiting jobs, oldest first, that one decision considers", "256"}},
+       [](const PolicySetup& s) {
+         return make_max_throughput(s.placement, max_throughput_window(s.params));
+       }},
       {"drf",
        "dominant resource fairness over devices, CPUs and memory: the user with the smallest "
        "dominant share starts its oldest job next; non-preemptive",

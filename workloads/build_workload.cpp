@@ -2,13 +2,17 @@
 
 #include "sim/engine/error.h"
 #include "sim/engine/rng.h"
+#include "workloads/device_type_set.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <numeric>
+#include <set>
 #include <span>
+#include <tuple>
 
 namespace dlsim {
 
@@ -31,6 +35,8 @@ PerfTable build_perf_table(const ModelZoo& zoo, const std::vector<DeviceType>& t
       auto it = info.iteration_time_s.find(types[t].name);
       double v = it != info.iteration_time_s.end() ? it->second
                                                    : anchor * anchor_rel / types[t].rel_throughput;
+      // A model that cannot train on a type has no time there: PerfTable::supports is false.
+      if (info.unsupported.count(types[t].name)) v = std::numeric_limits<double>::infinity();
       perf.iter_time_s[(m + 1) * types.size() + t] = v;
     }
   }
@@ -124,11 +130,31 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     if (auto m = zoo.find(trace.models.at(static_cast<std::uint32_t>(i))))
       model_of[i] = static_cast<std::int64_t>(*m) + 1;
   }
-  std::vector<std::int64_t> type_of(trace.device_types.names().size(), -1);
+  // Each distinct device_type text once: one type, any GPU, or an interned set of types.
+  struct Choice {
+    std::int32_t device_type = kAnyGpu;
+    std::uint16_t type_set = 0;
+    std::string error;
+  };
+  std::vector<Choice> type_of(trace.device_types.names().size());
   for (std::size_t i = 0; i < type_of.size(); ++i) {
-    if (auto t =
-            find_device_type(cluster.types, trace.device_types.at(static_cast<std::uint32_t>(i))))
-      type_of[i] = *t;
+    DeviceTypeChoice c =
+        parse_device_type_choice(trace.device_types.at(static_cast<std::uint32_t>(i)), cluster);
+    Choice& out = type_of[i];
+    out.error = std::move(c.error);
+    if (!out.error.empty() || c.any_gpu) continue;
+    if (c.types.size() == 1) {
+      out.device_type = c.types[0];
+      continue;
+    }
+    auto it = std::find(w.type_sets.begin(), w.type_sets.end(), c.types);
+    if (it == w.type_sets.end()) {
+      if (w.type_sets.size() > std::numeric_limits<std::uint16_t>::max())
+        throw InputError(trace.file + ": more than 65,536 distinct device_type sets");
+      it = w.type_sets.insert(w.type_sets.end(), std::move(c.types));
+    }
+    out.device_type = kTypeSet;
+    out.type_set = static_cast<std::uint16_t>(it - w.type_sets.begin());
   }
   std::vector<DeviceTypeId> gpu_types;
   for (DeviceTypeId t = 0; t < cluster.types.size(); ++t) {
@@ -190,33 +216,61 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       r.model = static_cast<ModelId>(1 + assign.below(zoo.models.size()));
     }
     if (tj.device_type != kNoString) {
-      if (type_of[tj.device_type] < 0) {
-        reject_row(trace, read_options,
-                   where("device_type") +
-                       fmt::format("unknown device type '{}' (see dlsim list devices)",
-                                   trace.device_types.at(tj.device_type)));
+      const Choice& choice = type_of[tj.device_type];
+      if (!choice.error.empty()) {
+        reject_row(trace, read_options, where("device_type") + choice.error);
         continue;
       }
-      r.device_type = static_cast<std::int32_t>(type_of[tj.device_type]);
+      r.device_type = choice.device_type;
+      r.type_set = choice.type_set;
     }
     const ModelInfo* info = r.model > 0 ? &zoo.models[r.model - 1] : nullptr;
     r.gpu_util = tj.gpu_util > 0 ? tj.gpu_util : (info ? info->gpu_util : options.default_gpu_util);
     r.gpu_mem_gb = info ? info->gpu_mem_gb : 0;
     // A run time observed on a GPU type is the run time on that type.
-    const DeviceTypeId observed_on = tj.observed_on_device_type && r.device_type != kAnyGpu
+    const DeviceTypeId observed_on = tj.observed_on_device_type && r.device_type >= 0
                                          ? static_cast<DeviceTypeId>(r.device_type)
                                          : *ref;
+    if (tj.iterations <= 0 && !w.perf.supports(r.model, observed_on)) {
+      reject_row(trace, read_options,
+                 where("model") + fmt::format("model '{}' cannot train on {}, the device its "
+                                              "duration_s is measured on",
+                                              w.models[r.model], cluster.types[observed_on].name));
+      continue;
+    }
     spec.iterations =
         tj.iterations > 0 ? tj.iterations : tj.duration_s / w.perf.iter_time(r.model, observed_on);
 
     // Could this job ever run here? Some compatible type must hold its smallest gang at once.
     const DeviceTypeId own_type = static_cast<DeviceTypeId>(r.device_type);
-    std::span<const DeviceTypeId> candidates = r.device_type != kAnyGpu
-                                                   ? std::span<const DeviceTypeId>(&own_type, 1)
-                                                   : std::span<const DeviceTypeId>(gpu_types);
+    std::span<const DeviceTypeId> candidates =
+        r.device_type >= 0          ? std::span<const DeviceTypeId>(&own_type, 1)
+        : r.device_type == kTypeSet ? std::span<const DeviceTypeId>(w.type_sets[r.type_set])
+                                    : std::span<const DeviceTypeId>(gpu_types);
+    if (r.device_type == kTypeSet &&
+        std::none_of(candidates.begin(), candidates.end(),
+                     [&](DeviceTypeId t) { return cluster.count_of_type(t) > 0; })) {
+      reject_row(trace, read_options,
+                 where("device_type") +
+                     fmt::format("no node of the cluster has any of the types '{}'",
+                                 trace.device_types.at(tj.device_type)));
+      continue;
+    }
+    // The model cannot train on any of the job's types (the zoo's `unsupported`).
+    if (!candidates.empty() &&
+        std::none_of(candidates.begin(), candidates.end(),
+                     [&](DeviceTypeId t) { return w.perf.supports(r.model, t); })) {
+      const std::string& why = info->unsupported.at(cluster.types[candidates[0]].name);
+      reject_row(trace, read_options,
+                 where("device_type") + fmt::format("model '{}' cannot train on {}: {}",
+                                                    w.models[r.model],
+                                                    cluster.types[candidates[0]].name, why));
+      continue;
+    }
     std::uint64_t best = 0;
     double most_memory = 0;
     for (DeviceTypeId t : candidates) {
+      if (!w.perf.supports(r.model, t)) continue;
       // A replica keeps the whole model on each of its devices (docs/runtime.md).
       const double cap = cluster.types[t].memory_gb;
       most_memory = std::max(most_memory, cap);
@@ -261,6 +315,36 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   if (w.jobs.empty())
     throw InputError(trace.file + ": no job of the trace can run on this cluster");
   return w;
+}
+
+std::vector<DeviceTypeId> unusable_device_types(const Workload& workload, const Cluster& cluster) {
+  const std::size_t types = cluster.types.size();
+  std::vector<DeviceTypeId> gpu_types;
+  for (DeviceTypeId t = 0; t < types; ++t) {
+    if (cluster.types[t].kind == DeviceKind::kGpu) gpu_types.push_back(t);
+  }
+  // Distinct (accepted types, model, memory) combinations: a handful, however long the trace.
+  std::set<std::tuple<std::int32_t, std::uint16_t, ModelId, double>> seen;
+  std::vector<char> used(types, 0);
+  for (const JobSpec& spec : workload.jobs) {
+    const JobRequest& r = spec.request;
+    if (!seen.insert({r.device_type, r.type_set, r.model, r.gpu_mem_gb}).second) continue;
+    const DeviceTypeId own = static_cast<DeviceTypeId>(r.device_type);
+    std::span<const DeviceTypeId> accepted =
+        r.device_type >= 0          ? std::span<const DeviceTypeId>(&own, 1)
+        : r.device_type == kTypeSet ? std::span<const DeviceTypeId>(workload.type_sets[r.type_set])
+                                    : std::span<const DeviceTypeId>(gpu_types);
+    for (DeviceTypeId t : accepted) {
+      const double cap = cluster.types[t].memory_gb;
+      if (cap > 0 && r.gpu_mem_gb > cap + 1e-9) continue;
+      if (workload.perf.supports(r.model, t)) used[t] = 1;
+    }
+  }
+  std::vector<DeviceTypeId> out;
+  for (DeviceTypeId t = 0; t < types; ++t) {
+    if (!used[t] && cluster.count_of_type(t) > 0) out.push_back(t);
+  }
+  return out;
 }
 
 } // namespace dlsim

@@ -32,4 +32,9 @@ PerfTable build_perf_table(const ModelZoo& zoo, const std::vector<DeviceType>& t
 Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster,
                         const WorkloadOptions& options);
 
+// The cluster's device types (with devices) that no job of the workload can ever use: none
+// accepts the type, or the model cannot train there or does not fit its memory. `dlsim validate`
+// and `run` warn about them.
+std::vector<DeviceTypeId> unusable_device_types(const Workload& workload, const Cluster& cluster);
+
 } // namespace dlsim

@@ -1,5 +1,6 @@
 #include "workloads/gen_trace.h"
 
+#include "sim/engine/error.h"
 #include "sim/engine/rng.h"
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 
 namespace dlsim {
 
@@ -19,6 +21,35 @@ constexpr std::uint32_t kGpusPerNode = 8;
 
 } // namespace
 
+void parse_device_type_mix(const std::string& text, GenTraceOptions& o) {
+  o.device_types.clear();
+  o.device_type_weights.clear();
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    std::string entry = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    std::size_t colon = entry.rfind(':');
+    std::string types = entry.substr(0, colon);
+    double weight = 1;
+    if (colon != std::string::npos) {
+      std::string w = entry.substr(colon + 1);
+      char* end = nullptr;
+      weight = std::strtod(w.c_str(), &end);
+      if (w.empty() || end != w.c_str() + w.size() || !(weight > 0) || !std::isfinite(weight))
+        throw InputError(
+            fmt::format("--device-types: '{}': the weight must be a positive number", entry));
+    }
+    if (types.empty() || types.find_first_of(" \t\",\"") != std::string::npos)
+      throw InputError(fmt::format(
+          "--device-types: '{}': expected TYPES[:WEIGHT], e.g. any-gpu:0.8 or V100|XeonPhi:0.2",
+          entry));
+    o.device_types.push_back(types);
+    o.device_type_weights.push_back(weight);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+}
+
 void generate_trace(const GenTraceOptions& o, std::ostream& out) {
   // Independent streams: changing one aspect (say, the model list) leaves the others' draws
   // unchanged.
@@ -27,10 +58,12 @@ void generate_trace(const GenTraceOptions& o, std::ostream& out) {
   Rng sizes = Rng::stream(o.seed, "gen-trace.sizes");
   Rng models = Rng::stream(o.seed, "gen-trace.models");
   Rng users = Rng::stream(o.seed, "gen-trace.users");
+  Rng device_types = Rng::stream(o.seed, "gen-trace.device-types");
   const double rate_per_s = o.arrival_rate_per_hour / 3600.0;
 
   out << "id,submit_s,workers,gpus_per_worker,duration_s,user";
   if (!o.models.empty()) out << ",model";
+  if (!o.device_types.empty()) out << ",device_type";
   out << '\n';
   double t = 0;
   fmt::memory_buffer line;
@@ -48,6 +81,9 @@ void generate_trace(const GenTraceOptions& o, std::ostream& out) {
                    d, user);
     if (!o.models.empty())
       fmt::format_to(std::back_inserter(line), ",{}", o.models[models.below(o.models.size())]);
+    if (!o.device_types.empty())
+      fmt::format_to(std::back_inserter(line), ",{}",
+                     o.device_types[device_types.weighted(o.device_type_weights)]);
     line.push_back('\n');
     out.write(line.data(), static_cast<std::streamsize>(line.size()));
   }

@@ -22,8 +22,16 @@ struct GenTraceOptions {
   std::vector<std::uint32_t> gpu_sizes = {1, 2, 4, 8, 16};
   std::vector<double> gpu_weights = {76627, 1818, 1870, 1643, 289};
   std::vector<std::string> models; // when non-empty, each job draws one uniformly
+  // When non-empty, each job draws its device_type column (a type, a set `V100|K80` or a kind
+  // `any`, `any-gpu`, ...; docs/traces.md) with these relative weights.
+  std::vector<std::string> device_types;
+  std::vector<double> device_type_weights;
   std::uint32_t users = 20;
 };
+
+// Parses `--device-types`: comma-separated TYPES:WEIGHT entries, e.g. "any-gpu:0.8,any:0.2";
+// a missing weight is 1. Throws InputError naming the bad entry.
+void parse_device_type_mix(const std::string& text, GenTraceOptions& options);
 
 // Writes the native CSV trace.
 void generate_trace(const GenTraceOptions& options, std::ostream& out);

@@ -60,6 +60,20 @@ ModelZoo load_model_zoo(const std::string& file) {
       if (!(v > 0)) yaml_fail(YamlWhere{file, tw.path + "." + dev}, t.second, "must be positive");
       info.iteration_time_s[dev] = v;
     }
+    if (m.has("unsupported")) {
+      YAML::Node no = m.child("unsupported");
+      YamlWhere uw = m.where_of("unsupported");
+      if (!no.IsMap()) yaml_fail(uw, no, "expected a mapping of device type to the reason");
+      for (const auto& t : no) {
+        auto dev = t.first.as<std::string>();
+        YamlWhere dw{file, uw.path + "." + dev};
+        if (info.iteration_time_s.count(dev))
+          yaml_fail(dw, t.second, "also has an iteration_time_s entry; give one or the other");
+        auto why = yaml_as<std::string>(t.second, dw);
+        if (why.empty()) yaml_fail(dw, t.second, "give the reason the model cannot run there");
+        info.unsupported[dev] = why;
+      }
+    }
     if (!info.iteration_time_s.count(zoo.reference_device)) {
       yaml_fail(tw, times,
                 fmt::format("needs a time for the reference device {}", zoo.reference_device));

@@ -20,6 +20,9 @@ struct ModelInfo {
   double comm_overlap = 0;
   double input_mb_per_sample = 0;
   std::map<std::string, double> iteration_time_s; // by device type name
+  // Device types the model cannot train on, with the reason (docs/models.md): placement never
+  // uses them and a job pinned to one is rejected with that reason.
+  std::map<std::string, std::string> unsupported;
 };
 
 struct ModelZoo {

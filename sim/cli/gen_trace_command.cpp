@@ -1,6 +1,7 @@
 // `dlsim gen-trace`: a synthetic native trace (docs/traces.md describes the distributions).
 #include "sim/cli/commands.h"
 #include "sim/cli/experiment.h"
+#include "sim/engine/error.h"
 #include "sim/report/writers.h"
 #include "workloads/gen_trace.h"
 #include "workloads/gen_trace_presets.h"
@@ -32,6 +33,10 @@ int command_gen_trace(const std::vector<std::string>& args) {
                                 "fit to a real trace's published statistics: philly, helios-venus, "
                                 "helios-earth, helios-saturn, helios-uranus (docs/traces.md)")(
       "models", po::bool_switch(), "give each job a model drawn uniformly from the model zoo")(
+      "device-types", po::value<std::string>(),
+      "give each job a device_type drawn from this mix: TYPES:WEIGHT,... where TYPES is a type "
+      "(V100), a set (V100|XeonPhi) or a kind (any-gpu, any-cpu, any-xeonphi, any-fpga, any); "
+      "e.g. any-gpu:0.8,any:0.2")(
       "sessions", po::value<std::string>(),
       "add the trials of these hyper-parameter search sessions (docs/gandiva.md)")(
       "sessions-truth", po::value<std::string>(),
@@ -58,6 +63,13 @@ int command_gen_trace(const std::vector<std::string>& args) {
   if (vm["models"].as<bool>()) {
     for (const auto& m : load_model_zoo(find_data_file("configs/models/zoo.yaml", "")).models)
       g.models.push_back(m.name);
+  }
+  if (vm.count("device-types")) {
+    try {
+      parse_device_type_mix(vm["device-types"].as<std::string>(), g);
+    } catch (const InputError& e) {
+      throw po::error(e.what()); // a bad option value is a usage error (exit 2)
+    }
   }
   std::vector<SearchSession> sessions;
   if (vm.count("sessions"))

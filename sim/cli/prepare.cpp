@@ -93,6 +93,16 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   }
   for (const auto& w : build_warnings)
     fmt::print(warn, "warning: {}\n", w);
+  if (auto idle = unusable_device_types(p.workload, e.cluster); !idle.empty()) {
+    std::vector<std::string> what;
+    for (DeviceTypeId t : idle)
+      what.push_back(fmt::format("{} {}", e.cluster.count_of_type(t), e.cluster.types[t].name));
+    fmt::print(warn,
+               "warning: no job of the trace can ever use the cluster's {} devices (jobs that "
+               "name no device_type run on GPUs only; accept more types with device_type, e.g. "
+               "'any' or 'V100|XeonPhi', or gen-trace --device-types)\n",
+               fmt::join(what, ", "));
+  }
   if (std::size_t more = p.workload.skipped_bad_jobs - read_skips; more > 0) {
     fmt::print(warn,
                "warning: skipped {} jobs that cannot run here (--skip-bad-jobs); the first {}:\n",

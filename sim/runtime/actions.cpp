@@ -49,12 +49,22 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
     return "a device is listed twice";
   DeviceTypeId type = c.devices[devices[0]].type;
-  if (req.device_type != kAnyGpu && type != req.device_type) {
+  if (req.device_type >= 0 && type != req.device_type) {
     return fmt::format("device {} is a {}, the job requires {}", devices[0], c.types[type].name,
                        c.types[req.device_type].name);
   }
   if (req.device_type == kAnyGpu && c.types[type].kind != DeviceKind::kGpu) {
     return fmt::format("device {} is a {}, not a GPU", devices[0], c.types[type].name);
+  }
+  if (req.device_type == kTypeSet) {
+    const auto& set = s_.workload->type_sets[req.type_set];
+    if (std::find(set.begin(), set.end(), type) == set.end())
+      return fmt::format("device {} is a {}, not one of the job's types", devices[0],
+                         c.types[type].name);
+  }
+  if (!s_.workload->perf.supports(req.model, type)) {
+    return fmt::format("device {} is a {}, on which the job's model cannot train", devices[0],
+                       c.types[type].name);
   }
   std::map<NodeId, int> workers_on_node; // small: one entry per node of the allocation
   for (std::size_t i = 0; i < devices.size(); ++i) {

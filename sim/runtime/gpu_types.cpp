@@ -23,6 +23,7 @@ gpu_types_by_model(const Cluster& cluster, const Workload& workload,
     for (DeviceTypeId t : present) {
       double cap = cluster.types[t].memory_gb;
       if (cap > 0 && mem_gb[m] > cap + 1e-9) continue;
+      if (have_perf && !workload.perf.supports(static_cast<ModelId>(m), t)) continue;
       types.push_back(t);
     }
     // Seconds per iteration when the table has them, else 1 / relative throughput.

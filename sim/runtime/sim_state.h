@@ -43,6 +43,9 @@ struct SimState {
   // For jobs that name no device type: per model, the GPU types present whose memory holds the
   // model, fastest first for that model (so that "any GPU" means the best one free, not K80).
   std::vector<std::vector<DeviceTypeId>> gpu_types_for_model;
+  // For jobs that accept a set of types: [type_set * models + model], the same filter and order
+  // over the set's types that the cluster has.
+  std::vector<std::vector<DeviceTypeId>> set_types_for_model;
   std::vector<std::uint32_t> devices_of_type; // by DeviceTypeId: how many the cluster has
   std::vector<DeviceTypeId> all_type_ids;     // 0..types-1, for one-type spans
   const NetworkModel* network = nullptr;      // routes and link load (always set by Simulation)

@@ -37,6 +37,14 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
     }
   }
   s_.gpu_types_for_model = gpu_types_by_model(cluster, workload, s_.gpu_types_present);
+  for (const auto& set : workload.type_sets) {
+    std::vector<DeviceTypeId> present;
+    for (DeviceTypeId t : set) {
+      if (s_.devices_of_type[t] > 0) present.push_back(t);
+    }
+    for (auto& types : gpu_types_by_model(cluster, workload, present))
+      s_.set_types_for_model.push_back(std::move(types));
+  }
   refresh_stamp_.assign(workload.jobs.size(), 0);
   net_ = std::make_unique<NetworkModel>(cluster);
   s_.network = net_.get();

@@ -23,6 +23,8 @@ std::span<const DeviceTypeId> View::compatible_types(JobId j) const {
   const JobRequest& req = request(j);
   std::int32_t t = req.device_type;
   if (t == kAnyGpu) return s_.gpu_types_for_model[req.model];
+  if (t == kTypeSet)
+    return s_.set_types_for_model[req.type_set * s_.gpu_types_for_model.size() + req.model];
   return std::span<const DeviceTypeId>(s_.all_type_ids).subspan(static_cast<std::size_t>(t), 1);
 }
 

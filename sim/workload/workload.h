@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ using JobId = std::uint32_t;
 using ModelId = std::uint16_t; // 0 = no model: a pure-duration job
 
 constexpr std::int32_t kAnyGpu = -1; // JobRequest::device_type when the trace gives none
+// JobRequest::device_type of a job that accepts several types: Workload::type_sets[type_set].
+constexpr std::int32_t kTypeSet = -2;
 
 // What a real scheduler sees of a job when it is submitted.
 struct JobRequest {
@@ -32,7 +35,8 @@ struct JobRequest {
   std::uint32_t user = 0;             // index into Workload::users
   std::uint32_t queue = 0;            // index into Workload::queues
   ModelId model = 0;                  // index into Workload::models / PerfTable
-  std::int32_t device_type = kAnyGpu; // DeviceTypeId, or kAnyGpu
+  std::int32_t device_type = kAnyGpu; // DeviceTypeId, kAnyGpu or kTypeSet
+  std::uint16_t type_set = 0;         // with kTypeSet: index into Workload::type_sets
   double gpu_util = 0;                // utilization when running alone, 0..1 (resolved)
   double gpu_mem_gb = 0;              // device memory footprint (0 = unknown, not checked)
   double requested_time_s = 0;        // the user's own estimate, when the trace has one
@@ -65,6 +69,14 @@ struct PerfTable {
   [[nodiscard]] double iter_time(ModelId m, DeviceTypeId t) const {
     return iter_time_s[static_cast<std::size_t>(m) * type_count + t];
   }
+  // False when the model cannot train on the type at all (the zoo's `unsupported`): its time
+  // there is +infinity and no placement may use it. A table without that entry (a hand-made
+  // workload) supports everything.
+  [[nodiscard]] bool supports(ModelId m, DeviceTypeId t) const {
+    const std::size_t i = static_cast<std::size_t>(m) * type_count + t;
+    return t >= type_count || i >= iter_time_s.size() ||
+           iter_time_s[i] < std::numeric_limits<double>::infinity();
+  }
 
   // What a model's distributed training moves per iteration (docs/network.md), by ModelId;
   // model 0 moves nothing. Empty when the workload has no model facts.
@@ -83,6 +95,9 @@ struct Workload {
   std::vector<std::string> queues;
   std::vector<std::string> models; // models[0] = "" (no model)
   PerfTable perf;
+  // Sets of device types that jobs accept (`device_type: V100|K80|XeonPhi`, docs/traces.md),
+  // each sorted and of at least two types; JobRequest::type_set indexes it.
+  std::vector<std::vector<DeviceTypeId>> type_sets;
   DeviceTypeId reference_device = 0;
   std::size_t skipped_bad_jobs = 0;          // rows skipped with --skip-bad-jobs
   std::vector<std::string> resolution_skips; // first reasons of rows skipped after reading

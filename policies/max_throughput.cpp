@@ -1,0 +1,73 @@
+#include "policies/max_throughput.h"
+
+#include "policies/type_choice.h"
+#include "sim/engine/error.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <list>
+
+namespace dlsim {
+
+namespace {
+
+class MaxThroughput final : public Policy {
+public:
+  MaxThroughput(Placement placement, std::size_t window) : placement_(placement), window_(window) {}
+
+  void on_arrival(JobId j, const View&) override { queue_.push_back(j); }
+
+  void schedule(Control& control) override {
+    if (queue_.empty()) return;
+    const std::size_t types = control.cluster().types.size();
+    std::vector<std::uint32_t> free(types);
+    std::uint64_t free_total = 0;
+    for (DeviceTypeId t = 0; t < types; ++t) {
+      free[t] = control.free().free(t);
+      free_total += free[t];
+    }
+    if (free_total == 0) return;
+    std::vector<std::list<JobId>::iterator> where;
+    std::vector<JobId> jobs;
+    for (auto it = queue_.begin(); it != queue_.end() && jobs.size() < window_; ++it) {
+      where.push_back(it);
+      jobs.push_back(*it);
+    }
+    TypeChoiceProblem p = type_choice_problem(control, jobs, free);
+    std::vector<std::int32_t> at = choose_types(p, /*select=*/true);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      if (at[i] == kNoType) continue;
+      const JobId j = jobs[i];
+      auto devices = place_on_type(control, j, placement_, control.request(j).workers,
+                                   static_cast<DeviceTypeId>(at[i]));
+      if (!devices) devices = place(control, j, placement_); // nodes too fragmented for that type
+      if (!devices) continue;
+      control.start(j, *devices);
+      queue_.erase(where[i]);
+    }
+  }
+
+private:
+  Placement placement_;
+  std::size_t window_;
+  std::list<JobId> queue_; // waiting jobs in arrival order
+};
+
+} // namespace
+
+std::size_t max_throughput_window(const PolicyParams& params) {
+  double w = params.number("window");
+  if (!(w >= 1) || w != std::floor(w) || w > 1e6)
+    throw InputError(
+        fmt::format("policy.params.window: expected a whole number of jobs from 1 to 1000000, "
+                    "got {}",
+                    w));
+  return static_cast<std::size_t>(w);
+}
+
+std::unique_ptr<Policy> make_max_throughput(Placement placement, std::size_t window) {
+  return std::make_unique<MaxThroughput>(placement, window);
+}
+
+} // namespace dlsim

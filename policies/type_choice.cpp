@@ -1,0 +1,234 @@
+#include "policies/type_choice.h"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+#include <utility>
+
+namespace dlsim {
+
+namespace {
+
+constexpr double kEps = 1e-12;
+
+class Search {
+public:
+  Search(const TypeChoiceProblem& p, std::vector<std::int32_t> at) : p_(p), at_(std::move(at)) {
+    left_ = p.capacity;
+    for (std::size_t j = 0; j < at_.size(); ++j) {
+      if (at_[j] != kNoType) left_[static_cast<std::size_t>(at_[j])] -= p.need[j];
+    }
+  }
+
+  // Local search to a point no single step improves: a job moves to a type with room, or to a
+  // type without room by evicting one job there, which goes to its best type with room then (or,
+  // with select, to none). This covers swaps and replacements. Each step raises the objective by
+  // more than kEps, so it ends; the pass bound only guards time.
+  void improve(bool select) {
+    for (int pass = 0; pass < 64; ++pass) {
+      bool better = false;
+      for (std::size_t a = 0; a < at_.size(); ++a) {
+        if (at_[a] == kNoType && !select) continue;
+        better |= relocate(a, select);
+      }
+      if (!better) return;
+    }
+  }
+
+  std::vector<std::int32_t> result() && { return std::move(at_); }
+
+private:
+  [[nodiscard]] double gain(std::size_t j, std::int32_t t) const {
+    if (t == kNoType) return 0;
+    double v = p_.value[j * p_.types + static_cast<std::size_t>(t)];
+    return v < 0 ? -1e300 : v * p_.need[j];
+  }
+  void assign(std::size_t j, std::int32_t t) {
+    if (at_[j] != kNoType) left_[static_cast<std::size_t>(at_[j])] += p_.need[j];
+    at_[j] = t;
+    if (t != kNoType) left_[static_cast<std::size_t>(t)] -= p_.need[j];
+  }
+
+  // The best improving relocation of job a (see improve()); applies it and returns true.
+  bool relocate(std::size_t a, bool select) {
+    const std::int32_t from = at_[a];
+    const double before_a = gain(a, from);
+    double best = kEps;
+    std::int32_t best_t = kNoType;
+    std::size_t best_b = 0;
+    std::int32_t best_u = kNoType;
+    bool evict = false;
+    for (std::size_t t = 0; t < p_.types; ++t) {
+      const auto ti = static_cast<std::int32_t>(t);
+      if (ti == from || p_.value[a * p_.types + t] < 0) continue;
+      const double ga = gain(a, ti) - before_a;
+      if (left_[t] >= p_.need[a]) {
+        if (ga > best) {
+          best = ga;
+          best_t = ti;
+          evict = false;
+        }
+        continue;
+      }
+      for (std::size_t b = 0; b < at_.size(); ++b) {
+        if (at_[b] != ti || b == a) continue;
+        if (left_[t] + p_.need[b] < p_.need[a]) continue;
+        // Where b goes: its best type with room once a has left `from` and b has left t.
+        double gb = select ? 0.0 : -1e300;
+        std::int32_t ub = kNoType;
+        for (std::size_t u = 0; u < p_.types; ++u) {
+          if (u == t || p_.value[b * p_.types + u] < 0) continue;
+          std::uint32_t room = left_[u] + (static_cast<std::int32_t>(u) == from ? p_.need[a] : 0);
+          if (room < p_.need[b]) continue;
+          double g = gain(b, static_cast<std::int32_t>(u));
+          if (g > gb) {
+            gb = g;
+            ub = static_cast<std::int32_t>(u);
+          }
+        }
+        if (gb < -1e299) continue;
+        double total = ga + gb - gain(b, ti);
+        if (total > best) {
+          best = total;
+          best_t = ti;
+          best_b = b;
+          best_u = ub;
+          evict = true;
+        }
+      }
+    }
+    // Evicting several jobs (a big job displacing small ones): on each type without room, the
+    // jobs there that lose least per device leave until a fits; each goes to its best type with
+    // room (or, with select, to none).
+    std::vector<std::pair<std::size_t, std::int32_t>> best_moves;
+    for (std::size_t t = 0; t < p_.types; ++t) {
+      const auto ti = static_cast<std::int32_t>(t);
+      if (ti == from || p_.value[a * p_.types + t] < 0 || left_[t] >= p_.need[a]) continue;
+      std::vector<std::size_t> there;
+      for (std::size_t b = 0; b < at_.size(); ++b) {
+        if (at_[b] == ti && b != a) there.push_back(b);
+      }
+      std::stable_sort(there.begin(), there.end(), [&](std::size_t x, std::size_t y) {
+        return gain(x, ti) / p_.need[x] < gain(y, ti) / p_.need[y];
+      });
+      std::vector<std::int64_t> room(left_.begin(), left_.end());
+      if (from != kNoType) room[static_cast<std::size_t>(from)] += p_.need[a];
+      std::size_t k = 0;
+      double delta = gain(a, ti) - before_a;
+      while (k < there.size() && room[t] < static_cast<std::int64_t>(p_.need[a])) {
+        room[t] += p_.need[there[k]];
+        delta -= gain(there[k], ti);
+        ++k;
+      }
+      if (room[t] < static_cast<std::int64_t>(p_.need[a]) || k < 2) continue; // one: done above
+      room[t] -= p_.need[a];
+      std::vector<std::pair<std::size_t, std::int32_t>> moves;
+      bool ok = true;
+      for (std::size_t i = 0; i < k && ok; ++i) {
+        const std::size_t b = there[i];
+        double gb = select ? 0.0 : -1e300;
+        std::int32_t ub = kNoType;
+        for (std::size_t u = 0; u < p_.types; ++u) {
+          if (u == t || p_.value[b * p_.types + u] < 0 ||
+              room[u] < static_cast<std::int64_t>(p_.need[b]))
+            continue;
+          if (gain(b, static_cast<std::int32_t>(u)) > gb) {
+            gb = gain(b, static_cast<std::int32_t>(u));
+            ub = static_cast<std::int32_t>(u);
+          }
+        }
+        if (gb < -1e299) {
+          ok = false;
+          break;
+        }
+        if (ub != kNoType) room[static_cast<std::size_t>(ub)] -= p_.need[b];
+        delta += gb;
+        moves.emplace_back(b, ub);
+      }
+      if (ok && delta > best) {
+        best = delta;
+        best_t = ti;
+        best_moves = std::move(moves);
+      }
+    }
+    if (best_t == kNoType) return false;
+    if (!best_moves.empty()) {
+      for (const auto& [b, u] : best_moves)
+        assign(b, kNoType);
+      assign(a, best_t);
+      for (const auto& [b, u] : best_moves)
+        assign(b, u);
+    } else if (evict) {
+      assign(best_b, kNoType);
+      assign(a, best_t);
+      assign(best_b, best_u);
+    } else {
+      assign(a, best_t);
+    }
+    return true;
+  }
+
+  const TypeChoiceProblem& p_;
+  std::vector<std::int32_t> at_;
+  std::vector<std::uint32_t> left_;
+};
+
+} // namespace
+
+std::vector<std::int32_t> choose_types(const TypeChoiceProblem& p, bool select,
+                                       std::vector<std::int32_t> initial) {
+  const std::size_t n = p.need.size();
+  if (initial.empty()) initial.assign(n, kNoType);
+  if (select) {
+    // Greedy start: (job, type) pairs by value, best first; ties to the earlier job.
+    std::vector<std::tuple<double, std::size_t, std::size_t>> pairs;
+    for (std::size_t j = 0; j < n; ++j) {
+      for (std::size_t t = 0; t < p.types; ++t) {
+        if (double v = p.value[j * p.types + t]; v >= 0) pairs.emplace_back(-v, j, t);
+      }
+    }
+    std::sort(pairs.begin(), pairs.end());
+    std::vector<std::uint32_t> left = p.capacity;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (initial[j] != kNoType) left[static_cast<std::size_t>(initial[j])] -= p.need[j];
+    }
+    for (const auto& [v, j, t] : pairs) {
+      if (initial[j] != kNoType || left[t] < p.need[j]) continue;
+      initial[j] = static_cast<std::int32_t>(t);
+      left[t] -= p.need[j];
+    }
+  }
+  Search s(p, std::move(initial));
+  s.improve(select);
+  return std::move(s).result();
+}
+
+double normalized_throughput(const View& view, JobId j, DeviceTypeId t) {
+  const PerfTable& perf = view.perf();
+  const ModelId m = view.request(j).model;
+  auto types = view.compatible_types(j);
+  if (std::find(types.begin(), types.end(), t) == types.end()) return 0;
+  if (perf.type_count == 0) return 1;
+  double best = perf.iter_time(m, t);
+  for (DeviceTypeId u : types)
+    best = std::min(best, perf.iter_time(m, u));
+  return best / perf.iter_time(m, t);
+}
+
+TypeChoiceProblem type_choice_problem(const View& view, std::span<const JobId> jobs,
+                                      const std::vector<std::uint32_t>& capacity) {
+  TypeChoiceProblem p;
+  p.types = capacity.size();
+  p.capacity = capacity;
+  p.need.reserve(jobs.size());
+  p.value.assign(jobs.size() * p.types, -1.0);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const JobId j = jobs[i];
+    p.need.push_back(view.request(j).devices());
+    for (DeviceTypeId t : view.compatible_types(j))
+      p.value[i * p.types + t] = normalized_throughput(view, j, t);
+  }
+  return p;
+}
+
+} // namespace dlsim
