@@ -55,6 +55,8 @@ int command_list(const std::vector<std::string>& args) {
       std::vector<std::string> times;
       for (const auto& [dev, s] : m.iteration_time_s)
         times.push_back(fmt::format("{}={}", dev, s));
+      for (const auto& [dev, why] : m.unsupported)
+        times.push_back(fmt::format("{}=unsupported", dev)); // the reason: configs/models/zoo.yaml
       fmt::print("{:<14} {:<15} {:>9} {:>10} {:>8} {:>8}  {}\n", m.name, m.family, m.params_m,
                  m.gflops_per_sample, m.gpu_util, m.gpu_mem_gb, fmt::join(times, " "));
     }
