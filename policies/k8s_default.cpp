@@ -68,7 +68,8 @@ public:
       auto bound =
           static_cast<std::uint32_t>(control.state(j).devices.size() / r.devices_per_worker);
       for (std::uint32_t k = bound; k < r.workers; ++k) {
-        SimTime created = r.submit + from_seconds(o_.pod_interval_s * k);
+        SimTime created =
+            r.submit + from_seconds(o_.pod_interval_s * k, "policy.params.pod_interval_s x pod");
         if (created > control.now()) {
           next_pod = std::min(next_pod, created);
           break; // its later pods do not exist yet either
@@ -174,6 +175,7 @@ K8sDefaultOptions k8s_default_options(const PolicyParams& params) {
     throw InputError(
         fmt::format("policy.params.pod_interval_s: must be 0 or more, got {}", o.pod_interval_s));
   }
+  check_seconds(o.pod_interval_s, "policy.params.pod_interval_s");
   std::string scoring = params.text("scoring");
   if (scoring == "LeastAllocated") {
     o.most_allocated = false;

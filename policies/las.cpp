@@ -187,6 +187,7 @@ double las_interval(const PolicyParams& params) {
   double s = params.number("interval_s");
   if (!(s >= 0))
     throw InputError(fmt::format("policy.params.interval_s: expected seconds >= 0, got {}", s));
+  check_seconds(s, "policy.params.interval_s");
   return s;
 }
 

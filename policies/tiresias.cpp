@@ -159,8 +159,9 @@ private:
     double waited = to_seconds(view.now() - info.first_run) - executed;
     double left = options_.promote_knob * executed - waited;
     // At least 1 us ahead, so that the wake-up below is a real future time.
-    info.promote_at = view.now() + std::max<SimTime>(1, left > 0 ? from_seconds_ceil(left) : 0);
-    promotions_.emplace(info.promote_at, j);
+    // A promotion beyond the time limit never comes (kNever, and no entry to drop later).
+    info.promote_at = left > 0 ? wakeup_after(view.now(), left) : view.now() + 1;
+    if (info.promote_at != kNever) promotions_.emplace(info.promote_at, j);
   }
 
   void drop_promotion(JobId j) {
@@ -179,8 +180,8 @@ private:
       const JobState& st = control.state(j);
       if (st.status != JobStatus::kRunning || jobs_[j].queue >= last) continue;
       double left = options_.thresholds[jobs_[j].queue] - queue_service(control, j);
-      SimTime at = control.now() +
-                   from_seconds_ceil(std::max(0.0, left) / static_cast<double>(st.devices.size()));
+      SimTime at =
+          wakeup_after(control.now(), std::max(0.0, left) / static_cast<double>(st.devices.size()));
       next = std::min(next, at);
     }
     if (next == kNever || next <= control.now()) return;
@@ -212,6 +213,7 @@ TiresiasOptions tiresias_options(const PolicyParams& params) {
                       "order, got {} at position {}",
                       o.thresholds[i], i + 1));
     }
+    check_seconds(o.thresholds[i], "policy.params.thresholds");
   }
   o.promote_knob = params.number("promote_knob");
   if (!(o.promote_knob >= 0)) {

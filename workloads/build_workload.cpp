@@ -184,7 +184,8 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     JobSpec spec;
     spec.name = tj.name;
     JobRequest& r = spec.request;
-    r.submit = from_seconds(tj.submit_s);
+    r.submit = from_seconds(tj.submit_s,
+                            fmt::format("{}:{}: submit: job '{}'", trace.file, tj.line, tj.name));
     r.workers = tj.workers;
     r.devices_per_worker = tj.devices_per_worker;
     r.ps = tj.ps;
@@ -238,6 +239,9 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
                                               w.models[r.model], cluster.types[observed_on].name));
       continue;
     }
+    if (tj.iterations <= 0)
+      check_seconds(tj.duration_s,
+                    fmt::format("{}:{}: duration: job '{}'", trace.file, tj.line, tj.name));
     spec.iterations =
         tj.iterations > 0 ? tj.iterations : tj.duration_s / w.perf.iter_time(r.model, observed_on);
 

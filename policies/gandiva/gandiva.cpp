@@ -151,6 +151,7 @@ gandiva::Options gandiva_options(const PolicyParams& params) {
   if (!(o.slice_s > 0)) {
     throw InputError(fmt::format("policy.params.slice_s: must be positive, got {}", o.slice_s));
   }
+  check_seconds(o.slice_s, "policy.params.slice_s");
   o.exact_slices = params.flag("exact_slices");
   o.packing = params.flag("packing");
   o.pack_util_limit = params.number("pack_util_limit");

@@ -1,5 +1,6 @@
 #include "sim/cli/common_options.h"
 
+#include "sim/cli/count_flag.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -16,10 +17,10 @@ void add_input_options(po::options_description& o) {
       "format", po::value<std::string>(),
       "trace format, or auto to guess it (overrides trace.format; see dlsim list formats)")(
       "policy", po::value<std::string>(),
-      "policy name (overrides policy.name; see dlsim list policies)")(
-      "seed", po::value<std::uint64_t>(),
-      "run seed (overrides seed)")("set", po::value<std::vector<std::string>>()->composing(),
-                                   "override any key: --set key.path=value (repeatable)")(
+      "policy name (overrides policy.name; see dlsim list policies)")("seed", po::value<Count>(),
+                                                                      "run seed (overrides seed)")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "override any key: --set key.path=value (repeatable)")(
       "skip-bad-jobs", po::bool_switch(),
       "skip bad trace rows (counted in the summary) instead of failing")(
       "time-origin", po::value<std::string>(),
@@ -27,7 +28,7 @@ void add_input_options(po::options_description& o) {
       "window", po::value<std::string>(),
       "replay jobs submitted in START:END, seconds after the origin (trace.window)")(
       "vc", po::value<std::string>(), "replay one virtual cluster / queue only (trace.vc)")(
-      "sample", po::value<std::uint64_t>(),
+      "sample", po::value<Count>(),
       "replay N jobs drawn without replacement, seeded by --seed (trace.sample)")(
       "unknown-models", po::value<std::string>(),
       "error (default) or duration: run jobs whose model the zoo lacks on their recorded run "
@@ -44,7 +45,7 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
   if (vm.count("format")) in.overrides.emplace_back("trace.format", vm["format"].as<std::string>());
   if (vm.count("policy")) in.overrides.emplace_back("policy.name", vm["policy"].as<std::string>());
   if (vm.count("seed"))
-    in.overrides.emplace_back("seed", std::to_string(vm["seed"].as<std::uint64_t>()));
+    in.overrides.emplace_back("seed", std::to_string(vm["seed"].as<Count>().value));
   if (vm.count("until"))
     in.overrides.emplace_back("until_s", fmt::format("{}", vm["until"].as<double>()));
   if (vm["skip-bad-jobs"].as<bool>()) in.overrides.emplace_back("trace.skip_bad_jobs", "true");
@@ -53,7 +54,7 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
   if (vm.count("window")) in.overrides.emplace_back("trace.window", vm["window"].as<std::string>());
   if (vm.count("vc")) in.overrides.emplace_back("trace.vc", vm["vc"].as<std::string>());
   if (vm.count("sample"))
-    in.overrides.emplace_back("trace.sample", std::to_string(vm["sample"].as<std::uint64_t>()));
+    in.overrides.emplace_back("trace.sample", std::to_string(vm["sample"].as<Count>().value));
   if (vm["drop-failed"].as<bool>()) in.overrides.emplace_back("trace.drop_failed", "true");
   if (vm.count("unknown-models"))
     in.overrides.emplace_back("trace.unknown_models", vm["unknown-models"].as<std::string>());

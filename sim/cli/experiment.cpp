@@ -5,6 +5,7 @@
 #include "sim/cluster/cluster_yaml.h"
 #include "sim/config/yaml_reader.h"
 #include "sim/engine/error.h"
+#include "sim/engine/time.h"
 #include "sim/runtime/sim_state.h"
 #include "workloads/cluster_from_trace.h"
 
@@ -40,6 +41,17 @@ double non_negative(YamlMap& m, const std::string& key, double fallback) {
   double v = m.get<double>(key, fallback);
   if (v < 0)
     yaml_fail(m.where_of(key), m.child(key), fmt::format("must not be negative, got {}", v));
+  return v;
+}
+
+// A duration or time in seconds: not negative, and within dlsim's time limit (time.h).
+double seconds(YamlMap& m, const std::string& key, double fallback) {
+  double v = non_negative(m, key, fallback);
+  if (v > kMaxSeconds)
+    yaml_fail(m.where_of(key), m.child(key),
+              fmt::format("{} s is beyond dlsim's time limit of {} s (about 126 years; "
+                          "docs/runtime.md, \"Time and its limit\")",
+                          v, kMaxSeconds));
   return v;
 }
 
@@ -116,7 +128,7 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
     yaml_fail(trace.where_of("swf_procs_per_device"), trace.child("swf_procs_per_device"),
               "must be at least 1");
   }
-  e.openb_duration_s = non_negative(trace, "openb_duration_s", e.openb_duration_s);
+  e.openb_duration_s = seconds(trace, "openb_duration_s", e.openb_duration_s);
   e.openb_replay_pending = trace.get<bool>("openb_replay_pending", e.openb_replay_pending);
   e.unknown_models = trace.get<std::string>("unknown_models", e.unknown_models);
   if (e.unknown_models != "error" && e.unknown_models != "duration") {
@@ -153,12 +165,12 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   YAML::Node costs_node = top.child("costs");
   YamlMap costs(costs_node, top.where_of("costs"));
   Costs& c = e.runtime.costs;
-  c.start_s = non_negative(costs, "start_s", c.start_s);
-  c.suspend_s = non_negative(costs, "suspend_s", c.suspend_s);
-  c.resume_s = non_negative(costs, "resume_s", c.resume_s);
-  c.migrate_s = non_negative(costs, "migrate_s", c.migrate_s);
-  c.resize_s = non_negative(costs, "resize_s", c.resize_s);
-  c.switch_s = non_negative(costs, "switch_s", c.switch_s);
+  c.start_s = seconds(costs, "start_s", c.start_s);
+  c.suspend_s = seconds(costs, "suspend_s", c.suspend_s);
+  c.resume_s = seconds(costs, "resume_s", c.resume_s);
+  c.migrate_s = seconds(costs, "migrate_s", c.migrate_s);
+  c.resize_s = seconds(costs, "resize_s", c.resize_s);
+  c.switch_s = seconds(costs, "switch_s", c.switch_s);
   costs.done();
 
   YAML::Node runtime_node = top.child("runtime");
@@ -195,12 +207,14 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   e.sample_s = report.get<double>("sample_s", e.sample_s);
   if (!(e.sample_s >= 1e-6))
     yaml_fail(report.where_of("sample_s"), report_node, "must be positive");
+  if (e.sample_s > kMaxSeconds) (void)seconds(report, "sample_s", e.sample_s);
   report.done();
 
   e.seed = top.get<std::uint64_t>("seed", e.seed);
   e.until_s = top.get<double>("until_s", e.until_s);
   if (e.until_s < 0 && e.until_s != -1)
     yaml_fail(top.where_of("until_s"), root, "must not be negative");
+  if (e.until_s > kMaxSeconds) (void)seconds(top, "until_s", e.until_s);
   // Written into run.yaml for the record; any version may read it.
   (void)top.get<std::string>("dlsim_version", "");
   top.done();

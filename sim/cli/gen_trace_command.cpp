@@ -1,5 +1,6 @@
 // `dlsim gen-trace`: a synthetic native trace (docs/traces.md describes the distributions).
 #include "sim/cli/commands.h"
+#include "sim/cli/count_flag.h"
 #include "sim/cli/experiment.h"
 #include "sim/engine/error.h"
 #include "sim/report/writers.h"
@@ -23,9 +24,15 @@ int command_gen_trace(const std::vector<std::string>& args) {
   po::options_description o("dlsim gen-trace [options]\n\nWrites a synthetic trace in the native "
                             "format: Poisson arrivals, log-normal\ndurations and a 1/2/4/8/16-GPU "
                             "mix fitted to the Philly trace.\n\nOptions");
-  o.add_options()("jobs,n", po::value<std::uint64_t>(&g.jobs)->default_value(g.jobs),
-                  "number of jobs")(
-      "seed", po::value<std::uint64_t>(&g.seed)->default_value(g.seed), "seed")(
+  o.add_options()("jobs,n",
+                  po::value<Count>()
+                      ->default_value(Count{g.jobs}, std::to_string(g.jobs))
+                      ->notifier([&](Count c) { g.jobs = c.value; }),
+                  "number of jobs")("seed",
+                                    po::value<Count>()
+                                        ->default_value(Count{g.seed}, std::to_string(g.seed))
+                                        ->notifier([&](Count c) { g.seed = c.value; }),
+                                    "seed")(
       "arrival-rate",
       po::value<double>(&g.arrival_rate_per_hour)
           ->default_value(g.arrival_rate_per_hour, fmt::format("{}", g.arrival_rate_per_hour)),

@@ -87,7 +87,7 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   Simulation sim(e.cluster, p.workload, e.runtime, *policy,
                  PolicyInfo{e.policy, uses_oracle(entry, setup.params)});
   UtilizationMeter meter;
-  Sampler sampler(from_seconds(e.sample_s),
+  Sampler sampler(from_seconds(e.sample_s, "report.sample_s"),
                   [&](const Sample& s) { write_timeseries_row(timeseries, s); });
   ProgressLine progress_line(p.workload.jobs.back().request.submit);
   sim.add_observer(&meter);
@@ -100,7 +100,7 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   if (with_timeline) sim.add_observer(&timeline);
   if (progress && ::isatty(STDERR_FILENO) && p.workload.jobs.size() >= 10000)
     sim.add_observer(&progress_line);
-  SimTime until = e.until_s >= 0 ? from_seconds(e.until_s) : kNever;
+  SimTime until = e.until_s >= 0 ? from_seconds(e.until_s, "until_s") : kNever;
   auto sim_start = std::chrono::steady_clock::now();
   report.result = sim.run(until);
   auto sim_end = std::chrono::steady_clock::now();

@@ -1,6 +1,7 @@
 // `dlsim sweep`: every combination of a spec's overrides, run in parallel on the local cores,
 // resumable; or emitted as a Slurm array / command list; or collected from a shared directory.
 #include "sim/cli/commands.h"
+#include "sim/cli/count_flag.h"
 #include "sim/cli/sweep_emit.h"
 #include "sim/cli/sweep_results.h"
 #include "sim/cli/sweep_runner.h"
@@ -48,9 +49,9 @@ int command_sweep(const std::vector<std::string>& args) {
       "finished with the same resolved config are not run again, so a killed sweep resumes.\n"
       "Exit code 0 when every run succeeded, 1 otherwise.\n\nOptions");
   o.add_options()("out,o", po::value<std::string>(), "the sweep directory")(
-      "jobs,j", po::value<unsigned>(),
+      "jobs,j", po::value<Count>(),
       "runs at once (default: the number of cores); with --emit slurm, the array's throttle")(
-      "only", po::value<std::size_t>(),
+      "only", po::value<Count>(),
       "run only the run at this index (0-based, the grid's order); for array jobs")(
       "emit", po::value<std::string>(),
       "slurm: write DIR/sweep.sbatch (a job array) and print it; list: print one shell command per "
@@ -85,9 +86,11 @@ int command_sweep(const std::vector<std::string>& args) {
   if (!vm.count("out")) throw po::error("needs --out DIR (the sweep directory)");
   std::string spec_file = vm["spec"].as<std::string>();
   std::string dir = vm["out"].as<std::string>();
-  unsigned jobs = vm.count("jobs") ? vm["jobs"].as<unsigned>()
-                                   : std::max(1U, std::thread::hardware_concurrency());
-  if (jobs == 0) throw po::error("--jobs must be at least 1");
+  std::uint64_t jobs_given = vm.count("jobs") ? vm["jobs"].as<Count>().value
+                                              : std::max(1U, std::thread::hardware_concurrency());
+  if (jobs_given == 0) throw po::error("--jobs must be at least 1");
+  if (jobs_given > 4096) throw po::error(fmt::format("--jobs {}: at most 4096", jobs_given));
+  auto jobs = static_cast<unsigned>(jobs_given);
 
   SweepSpec spec = load_sweep_spec(spec_file);
   // Usage is checked in full before sweep.json is written: a mistyped command leaves nothing.
@@ -95,9 +98,9 @@ int command_sweep(const std::vector<std::string>& args) {
       vm["emit"].as<std::string>() != "slurm")
     throw po::error(
         fmt::format("--emit expects slurm or list, got '{}'", vm["emit"].as<std::string>()));
-  if (vm.count("only") && vm["only"].as<std::size_t>() >= spec.runs.size()) {
+  if (vm.count("only") && vm["only"].as<Count>().value >= spec.runs.size()) {
     throw po::error(fmt::format("--only {}: the sweep has {} runs (indices 0 to {})",
-                                vm["only"].as<std::size_t>(), spec.runs.size(),
+                                vm["only"].as<Count>().value, spec.runs.size(),
                                 spec.runs.size() - 1));
   }
   write_sweep_plan(dir, spec);
@@ -133,7 +136,7 @@ int command_sweep(const std::vector<std::string>& args) {
 
   std::vector<std::size_t> indices;
   if (vm.count("only")) {
-    indices.push_back(vm["only"].as<std::size_t>());
+    indices.push_back(vm["only"].as<Count>().value);
   } else {
     for (const auto& run : spec.runs)
       indices.push_back(run.index);

@@ -178,7 +178,8 @@ void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cos
   ++job.generation;
   if (cost_s > 0) {
     job.status = paying;
-    queue_.push(s_.now + from_seconds(cost_s), EventKind::kActionDone, j, job.generation);
+    queue_.push(time_after(s_.now, cost_s, "costs.start_s / costs.resume_s"),
+                EventKind::kActionDone, j, job.generation);
     return;
   }
   job.status = JobStatus::kRunning;
@@ -232,7 +233,8 @@ void Simulation::do_suspend(JobId j, std::string_view reason) {
   double cost_s = s_.config.costs.suspend_s;
   if (cost_s > 0) {
     job.status = JobStatus::kSuspending;
-    queue_.push(s_.now + from_seconds(cost_s), EventKind::kActionDone, j, job.generation);
+    queue_.push(time_after(s_.now, cost_s, "costs.suspend_s"), EventKind::kActionDone, j,
+                job.generation);
     emit(j, JobAction::kSuspend, job.devices, reason);
     return;
   }
@@ -255,7 +257,8 @@ void Simulation::do_move(JobId j, std::span<const DeviceId> devices, double cost
   job.rate = 0;
   ++job.generation;
   if (cost_s > 0) {
-    queue_.push(s_.now + from_seconds(cost_s), EventKind::kActionDone, j, job.generation);
+    queue_.push(time_after(s_.now, cost_s, "costs.migrate_s / costs.resize_s"),
+                EventKind::kActionDone, j, job.generation);
     return;
   }
   job.status = JobStatus::kRunning;

@@ -1,8 +1,11 @@
 // The event loop and the fluid progress model.
 #include "sim/runtime/simulation.h"
 
+#include "sim/engine/error.h"
 #include "sim/network/iteration_time.h"
 #include "sim/runtime/gpu_types.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -131,12 +134,28 @@ RunResult Simulation::run(SimTime until) {
   for (JobId j = 0; j < s_.jobs.size(); ++j) {
     if (s_.jobs[j].status == JobStatus::kRunning) settle(j);
   }
+  if (!result.hit_until) check_all_could_finish();
   for (auto* o : observers_)
     o->on_run_end(view);
   result.end = s_.now;
   result.events = s_.events;
   result.unfinished = static_cast<std::uint32_t>(s_.jobs.size()) - s_.finished - s_.cancelled;
   return result;
+}
+
+// A job still running when no event is left had its finish projected beyond the time limit
+// (reschedule): report it rather than end the run as if it were merely unfinished.
+void Simulation::check_all_could_finish() const {
+  for (JobId j = 0; j < s_.jobs.size(); ++j) {
+    const JobState& job = s_.jobs[j];
+    if (job.status != JobStatus::kRunning || job.rate <= 0) continue;
+    double left = s_.workload->jobs[j].iterations - job.done;
+    throw InputError(fmt::format(
+        "job '{}': at {:.6g} iterations/s its remaining {:.6g} iterations need {:.6g} s, "
+        "beyond dlsim's time limit of {} s; a rate this low comes from the configuration "
+        "(network bandwidths such as nic_gbit_s, interference, time-slice costs)",
+        s_.workload->jobs[j].name, job.rate, left, left / job.rate, kMaxSeconds));
+  }
 }
 
 void Simulation::apply(const Event& e) {
@@ -217,7 +236,8 @@ void Simulation::emit_to_observers(JobId j, JobAction action, std::span<const De
 }
 
 void Simulation::wake_at(SimTime t) {
-  if (t > s_.now) queue_.push(t, EventKind::kWakeup, 0);
+  // A wake-up beyond the time limit never comes (policies compute them as now + a parameter).
+  if (t > s_.now && t <= kMaxTime) queue_.push(t, EventKind::kWakeup, 0);
 }
 
 // ---- occupancy -------------------------------------------------------------------------
@@ -399,7 +419,10 @@ void Simulation::reschedule(JobId j) {
   // Round up to the microsecond, less 1 ns of floating-point slack: a job given as 782 s of
   // work must finish at 782 s, not 782.000001 s because iterations x seconds/iteration came to
   // 782.0000000001.
+  // A finish beyond the time limit (a rate near zero) is not scheduled: the job stays running
+  // until its rate changes, and run() reports it if it never does (docs/runtime.md).
   double us = remaining / job.rate * kMicrosPerSecond;
+  if (remaining > 0 && !(us - 1e-3 <= static_cast<double>(kMaxTime - s_.now))) return;
   SimTime at = remaining <= 0 ? s_.now : s_.now + static_cast<SimTime>(std::ceil(us - 1e-3));
   queue_.push(at, EventKind::kJobFinish, j, job.generation);
 }
