@@ -108,9 +108,53 @@ template std::uint64_t yaml_as<std::uint64_t>(const YAML::Node&, const YamlWhere
 template double yaml_as<double>(const YAML::Node&, const YamlWhere&);
 template std::string yaml_as<std::string>(const YAML::Node&, const YamlWhere&);
 
+namespace {
+
+// yaml-cpp keeps both entries of a repeated key and lookups find the first: a second
+// `seed: 2` would be silently ignored. Walks the tree with an explicit stack (no recursion, so
+// deep nesting cannot overflow it).
+void check_unique_keys(const YAML::Node& root, const std::string& file,
+                       const std::string& base_path = "") {
+  std::vector<std::pair<YAML::Node, std::string>> todo{{root, base_path}};
+  while (!todo.empty()) {
+    auto [node, path] = todo.back();
+    todo.pop_back();
+    if (node.IsMap()) {
+      std::vector<std::pair<std::string, int>> seen; // key, line
+      for (const auto& kv : node) {
+        std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("<complex key>");
+        int line = kv.first.Mark().line + 1;
+        for (const auto& [other, other_line] : seen) {
+          if (other == key) {
+            throw InputError(fmt::format("{}:{}: {}: duplicate key (first given at line {})",
+                                         file.empty() ? "<config>" : file, line,
+                                         join_path(path, key), other_line));
+          }
+        }
+        seen.emplace_back(key, line);
+        todo.emplace_back(kv.second, join_path(path, key));
+      }
+    } else if (node.IsSequence()) {
+      for (std::size_t i = 0; i < node.size(); ++i)
+        todo.emplace_back(node[i], join_path(path, std::to_string(i)));
+    }
+  }
+}
+
+} // namespace
+
 YAML::Node load_yaml_file(const std::string& file) {
   try {
-    return YAML::LoadFile(file);
+    std::vector<YAML::Node> docs = YAML::LoadAllFromFile(file);
+    if (docs.size() > 1) {
+      int line = docs[1].Mark().line; // -1 for an empty document
+      throw InputError(fmt::format("{}{}: a second YAML document (after '---'): dlsim reads one "
+                                   "document per file",
+                                   file, line >= 0 ? fmt::format(":{}", line + 1) : ""));
+    }
+    YAML::Node root = docs.empty() ? YAML::Node(YAML::NodeType::Null) : docs[0];
+    check_unique_keys(root, file);
+    return root;
   } catch (const YAML::BadFile&) {
     throw InputError(file + ": cannot open file");
   } catch (const YAML::ParserException& e) {
@@ -122,11 +166,16 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
   if (dotted_path.empty()) throw InputError("--set: empty key path");
   YAML::Node parsed;
   try {
-    parsed = YAML::Load(value);
+    std::vector<YAML::Node> docs = YAML::LoadAll(value);
+    if (docs.size() > 1)
+      throw InputError(
+          fmt::format("--set {}: the value holds more than one YAML document", dotted_path));
+    parsed = docs.empty() ? YAML::Node(YAML::NodeType::Null) : docs[0];
   } catch (const YAML::ParserException& e) {
     throw InputError(
         fmt::format("--set {}: cannot parse value '{}': {}", dotted_path, value, e.msg));
   }
+  check_unique_keys(parsed, "--set", dotted_path);
   std::vector<std::string> parts;
   std::size_t start = 0;
   while (true) {
