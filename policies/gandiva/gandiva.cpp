@@ -39,6 +39,23 @@ public:
     forget(j);
   }
 
+  // A slice must leave time to compute: the fluid share of k jobs is (1 - switch_s/slice_s)/k,
+  // and with exact slices each turn begins with a suspend and a resume (docs/gandiva.md).
+  void check_config(const RuntimeConfig& config) const override {
+    const Costs& c = config.costs;
+    if (!(st_.opt.slice_s > c.switch_s)) {
+      throw InputError(fmt::format("policy.params.slice_s: a slice of {} s is not longer than "
+                                   "costs.switch_s = {} s: jobs taking turns would never compute",
+                                   st_.opt.slice_s, c.switch_s));
+    }
+    if (st_.opt.exact_slices && !(st_.opt.slice_s > c.suspend_s + c.resume_s)) {
+      throw InputError(fmt::format(
+          "policy.params.slice_s: with exact_slices, a slice of {} s is not longer than "
+          "costs.suspend_s + costs.resume_s = {} s: each turn would end before it computes",
+          st_.opt.slice_s, c.suspend_s + c.resume_s));
+    }
+  }
+
   void schedule(Control& control) override {
     st_.ensure_sizes(control);
     drop_over(control);

@@ -1,6 +1,8 @@
 // Gandiva's group table: which devices each group reserves, who is in it.
 #include "policies/gandiva/state.h"
 
+#include "sim/runtime/rate_model.h"
+
 #include <algorithm>
 
 namespace dlsim::gandiva {

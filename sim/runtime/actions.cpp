@@ -355,6 +355,11 @@ void Control::timeslice(JobId j, std::span<const DeviceId> devices, double slice
   }
   if (!(slice_s > 0))
     sim_.refuse(j, "timeslice", fmt::format("slice must be positive, got {} s", slice_s));
+  if (!(slice_s > config().costs.switch_s)) {
+    sim_.refuse(j, "timeslice",
+                fmt::format("a slice of {} s is not longer than costs.switch_s = {} s", slice_s,
+                            config().costs.switch_s));
+  }
   if (auto why = sim_.check_place(j, devices, Sharing::kSlice, {}, slice_s))
     sim_.refuse(j, "timeslice", *why);
   JobState& job = sim_.s_.jobs[j];

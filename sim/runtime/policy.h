@@ -16,6 +16,9 @@ public:
   // A start, resume, suspend, migration or resize finished paying its cost.
   virtual void on_action_done(JobId /*job*/, const View& /*view*/) {}
   virtual void schedule(Control& control) = 0;
+  // Called once when the run is set up: throws InputError naming the key when the policy's
+  // parameters cannot work with the runtime's (e.g. a time slice not longer than a switch).
+  virtual void check_config(const RuntimeConfig& /*config*/) const {}
 };
 
 } // namespace dlsim

@@ -39,15 +39,4 @@ struct RuntimeConfig {
   double default_gpu_util = 0.52; // for jobs with no model and no trace value (Jeon et al. ATC'19)
 };
 
-// Fraction of a time-sliced device's time spent computing: each slice of slice_s seconds
-// begins with one switch of switch_s seconds.
-inline double timeslice_efficiency(double switch_s, double slice_s) {
-  return slice_s > switch_s ? 1.0 - switch_s / slice_s : 0.0;
-}
-
-inline double interference_slowdown(const Interference& m, double summed_util) {
-  double over = summed_util - m.onset;
-  return over > 0 ? 1.0 + m.slope * over : 1.0;
-}
-
 } // namespace dlsim

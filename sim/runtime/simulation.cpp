@@ -1,9 +1,10 @@
-// The event loop and the fluid progress model.
+// The event loop and the ledger: occupancy, progress settled at every rate change, finish
+// events. Rates come from the rate model (rate_model.h).
 #include "sim/runtime/simulation.h"
 
 #include "sim/engine/error.h"
-#include "sim/network/iteration_time.h"
 #include "sim/runtime/gpu_types.h"
+#include "sim/runtime/rate_model.h"
 
 #include <fmt/format.h>
 
@@ -52,6 +53,7 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
   net_ = std::make_unique<NetworkModel>(cluster);
   s_.network = net_.get();
   contention_ = config.network.contention;
+  policy_.check_config(s_.config);
 }
 
 bool Simulation::is_stale(const Event& e) const {
@@ -311,16 +313,6 @@ void Simulation::release(JobId j) {
   refresh_rates(old);
 }
 
-// What a GPU contributes to effective utilization: the summed utilization of its running
-// jobs, capped at 1; time-sliced jobs run one at a time, so their mean, less switching time.
-double Simulation::device_effective(const DeviceSlot& slot) const {
-  if (slot.running == 0) return 0.0;
-  if (slot.sliced == 0) return std::min(1.0, slot.running_util);
-  double mean = slot.running_util / slot.running;
-  return slot.running >= 2 ? mean * timeslice_efficiency(s_.config.costs.switch_s, slot.slice_s)
-                           : mean;
-}
-
 void Simulation::set_running(JobId j, bool running) {
   JobState& job = s_.jobs[j];
   double util = s_.workload->jobs[j].request.gpu_util;
@@ -333,7 +325,7 @@ void Simulation::set_running(JobId j, bool running) {
       --slot.running;
       slot.running_util = slot.running == 0 ? 0.0 : slot.running_util - util;
     }
-    double contribution = device_effective(slot);
+    double contribution = device_effective(slot, s_.config);
     if (s_.cluster->type_of(d).kind == DeviceKind::kGpu) {
       s_.effective_gpus += contribution - slot.effective;
     }
@@ -383,34 +375,6 @@ void Simulation::settle(JobId j) {
   job.last_update = s_.now;
 }
 
-double Simulation::compute_rate(JobId j) const {
-  const JobState& job = s_.jobs[j];
-  const JobRequest& req = s_.workload->jobs[j].request;
-  // Data-parallel scaling: the request's time per iteration, shortened in proportion to the
-  // workers actually allocated (docs/runtime.md).
-  double iter_s = s_.workload->perf.iter_time(req.model, job.type) * req.workers / job.workers;
-  double slowdown = 1.0;
-  for (DeviceId d : job.devices) {
-    const DeviceSlot& slot = s_.slots[d];
-    if (slot.running < 2) continue;
-    if (slot.sliced > 0) {
-      // k jobs take turns: each computes 1/k of the time, less the switch at each slice.
-      double eff = timeslice_efficiency(s_.config.costs.switch_s, slot.slice_s);
-      slowdown = std::max(slowdown, eff > 0 ? slot.running / eff : 1e12);
-    } else {
-      slowdown =
-          std::max(slowdown, interference_slowdown(s_.config.interference, slot.running_util));
-    }
-  }
-  if (contention_ && net_->has_job(j)) {
-    // Compute, plus the communication not hidden behind the backward pass (docs/network.md).
-    CommTimes comm = net_->times(j);
-    double overlap = s_.workload->perf.traffic[req.model].comm_overlap;
-    return 1.0 / iteration_seconds(iter_s * slowdown, comm.comm_s, overlap, comm.input_s);
-  }
-  return 1.0 / (iter_s * slowdown);
-}
-
 void Simulation::reschedule(JobId j) {
   JobState& job = s_.jobs[j];
   ++job.generation;
@@ -455,7 +419,7 @@ void Simulation::refresh_rates(std::span<const DeviceId> devices) {
   affected.swap(scratch_jobs_);
   for (JobId j : affected) {
     JobState& job = s_.jobs[j];
-    double rate = compute_rate(j);
+    double rate = job_rate(s_, j, contention_ && net_->has_job(j) ? net_.get() : nullptr);
     if (rate == job.rate) continue; // unchanged: its finish event still holds
     settle(j);
     job.rate = rate;

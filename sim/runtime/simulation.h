@@ -91,9 +91,7 @@ private:
   void refresh_rates(std::span<const DeviceId> devices);
   void reschedule(JobId j);
   void check_all_could_finish() const;
-  [[nodiscard]] double compute_rate(JobId j) const;
   void start_traffic(JobId j); // the job's flows, when network.contention is on
-  [[nodiscard]] double device_effective(const DeviceSlot& slot) const;
 
   [[nodiscard]] bool is_stale(const Event& e) const;
   void drop_stale();

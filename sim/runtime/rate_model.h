@@ -1,0 +1,71 @@
+// The rate model: how "who holds which devices" becomes "iterations per second". One function
+// per term, each documented in docs/runtime.md#the-rate-model and tested by hand in
+// tests/rate_model_test.cpp. The Simulation keeps the event loop and the ledger; it asks job_rate
+// for a running job's rate whenever something the rate depends on changes.
+//
+//   rate = 1 / iteration_seconds(compute_s, comm_s, overlap, input_s)   with contention
+//   rate = 1 / compute_s                                                  without
+//   compute_s = scaled_iter_s(device_iter_s(model, type), workers_req, workers_alloc)
+//               x max over the job's devices of device_slowdown(device)
+#pragma once
+
+#include "sim/runtime/sim_state.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace dlsim {
+
+class NetworkModel;
+
+// Device speed: seconds per iteration of `model` on one device of `type` at the request's
+// batch size (the performance table filled by workloads/ from the zoo and the catalog).
+inline double device_iter_s(const PerfTable& perf, ModelId model, DeviceTypeId type) {
+  return perf.iter_time(model, type);
+}
+
+// Worker-count scaling: data parallelism is linear, so `allocated` workers take
+// requested/allocated of the time per iteration the request was given for.
+inline double scaled_iter_s(double iter_s, std::uint32_t requested, std::uint32_t allocated) {
+  return iter_s * requested / allocated;
+}
+
+// Time slices: the fraction of a time-sliced device's time spent computing, when every slice of
+// slice_s seconds begins with one switch of switch_s seconds. Only meaningful for
+// slice_s > switch_s: Control::timeslice refuses shorter slices, so 0 here marks a slice that
+// leaves no time to compute.
+inline double timeslice_efficiency(double switch_s, double slice_s) {
+  return slice_s > switch_s ? 1.0 - switch_s / slice_s : 0.0;
+}
+
+// k jobs taking turns each compute 1/k of the time, less the switches: slowdown k / efficiency.
+// Throws std::logic_error for a slice not longer than the switch (never reached: refused).
+double timeslice_slowdown(unsigned k, double switch_s, double slice_s);
+
+// Co-location interference (uncontrolled packing): every job running on a device whose running
+// jobs' solo utilizations sum to U is slowed by 1 + slope x max(0, U - onset).
+inline double interference_slowdown(const Interference& m, double summed_util) {
+  double over = summed_util - m.onset;
+  return over > 0 ? 1.0 + m.slope * over : 1.0;
+}
+
+// Fractional share (controlled sharing): the speed, relative to running alone, of a job granted
+// share s of a device that it keeps busy u of the time when alone: min(1, s / u). A job with
+// u <= s loses nothing.
+inline double share_speed(double share, double solo_util) {
+  return solo_util > share ? share / solo_util : 1.0;
+}
+
+// The slowdown one device imposes on each job running on it: 1 alone; time-slicing when its
+// jobs take turns; interference when they are packed.
+double device_slowdown(const DeviceSlot& slot, const RuntimeConfig& config);
+
+// What a device contributes to effective GPU utilization: the summed utilization of its running
+// jobs, capped at 1; time-sliced jobs run one at a time, so their mean, less switching time.
+double device_effective(const DeviceSlot& slot, const RuntimeConfig& config);
+
+// The running job's rate in iterations per second. `net` is the network model when contention
+// is on and the job holds flows there, else null.
+double job_rate(const SimState& s, JobId j, const NetworkModel* net);
+
+} // namespace dlsim
