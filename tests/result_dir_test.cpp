@@ -76,7 +76,8 @@ TEST_CASE("dlsim run killed with -9 leaves the complete earlier run or the compl
   }
 }
 
-TEST_CASE("an --out path is checked before the run and other files in it are kept", "[cli][atomic]") {
+TEST_CASE("an --out path is checked before the run and other files in it are kept",
+          "[cli][atomic]") {
   ScratchDir dir;
   std::string file = dir.write("a-file", "x");
   Outcome o = run_dlsim("run -q --out " + file, dir);
