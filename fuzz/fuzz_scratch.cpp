@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <vector>
 
 namespace dlsim::fuzz {
@@ -33,6 +36,24 @@ std::string make_dir() {
 const std::string& scratch_dir() {
   static const std::string dir = make_dir();
   return dir;
+}
+
+std::string memory_input(const std::string& name, const std::uint8_t* data, std::size_t size) {
+  static std::map<std::string, int> fds;
+  auto it = fds.find(name);
+  if (it == fds.end()) {
+    int fd = ::memfd_create(name.c_str(), 0);
+    if (fd < 0) throw std::runtime_error("memfd_create failed for " + name);
+    it = fds.emplace(name, fd).first;
+  }
+  int fd = it->second;
+  if (::ftruncate(fd, 0) != 0) throw std::runtime_error("ftruncate failed for " + name);
+  for (std::size_t done = 0; done < size;) {
+    ssize_t n = ::pwrite(fd, data + done, size - done, static_cast<off_t>(done));
+    if (n <= 0) throw std::runtime_error("short write to memfd " + name);
+    done += static_cast<std::size_t>(n);
+  }
+  return "/proc/self/fd/" + std::to_string(fd);
 }
 
 std::string write_input(const std::string& name, const std::uint8_t* data, std::size_t size) {

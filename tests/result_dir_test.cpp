@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 namespace fs = std::filesystem;
 using namespace dlsim;
@@ -189,4 +190,33 @@ TEST_CASE("compare rejects a JSON object that is not a summary", "[compare][atom
   Outcome o = run_dlsim("compare " + empty + " " + dir.file("r/summary.json"), dir);
   CHECK(o.code == 1);
   CHECK_THAT(o.err, Catch::Contains("empty.json: no 'jobs' key: not a dlsim summary.json"));
+}
+
+TEST_CASE("the timeseries of a one-job trace of 999,999,999 s is bounded by doubling the period",
+          "[cli][bounded]") {
+  // One job of 999,999,999 s on one GPU from t = 0 (no start cost in the default experiment):
+  // the run ends at T = 999,999,999 s. At the default 60 s that was 16.7 million rows held in
+  // memory (531 MB RSS, a 398 MB file). Now the period doubles after every 100,000 rows: block k
+  // (k = 1..7) has 100,000 rows at p_k = 60 * 2^(k-1) s; block k+1 starts at the last row of
+  // block k plus p_(k+1): block 1 ends at 99,999 * 60 = 5,999,940 s, block 2 starts at 6,000,060 s,
+  // ..., block 7 (p = 3,840 s) ends at 761,999,940 s and block 8 (p = 7,680 s) starts at
+  // 762,007,620 s. Block 8 then has floor((999,999,999 - 762,007,620) / 7,680) + 1 = 30,988 + 1
+  // = 30,989 rows, so 700,000 + 30,989 = 730,989 rows in all.
+  ScratchDir dir;
+  std::string trace = dir.write("one.csv", "id,submit_s,workers,gpus_per_worker,duration_s\n"
+                                           "long,0,1,1,999999999\n");
+  Outcome o = run_dlsim("run -q --trace " + trace + " --out " + dir.file("out"), dir);
+  REQUIRE(o.code == 0);
+  CHECK_THAT(o.err, Catch::Contains("730989 rows; the sampling period doubled 7 times to 7680 s"));
+  CHECK_THAT(read_file(dir.file("out/summary.json")), Catch::Contains("\"makespan_s\": 999999999"));
+  std::ifstream in(dir.file("out/timeseries.csv"));
+  std::string line;
+  std::vector<std::string> rows;
+  while (std::getline(in, line))
+    rows.push_back(line);
+  REQUIRE(rows.size() == 1 + 730989);              // the header and the rows
+  CHECK(rows[100000].rfind("5999940,", 0) == 0);   // the last row at 60 s
+  CHECK(rows[100001].rfind("6000060,", 0) == 0);   // the first at 120 s
+  CHECK(rows[700001].rfind("762007620,", 0) == 0); // the first at 7,680 s
+  CHECK(rows.back().rfind(std::to_string(762007620 + 30988 * 7680) + ",", 0) == 0);
 }

@@ -262,18 +262,11 @@ TEST_CASE("sweep --emit list, --only and --collect split a sweep across machines
   CHECK(run_dlsim("sweep --collect " + dir.file("nowhere"), dir).code == 1);
 }
 
+// Hidden ("[.]"): ctest runs it as its own test, slurm_sweep (tests/CMakeLists.txt), which
+// reports SKIPPED (exit 77) when no Slurm runs here; run directly, it fails without Slurm.
 TEST_CASE("a sweep submitted to Slurm as a job array gives the local sweep's results.csv",
-          "[sweep][slurm]") {
+          "[.][sweep][slurm]") {
   ScratchDir dir;
-  std::string state_file = dir.file("sinfo.txt");
-  int rc = std::system(("timeout 10 sinfo -h -o %t > '" + state_file + "' 2>/dev/null").c_str());
-  std::string state = read_file(state_file);
-  if (rc != 0 ||
-      (state.find("idle") == std::string::npos && state.find("mix") == std::string::npos)) {
-    WARN("Slurm is not running here (sinfo shows no idle node): skipping the Slurm test. "
-         "Start a one-node Slurm with `scripts/slurm-local start --install` (as root).");
-    return;
-  }
   // 3 policies x 2 seeds = 6 array tasks.
   std::string spec =
       dir.write("spec.yaml", "grid:\n  policy.name: [fifo, sjf, srtf]\n  seed: [1, 2]\n");

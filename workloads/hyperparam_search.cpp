@@ -57,7 +57,12 @@ SearchSession read_session(YamlMap& m) {
   if (!(s.submit_s >= 0))
     yaml_fail(m.where_of("submit_s"), m.child("submit_s"), "must not be negative");
   s.trials = m.get<std::uint32_t>("trials", s.trials);
-  if (s.trials < 1) yaml_fail(m.where_of("trials"), m.child("trials"), "must be at least 1");
+  // Bounded before draw_trials allocates them: `trials: 1e9` is a typo, not a search.
+  constexpr std::uint32_t kMaxTrials = 1'000'000;
+  if (s.trials < 1 || s.trials > kMaxTrials)
+    yaml_fail(m.where_of("trials"), m.child("trials"),
+              fmt::format("must be 1 to {} (docs/gandiva.md#the-sessions-file), got {}", kMaxTrials,
+                          s.trials));
   s.gpus_per_trial = m.get<std::uint32_t>("gpus_per_trial", s.gpus_per_trial);
   if (s.gpus_per_trial < 1)
     yaml_fail(m.where_of("gpus_per_trial"), m.child("gpus_per_trial"), "must be at least 1");

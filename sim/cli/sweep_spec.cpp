@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -41,12 +42,19 @@ std::vector<std::string> grid_values(const YAML::Node& n, const YamlWhere& where
   auto add = [&](const YAML::Node& item) {
     std::smatch m;
     if (item.IsScalar() && item.Tag() != "!" && std::regex_match(item.Scalar(), m, range)) {
-      long long a = std::stoll(m[1]);
-      long long b = std::stoll(m[2]);
+      // Bounds beyond 64 bits are an error here, not std::stoll's out_of_range.
+      long long a = 0, b = 0;
+      for (auto [text, v] : {std::pair{m[1].str(), &a}, std::pair{m[2].str(), &b}}) {
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *v);
+        if (ec != std::errc() || end != text.data() + text.size())
+          yaml_fail(where, item,
+                    fmt::format("range bound {} is not a 64-bit integer", quote_input(text)));
+      }
       if (a > b)
         yaml_fail(where, item,
                   fmt::format("range {}..{} is empty (the first must not exceed the last)", a, b));
-      if (static_cast<unsigned long long>(b - a) >= kMaxSweepRuns) {
+      if (static_cast<unsigned long long>(b) - static_cast<unsigned long long>(a) >=
+          kMaxSweepRuns) {
         yaml_fail(where, item,
                   fmt::format("range {}..{} is longer than {} values", a, b, kMaxSweepRuns));
       }

@@ -1,4 +1,5 @@
 #include "sim/cluster/cluster_yaml.h"
+#include "sim/cluster/limits.h"
 
 #include "sim/config/yaml_reader.h"
 #include "sim/engine/error.h"
@@ -77,7 +78,10 @@ NodeLinks read_links(YamlMap& g) {
   }
   pcie.done();
   l.sockets = g.get<int>("sockets", l.sockets);
-  if (l.sockets < 1) yaml_fail(g.where_of("sockets"), g.node(), "must be at least 1");
+  if (l.sockets < 1 || l.sockets > kMaxSockets)
+    yaml_fail(
+        g.where_of("sockets"), g.node(),
+        fmt::format("must be 1 to {} (docs/cluster.md#limits), got {}", kMaxSockets, l.sockets));
   l.socket_link_gb_s = g.get<double>("socket_link_gb_s", l.socket_link_gb_s);
   positive(g, "socket_link_gb_s", l.socket_link_gb_s);
   l.nvlink = g.get<bool>("nvlink", l.nvlink);
@@ -122,6 +126,8 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
   if (!nodes.IsSequence() || nodes.size() == 0) {
     yaml_fail(nodes_where, nodes, "expected a non-empty list of node groups");
   }
+  std::uint64_t total_nodes = 0;
+  std::uint64_t total_devices = 0;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     YamlMap g(nodes[i], YamlWhere{file, fmt::format("{}.{}", nodes_where.path, i)});
     if (!nodes[i].IsMap()) yaml_fail(g.where(), nodes[i], "a node group must be a mapping");
@@ -130,6 +136,16 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
     group.count = g.require<std::uint32_t>("count");
     group.rack = g.get<int>("rack", -1);
     if (group.rack < -1) yaml_fail(g.where_of("rack"), nodes[i], "must not be negative");
+    if (group.rack >= static_cast<std::int64_t>(kMaxNodes))
+      yaml_fail(
+          g.where_of("rack"), nodes[i],
+          fmt::format("must be below {} (docs/cluster.md#limits), got {}", kMaxNodes, group.rack));
+    total_nodes += group.count;
+    if (total_nodes > kMaxNodes)
+      yaml_fail(g.where_of("count"), nodes[i],
+                fmt::format("the cluster would have {} nodes, more than the limit of {} "
+                            "(docs/cluster.md#limits)",
+                            total_nodes, kMaxNodes));
     YAML::Node devs = g.child("devices");
     YamlWhere dw = g.where_of("devices");
     if (!devs.IsDefined() || devs.IsNull())
@@ -152,9 +168,19 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
       }
       auto n = yaml_as<std::uint32_t>(kv.second, tw);
       if (n == 0) yaml_fail(tw, kv.second, "must be at least 1");
+      if (n > kMaxDevicesPerNode - per_node)
+        yaml_fail(tw, kv.second,
+                  fmt::format("more than {} devices per node (docs/cluster.md#limits)",
+                              kMaxDevicesPerNode));
       group.devices.emplace_back(*type, n);
       per_node += n;
     }
+    total_devices += std::uint64_t{per_node} * group.count;
+    if (total_devices > kMaxDevices)
+      yaml_fail(dw, devs,
+                fmt::format("the cluster would have {} devices, more than the limit of {} "
+                            "(docs/cluster.md#limits)",
+                            total_devices, kMaxDevices));
     group.cpu_cores = g.get<double>("cpu_cores", 8.0 * per_node);
     positive(g, "cpu_cores", group.cpu_cores);
     group.memory_gb = g.get<double>("memory_gb", 64.0 * per_node);

@@ -5,7 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
+#include <filesystem>
+#include <ios>
 
 namespace dlsim {
 
@@ -13,6 +16,14 @@ namespace {
 
 std::string join_path(const std::string& base, const std::string& key) {
   return base.empty() ? key : base + "." + key;
+}
+
+// A list index of --set: digits, read without std::stoul's out_of_range for "99999999999999999999"
+// (any index past the list's end is reported the same way by the caller).
+std::size_t list_index(const std::string& digits) {
+  std::size_t idx = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), idx);
+  return ec == std::errc() && end == digits.data() + digits.size() ? idx : SIZE_MAX;
 }
 
 std::string describe(const YamlWhere& where, const YAML::Node& node) {
@@ -96,7 +107,8 @@ T yaml_as(const YAML::Node& node, const YamlWhere& where) {
     }
     return value;
   } catch (const YAML::BadConversion&) {
-    yaml_fail(where, node, fmt::format("expected {}, got '{}'", type_name<T>(), node.Scalar()));
+    yaml_fail(where, node,
+              fmt::format("expected {}, got {}", type_name<T>(), quote_input(node.Scalar())));
   }
 }
 
@@ -144,6 +156,10 @@ void check_unique_keys(const YAML::Node& root, const std::string& file,
 } // namespace
 
 YAML::Node load_yaml_file(const std::string& file) {
+  // A directory opens as a stream and then fails to read (std::ios_base::failure from yaml-cpp).
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec))
+    throw InputError(file + ": is a directory, not a YAML file");
   try {
     std::vector<YAML::Node> docs = YAML::LoadAllFromFile(file);
     if (docs.size() > 1) {
@@ -155,6 +171,8 @@ YAML::Node load_yaml_file(const std::string& file) {
     YAML::Node root = docs.empty() ? YAML::Node(YAML::NodeType::Null) : docs[0];
     check_unique_keys(root, file);
     return root;
+  } catch (const std::ios_base::failure& e) {
+    throw InputError(fmt::format("{}: cannot read: {}", file, e.what()));
   } catch (const YAML::BadFile&) {
     throw InputError(file + ": cannot open file");
   } catch (const YAML::ParserException& e) {
@@ -173,7 +191,7 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
     parsed = docs.empty() ? YAML::Node(YAML::NodeType::Null) : docs[0];
   } catch (const YAML::ParserException& e) {
     throw InputError(
-        fmt::format("--set {}: cannot parse value '{}': {}", dotted_path, value, e.msg));
+        fmt::format("--set {}: cannot parse value {}: {}", dotted_path, quote_input(value), e.msg));
   }
   check_unique_keys(parsed, "--set", dotted_path);
   std::vector<std::string> parts;
@@ -192,10 +210,11 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
     const std::string& p = parts[i];
     bool is_index = !p.empty() && std::all_of(p.begin(), p.end(), ::isdigit);
     if (cur.IsSequence() && is_index) {
-      std::size_t idx = std::stoul(p);
+      std::size_t idx = list_index(p);
       if (idx >= cur.size()) {
         throw InputError(fmt::format("--set {}: index {} is out of range (the list has {} items)",
-                                     dotted_path, idx, cur.size()));
+                                     dotted_path, p.size() <= 30 ? p : p.substr(0, 30) + "...",
+                                     cur.size()));
       }
       chain.push_back(cur[idx]);
     } else {
@@ -218,10 +237,11 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
   }
   bool is_index = !last.empty() && std::all_of(last.begin(), last.end(), ::isdigit);
   if (parent.IsSequence() && is_index) {
-    std::size_t idx = std::stoul(last);
+    std::size_t idx = list_index(last);
     if (idx >= parent.size()) {
-      throw InputError(fmt::format("--set {}: index {} is out of range (the list has {} items)",
-                                   dotted_path, idx, parent.size()));
+      throw InputError(
+          fmt::format("--set {}: index {} is out of range (the list has {} items)", dotted_path,
+                      last.size() <= 30 ? last : last.substr(0, 30) + "...", parent.size()));
     }
     parent[idx] = parsed;
   } else {

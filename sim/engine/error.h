@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace dlsim {
 
@@ -19,5 +20,10 @@ class ActionError : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
 };
+
+// A piece of user input for an error message: in single quotes, cut to its first `max` bytes
+// with the full length said after it, so that a 2-million-element value never makes a 15 MB
+// message (error.cpp).
+std::string quote_input(std::string_view text, std::size_t max = 200);
 
 } // namespace dlsim

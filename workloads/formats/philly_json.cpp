@@ -64,6 +64,14 @@ struct JobError {
   std::string what;
 };
 
+// A JSON value for an error message without dump() on a container: dump() recurses, so a value
+// nested 100,000 deep overflowed the stack while the message was being written (issue 20).
+std::string json_excerpt(const json& v) {
+  if (v.is_array()) return fmt::format("an array of {} items", v.size());
+  if (v.is_object()) return fmt::format("an object of {} keys", v.size());
+  return quote_input(v.dump());
+}
+
 const json& member(const json& job, const char* key) {
   auto it = job.find(key);
   if (it == job.end()) throw JobError{key, "missing key"};
@@ -73,7 +81,8 @@ const json& member(const json& job, const char* key) {
 const std::string& string_member(const json& obj, const char* key, const std::string& path) {
   auto it = obj.find(key);
   if (it == obj.end()) throw JobError{path, "missing key"};
-  if (!it->is_string()) throw JobError{path, fmt::format("expected a string, got {}", it->dump())};
+  if (!it->is_string())
+    throw JobError{path, fmt::format("expected a string, got {}", json_excerpt(*it))};
   return it->get_ref<const std::string&>();
 }
 
@@ -84,11 +93,13 @@ std::optional<std::int64_t> attempt_time(const json& attempt, const char* key,
   auto it = attempt.find(key);
   if (it == attempt.end() || it->is_null()) return std::nullopt;
   if (!it->is_string())
-    throw JobError{path, fmt::format("expected a time string or None, got {}", it->dump())};
+    throw JobError{path, fmt::format("expected a time string or None, got {}", json_excerpt(*it))};
   const auto& s = it->get_ref<const std::string&>();
   if (s.empty() || s == "None") return std::nullopt;
   auto t = parse_datetime(s);
-  if (!t) throw JobError{path, fmt::format("expected a time YYYY-MM-DD HH:MM:SS, got '{}'", s)};
+  if (!t)
+    throw JobError{path,
+                   fmt::format("expected a time YYYY-MM-DD HH:MM:SS, got {}", quote_input(s))};
   return t;
 }
 
@@ -101,7 +112,7 @@ struct Reader {
   // Converts one job object; throws JobError for a malformed one.
   Outcome convert(const json& j, TraceJob& job) {
     if (!j.is_object())
-      throw JobError{"", fmt::format("expected a job object, got {}", j.dump().substr(0, 40))};
+      throw JobError{"", fmt::format("expected a job object, got {}", json_excerpt(j))};
     job.name = string_member(j, "jobid", "jobid");
     if (job.name.empty()) throw JobError{"jobid", "expected a non-empty job id"};
     if (seen_ids.count(job.name))
