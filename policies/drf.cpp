@@ -107,15 +107,21 @@ private:
 
 } // namespace
 
-bool drf_by_queue(const PolicyParams& params) {
-  std::string by = params.text("group_by");
-  if (by == "user") return false;
-  if (by == "queue") return true;
-  throw InputError(fmt::format("policy.params.group_by: expected user or queue, got '{}'", by));
-}
-
-std::unique_ptr<Policy> make_drf(Placement placement, bool by_queue) {
-  return std::make_unique<Drf>(placement, by_queue);
+PolicyEntry drf_policy() {
+  return {"drf",
+          "dominant resource fairness over devices, CPUs and memory: the user with the smallest "
+          "dominant share starts its oldest job next; non-preemptive",
+          false,
+          {{"group_by", ParamType::kText, "user",
+            "whose shares are equalized: user or queue (the trace's virtual cluster)"}},
+          [](const PolicySetup& s) {
+            std::string by = s.params.text("group_by");
+            if (by != "user" && by != "queue") {
+              throw InputError(
+                  fmt::format("policy.params.group_by: expected user or queue, got '{}'", by));
+            }
+            return std::make_unique<Drf>(s.placement, /*by_queue=*/by == "queue");
+          }};
 }
 
 } // namespace dlsim

@@ -159,8 +159,17 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> make_fifo(Placement placement, bool hetero) {
-  return std::make_unique<Fifo>(placement, hetero);
+PolicyEntry fifo_policy() {
+  return {"fifo",
+          "first in, first out; a job that does not fit blocks the ones behind it that could use "
+          "its device types",
+          false,
+          {{"hetero", ParamType::kFlag, "false",
+            "heterogeneity-aware: choose the started jobs' device types to maximise summed "
+            "normalized throughput (Gavel-style) instead of each job's fastest free type"}},
+          [](const PolicySetup& s) {
+            return std::make_unique<Fifo>(s.placement, s.params.flag("hetero"));
+          }};
 }
 
 } // namespace dlsim

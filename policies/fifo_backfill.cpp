@@ -204,8 +204,18 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> make_fifo_backfill(Placement placement, bool oracle) {
-  return std::make_unique<FifoBackfill>(placement, oracle);
+// An oracle only with `oracle: true` (uses_oracle); with the default it reads only the trace's
+// requested times.
+PolicyEntry fifo_backfill_policy() {
+  return {"fifo-backfill",
+          "FIFO with EASY backfilling: a later job starts early when it does not delay the head's "
+          "reservation (estimates: requested times, or true ones with oracle: true)",
+          true,
+          {{"oracle", ParamType::kFlag, "false",
+            "estimate run times from the true durations instead of the trace's requested_s"}},
+          [](const PolicySetup& s) {
+            return std::make_unique<FifoBackfill>(s.placement, s.params.flag("oracle"));
+          }};
 }
 
 } // namespace dlsim

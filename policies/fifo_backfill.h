@@ -1,8 +1,10 @@
+// FIFO with EASY backfilling (fifo_backfill.cpp).
 #pragma once
-#include "policies/placement.h"
-#include "sim/runtime/policy.h"
-#include <memory>
+
+#include "policies/registry.h"
+
 namespace dlsim {
-// oracle: estimate run times from the jobs' true durations instead of their requested times.
-std::unique_ptr<Policy> make_fifo_backfill(Placement placement, bool oracle);
+
+PolicyEntry fifo_backfill_policy();
+
 } // namespace dlsim

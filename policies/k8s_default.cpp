@@ -34,6 +34,13 @@ namespace dlsim {
 
 namespace {
 
+// Built from the resolved parameters (k8s_default_options); the defaults are declared in
+// k8s_default_policy() only.
+struct K8sDefaultOptions {
+  double pod_interval_s = 0;   // between the creation of consecutive pods of one job
+  bool most_allocated = false; // NodeResourcesFit scoring: MostAllocated instead of LeastAllocated
+};
+
 // A pod in the scheduling queue, in PrioritySort order: higher priority, then older first.
 struct Pod {
   int priority;
@@ -166,8 +173,6 @@ private:
   std::set<JobId> waiting_; // submitted, some pods not bound
 };
 
-} // namespace
-
 K8sDefaultOptions k8s_default_options(const PolicyParams& params) {
   K8sDefaultOptions o;
   o.pod_interval_s = params.number("pod_interval_s");
@@ -188,8 +193,20 @@ K8sDefaultOptions k8s_default_options(const PolicyParams& params) {
   return o;
 }
 
-std::unique_ptr<Policy> make_k8s_default(const K8sDefaultOptions& options) {
-  return std::make_unique<K8sDefault>(options);
+} // namespace
+
+PolicyEntry k8s_default_policy() {
+  return {"k8s-default",
+          "Kubernetes' default scheduler: pods placed one at a time (spread by LeastAllocated), no "
+          "gang: a partly placed job holds its devices idle and may deadlock",
+          false,
+          {{"pod_interval_s", ParamType::kNumber, "0.1",
+            "seconds between the creation of consecutive pods of a job"},
+           {"scoring", ParamType::kText, "LeastAllocated",
+            "NodeResourcesFit scoring: LeastAllocated (spread) or MostAllocated (pack)"}},
+          [](const PolicySetup& s) {
+            return std::make_unique<K8sDefault>(k8s_default_options(s.params));
+          }};
 }
 
 } // namespace dlsim

@@ -9,14 +9,11 @@
 // event finds a waiting job with less service, which thrashes on real traces.
 #include "policies/las.h"
 
-#include "policies/priority_pass.h"
+#include "policies/keyed_pass.h"
 #include "policies/type_choice.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
-
-#include <set>
-#include <tuple>
 
 namespace dlsim {
 
@@ -29,15 +26,12 @@ public:
   }
 
   void on_arrival(JobId j, const View& view) override {
-    if (keys_.size() < view.job_count()) keys_.resize(view.job_count());
-    keys_[j] = {0.0, kWaiting, j};
-    order_.insert(keys_[j]);
+    pass_.arrive(view, j);
     changed_ = true;
   }
 
   void on_finish(JobId j, const View&) override {
-    order_.erase(keys_[j]);
-    holders_.erase(j);
+    pass_.finish(j);
     changed_ = true;
   }
 
@@ -50,30 +44,15 @@ public:
     const bool round = interval_s_ > 0 ? control.now() == wake_ : changed_;
     if (!changed_ && !round) return;
     changed_ = false;
-    for (JobId j : holders_)
-      rekey(control, j); // running jobs' service grew since then
-
-    pass_.decide(
-        control,
-        [&](const auto& offer) {
-          for (const Key& k : order_) {
-            if (!offer(std::get<2>(k))) break;
-          }
-        },
-        holders_, round);
+    KeyedPass::BeforeApply choose_types;
     if (hetero_)
-      prefer_types(control, pass_);
+      choose_types = prefer_types;
     else if (blind_types_)
-      prefer_most_free(control, pass_);
-    pass_.apply(control, placement_, holders_, /*preempt=*/round);
-    for (JobId j : pass_.suspended())
-      rekey(control, j);
-    for (JobId j : pass_.started())
-      rekey(control, j);
+      choose_types = prefer_most_free;
+    pass_.decide(control, placement_, /*preempt=*/round, choose_types);
 
     // Time-slice among jobs with little service: look again after interval_s while some wait.
-    bool someone_waits = order_.size() > holders_.size();
-    if (interval_s_ > 0 && someone_waits && wake_ <= control.now()) {
+    if (interval_s_ > 0 && pass_.someone_waits() && wake_ <= control.now()) {
       wake_ = control.now() + from_seconds(interval_s_);
       control.wake_at(wake_);
     }
@@ -82,15 +61,6 @@ public:
 private:
   static constexpr std::uint8_t kHolding = 0;
   static constexpr std::uint8_t kWaiting = 1;
-  // (attained GPU-seconds, holders first on a tie, job id = submission order)
-  using Key = std::tuple<double, std::uint8_t, JobId>;
-
-  void rekey(const View& view, JobId j) {
-    order_.erase(keys_[j]);
-    keys_[j] = {hetero_ ? normalized_service(view, j) : attained_now(view, j),
-                is_holder(view.state(j)) ? kHolding : kWaiting, j};
-    order_.insert(keys_[j]);
-  }
 
   // Device-seconds the job's progress so far would have taken on its fastest compatible type:
   // an hour on a K80 counts as the 0.16 h a V100 would have needed for ResNet-50.
@@ -171,29 +141,44 @@ private:
 
   Placement placement_;
   double interval_s_;
-  PriorityPass pass_; // its buffers are reused from one decision to the next
   bool hetero_;
   bool blind_types_;
-  std::vector<Key> keys_;
-  std::set<Key> order_;     // every arrived, unfinished job, least service first
-  std::set<JobId> holders_; // started or running, by this policy
+  // (attained GPU-seconds, or normalized ones with hetero; holders first on a tie; job id =
+  // submission order)
+  KeyedPass pass_{[this](const View& view, JobId j) {
+    return PassKey{hetero_ ? normalized_service(view, j) : attained_now(view, j),
+                   is_holder(view.state(j)) ? kHolding : kWaiting, j};
+  }};
   SimTime wake_ = -1;
   bool changed_ = false; // an arrival, finish or completed action since the last decision
 };
 
 } // namespace
 
-double las_interval(const PolicyParams& params) {
-  double s = params.number("interval_s");
-  if (!(s >= 0))
-    throw InputError(fmt::format("policy.params.interval_s: expected seconds >= 0, got {}", s));
-  check_seconds(s, "policy.params.interval_s");
-  return s;
-}
-
-std::unique_ptr<Policy> make_las(Placement placement, double interval_s, bool hetero,
-                                 bool blind_types) {
-  return std::make_unique<Las>(placement, interval_s, hetero, blind_types);
+PolicyEntry las_policy() {
+  return {"las",
+          "least attained service (GPU-seconds), continuous and preemptive: the un-discretized "
+          "2D-LAS",
+          false,
+          {{"interval_s", ParamType::kNumber, "360",
+            "seconds between the rounds at which running jobs may be preempted (0 = at every "
+            "arrival, finish and completed action)"},
+           {"hetero", ParamType::kFlag, "false",
+            "heterogeneity-aware (Gavel-style): service in fastest-type device-seconds, and "
+            "types chosen to maximise summed normalized throughput"},
+           {"blind_types", ParamType::kFlag, "false",
+            "speed-blind type choice (the type with the most free devices), as Gavel's "
+            "heterogeneity-agnostic LAS baseline; ignored with hetero: true"}},
+          [](const PolicySetup& s) {
+            double interval_s = s.params.number("interval_s");
+            if (!(interval_s >= 0)) {
+              throw InputError(fmt::format(
+                  "policy.params.interval_s: expected seconds >= 0, got {}", interval_s));
+            }
+            check_seconds(interval_s, "policy.params.interval_s");
+            return std::make_unique<Las>(s.placement, interval_s, s.params.flag("hetero"),
+                                         s.params.flag("blind_types"));
+          }};
 }
 
 } // namespace dlsim

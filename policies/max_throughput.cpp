@@ -56,18 +56,22 @@ private:
 
 } // namespace
 
-std::size_t max_throughput_window(const PolicyParams& params) {
-  double w = params.number("window");
-  if (!(w >= 1) || w != std::floor(w) || w > 1e6)
-    throw InputError(
-        fmt::format("policy.params.window: expected a whole number of jobs from 1 to 1000000, "
-                    "got {}",
-                    w));
-  return static_cast<std::size_t>(w);
-}
-
-std::unique_ptr<Policy> make_max_throughput(Placement placement, std::size_t window) {
-  return std::make_unique<MaxThroughput>(placement, window);
+PolicyEntry max_throughput_policy() {
+  return {"max-throughput",
+          "heterogeneity-aware (Gavel's max_sum_throughput): free devices go to the waiting jobs "
+          "and types that maximise summed normalized throughput; non-preemptive",
+          false,
+          {{"window", ParamType::kNumber, "256",
+            "waiting jobs, oldest first, that one decision considers"}},
+          [](const PolicySetup& s) {
+            double w = s.params.number("window");
+            if (!(w >= 1) || w != std::floor(w) || w > 1e6)
+              throw InputError(fmt::format(
+                  "policy.params.window: expected a whole number of jobs from 1 to 1000000, "
+                  "got {}",
+                  w));
+            return std::make_unique<MaxThroughput>(s.placement, static_cast<std::size_t>(w));
+          }};
 }
 
 } // namespace dlsim

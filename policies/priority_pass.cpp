@@ -331,21 +331,4 @@ bool is_holder(const JobState& s) {
   return s.status == JobStatus::kRunning || s.status == JobStatus::kStarting;
 }
 
-double attained_now(const View& view, JobId j) {
-  const JobState& s = view.state(j);
-  double a = s.attained;
-  if (s.status == JobStatus::kRunning && view.now() > s.last_update) {
-    a += static_cast<double>(s.devices.size()) * to_seconds(view.now() - s.last_update);
-  }
-  return a;
-}
-
-double run_time_now(const View& view, JobId j) {
-  const JobState& s = view.state(j);
-  SimTime t = s.run_time;
-  if (s.status == JobStatus::kRunning && view.now() > s.last_update)
-    t += view.now() - s.last_update;
-  return to_seconds(t);
-}
-
 } // namespace dlsim

@@ -106,9 +106,13 @@ private:
 
 // Device-seconds a job has run so far (Tiresias' attained service), including the part of the
 // current run that the runtime has not settled yet.
-double attained_now(const View& view, JobId j);
+inline double attained_now(const View& view, JobId j) {
+  return attained_at(view.state(j), view.now());
+}
 // Seconds a job has spent running so far, likewise up to date.
-double run_time_now(const View& view, JobId j);
+inline double run_time_now(const View& view, JobId j) {
+  return run_time_at(view.state(j), view.now());
+}
 // True for a job that holds devices and is (or is about to be) making progress.
 bool is_holder(const JobState& s);
 

@@ -1,12 +1,16 @@
-// Policies by name, each with a one-line description and its declared parameters
-// {key, doc, default}: `policy.name`, `policy.params` and `dlsim list policies`.
+// Policies by name: `policy.name`, `policy.params` and `dlsim list policies`. Each policy file
+// declares its own PolicyEntry (name, description, parameters with type, default and doc, and
+// the factory that builds its options from the resolved parameters); registry.cpp lists them.
+// docs/adding-a-policy.md walks through adding one.
 #pragma once
 
 #include "policies/placement.h"
 #include "sim/runtime/policy.h"
+#include "workloads/hyperparam_search.h"
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -14,10 +18,24 @@
 
 namespace dlsim {
 
+// What a parameter's value must be; resolve_params checks it, so a policy's factory reads only
+// well-typed values.
+enum class ParamType : std::uint8_t {
+  kNumber,  // PolicyParams::number
+  kFlag,    // PolicyParams::flag: true or false
+  kText,    // PolicyParams::text
+  kNumbers, // PolicyParams::numbers: a list of numbers, or one number
+  kYaml,    // any YAML, read by the policy itself (PolicyParams::node)
+  // The path of a hyper-parameter search sessions file (docs/gandiva.md). Policies do no file
+  // I/O: the caller (sim/cli/policy_setup.cpp) reads it into PolicySetup::search_sessions.
+  kSessionsFile,
+};
+
 struct ParamSpec {
   std::string key;
+  ParamType type = ParamType::kText;
+  std::string default_value; // as YAML text: the only place the default is written
   std::string doc;
-  std::string default_value; // as YAML text
 };
 
 // A policy's parameters after validation: every declared key present (defaults filled in),
@@ -43,6 +61,8 @@ private:
 struct PolicySetup {
   Placement placement = Placement::kConsolidate;
   PolicyParams params;
+  // The sessions of a kSessionsFile parameter, read by the caller (make_policy_setup).
+  std::vector<SearchSession> search_sessions{};
 };
 
 struct PolicyEntry {
@@ -57,7 +77,7 @@ struct PolicyEntry {
 
 const std::vector<PolicyEntry>& policy_registry();
 const PolicyEntry& find_policy(const std::string& name); // InputError listing known names
-// Checks `given` (policy.params) against the declarations and fills defaults.
+// Checks `given` (policy.params) against the declarations (keys and types) and fills defaults.
 PolicyParams resolve_params(const PolicyEntry& entry, const YAML::Node& given);
 // Whether the policy reads true durations with these parameters: what the runtime grants it
 // (PolicyInfo::oracle).

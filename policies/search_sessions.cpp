@@ -9,12 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <map>
-
-#ifndef DLSIM_SOURCE_DIR
-#define DLSIM_SOURCE_DIR "."
-#endif
 
 namespace dlsim {
 
@@ -22,12 +17,7 @@ namespace {
 
 // Iterations done so far, including the part of the current run not yet settled.
 double progress_now(const View& view, JobId j) {
-  const JobState& s = view.state(j);
-  double done = s.done;
-  if (s.status == JobStatus::kRunning && view.now() > s.last_update) {
-    done += s.rate * to_seconds(view.now() - s.last_update);
-  }
-  return done;
+  return done_at(view.state(j), view.now());
 }
 
 class SearchSessions final : public Policy {
@@ -260,25 +250,14 @@ private:
   SimTime wake_ = -1;
 };
 
-std::string find_sessions_file(const std::string& path) {
-  namespace fs = std::filesystem;
-  if (path.empty()) {
-    throw InputError("policy.params.sessions: required: the sessions file (docs/gandiva.md)");
-  }
-  if (fs::path(path).is_absolute() || fs::exists(path)) return path;
-  fs::path in_source = fs::path(DLSIM_SOURCE_DIR) / path;
-  if (fs::exists(in_source)) return in_source.string();
-  throw InputError(fmt::format("policy.params.sessions: {}: no such file (looked in the current "
-                               "directory and in dlsim's source tree)",
-                               path));
-}
-
 } // namespace
 
 std::unique_ptr<Policy> make_search_sessions(std::unique_ptr<Policy> inner,
                                              std::vector<SearchSession> sessions) {
   return std::make_unique<SearchSessions>(std::move(inner), std::move(sessions));
 }
+
+namespace {
 
 std::unique_ptr<Policy> make_automl_policy(const PolicySetup& setup) {
   std::string scheduler = setup.params.text("scheduler");
@@ -294,8 +273,24 @@ std::unique_ptr<Policy> make_automl_policy(const PolicySetup& setup) {
                                  "access",
                                  scheduler));
   }
-  auto sessions = load_search_sessions(find_sessions_file(setup.params.text("sessions")));
-  return make_search_sessions(entry.make(inner), std::move(sessions));
+  if (setup.search_sessions.empty()) {
+    throw InputError("policy.params.sessions: required: the sessions file (docs/gandiva.md)");
+  }
+  return make_search_sessions(entry.make(inner), setup.search_sessions);
+}
+
+} // namespace
+
+PolicyEntry automl_policy() {
+  return {"automl",
+          "hyper-parameter search sessions (successive halving, stop at the target) on top of "
+          "another policy: the search kills trials, `scheduler` places them",
+          false,
+          {{"sessions", ParamType::kSessionsFile, "''",
+            "the sessions file (docs/gandiva.md): also given to gen-trace --sessions"},
+           {"scheduler", ParamType::kText, "fifo", "the policy that schedules every job"},
+           {"scheduler_params", ParamType::kYaml, "{}", "that policy's parameters"}},
+          make_automl_policy};
 }
 
 } // namespace dlsim

@@ -21,7 +21,7 @@ namespace dlsim {
 std::unique_ptr<Policy> make_search_sessions(std::unique_ptr<Policy> inner,
                                              std::vector<SearchSession> sessions);
 
-// The registry's factory for `automl`: reads `sessions`, `scheduler` and `scheduler_params`.
-std::unique_ptr<Policy> make_automl_policy(const PolicySetup& setup);
+// The `automl` entry: reads `sessions`, `scheduler` and `scheduler_params`.
+PolicyEntry automl_policy();
 
 } // namespace dlsim

@@ -1,8 +1,10 @@
+// Shortest GPU time first, and its preemptive form SRSF (shortest_gpu_time.cpp).
 #pragma once
-#include "policies/placement.h"
-#include "sim/runtime/policy.h"
-#include <memory>
+
+#include "policies/registry.h"
+
 namespace dlsim {
-// preemptive = false: non-preemptive, by total GPU time; true: by remaining GPU time, preemptive.
-std::unique_ptr<Policy> make_shortest_gpu_time(Placement placement, bool preemptive);
+
+PolicyEntry shortest_gpu_time_policy();
+
 } // namespace dlsim

@@ -1,7 +1,10 @@
+// Shortest job first, an oracle baseline (sjf.cpp).
 #pragma once
-#include "policies/placement.h"
-#include "sim/runtime/policy.h"
-#include <memory>
+
+#include "policies/registry.h"
+
 namespace dlsim {
-std::unique_ptr<Policy> make_sjf(Placement placement);
-}
+
+PolicyEntry sjf_policy();
+
+} // namespace dlsim

@@ -1,7 +1,10 @@
+// Shortest remaining time first, preemptive, an oracle baseline (srtf.cpp).
 #pragma once
-#include "policies/placement.h"
-#include "sim/runtime/policy.h"
-#include <memory>
+
+#include "policies/registry.h"
+
 namespace dlsim {
-std::unique_ptr<Policy> make_srtf(Placement placement);
-}
+
+PolicyEntry srtf_policy();
+
+} // namespace dlsim

@@ -203,6 +203,26 @@ private:
 
 } // namespace
 
+PolicyEntry tiresias_policy() {
+  return {"tiresias",
+          "Tiresias discretized 2D-LAS: queues by attained GPU-seconds, FIFO within a queue, "
+          "preemption across queues",
+          false,
+          // 2 queues split at 3,600 GPU-seconds and no starvation guard: Tiresias' simulator
+          // defaults (docs/policies.md).
+          {{"thresholds", ParamType::kNumbers, "[3600]",
+            "attained GPU-seconds at which a job moves down one queue; K = entries + 1 queues"},
+           {"promote_knob", ParamType::kNumber, "0",
+            "starvation guard: back to the first queue after waiting longer than this many times "
+            "its run time since it was last there (0 = off)"},
+           {"queue_order", ParamType::kText, "entry",
+            "order within a queue: entry (FIFO by time of entering it) or running-first (running "
+            "jobs ahead of waiting ones after every decision, as the Tiresias simulator)"}},
+          [](const PolicySetup& s) {
+            return std::make_unique<Tiresias>(s.placement, tiresias_options(s.params));
+          }};
+}
+
 TiresiasOptions tiresias_options(const PolicyParams& params) {
   TiresiasOptions o;
   o.thresholds = params.numbers("thresholds");
@@ -228,10 +248,6 @@ TiresiasOptions tiresias_options(const PolicyParams& params) {
   }
   o.running_first = order == "running-first";
   return o;
-}
-
-std::unique_ptr<Policy> make_tiresias(Placement placement, TiresiasOptions options) {
-  return std::make_unique<Tiresias>(placement, std::move(options));
 }
 
 } // namespace dlsim

@@ -2,6 +2,7 @@
 // hyperparam_search, policy `automl`), on tiny clusters. Every expected number is worked out
 // in the comment above it.
 #include "policies/registry.h"
+#include "sim/cli/policy_setup.h"
 #include "sim/engine/error.h"
 #include "tests/support/harness.h"
 #include "tests/support/invariants.h"
@@ -47,7 +48,7 @@ struct Run {
       const std::string& params, RuntimeConfig config = {}, RunObserver* extra = nullptr)
       : cluster(cluster_from_yaml(cluster_yaml)), workload(workload_from_csv(cluster, csv)) {
     const PolicyEntry& entry = find_policy(policy);
-    PolicySetup setup{Placement::kConsolidate, resolve_params(entry, YAML::Load(params))};
+    PolicySetup setup = make_policy_setup(entry, Placement::kConsolidate, YAML::Load(params));
     auto p = entry.make(setup);
     Simulation sim(cluster, workload, config, *p, PolicyInfo{policy, entry.oracle});
     InvariantChecker checker;
@@ -403,10 +404,10 @@ TEST_CASE("sessions files and trials are checked and merged into a trace", "[aut
   CHECK(out.str() ==
         "id,submit_s,workers,gpus_per_worker,duration_s,user,model\n"
         "j0,1,1,1,10,u0,\nm-t0,5,1,1,100,m,resnet18\nm-t1,5,1,1,100,m,resnet18\nj1,9,1,1,10,u1,\n");
-  // automl needs its sessions file and a non-oracle scheduler.
+  // automl needs its sessions file (read by the CLI) and a non-oracle scheduler.
   const PolicyEntry& e = find_policy("automl");
   auto make = [&](const std::string& yaml) {
-    return e.make(PolicySetup{Placement::kConsolidate, resolve_params(e, YAML::Load(yaml))});
+    return e.make(make_policy_setup(e, Placement::kConsolidate, YAML::Load(yaml)));
   };
   CHECK_THROWS_WITH(make("{}"), Catch::Contains("policy.params.sessions: required"));
   CHECK_THROWS_WITH(make("{sessions: " + d.file("ok.yaml") + ", scheduler: sjf}"),

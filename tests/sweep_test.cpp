@@ -4,6 +4,7 @@
 #include "sim/cli/sweep_spec.h"
 #include "sim/engine/error.h"
 #include "tests/support/harness.h"
+#include "tests/support/skip.h"
 
 #include <catch2/catch.hpp>
 

@@ -2,6 +2,7 @@
 // (origin, window, VC, sample, drop-failed) and their errors. Real files come from
 // ../shared/traces (skipped with a message when absent); the bundled samples are in traces/.
 #include "tests/support/harness.h"
+#include "tests/support/skip.h"
 
 #include "sim/engine/error.h"
 #include "workloads/build_workload.h"
@@ -38,13 +39,11 @@ bool have_shared() {
   return std::filesystem::is_directory(kShared);
 }
 
+// A skip ctest counts, or a failure in CI, which has the traces (tests/support/skip.h).
 #define REQUIRE_SHARED_TRACES()                                                                    \
-  do {                                                                                             \
-    if (!have_shared()) {                                                                          \
-      WARN("skipped: " + kShared + " is absent (the real public traces live outside the clone)");  \
-      return;                                                                                      \
-    }                                                                                              \
-  } while (0)
+  DLSIM_SKIP_UNLESS(have_shared(),                                                                 \
+                    kShared << " is absent (the real public traces live outside the clone)",       \
+                    "DLSIM_REQUIRE_SHARED_TRACES")
 
 // 8 nodes x 8 V100: room for the largest job of the bundled samples (32 GPUs).
 Cluster eight_by_eight() {

@@ -160,8 +160,8 @@ private:
   SimTime wake_ = -1;
 };
 
-} // namespace
-
+// Reads slice_s, exact_slices, packing, pack_util_limit, migration and grow_shrink; InputError
+// naming the key when out of range.
 gandiva::Options gandiva_options(const PolicyParams& params) {
   gandiva::Options o;
   o.slice_s = params.number("slice_s");
@@ -181,8 +181,28 @@ gandiva::Options gandiva_options(const PolicyParams& params) {
   return o;
 }
 
-std::unique_ptr<Policy> make_gandiva(gandiva::Options options) {
-  return std::make_unique<Gandiva>(options);
+} // namespace
+
+PolicyEntry gandiva_policy() {
+  return {
+      "gandiva",
+      "Gandiva: affinity placement by GPU-count class, time-slicing of same-class jobs when "
+      "jobs wait, packing kept only when measured better, migration (spread, defragment, "
+      "locality), grow-shrink of elastic jobs",
+      false,
+      {{"slice_s", ParamType::kNumber, "60",
+        "time slice of jobs sharing devices, s (Gandiva: 60 s)"},
+       {"exact_slices", ParamType::kFlag, "false",
+        "emit every slice as suspend/resume instead of the fluid 1/k share"},
+       {"packing", ParamType::kFlag, "true",
+        "try packing pairs of time-sliced jobs; unpack when measured worse"},
+       {"pack_util_limit", ParamType::kNumber, "1.0",
+        "pack only pairs whose summed GPU utilization is at most this"},
+       {"migration", ParamType::kFlag, "true",
+        "migrate to spread over-subscribed groups, defragment and improve locality"},
+       {"grow_shrink", ParamType::kFlag, "true",
+        "grow elastic jobs onto idle devices, shrink them when jobs wait"}},
+      [](const PolicySetup& s) { return std::make_unique<Gandiva>(gandiva_options(s.params)); }};
 }
 
 } // namespace dlsim

@@ -13,13 +13,15 @@
 
 namespace dlsim::gandiva {
 
+// Built from the resolved parameters (gandiva.cpp); the defaults are declared in
+// gandiva_policy() only.
 struct Options {
-  double slice_s = 60;          // time slice of over-subscribed devices
-  bool exact_slices = false;    // emit every slice (suspend/resume) instead of the fluid share
-  bool packing = true;          // try co-locating pairs, keep them only if measured better
-  double pack_util_limit = 1.0; // only pairs whose summed GPU utilization is at most this
-  bool migration = true;        // spread, defragment and improve locality by migrating
-  bool grow_shrink = true;      // grow elastic jobs on idle devices, shrink them when jobs wait
+  double slice_s = 0;         // time slice of over-subscribed devices
+  bool exact_slices = false;  // emit every slice (suspend/resume) instead of the fluid share
+  bool packing = false;       // try co-locating pairs, keep them only if measured better
+  double pack_util_limit = 0; // only pairs whose summed GPU utilization is at most this
+  bool migration = false;     // spread, defragment and improve locality by migrating
+  bool grow_shrink = false;   // grow elastic jobs on idle devices, shrink them when jobs wait
 };
 
 constexpr std::uint32_t kNoGroup = 0xffffffffU;

@@ -19,26 +19,6 @@
 
 namespace dlsim {
 
-std::vector<ParamSpec> kube_batch_params() {
-  return {
-      {"actions",
-       "actions in the order they run, kube-batch syntax (enqueue, allocate, backfill, preempt, "
-       "reclaim)",
-       "\"allocate, backfill\""},
-      {"tiers",
-       "tiers of plugins, kube-batch syntax: [{plugins: [{name: gang, enablePreemptable: false, "
-       "arguments: {...}}]}]; plugins: priority, gang, conformance, drf, predicates, proportion, "
-       "nodeorder, binpack, overcommit",
-       "[{plugins: [{name: priority}, {name: gang}]}, {plugins: [{name: drf}, {name: predicates}, "
-       "{name: proportion}, {name: nodeorder}]}]"},
-      {"queues",
-       "Volcano queues: [{name, weight, capability: {nvidia.com/gpu, cpu, memory}, reclaimable}]; "
-       "a job's queue is the trace's queue column (empty: default); [] gives every queue of the "
-       "trace weight 1",
-       "[]"},
-  };
-}
-
 namespace {
 
 class KubeBatch final : public Policy {
@@ -190,8 +170,31 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> make_kube_batch(const PolicyParams& params) {
-  return std::make_unique<KubeBatch>(kb::parse_config(params));
+// actions, tiers and queues, with kube-batch's default configuration (pkg/scheduler/util.go).
+PolicyEntry kube_batch_policy(const std::string& name) {
+  PolicyEntry e{
+      name,
+      "kube-batch / Volcano: per decision a session runs the configured actions with tiers of "
+      "plugins (gang, priority, drf, proportion queues, binpack, nodeorder, predicates); paste a "
+      "kube-batch config into actions and tiers",
+      false,
+      {{"actions", ParamType::kYaml, "\"allocate, backfill\"",
+        "actions in the order they run, kube-batch syntax (enqueue, allocate, backfill, preempt, "
+        "reclaim)"},
+       {"tiers", ParamType::kYaml,
+        "[{plugins: [{name: priority}, {name: gang}]}, {plugins: [{name: drf}, {name: "
+        "predicates}, {name: proportion}, {name: nodeorder}]}]",
+        "tiers of plugins, kube-batch syntax: [{plugins: [{name: gang, enablePreemptable: false, "
+        "arguments: {...}}]}]; plugins: priority, gang, conformance, drf, predicates, proportion, "
+        "nodeorder, binpack, overcommit"},
+       {"queues", ParamType::kYaml, "[]",
+        "Volcano queues: [{name, weight, capability: {nvidia.com/gpu, cpu, memory}, "
+        "reclaimable}]; a job's queue is the trace's queue column (empty: default); [] gives "
+        "every queue of the trace weight 1"}},
+      [](const PolicySetup& s) { return std::make_unique<KubeBatch>(kb::parse_config(s.params)); }};
+  if (name == "volcano")
+    e.description = "the same policy as kube-batch, with the same parameters and defaults";
+  return e;
 }
 
 } // namespace dlsim

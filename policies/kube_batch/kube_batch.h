@@ -5,13 +5,11 @@
 
 #include "policies/registry.h"
 
-#include <memory>
-#include <vector>
+#include <string>
 
 namespace dlsim {
 
-// actions, tiers and queues, with kube-batch's default configuration (pkg/scheduler/util.go).
-std::vector<ParamSpec> kube_batch_params();
-std::unique_ptr<Policy> make_kube_batch(const PolicyParams& params);
+// The entry under `name`: kube-batch, or volcano (the same policy, parameters and defaults).
+PolicyEntry kube_batch_policy(const std::string& name);
 
 } // namespace dlsim

@@ -4,6 +4,7 @@
 #include "sim/config/yaml_numbers.h"
 
 #include "policies/registry.h"
+#include "sim/cli/policy_setup.h"
 #include "sim/cli/prepare.h"
 #include "sim/cli/progress.h"
 #include "sim/engine/error.h"
@@ -75,7 +76,7 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   RunReport report;
   const Experiment& e = p.experiment;
   const PolicyEntry& entry = find_policy(e.policy);
-  PolicySetup setup{parse_placement(e.placement), PolicyParams(e.policy_params, e.policy)};
+  PolicySetup setup = make_policy_setup(entry, parse_placement(e.placement), e.policy_params);
   auto policy = entry.make(setup);
 
   // The output directory is checked and staged before the simulation: a bad --out fails now.

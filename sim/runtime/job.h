@@ -60,4 +60,26 @@ struct JobState {
   std::uint32_t nodes_used = 0; // distinct nodes of the current allocation
 };
 
+// A job's counters up to `now`: the runtime settles done, attained and run_time only when a job's
+// rate or state changes (Simulation::settle), so a running job's true values add the run since
+// last_update, at its current rate and devices. The same arithmetic as settle, so a value read
+// here equals the one settle will store.
+constexpr SimTime unsettled_run(const JobState& s, SimTime now) {
+  return s.status == JobStatus::kRunning && now > s.last_update ? now - s.last_update : 0;
+}
+// Iterations done.
+inline double done_at(const JobState& s, SimTime now) {
+  SimTime dt = unsettled_run(s, now);
+  return dt > 0 ? s.done + s.rate * to_seconds(dt) : s.done;
+}
+// Device-seconds of running (Tiresias' attained service).
+inline double attained_at(const JobState& s, SimTime now) {
+  SimTime dt = unsettled_run(s, now);
+  return dt > 0 ? s.attained + static_cast<double>(s.devices.size()) * to_seconds(dt) : s.attained;
+}
+// Seconds spent running.
+inline double run_time_at(const JobState& s, SimTime now) {
+  return to_seconds(s.run_time + unsettled_run(s, now));
+}
+
 } // namespace dlsim

@@ -52,9 +52,7 @@ double View::oracle_remaining_s(JobId j) const {
   if (!oracle_) throw ActionError("a non-oracle policy asked for a job's true remaining time");
   const JobSpec& spec = s_.workload->jobs[j];
   const JobState& job = s_.jobs[j];
-  double done = job.done;
-  if (job.status == JobStatus::kRunning) done += job.rate * to_seconds(s_.now - job.last_update);
-  double left = std::max(0.0, spec.iterations - done);
+  double left = std::max(0.0, spec.iterations - done_at(job, s_.now));
   return left * s_.workload->perf.iter_time(spec.request.model, s_.workload->reference_device);
 }
 

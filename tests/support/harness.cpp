@@ -77,8 +77,14 @@ JobId job_named(const Workload& w, const std::string& name) {
 
 RunOutput run_policy(const std::string& name, const Cluster& cluster, const Workload& workload,
                      const RuntimeConfig& config, const std::string& placement) {
-  const PolicyEntry& entry = find_policy(name);
-  PolicySetup setup{parse_placement(placement), resolve_params(entry, YAML::Node())};
+  return run_policy(find_policy(name), cluster, workload, YAML::Node(), config, placement);
+}
+
+RunOutput run_policy(const PolicyEntry& entry, const Cluster& cluster, const Workload& workload,
+                     const YAML::Node& params, const RuntimeConfig& config,
+                     const std::string& placement) {
+  const std::string& name = entry.name;
+  PolicySetup setup{parse_placement(placement), resolve_params(entry, params)};
   auto policy = entry.make(setup);
   Simulation sim(cluster, workload, config, *policy,
                  PolicyInfo{name, uses_oracle(entry, setup.params)});

@@ -1,6 +1,7 @@
 // Test helpers: tiny clusters and traces from strings, a scripted policy, scratch directories.
 #pragma once
 
+#include "policies/registry.h"
 #include "sim/cluster/cluster.h"
 #include "sim/runtime/simulation.h"
 #include "workloads/model_zoo.h"
@@ -75,6 +76,10 @@ struct RunOutput {
 };
 RunOutput run_policy(const std::string& policy, const Cluster& cluster, const Workload& workload,
                      const RuntimeConfig& config = {},
+                     const std::string& placement = "consolidate");
+// The same for an entry that need not be in the registry, with its parameters (policy.params).
+RunOutput run_policy(const PolicyEntry& entry, const Cluster& cluster, const Workload& workload,
+                     const YAML::Node& params, const RuntimeConfig& config = {},
                      const std::string& placement = "consolidate");
 
 } // namespace dlsim::test

@@ -1,0 +1,53 @@
+// The keyed preemptive pass shared by srtf, shortest-gpu-time with preemptive: true (SRSF) and
+// las: every unfinished job has a key that moves while it runs; at each decision the holders are
+// rekeyed, the PriorityPass (priority_pass.h) walks the jobs by increasing key, and the jobs it
+// suspended or started are rekeyed where they stopped or started.
+#pragma once
+
+#include "policies/priority_pass.h"
+#include "sim/runtime/policy.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <set>
+#include <tuple>
+#include <vector>
+
+namespace dlsim {
+
+// (value, tie-break, job id): lower goes first.
+using PassKey = std::tuple<double, std::uint8_t, JobId>;
+using PassKeyOf = std::function<PassKey(const View& view, JobId j)>;
+
+class KeyedPass {
+public:
+  explicit KeyedPass(PassKeyOf key_of) : key_of_(std::move(key_of)) {}
+
+  void arrive(const View& view, JobId j);
+  void finish(JobId j);
+  // Runs between the choice and its application: heterogeneity-aware policies set the chosen
+  // waiting jobs' device types there (PriorityPass::prefer_types).
+  using BeforeApply = std::function<void(const View& view, PriorityPass& pass)>;
+
+  // One decision: rekey the holders, choose and apply (PriorityPass::decide and apply, with
+  // `preempt`), then rekey the jobs that were suspended or started.
+  void decide(Control& control, Placement placement, bool preempt = true,
+              const BeforeApply& before_apply = {});
+  // Some arrived, unfinished job holds no devices of this policy.
+  [[nodiscard]] bool someone_waits() const { return order_.size() > holders_.size(); }
+
+private:
+  void rekey(const View& view, JobId j);
+
+  PassKeyOf key_of_;
+  PriorityPass pass_; // its buffers are reused from one decision to the next
+  std::vector<PassKey> keys_;
+  std::set<PassKey> order_; // every arrived, unfinished job, lowest key first
+  std::set<JobId> holders_; // started or resumed by this policy
+};
+
+// A policy that is a keyed pass and nothing else, deciding at every call (srtf, SRSF).
+std::unique_ptr<Policy> make_keyed_pass_policy(Placement placement, PassKeyOf key_of);
+
+} // namespace dlsim
