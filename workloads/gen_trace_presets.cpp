@@ -19,9 +19,11 @@ namespace {
 constexpr double kHeliosSpanS = 183 * 86400.0;
 
 // One Helios cluster from its summary row: GPU jobs, median and mean GPU-job run time (s), mean
-// GPUs per GPU job; sigma solves clamped_lognormal_mean(ln median, sigma, 1, span) = mean.
-GenTraceOptions helios(double gpu_jobs, double median_s, double mean_s, double mean_gpus,
-                       double sigma) {
+// GPUs per GPU job; sigma solves clamped_lognormal_mean(ln median, sigma, 1, span) = mean. The mean
+// is not read here: it stays beside sigma as the figure sigma was solved for, and
+// tests/trace_formats_a_test.cpp checks that the pair still agrees.
+GenTraceOptions helios(double gpu_jobs, double median_s, [[maybe_unused]] double mean_s,
+                       double mean_gpus, double sigma) {
   GenTraceOptions o;
   o.arrival_rate_per_hour = gpu_jobs / (kHeliosSpanS / 3600);
   o.duration_mu = std::round(std::log(median_s) * 1e4) / 1e4;

@@ -50,11 +50,12 @@ fs::path absolute_dir(const std::string& out) {
 }
 
 std::string staging_prefix(const fs::path& out) {
-  return "." + out.filename().string() + ".dlsim-new.";
+  // fmt rather than operator+: GCC 12 reports a false -Wrestrict in the chained concatenation.
+  return fmt::format(".{}.dlsim-new.", out.filename().string());
 }
 
 std::string old_prefix(const fs::path& out) {
-  return "." + out.filename().string() + ".dlsim-old.";
+  return fmt::format(".{}.dlsim-old.", out.filename().string());
 }
 
 // A killed run leaves its staging directory (and, on a file system without an atomic exchange,
