@@ -159,6 +159,38 @@ TEST_CASE("events.csv alone tells which job blocked another under FIFO", "[outpu
   CHECK_THAT(tails[2], Catch::EndsWith(",V100,gpu,1,30,3.666667"));
 }
 
+TEST_CASE("solo_s of a job that accepts a set of types", "[outputs][hetero]") {
+  ScratchDir dir;
+  // Two custom GPU types, slow at half and fast at twice the reference V100's throughput.
+  dir.write("c.yaml", "device_types:\n"
+                      "  slow: {kind: gpu, rel_throughput: 0.5}\n"
+                      "  fast: {kind: gpu, rel_throughput: 2}\n"
+                      "nodes:\n  - {count: 1, devices: {V100: 1, slow: 1, fast: 1}}\n");
+  // Model-less jobs: one iteration is one second on the V100, so on a type of relative
+  // throughput r an iteration takes 1/r s. a accepts V100|slow: the set holds the reference,
+  // solo = its duration, 100 s. b accepts slow|fast, measured on the V100 for 100 iterations:
+  // solo on the set's fastest type, 100 x 1/2 = 50 s. c (slow only) = 100 x 1/0.5 = 200 s.
+  dir.write("t.csv", "id,submit_s,workers,duration_s,device_type\n"
+                     "a,0,1,100,V100|slow\nb,0,1,100,slow|fast\nc,0,1,100,slow\n");
+  Outcome r = run_dlsim("run -q --policy fifo --cluster " + dir.file("c.yaml") + " --trace " +
+                            dir.file("t.csv") + " --out " + dir.file("res"),
+                        dir);
+  REQUIRE(r.code == 0);
+  std::istringstream jobs(read_file(dir.file("res/jobs.csv")));
+  std::string line;
+  std::getline(jobs, line);
+  std::map<std::string, std::string> solo;
+  while (std::getline(jobs, line)) {
+    std::vector<std::string> f;
+    std::istringstream row(line);
+    for (std::string x; std::getline(row, x, ',');)
+      f.push_back(x);
+    REQUIRE(f.size() == 20);
+    solo[f[0]] = f[18];
+  }
+  CHECK(solo == std::map<std::string, std::string>{{"a", "100"}, {"b", "50"}, {"c", "200"}});
+}
+
 TEST_CASE("jobs.csv and events.csv quote a job id that holds a comma or a quote",
           "[outputs][csv]") {
   ScratchDir dir;

@@ -9,6 +9,7 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -42,6 +43,21 @@ void write_file_atomically(const std::string& path,
 }
 
 namespace {
+
+// The device a job's solo run time is counted on: its required type; for a set of types, the
+// reference device when the set holds it, else the set's fastest type for the job's model (the
+// set has no measured time of its own); otherwise the reference device.
+DeviceTypeId solo_device(const Workload& w, const JobRequest& req) {
+  if (req.device_type >= 0) return static_cast<DeviceTypeId>(req.device_type);
+  if (req.device_type != kTypeSet) return w.reference_device;
+  const std::vector<DeviceTypeId>& set = w.type_sets.at(req.type_set);
+  if (std::find(set.begin(), set.end(), w.reference_device) != set.end()) return w.reference_device;
+  DeviceTypeId best = set.front();
+  for (DeviceTypeId t : set) {
+    if (w.perf.iter_time(req.model, t) < w.perf.iter_time(req.model, best)) best = t;
+  }
+  return best;
+}
 
 // Times to the microsecond, the simulator's resolution: 6354.296, not 6354.296000078.
 double us_round(double s) {
@@ -122,9 +138,7 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
     buf.push_back(',');
     // Solo run time: the work at the requested size on the device the trace's durations are
     // measured on (the reference device, or the required type), alone (docs/outputs.md).
-    DeviceTypeId solo_type = req.device_type == kAnyGpu
-                                 ? w.reference_device
-                                 : static_cast<DeviceTypeId>(req.device_type);
+    const DeviceTypeId solo_type = solo_device(w, req);
     double solo_s = us_round(spec.iterations * w.perf.iter_time(req.model, solo_type));
     put(solo_s);
     buf.push_back(',');
