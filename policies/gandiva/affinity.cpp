@@ -73,12 +73,19 @@ std::optional<std::vector<DeviceId>> place_on_type(const View& view, const State
     std::vector<DeviceId> free;
   };
   std::vector<Candidate> nodes;
-  for (NodeId n = 0; n < view.cluster().nodes.size(); ++n) {
-    auto free = free_on(view, st, n, t, claims);
-    std::uint32_t fit = std::min<std::uint32_t>(static_cast<std::uint32_t>(free.size()) / dpw,
-                                                workers_by_resources(view, j, n, claims));
-    if (fit == 0) continue;
-    nodes.push_back({affinity_rank(view, st, n, cls), fit, n, std::move(free)});
+  // A node takes a worker only if the runtime's per-node counts show at least dpw free devices
+  // of type t (the devices free here are those, less held, reserved or claimed ones): visit those
+  // nodes, not the cluster. Both choices below are minima over a total order (the node id breaks
+  // ties), so the visiting order does not matter.
+  const FreeIndex& index = view.free();
+  for (std::uint32_t k = std::max<std::uint32_t>(dpw, 1); k <= index.max_per_node(t); ++k) {
+    for (NodeId n : index.nodes_with(t, k)) {
+      auto free = free_on(view, st, n, t, claims);
+      std::uint32_t fit = std::min<std::uint32_t>(static_cast<std::uint32_t>(free.size()) / dpw,
+                                                  workers_by_resources(view, j, n, claims));
+      if (fit == 0) continue;
+      nodes.push_back({affinity_rank(view, st, n, cls), fit, n, std::move(free)});
+    }
   }
   // One node when possible: the best rank, then the fewest free devices (best fit).
   const Candidate* best = nullptr;

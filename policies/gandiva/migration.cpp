@@ -90,14 +90,21 @@ void improve_locality(Control& control, State& st) {
     const JobRequest& req = control.request(m);
     std::optional<std::tuple<int, std::size_t, NodeId>> best;
     std::vector<DeviceId> target;
-    for (NodeId n = 0; n < control.cluster().nodes.size(); ++n) {
-      auto free = free_on(control, st, n, g.type);
-      if (free.size() < g.devices.size() || workers_by_resources(control, m, n) < req.workers)
-        continue;
-      auto key = std::make_tuple(affinity_rank(control, st, n, g.cls), free.size(), n);
-      if (!best || key < *best) {
-        best = key;
-        target.assign(free.begin(), free.begin() + static_cast<std::ptrdiff_t>(g.devices.size()));
+    // Only a node with that many devices free in the runtime's per-node counts can hold the job
+    // (the devices free here are those, less the ones a group holds or reserves): the search
+    // visits those nodes, not the cluster. The minimum key does not depend on the visiting order.
+    const FreeIndex& index = control.free();
+    const auto need = static_cast<std::uint32_t>(g.devices.size());
+    for (std::uint32_t k = need; k <= index.max_per_node(g.type); ++k) {
+      for (NodeId n : index.nodes_with(g.type, k)) {
+        auto free = free_on(control, st, n, g.type);
+        if (free.size() < g.devices.size() || workers_by_resources(control, m, n) < req.workers)
+          continue;
+        auto key = std::make_tuple(affinity_rank(control, st, n, g.cls), free.size(), n);
+        if (!best || key < *best) {
+          best = key;
+          target.assign(free.begin(), free.begin() + static_cast<std::ptrdiff_t>(g.devices.size()));
+        }
       }
     }
     if (!best) continue;
