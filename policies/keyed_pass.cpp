@@ -1,5 +1,7 @@
 #include "policies/keyed_pass.h"
 
+#include <iterator>
+
 namespace dlsim {
 
 void KeyedPass::arrive(const View& view, JobId j) {
@@ -13,10 +15,17 @@ void KeyedPass::finish(JobId j) {
   holders_.erase(j);
 }
 
+// Moves j to its current key, reusing its tree node (no allocation). Keys of running jobs only
+// grow, so the new place is often where the old one was: the insert is tried there first.
 void KeyedPass::rekey(const View& view, JobId j) {
-  order_.erase(keys_[j]);
-  keys_[j] = key_of_(view, j);
-  order_.insert(keys_[j]);
+  PassKey key = key_of_(view, j);
+  if (key == keys_[j]) return;
+  auto it = order_.find(keys_[j]);
+  auto next = std::next(it);
+  auto node = order_.extract(it);
+  node.value() = key;
+  keys_[j] = key;
+  order_.insert(next, std::move(node)); // a wrong hint costs a plain insert
 }
 
 void KeyedPass::decide(Control& control, Placement placement, bool preempt,
