@@ -290,6 +290,8 @@ bool FreeModel::take(JobId j) {
       change_host(n, -(r.workers * r.cpus_per_worker), -(r.workers * r.mem_gb_per_worker));
       return true;
     }
+    // One worker needs one node: none holds it, so spreading cannot either.
+    if (r.workers == 1) continue;
     // Spread over the nodes with most free devices first (then lowest id).
     cand_.clear();
     std::uint64_t total = 0;
