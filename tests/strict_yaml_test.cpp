@@ -74,3 +74,20 @@ TEST_CASE("a second YAML document is an error, not ignored", "[experiment][error
   CHECK_THAT(load_error(leading, {{"seed", "1\n---\n2"}}),
              Catch::Contains("--set seed: the value holds more than one YAML document"));
 }
+
+TEST_CASE("a stray comma after the document is an error, not a hang", "[experiment][errors]") {
+  // yaml-cpp 0.7's LoadAll never returns on these (a null document per turn until memory runs
+  // out: jbeder/yaml-cpp PR #1319); found by fuzz_experiment. The first document alone is valid.
+  ScratchDir dir;
+  std::string file = dir.write("comma.yaml", "cluster: configs/clusters/tiny.yaml\n"
+                                             "trace: {file: traces/sample.csv}\n"
+                                             "---\n"
+                                             ",\n");
+  // Line 3: the second document starts at its '---'.
+  CHECK_THAT(load_error(file), Catch::StartsWith(file + ":3: a second YAML document") &&
+                                   Catch::Contains("or text after the end of the first"));
+  std::string ok = dir.write("ok.yaml", "cluster: configs/clusters/tiny.yaml\n"
+                                        "trace: {file: traces/sample.csv}\n");
+  CHECK_THAT(load_error(ok, {{"seed", "1\n---\n,"}}),
+             Catch::Contains("--set seed: the value holds more than one YAML document"));
+}

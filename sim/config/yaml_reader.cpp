@@ -3,12 +3,16 @@
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <ios>
+#include <optional>
+#include <sstream>
 
 namespace dlsim {
 
@@ -153,6 +157,33 @@ void check_unique_keys(const YAML::Node& root, const std::string& file,
   }
 }
 
+// Where a second document starts in a YAML stream, if there is one. Counted with an event handler
+// that builds nothing, stopping at two: yaml-cpp 0.7's LoadAll loops forever on some text after
+// the first document (a lone ',' is enough), adding a null document per turn until memory runs
+// out (jbeder/yaml-cpp PR #1319, in releases after 0.8.0); a fuzzed experiment file hung dlsim.
+std::optional<YAML::Mark> second_document(std::istream& in) {
+  struct DocumentStarts final : YAML::EventHandler {
+    std::vector<YAML::Mark> starts;
+    void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+  } handler;
+  YAML::Parser parser(in);
+  for (int documents = 0; documents < 2 && parser.HandleNextDocument(handler); ++documents) {
+  }
+  if (handler.starts.size() < 2) return std::nullopt;
+  return handler.starts[1];
+}
+
 } // namespace
 
 YAML::Node load_yaml_file(const std::string& file) {
@@ -161,14 +192,14 @@ YAML::Node load_yaml_file(const std::string& file) {
   if (std::filesystem::is_directory(file, ec))
     throw InputError(file + ": is a directory, not a YAML file");
   try {
-    std::vector<YAML::Node> docs = YAML::LoadAllFromFile(file);
-    if (docs.size() > 1) {
-      int line = docs[1].Mark().line; // -1 for an empty document
-      throw InputError(fmt::format("{}{}: a second YAML document (after '---'): dlsim reads one "
-                                   "document per file",
-                                   file, line >= 0 ? fmt::format(":{}", line + 1) : ""));
+    YAML::Node root = YAML::LoadFile(file); // the first document
+    std::ifstream in(file);
+    if (auto second = second_document(in)) {
+      throw InputError(fmt::format("{}{}: a second YAML document (after '---'), or text after the "
+                                   "end of the first: dlsim reads one document per file",
+                                   file,
+                                   second->line >= 0 ? fmt::format(":{}", second->line + 1) : ""));
     }
-    YAML::Node root = docs.empty() ? YAML::Node(YAML::NodeType::Null) : docs[0];
     check_unique_keys(root, file);
     return root;
   } catch (const std::ios_base::failure& e) {
@@ -184,11 +215,12 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
   if (dotted_path.empty()) throw InputError("--set: empty key path");
   YAML::Node parsed;
   try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(value);
-    if (docs.size() > 1)
-      throw InputError(
-          fmt::format("--set {}: the value holds more than one YAML document", dotted_path));
-    parsed = docs.empty() ? YAML::Node(YAML::NodeType::Null) : docs[0];
+    parsed = YAML::Load(value); // the first document
+    std::istringstream in(value);
+    if (second_document(in))
+      throw InputError(fmt::format("--set {}: the value holds more than one YAML document, or "
+                                   "text after the end of the first",
+                                   dotted_path));
   } catch (const YAML::ParserException& e) {
     throw InputError(
         fmt::format("--set {}: cannot parse value {}: {}", dotted_path, quote_input(value), e.msg));
