@@ -36,8 +36,8 @@ struct Experiment {
   bool openb_replay_pending = false;    // trace.openb_replay_pending
   std::string unknown_models = "error"; // trace.unknown_models: error or duration
   TraceSelection selection;             // trace.time_origin, .drop_failed, .vc, .window, .sample
-  std::string models_file;
-  std::string policy;
+  std::string models_file = "configs/models/zoo.yaml";
+  std::string policy = "fifo";
   std::string placement = "consolidate";
   YAML::Node policy_params;
   RuntimeConfig runtime;

@@ -1,7 +1,8 @@
-// `dlsim list policies|formats|devices|models|placements`.
+// `dlsim list policies|formats|devices|models|placements|keys`.
 #include "policies/registry.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/experiment.h"
+#include "sim/cli/experiment_keys.h"
 #include "sim/cluster/device_catalog.h"
 #include "sim/engine/error.h"
 #include "workloads/formats/registry.h"
@@ -17,7 +18,7 @@ namespace po = boost::program_options;
 namespace dlsim {
 
 int command_list(const std::vector<std::string>& args) {
-  const std::string usage = "usage: dlsim list policies|formats|devices|models|placements";
+  const std::string usage = "usage: dlsim list policies|formats|devices|models|placements|keys";
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     fmt::print("{}\n", usage);
     return args.empty() ? 2 : 0;
@@ -60,6 +61,10 @@ int command_list(const std::vector<std::string>& args) {
       fmt::print("{:<14} {:<15} {:>9} {:>10} {:>8} {:>8}  {}\n", m.name, m.family, m.params_m,
                  m.gflops_per_sample, m.gpu_util, m.gpu_mem_gb, fmt::join(times, " "));
     }
+  } else if (what == "keys") {
+    // The key reference of docs/experiments.md, with each key's default.
+    Experiment defaults;
+    fmt::print("{}", config_keys_markdown(experiment_keys(defaults)));
   } else if (what == "placements") {
     fmt::print("{}\n", fmt::join(placement_names(), "\n"));
   } else {

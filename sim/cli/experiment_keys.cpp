@@ -1,0 +1,152 @@
+#include "sim/cli/experiment_keys.h"
+
+#include "sim/runtime/runtime_keys.h"
+
+namespace dlsim {
+
+namespace {
+
+std::vector<ConfigKey> trace_keys(Experiment& e) {
+  TraceSelection& sel = e.selection;
+  return {
+      {.path = "trace.file",
+       .type = KeyType::kText,
+       .field = &e.trace_file,
+       .doc = "The trace ([traces.md](traces.md)). `trace: FILE` is short for "
+              "`trace: {file: FILE}`.",
+       .required = true},
+      {.path = "trace.format",
+       .type = KeyType::kText,
+       .field = &e.trace_format,
+       .doc = "Trace format (`dlsim list formats`), or `auto` to guess it."},
+      {.path = "trace.reference_device",
+       .type = KeyType::kText,
+       .field = &e.reference_device,
+       .doc = "The device type the trace's `duration_s` were measured on "
+              "([traces.md](traces.md#reference-device-and-other-device-types))."},
+      {.path = "trace.assign_models",
+       .type = KeyType::kFlag,
+       .field = &e.assign_models,
+       .doc = "Give model-less jobs a zoo model drawn from the seed "
+              "([traces.md](traces.md#assigning-models-to-model-less-jobs))."},
+      {.path = "trace.skip_bad_jobs",
+       .type = KeyType::kFlag,
+       .field = &e.skip_bad_jobs,
+       .doc = "Skip bad rows instead of failing. Same as `--skip-bad-jobs`."},
+      {.path = "trace.swf_devices",
+       .type = KeyType::kText,
+       .field = &e.swf_devices,
+       .doc = "What an SWF trace's processors are: GPUs, or `XeonCPU` devices "
+              "([traces.md](traces.md)).",
+       .choices = {"gpu", "cpu"}},
+      {.path = "trace.swf_procs_per_device",
+       .type = KeyType::kNumber,
+       .field = &e.swf_procs_per_device,
+       .doc = "SWF processors per device: `workers` = ⌈processors / this⌉.",
+       .min = 1},
+      {.path = "trace.openb_duration_s",
+       .type = KeyType::kSeconds,
+       .field = &e.openb_duration_s,
+       .doc = "Run time of an openb job that has none (0: the reader's default).",
+       .min = 0},
+      {.path = "trace.openb_replay_pending",
+       .type = KeyType::kFlag,
+       .field = &e.openb_replay_pending,
+       .doc = "Replay the openb pods that were still pending, from their creation time."},
+      {.path = "trace.unknown_models",
+       .type = KeyType::kText,
+       .field = &e.unknown_models,
+       .doc = "A job whose model is not in the zoo: an error, or run for its trace duration.",
+       .choices = {"error", "duration"}},
+      {.path = "trace.time_origin",
+       .type = KeyType::kText,
+       .field = &sel.time_origin,
+       .doc = "Time zero: `first-submit`, seconds in the trace's clock, or `YYYY-MM-DD "
+              "HH:MM:SS` ([traces.md](traces.md#selecting-part-of-a-trace))."},
+      {.path = "trace.drop_failed",
+       .type = KeyType::kFlag,
+       .field = &sel.drop_failed,
+       .doc = "Drop the jobs the trace marks failed or killed."},
+      {.path = "trace.vc",
+       .type = KeyType::kText,
+       .field = &sel.vc,
+       .doc = "Keep this virtual cluster / queue only (empty: all)."},
+      {.path = "trace.window",
+       .type = KeyType::kText,
+       .field = &sel.window,
+       .doc = "`START:END`, seconds after the origin (empty: the whole trace)."},
+      {.path = "trace.sample",
+       .type = KeyType::kInteger,
+       .field = &sel.sample,
+       .doc = "Keep this many jobs, drawn from the seed without replacement (0: every job).",
+       .min = 0},
+  };
+}
+
+} // namespace
+
+std::vector<ConfigKey> experiment_keys(Experiment& e) {
+  std::vector<ConfigKey> keys{
+      {.path = "name",
+       .type = KeyType::kText,
+       .field = &e.name,
+       .doc = "Used in the default output directory `results/<name>-<policy>-<seed>/`.",
+       .default_text = "the file's name without `.yaml`"},
+      {.path = "cluster",
+       .type = KeyType::kNode,
+       .doc = "A cluster file, or the cluster written inline ([cluster.md](cluster.md)).",
+       .required = true},
+  };
+  auto append = [&keys](std::vector<ConfigKey> more) {
+    keys.insert(keys.end(), std::make_move_iterator(more.begin()),
+                std::make_move_iterator(more.end()));
+  };
+  append(trace_keys(e));
+  append({
+      {.path = "models",
+       .type = KeyType::kText,
+       .field = &e.models_file,
+       .doc = "The model zoo ([models.md](models.md))."},
+      {.path = "policy.name",
+       .type = KeyType::kText,
+       .field = &e.policy,
+       .doc = "`dlsim list policies`. `policy: NAME` is short for `policy: {name: NAME}`."},
+      {.path = "policy.placement",
+       .type = KeyType::kText,
+       .field = &e.placement,
+       .doc = "`dlsim list placements` ([runtime.md](runtime.md#placement-strategies))."},
+      {.path = "policy.params",
+       .type = KeyType::kNode,
+       .doc = "The policy's declared parameters: undeclared keys are errors, missing ones take "
+              "their declared defaults (`dlsim list policies`).",
+       .default_text = "`{}`"},
+  });
+  append(runtime_keys(e.runtime));
+  append({
+      {.path = "report.sample_s",
+       .type = KeyType::kSeconds,
+       .field = &e.sample_s,
+       .doc = "Period of `timeseries.csv` ([outputs.md](outputs.md#timeseriescsv)); at least "
+              "dlsim's time step of 1 µs.",
+       .min = 1e-6},
+      {.path = "seed",
+       .type = KeyType::kInteger,
+       .field = &e.seed,
+       .doc = "The run's seed. In this version it drives `trace.assign_models` and "
+              "`trace.sample`.",
+       .min = 0},
+      {.path = "until_s",
+       .type = KeyType::kSeconds,
+       .field = &e.until_s,
+       .doc = "Stop at this simulated time. `--until` overrides it.",
+       .min = 0,
+       .unset = -1,
+       .default_text = "run to the end (`-1`)"},
+      {.path = "dlsim_version",
+       .type = KeyType::kIgnored,
+       .doc = "Accepted and ignored, so that a `run.yaml` can be run again."},
+  });
+  return keys;
+}
+
+} // namespace dlsim

@@ -1,0 +1,97 @@
+// Vetting a dotted key path given on the command line (--set, sweeps) against a declared
+// configuration, with the nearest declared keys for a misspelt one.
+#include "sim/config/config_key.h"
+
+#include "sim/engine/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace dlsim {
+
+namespace {
+
+std::string last_segment(const std::string& path) {
+  auto dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(dot + 1);
+}
+
+// Levenshtein distance: the fewest one-character insertions, deletions and substitutions.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), 0);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+bool is_known(const std::vector<ConfigKey>& keys, const std::string& path) {
+  return std::any_of(keys.begin(), keys.end(), [&](const ConfigKey& k) {
+    return k.path == path || k.path.starts_with(path + ".") ||
+           (k.type == KeyType::kNode && path.starts_with(k.path + "."));
+  });
+}
+
+// The longest leading part of `path` that is a section of declared keys ("" for the root).
+std::string known_section(const std::vector<ConfigKey>& keys, const std::string& path) {
+  std::string section;
+  for (auto dot = path.find('.'); dot != std::string::npos; dot = path.find('.', dot + 1)) {
+    if (!is_known(keys, path.substr(0, dot))) break;
+    section = path.substr(0, dot);
+  }
+  return section;
+}
+
+// The names declared directly in `section`, sorted: keys and sub-sections.
+std::vector<std::string> children(const std::vector<ConfigKey>& keys, const std::string& section) {
+  std::vector<std::string> names;
+  std::string prefix = section.empty() ? "" : section + ".";
+  for (const ConfigKey& k : keys) {
+    if (!k.path.starts_with(prefix)) continue;
+    std::string rest = k.path.substr(prefix.size());
+    names.push_back(rest.substr(0, rest.find('.')));
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+} // namespace
+
+void check_key_path(const std::vector<ConfigKey>& keys, const std::string& path) {
+  if (is_known(keys, path)) return;
+  // Near: the whole path, or its last segment alone (a key given without its section), is a
+  // few edits from a declared key's. At most a quarter of the segment's letters may differ.
+  std::string last = last_segment(path);
+  std::size_t allowed = 1 + last.size() / 4;
+  std::vector<std::pair<std::size_t, std::string>> near;
+  for (const ConfigKey& k : keys) {
+    std::size_t d =
+        std::min(edit_distance(path, k.path), edit_distance(last, last_segment(k.path)));
+    if (d <= allowed) near.emplace_back(d, k.path);
+  }
+  std::stable_sort(near.begin(), near.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < near.size() && i < 3; ++i)
+    names.push_back(near[i].second);
+  std::string shown = path.size() <= 100 ? path : quote_input(path, 100);
+  if (!names.empty())
+    throw InputError(
+        fmt::format("{}: unknown key (did you mean {}?)", shown, fmt::join(names, ", ")));
+  std::string section = known_section(keys, path);
+  throw InputError(fmt::format("{}: unknown key (valid {}: {}; `dlsim list keys` lists all)", shown,
+                               section.empty() ? "at the top" : "in " + section,
+                               fmt::join(children(keys, section), ", ")));
+}
+
+} // namespace dlsim

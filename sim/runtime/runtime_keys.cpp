@@ -1,0 +1,84 @@
+#include "sim/runtime/runtime_keys.h"
+
+#include "sim/runtime/sim_state.h"
+
+namespace dlsim {
+
+std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
+  // The sharing limits are bounded by the slots a device has (DeviceSlot::kMaxShare).
+  constexpr double kMaxShare = DeviceSlot::kMaxShare;
+  return {
+      {.path = "costs.start_s",
+       .type = KeyType::kSeconds,
+       .field = &c.costs.start_s,
+       .doc = "First start of a job ([runtime.md](runtime.md#costs)); 0 so that a FIFO replay "
+              "reproduces trace durations.",
+       .min = 0},
+      {.path = "costs.suspend_s",
+       .type = KeyType::kSeconds,
+       .field = &c.costs.suspend_s,
+       .doc = "Checkpoint to storage on preemption.",
+       .min = 0},
+      {.path = "costs.resume_s",
+       .type = KeyType::kSeconds,
+       .field = &c.costs.resume_s,
+       .doc = "Restore from the checkpoint on resume.",
+       .min = 0},
+      {.path = "costs.migrate_s",
+       .type = KeyType::kSeconds,
+       .field = &c.costs.migrate_s,
+       .doc = "Migration: suspend, move and resume.",
+       .min = 0},
+      {.path = "costs.resize_s",
+       .type = KeyType::kSeconds,
+       .field = &c.costs.resize_s,
+       .doc = "Elastic resize: re-partition the data-parallel workers.",
+       .min = 0},
+      {.path = "costs.switch_s",
+       .type = KeyType::kSeconds,
+       .field = &c.costs.switch_s,
+       .doc = "One switch between time-sliced jobs, paid at the start of every slice "
+              "([runtime.md](runtime.md#time-slicing); Gandiva reports 0.1–1 s).",
+       .min = 0},
+      {.path = "runtime.max_jobs_per_device",
+       .type = KeyType::kInteger,
+       .field = &c.max_jobs_per_device,
+       .doc = "Jobs that `pack` may put on one device "
+              "([runtime.md](runtime.md#co-location-and-interference)).",
+       .min = 1,
+       .max = kMaxShare},
+      {.path = "runtime.max_timeslice_jobs",
+       .type = KeyType::kInteger,
+       .field = &c.max_timeslice_jobs,
+       .doc = "Jobs that may take turns on one device with `timeslice` "
+              "([runtime.md](runtime.md#time-slicing)).",
+       .min = 1,
+       .max = kMaxShare},
+      {.path = "runtime.default_gpu_util",
+       .type = KeyType::kNumber,
+       .field = &c.default_gpu_util,
+       .doc = "GPU utilization of jobs with no model and no trace value (Jeon et al., ATC'19).",
+       .min = 0,
+       .max = 1,
+       .min_open = true},
+      {.path = "runtime.interference.slope",
+       .type = KeyType::kNumber,
+       .field = &c.interference.slope,
+       .doc = "Co-location slowdown: 1 + slope × max(0, U − onset), U the summed GPU "
+              "utilization of a device's jobs.",
+       .min = 0},
+      {.path = "runtime.interference.onset",
+       .type = KeyType::kNumber,
+       .field = &c.interference.onset,
+       .doc = "The summed utilization above which co-located jobs slow down.",
+       .min = 0},
+      {.path = "network.contention",
+       .type = KeyType::kFlag,
+       .field = &c.network.contention,
+       .doc = "Flows on the topology's links, max-min fair ([network.md](network.md)). Off by "
+              "default: "
+              "trace durations already hold the communication of each job's placement."},
+  };
+}
+
+} // namespace dlsim

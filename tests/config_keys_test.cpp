@@ -1,0 +1,191 @@
+// The declared configuration (issue 17 item 3): one table reads the keys, checks them, writes
+// run.yaml, vets --set paths and prints the key reference that docs/experiments.md holds.
+#include "sim/cli/experiment.h"
+#include "sim/cli/experiment_keys.h"
+#include "sim/config/config_key.h"
+#include "sim/engine/error.h"
+#include "sim/runtime/runtime_keys.h"
+#include "sim/runtime/sim_state.h"
+#include "tests/support/harness.h"
+
+#include <catch2/catch.hpp>
+
+using namespace dlsim;
+using namespace dlsim::test;
+
+namespace {
+
+constexpr const char* kBase = "cluster: configs/clusters/tiny.yaml\n"
+                              "trace: {file: traces/sample.csv}\n";
+
+std::string error_of(const std::string& yaml,
+                     std::vector<std::pair<std::string, std::string>> sets = {}) {
+  ScratchDir dir;
+  std::string file = dir.write("e.yaml", yaml);
+  try {
+    load_experiment(ExperimentInputs{file, std::move(sets)});
+  } catch (const InputError& ex) {
+    return ex.what();
+  }
+  return "no error";
+}
+
+// A small config of its own, to test the machinery apart from dlsim's keys.
+struct Toy {
+  double wait_s = 2;
+  unsigned slots = 3;
+  bool fast = false;
+  std::string mode = "a";
+};
+
+std::vector<ConfigKey> toy_keys(Toy& t) {
+  return {
+      {.path = "mode", .type = KeyType::kText, .field = &t.mode, .choices = {"a", "b"}},
+      {.path = "outer.wait_s", .type = KeyType::kSeconds, .field = &t.wait_s, .min = 0},
+      {.path = "outer.inner.slots",
+       .type = KeyType::kInteger,
+       .field = &t.slots,
+       .min = 1,
+       .max = 4},
+      {.path = "outer.fast", .type = KeyType::kFlag, .field = &t.fast},
+  };
+}
+
+} // namespace
+
+TEST_CASE("a declared table reads nested keys, keeps defaults and writes them back in order",
+          "[config]") {
+  Toy t;
+  read_config_keys(YAML::Load("outer: {inner: {slots: 4}, fast: true}\n"), "t.yaml", toy_keys(t));
+  CHECK(t.slots == 4);
+  CHECK(t.fast);
+  CHECK(t.wait_s == 2); // absent: the default
+  CHECK(t.mode == "a");
+  YAML::Node out;
+  write_config_keys(toy_keys(t), out);
+  YAML::Emitter em;
+  em << YAML::Flow << out;
+  // Table order, sections made where their first key is written.
+  CHECK(std::string(em.c_str()) == "{mode: a, outer: {wait_s: 2, inner: {slots: 4}, fast: true}}");
+}
+
+TEST_CASE("a declared table checks each value and rejects undeclared keys where they are",
+          "[config][errors]") {
+  auto error = [](const std::string& yaml) -> std::string {
+    Toy t;
+    try {
+      read_config_keys(YAML::Load(yaml), "t.yaml", toy_keys(t));
+    } catch (const InputError& ex) {
+      return ex.what();
+    }
+    return "no error";
+  };
+  CHECK(error("mode: b\nouter: {inner: {slots: 1}}\n") == "no error");
+  CHECK(error("outer:\n  inner: {slots: 5}\n") ==
+        "t.yaml:2: outer.inner.slots: must be 1 to 4, got 5");
+  CHECK(error("outer: {inner: {slots: -2}}\n") ==
+        "t.yaml:1: outer.inner.slots: must be 1 to 4, got -2");
+  CHECK(error("outer: {wait_s: -1}\n") == "t.yaml:1: outer.wait_s: must not be negative, got -1");
+  CHECK(error("mode: c\n") == "t.yaml:1: mode: must be a or b, got 'c'");
+  CHECK(error("outer:\n  fast: true\n  slow: true\n") ==
+        "t.yaml:3: outer.slow: unknown key (valid here: fast, inner, wait_s)");
+  CHECK(error("other: 1\n") == "t.yaml:1: other: unknown key (valid here: mode, outer)");
+}
+
+TEST_CASE("every runtime key is read into its field and written back to run.yaml",
+          "[experiment][config]") {
+  ScratchDir dir;
+  std::string file = dir.write("e.yaml", kBase);
+  // Every runtime key away from its default (runtime_config.h: 0, 5, 5, 10, 5, 1 s; 2 and 4
+  // jobs; 0.52; 2.5 and 0.8; contention off).
+  Experiment e = load_experiment(ExperimentInputs{file,
+                                                  {{"costs.start_s", "1"},
+                                                   {"costs.suspend_s", "2"},
+                                                   {"costs.resume_s", "3"},
+                                                   {"costs.migrate_s", "4"},
+                                                   {"costs.resize_s", "6"},
+                                                   {"costs.switch_s", "7"},
+                                                   {"runtime.max_jobs_per_device", "8"},
+                                                   {"runtime.max_timeslice_jobs", "1"},
+                                                   {"runtime.default_gpu_util", "1"},
+                                                   {"runtime.interference.slope", "0"},
+                                                   {"runtime.interference.onset", "1.5"},
+                                                   {"network.contention", "true"}}});
+  const RuntimeConfig& r = e.runtime;
+  CHECK(r.costs.start_s == 1);
+  CHECK(r.costs.suspend_s == 2);
+  CHECK(r.costs.resume_s == 3);
+  CHECK(r.costs.migrate_s == 4);
+  CHECK(r.costs.resize_s == 6);
+  CHECK(r.costs.switch_s == 7);
+  CHECK(r.max_jobs_per_device == 8);
+  CHECK(r.max_timeslice_jobs == 1);
+  CHECK(r.default_gpu_util == 1);
+  CHECK(r.interference.slope == 0);
+  CHECK(r.interference.onset == 1.5);
+  CHECK(r.network.contention);
+  // The table has exactly these 12 keys, and run.yaml records each one's value.
+  RuntimeConfig copy = e.runtime;
+  CHECK(runtime_keys(copy).size() == 12);
+  CHECK(e.resolved["costs"]["resize_s"].as<double>() == 6);
+  CHECK(e.resolved["runtime"]["max_jobs_per_device"].as<unsigned>() == 8);
+  CHECK(e.resolved["runtime"]["interference"]["onset"].as<double>() == 1.5);
+  CHECK(e.resolved["network"]["contention"].as<bool>());
+}
+
+TEST_CASE("the sharing limits are bounded by DeviceSlot::kMaxShare", "[experiment][config]") {
+  // DeviceSlot::kMaxShare = 8 slots per device (sim_state.h) bounds both sharing keys.
+  static_assert(DeviceSlot::kMaxShare == 8);
+  CHECK(error_of(kBase, {{"runtime.max_jobs_per_device", "8"}}) == "no error");
+  CHECK_THAT(error_of(kBase, {{"runtime.max_jobs_per_device", "9"}}),
+             Catch::EndsWith("runtime.max_jobs_per_device: must be 1 to 8, got 9"));
+  CHECK_THAT(error_of(kBase, {{"runtime.max_timeslice_jobs", "0"}}),
+             Catch::EndsWith("runtime.max_timeslice_jobs: must be 1 to 8, got 0"));
+  CHECK_THAT(error_of(kBase, {{"runtime.default_gpu_util", "0"}}),
+             Catch::EndsWith("runtime.default_gpu_util: must be in (0, 1], got 0"));
+  CHECK_THAT(error_of(kBase, {{"trace.sample", "-3"}}),
+             Catch::EndsWith("trace.sample: must not be negative, got -3"));
+  CHECK_THAT(error_of(kBase, {{"until_s", "-5"}}),
+             Catch::EndsWith("until_s: must not be negative, got -5"));
+  CHECK(error_of(kBase, {{"until_s", "-1"}}) == "no error"); // -1: run to the end
+}
+
+TEST_CASE("an unknown --set key names the nearest declared keys, or those of its section",
+          "[experiment][config][errors]") {
+  CHECK(error_of(kBase, {{"costs.suspnd_s", "1"}}) ==
+        "costs.suspnd_s: unknown key (did you mean costs.suspend_s?)");
+  // A key without its section: its last part matches.
+  CHECK(error_of(kBase, {{"max_jobs_per_device", "2"}}) ==
+        "max_jobs_per_device: unknown key (did you mean runtime.max_jobs_per_device?)");
+  CHECK(error_of(kBase, {{"runtime.interference.x", "1"}}) ==
+        "runtime.interference.x: unknown key (valid in runtime.interference: onset, slope; "
+        "`dlsim list keys` lists all)");
+  // Under a key read by its own reader, and whole sections, pass to that reader.
+  CHECK_THAT(error_of(kBase, {{"policy.params.quantum", "5"}}),
+             Catch::Contains("policy 'fifo' has no such parameter"));
+  CHECK(error_of(kBase, {{"policy", "las"}, {"runtime", "{max_jobs_per_device: 3}"}}) ==
+        "no error");
+  // In a file, an unknown key still lists the valid ones where it was written.
+  CHECK_THAT(error_of(std::string(kBase) + "network: {speed: 1}\n"),
+             Catch::EndsWith("e.yaml:3: network.speed: unknown key (valid here: contention)"));
+}
+
+TEST_CASE("docs/experiments.md's key reference is the output of dlsim list keys",
+          "[experiment][docs]") {
+  std::string page = read_file("docs/experiments.md");
+  const std::string begin = "<!-- generated by `dlsim list keys`: do not edit by hand -->\n";
+  const std::string end = "<!-- end of generated table -->";
+  auto b = page.find(begin);
+  auto e = page.find(end);
+  REQUIRE(b != std::string::npos);
+  REQUIRE(e != std::string::npos);
+  Experiment defaults;
+  std::string table = config_keys_markdown(experiment_keys(defaults));
+  // If this fails after adding a key: paste `build/dlsim list keys` between the two markers.
+  CHECK(page.substr(b + begin.size(), e - b - begin.size()) == table);
+  ScratchDir dir;
+  CHECK(run_dlsim("list keys", dir).out == table);
+  // Every key of the table has a row, with its default: two spot checks.
+  CHECK_THAT(table, Catch::Contains("| `runtime.max_timeslice_jobs` | integer | 4 | 1 to 8 |"));
+  CHECK_THAT(table, Catch::Contains("| `costs.migrate_s` | seconds | 10 | not negative |"));
+}
