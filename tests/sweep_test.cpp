@@ -113,6 +113,13 @@ TEST_CASE("bad sweep specs are errors that name the file, line and key", "[sweep
   fails_with("list: [{seed: 1}, {seed: 1}]\n", "same overrides");
   fails_with("list: [{seed: 1}]\ngrid: {seed: [2]}\n", "also in list");
   fails_with("grid: {seed: 1..200000}\n", "longer than 100000");
+  // Keys are checked against the declared table (experiment_keys.cpp) before any run.
+  fails_with("grid:\n  seed: [1]\n  costs.suspnd_s: [1, 2]\n",
+             "bad.yaml:3: grid.costs.suspnd_s: costs.suspnd_s: unknown key (did you mean "
+             "costs.suspend_s?)");
+  fails_with("set: {runtime.speed: 2}\ngrid: {seed: [1]}\n",
+             "bad.yaml:1: set: runtime.speed: unknown key (valid in runtime: default_gpu_util, "
+             "interference, max_jobs_per_device, max_timeslice_jobs;");
 }
 
 TEST_CASE("results.csv fields are quoted and split back", "[sweep]") {

@@ -1,6 +1,7 @@
 // Reading a sweep spec and expanding its grid and list into runs with stable ids.
 #include "sim/cli/sweep_spec.h"
 
+#include "sim/cli/experiment_keys.h"
 #include "sim/config/yaml_reader.h"
 #include "sim/engine/error.h"
 #include "sim/report/writers.h"
@@ -81,6 +82,10 @@ void check_key(const std::string& key, const YamlWhere& where, const YAML::Node&
       key.find("..") != std::string::npos) {
     yaml_fail(where, n, fmt::format("'{}' is not a dotted key path such as policy.name", key));
   }
+  // Named before any run starts, with the sweep file's line (experiment_keys.cpp).
+  Experiment any;
+  std::string problem = unknown_key_problem(experiment_keys(any), key);
+  if (!problem.empty()) yaml_fail(where, n, fmt::format("{}: {}", key, problem));
 }
 
 std::string sanitized(const std::string& v) {

@@ -64,8 +64,11 @@ void write_config_keys(const std::vector<ConfigKey>& keys, YAML::Node& root);
 // The node at a dotted path of `root`, or an undefined node (never inserts).
 YAML::Node node_at(const YAML::Node& root, const std::string& path);
 
-// An error when `path` (of --set or a sweep) names no declared key, no section of one and
-// nothing under a kNode key; it lists the nearest declared keys.
+// What is wrong with a dotted path given on the command line or in a sweep: "" when it names a
+// declared key, a section of some, or something under a kNode key; else "unknown key (did you
+// mean ...?)" with the nearest declared keys, or the keys valid in its section.
+std::string unknown_key_problem(const std::vector<ConfigKey>& keys, const std::string& path);
+// Throws InputError "PATH: <the problem>" when there is one.
 void check_key_path(const std::vector<ConfigKey>& keys, const std::string& path);
 
 // The key reference: a Markdown table of key, type, default, allowed values and meaning.

@@ -67,16 +67,22 @@ std::vector<std::string> children(const std::vector<ConfigKey>& keys, const std:
 
 } // namespace
 
-void check_key_path(const std::vector<ConfigKey>& keys, const std::string& path) {
-  if (is_known(keys, path)) return;
-  // Near: the whole path, or its last segment alone (a key given without its section), is a
-  // few edits from a declared key's. At most a quarter of the segment's letters may differ.
+std::string unknown_key_problem(const std::vector<ConfigKey>& keys, const std::string& path) {
+  if (is_known(keys, path)) return "";
+  // Near: the whole path, or its last segment alone, is a few edits from a declared key's (at
+  // most a quarter of the segment's letters differ). The last segment is matched in any section
+  // when the path has none ("max_jobs_per_device"), else in its own ("runtime.speed" is not
+  // "seed").
   std::string last = last_segment(path);
+  std::string section = known_section(keys, path);
+  bool own_section =
+      path.find('.') != std::string::npos && path.size() == section.size() + 1 + last.size();
   std::size_t allowed = 1 + last.size() / 4;
   std::vector<std::pair<std::size_t, std::string>> near;
   for (const ConfigKey& k : keys) {
-    std::size_t d =
-        std::min(edit_distance(path, k.path), edit_distance(last, last_segment(k.path)));
+    std::size_t d = edit_distance(path, k.path);
+    if (!own_section || k.path.starts_with(section + "."))
+      d = std::min(d, edit_distance(last, last_segment(k.path)));
     if (d <= allowed) near.emplace_back(d, k.path);
   }
   std::stable_sort(near.begin(), near.end(),
@@ -84,14 +90,17 @@ void check_key_path(const std::vector<ConfigKey>& keys, const std::string& path)
   std::vector<std::string> names;
   for (std::size_t i = 0; i < near.size() && i < 3; ++i)
     names.push_back(near[i].second);
-  std::string shown = path.size() <= 100 ? path : quote_input(path, 100);
-  if (!names.empty())
-    throw InputError(
-        fmt::format("{}: unknown key (did you mean {}?)", shown, fmt::join(names, ", ")));
-  std::string section = known_section(keys, path);
-  throw InputError(fmt::format("{}: unknown key (valid {}: {}; `dlsim list keys` lists all)", shown,
-                               section.empty() ? "at the top" : "in " + section,
-                               fmt::join(children(keys, section), ", ")));
+  if (!names.empty()) return fmt::format("unknown key (did you mean {}?)", fmt::join(names, ", "));
+  return fmt::format("unknown key (valid {}: {}; `dlsim list keys` lists all)",
+                     section.empty() ? "at the top" : "in " + section,
+                     fmt::join(children(keys, section), ", "));
+}
+
+void check_key_path(const std::vector<ConfigKey>& keys, const std::string& path) {
+  std::string problem = unknown_key_problem(keys, path);
+  if (problem.empty()) return;
+  throw InputError(
+      fmt::format("{}: {}", path.size() <= 100 ? path : quote_input(path, 100), problem));
 }
 
 } // namespace dlsim
