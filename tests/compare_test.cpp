@@ -84,8 +84,85 @@ TEST_CASE("compare: an identical pair passes, a planted regression is flagged", 
   print_comparison(
       table, compare_result_sets(read_result_set(a), read_result_set(worse), CompareOptions{}), "a",
       "b", false);
-  CHECK_THAT(table.str(), Catch::Contains("+10%  << beyond tolerance 0"));
+  CHECK_THAT(table.str(), Catch::Contains("+10%  << REGRESSION: beyond tolerance 0"));
   CHECK_THAT(table.str(), Catch::Contains("compare: REGRESSION: 2 of 5 values beyond tolerance"));
+}
+
+TEST_CASE("compare: directions, one-sided and absolute tolerances", "[compare]") {
+  ScratchDir dir;
+  std::string a = dir.write("a.json", R"({"policy": "fifo", "jobs": 4, "makespan_s": 200.0,
+    "jct_mean_s": 100.0, "gpu_util_alloc": 0.5, "events": 8})");
+  // JCT 100 -> 90 (-10%: better, lower is better), utilization 0.5 -> 0.4 (-20%: worse, higher is
+  // better), makespan 200 -> 202 (+1%: worse), events 8 -> 9 (no better direction).
+  std::string b = dir.write("b.json", R"({"policy": "fifo", "jobs": 4, "makespan_s": 202.0,
+    "jct_mean_s": 90.0, "gpu_util_alloc": 0.4, "events": 9})");
+  CHECK(default_direction("jct_p99_s") == Better::kLower);
+  CHECK(default_direction("gpu_util_effective") == Better::kHigher);
+  CHECK(default_direction("jobs") == Better::kEither);
+  CompareOptions o;
+  Comparison c = compare_result_sets(read_result_set(a), read_result_set(b), o);
+  CHECK(row_of(c, "", "jct_mean_s").verdict == Verdict::kImproved);
+  CHECK(row_of(c, "", "gpu_util_alloc").verdict == Verdict::kRegression);
+  CHECK(row_of(c, "", "makespan_s").verdict == Verdict::kRegression);
+  CHECK(row_of(c, "", "events").verdict == Verdict::kChanged);
+  CHECK(row_of(c, "", "jobs").verdict == Verdict::kSame);
+  CHECK(c.improved == 1);
+  CHECK(c.regressions == 2);
+  CHECK(c.fails == 4); // without --worse-only an improvement fails too: the baseline is stale
+
+  // --worse-only: the improvement passes; the rest still fails.
+  o.worse_only = true;
+  c = compare_result_sets(read_result_set(a), read_result_set(b), o);
+  CHECK_FALSE(row_of(c, "", "jct_mean_s").fails);
+  CHECK(c.fails == 3);
+  // makespan moved by 2 s = 1%: an absolute tolerance of 2 s admits it (|202 - 200| <= 2), as does
+  // a relative one of 1% (2 / 200 = 0.01 <= 0.01); 1.5 s does not.
+  add_abs_tolerance(o, "makespan_s=1.5");
+  CHECK(row_of(compare_result_sets(read_result_set(a), read_result_set(b), o), "", "makespan_s")
+            .beyond);
+  add_abs_tolerance(o, "makespan_s=2");
+  CHECK(row_of(compare_result_sets(read_result_set(a), read_result_set(b), o), "", "makespan_s")
+            .verdict == Verdict::kWithin);
+  // events declared lower-is-better: 8 -> 9 is now a regression.
+  add_direction(o, "events=lower");
+  CHECK(row_of(compare_result_sets(read_result_set(a), read_result_set(b), o), "", "events")
+            .verdict == Verdict::kRegression);
+  CHECK_THROWS_AS(add_direction(o, "events=up"), boost::program_options::error);
+  CHECK_THROWS_AS(add_abs_tolerance(o, "makespan_s=-1"), boost::program_options::error);
+  // --metrics keeps its own order.
+  CompareOptions ordered;
+  ordered.metrics = {"gpu_util_alloc", "jct_mean_s"};
+  c = compare_result_sets(read_result_set(a), read_result_set(b), ordered);
+  REQUIRE(c.rows.size() == 2);
+  CHECK(c.rows[0].metric == "gpu_util_alloc");
+  CHECK(c.rows[1].metric == "jct_mean_s");
+
+  std::ostringstream table;
+  print_comparison(table, compare_result_sets(read_result_set(a), read_result_set(b), {}), "a", "b",
+                   false);
+  CHECK_THAT(table.str(), Catch::Contains("-10%  << IMPROVED: beyond tolerance 0"));
+  CHECK_THAT(table.str(), Catch::Contains("-20%  << REGRESSION: beyond tolerance 0"));
+  CHECK_THAT(table.str(), Catch::Contains("compare: REGRESSION: 4 of 6 values beyond tolerance: 2 "
+                                          "worse, 1 better, 1 changed (a vs b)"));
+}
+
+TEST_CASE("dlsim compare: several files against one baseline, --worse-only", "[compare][cli]") {
+  ScratchDir dir;
+  std::string a = dir.write("a.json", R"({"jobs": 4, "makespan_s": 200.0, "jct_mean_s": 100.0})");
+  std::string better =
+      dir.write("better.json", R"({"jobs": 4, "makespan_s": 200.0, "jct_mean_s": 90.0})");
+  std::string worse =
+      dir.write("worse.json", R"({"jobs": 4, "makespan_s": 200.0, "jct_mean_s": 110.0})");
+  Outcome both = run_dlsim("compare " + a + " " + better + " " + a, dir);
+  CHECK(both.code == 1); // better.json's improvement is beyond the zero tolerance
+  CHECK_THAT(both.out, Catch::Contains("== " + better) && Catch::Contains("== " + a) &&
+                           Catch::Contains("compare: IMPROVED: 1 of 3") &&
+                           Catch::Contains("compare: OK: 3 values compared"));
+  Outcome one_sided = run_dlsim("compare " + a + " " + better + " " + a + " --worse-only", dir);
+  CHECK(one_sided.code == 0);
+  CHECK_THAT(one_sided.out, Catch::Contains("(--worse-only: not a failure)"));
+  CHECK(run_dlsim("compare " + a + " " + better + " " + worse + " --worse-only", dir).code == 1);
+  CHECK(run_dlsim("compare " + a + " " + worse + " --worse-only -t jct_mean_s=0.1", dir).code == 0);
 }
 
 TEST_CASE("compare: sweep results match by run id, whatever the row order", "[compare]") {
@@ -131,8 +208,10 @@ TEST_CASE("dlsim compare exits 0 for an identical pair and 1 for a regression", 
   Outcome worse =
       run_dlsim("compare " + golden + " " + dir.file("sjf/summary.json") + " --changed", dir);
   CHECK(worse.code == 1);
-  CHECK_THAT(worse.out, Catch::Contains("jct_mean_s") && Catch::Contains("<< beyond tolerance 0"));
-  CHECK_THAT(worse.out, Catch::Contains("compare: REGRESSION"));
+  // SJF's mean JCT is lower than FIFO's: better, but still beyond the zero tolerance.
+  CHECK_THAT(worse.out,
+             Catch::Contains("jct_mean_s") && Catch::Contains("<< IMPROVED: beyond tolerance 0"));
+  CHECK_THAT(worse.out, Catch::Contains("policy") && Catch::Contains("<< CHANGED"));
   CHECK(run_dlsim("compare " + golden, dir).code == 2);
   CHECK(run_dlsim("compare " + golden + " " + golden + " --metrics nope", dir).code == 2);
   CHECK(run_dlsim("compare " + golden + " " + dir.file("missing.json"), dir).code == 1);
@@ -144,7 +223,7 @@ TEST_CASE("dlsim compare exits 0 for an identical pair and 1 for a regression", 
   Outcome bad = run_dlsim(
       "run -q --policy sjf --out " + dir.file("sjf2") + " --check-against " + golden, dir);
   CHECK(bad.code == 1);
-  CHECK_THAT(bad.out, Catch::Contains("policy") && Catch::Contains("compare: REGRESSION"));
+  CHECK_THAT(bad.out, Catch::Contains("policy") && Catch::Contains("<< CHANGED"));
   // Only the policy name is compared, under a tolerance: still a regression (fifo -> sjf).
   CHECK(run_dlsim("run -q --policy sjf --out " + dir.file("sjf3") + " --check-against " + golden +
                       " --metrics policy",

@@ -18,6 +18,7 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <utility>
 
 namespace fs = std::filesystem;
 
@@ -102,6 +103,26 @@ const MetricValue* find_metric(const MetricList& list, const std::string& name) 
   return nullptr;
 }
 
+// Reads "metric=VALUE" or a bare "VALUE" (metric ""); a usage error names the option.
+std::pair<std::string, std::string> split_spec(const std::string& spec, const char* option,
+                                               const char* expects) {
+  auto eq = spec.find('=');
+  if (eq != std::string::npos && eq == 0)
+    throw boost::program_options::error(
+        fmt::format("{} expects {}, got '{}'", option, expects, spec));
+  if (eq == std::string::npos) return {"", spec};
+  return {spec.substr(0, eq), spec.substr(eq + 1)};
+}
+
+double non_negative(const std::string& value, const std::string& spec, const char* option,
+                    const char* expects) {
+  auto v = as_number(value);
+  if (!v || !(*v >= 0) || std::isinf(*v))
+    throw boost::program_options::error(
+        fmt::format("{} expects {}, got '{}'", option, expects, spec));
+  return *v;
+}
+
 std::string relative_text(const CompareRow& r) {
   if (!r.changed) return "0";
   if (!r.relative) return "changed";
@@ -125,19 +146,55 @@ ResultSet read_result_set(const std::string& path) {
   return read_summary(path);
 }
 
+Better default_direction(const std::string& m) {
+  // Utilization and finished jobs: more is better. Times (jct_*, queue_*, makespan_s: every
+  // `_s`), slowdowns and counts of disruption or loss: less is better. The rest (jobs, events,
+  // seed, trace counts) is an input or a workload size, neither better nor worse.
+  if (m.find("util") != std::string::npos || m == "finished" || m.starts_with("jain"))
+    return Better::kHigher;
+  if (m.ends_with("_s") || m.find("slowdown") != std::string::npos || m == "preemptions" ||
+      m == "migrations" || m == "unfinished" || m == "failed" || m == "cancelled")
+    return Better::kLower;
+  return Better::kEither;
+}
+
 void add_tolerance(CompareOptions& o, const std::string& spec) {
-  auto eq = spec.find('=');
-  std::string name = eq == std::string::npos ? "" : spec.substr(0, eq);
-  std::string value = eq == std::string::npos ? spec : spec.substr(eq + 1);
-  auto rel = as_number(value);
-  if (!rel || *rel < 0 || (eq != std::string::npos && name.empty())) {
-    throw boost::program_options::error(fmt::format(
-        "--tolerance expects metric=REL or REL with REL >= 0 (0.01 = 1%), got '{}'", spec));
-  }
+  const char* expects = "metric=REL or REL with REL >= 0 (0.01 = 1%)";
+  auto [name, value] = split_spec(spec, "--tolerance", expects);
+  double rel = non_negative(value, spec, "--tolerance", expects);
   if (name.empty() || name == "*") {
-    o.default_tolerance = *rel;
+    o.default_tolerance = rel;
   } else {
-    o.tolerance[name] = *rel;
+    o.tolerance[name] = rel;
+  }
+}
+
+void add_abs_tolerance(CompareOptions& o, const std::string& spec) {
+  const char* expects = "metric=ABS or ABS with ABS >= 0, in the metric's unit";
+  auto [name, value] = split_spec(spec, "--abs-tolerance", expects);
+  double abs = non_negative(value, spec, "--abs-tolerance", expects);
+  if (name.empty() || name == "*") {
+    o.default_abs_tolerance = abs;
+  } else {
+    o.abs_tolerance[name] = abs;
+  }
+}
+
+void add_direction(CompareOptions& o, const std::string& spec) {
+  const char* expects = "metric=lower, metric=higher or metric=either";
+  auto [name, value] = split_spec(spec, "--direction", expects);
+  if (name.empty())
+    throw boost::program_options::error(
+        fmt::format("--direction expects {}, got '{}'", expects, spec));
+  if (value == "lower") {
+    o.direction[name] = Better::kLower;
+  } else if (value == "higher") {
+    o.direction[name] = Better::kHigher;
+  } else if (value == "either") {
+    o.direction[name] = Better::kEither;
+  } else {
+    throw boost::program_options::error(
+        fmt::format("--direction expects {}, got '{}'", expects, spec));
   }
 }
 
@@ -167,6 +224,10 @@ Comparison compare_result_sets(const ResultSet& base, const ResultSet& fresh,
     check_known(m, "--metrics");
   for (const auto& [m, t] : o.tolerance)
     check_known(m, "--tolerance");
+  for (const auto& [m, t] : o.abs_tolerance)
+    check_known(m, "--abs-tolerance");
+  for (const auto& [m, d] : o.direction)
+    check_known(m, "--direction");
   auto selected = [&](const std::string& m) {
     return o.metrics.empty() || std::find(o.metrics.begin(), o.metrics.end(), m) != o.metrics.end();
   };
@@ -184,11 +245,14 @@ Comparison compare_result_sets(const ResultSet& base, const ResultSet& fresh,
     auto ni = fresh.runs.find(id);
     const MetricList& b = bi == base.runs.end() ? kNone : bi->second;
     const MetricList& n = ni == fresh.runs.end() ? kNone : ni->second;
-    std::vector<std::string> names;
-    for (const auto& [k, v] : b)
-      names.push_back(k);
-    for (const auto& [k, v] : n) {
-      if (!find_metric(b, k)) names.push_back(k);
+    // The order of --metrics when given, else the baseline's, then what only the new run has.
+    std::vector<std::string> names = o.metrics;
+    if (names.empty()) {
+      for (const auto& [k, v] : b)
+        names.push_back(k);
+      for (const auto& [k, v] : n) {
+        if (!find_metric(b, k)) names.push_back(k);
+      }
     }
     if (bi == base.runs.end() || ni == fresh.runs.end()) {
       // A run on one side only: one row says so.
@@ -198,6 +262,7 @@ Comparison compare_result_sets(const ResultSet& base, const ResultSet& fresh,
       r.old_text = bi == base.runs.end() ? "(missing)" : "present";
       r.new_text = ni == fresh.runs.end() ? "(missing)" : "present";
       r.changed = r.beyond = true;
+      r.verdict = Verdict::kChanged;
       c.rows.push_back(r);
       continue;
     }
@@ -212,6 +277,10 @@ Comparison compare_result_sets(const ResultSet& base, const ResultSet& fresh,
       r.new_text = nv ? nv->text : "(missing)";
       auto t = o.tolerance.find(name);
       r.tolerance = t == o.tolerance.end() ? o.default_tolerance : t->second;
+      auto a = o.abs_tolerance.find(name);
+      r.abs_tolerance = a == o.abs_tolerance.end() ? o.default_abs_tolerance : a->second;
+      auto d = o.direction.find(name);
+      const Better better = d == o.direction.end() ? default_direction(name) : d->second;
       if (ov && nv && ov->number && nv->number) {
         double old_v = *ov->number;
         double new_v = *nv->number;
@@ -221,17 +290,32 @@ Comparison compare_result_sets(const ResultSet& base, const ResultSet& fresh,
         } else {
           r.relative = (new_v - old_v) / std::fabs(old_v);
         }
-        r.beyond = r.changed && !(std::fabs(*r.relative) <= r.tolerance);
+        // Within tolerance when either bound holds: 1% or 5 s, say, for a JCT near zero.
+        r.beyond = r.changed && !(std::fabs(*r.relative) <= r.tolerance) &&
+                   !(std::fabs(new_v - old_v) <= r.abs_tolerance);
+        if (r.beyond) {
+          const bool up = new_v > old_v;
+          r.verdict = better == Better::kEither           ? Verdict::kChanged
+                      : (better == Better::kHigher) == up ? Verdict::kImproved
+                                                          : Verdict::kRegression;
+        }
       } else {
         r.changed = !ov || !nv || ov->text != nv->text;
         r.beyond = r.changed;
+        if (r.beyond) r.verdict = Verdict::kChanged;
       }
+      if (r.changed && !r.beyond) r.verdict = Verdict::kWithin;
       c.rows.push_back(r);
     }
   }
-  for (const auto& r : c.rows) {
+  c.worse_only = o.worse_only;
+  for (auto& r : c.rows) {
+    r.fails = r.beyond && !(o.worse_only && r.verdict == Verdict::kImproved);
     c.changed += r.changed;
     c.beyond += r.beyond;
+    c.improved += r.verdict == Verdict::kImproved;
+    c.regressions += r.verdict == Verdict::kRegression;
+    c.fails += r.fails;
   }
   return c;
 }
@@ -254,7 +338,14 @@ void print_comparison(std::ostream& out, const Comparison& c, const std::string&
     ++shown;
     std::string mark;
     if (r.beyond) {
-      mark = r.relative ? fmt::format("  << beyond tolerance {}", r.tolerance) : "  << changed";
+      const char* label = r.verdict == Verdict::kImproved     ? "IMPROVED"
+                          : r.verdict == Verdict::kRegression ? "REGRESSION"
+                                                              : "CHANGED";
+      mark = r.relative
+                 ? fmt::format(
+                       "  << {}: beyond tolerance {}{}", label, r.tolerance,
+                       r.abs_tolerance > 0 ? fmt::format(" and {} absolute", r.abs_tolerance) : "")
+                 : "  << CHANGED";
     }
     std::string run = c.sweep ? fmt::format("{:<{}}  ", r.run, run_w) : "";
     fmt::print(out, "{}{:<{}}  {:>{}}  {:>{}}  {:>10}{}\n", run, r.metric, metric_w, r.old_text,
@@ -265,10 +356,17 @@ void print_comparison(std::ostream& out, const Comparison& c, const std::string&
     fmt::print(out,
                "compare: OK: {} values compared, {} changed, none beyond tolerance ({} vs {})\n",
                c.rows.size(), c.changed, baseline_name, new_name);
-  } else {
-    fmt::print(out, "compare: REGRESSION: {} of {} values beyond tolerance ({} vs {})\n", c.beyond,
-               c.rows.size(), baseline_name, new_name);
+    return;
   }
+  // The worst that happened names the verdict: a regression, else a change with no better
+  // direction, else only improvements (a failure too unless --worse-only: the baseline is stale).
+  const std::size_t other = c.beyond - c.improved - c.regressions;
+  const char* word = c.regressions > 0 ? "REGRESSION" : other > 0 ? "CHANGED" : "IMPROVED";
+  fmt::print(out,
+             "compare: {}: {} of {} values beyond tolerance: {} worse, {} better, {} changed{} "
+             "({} vs {})\n",
+             word, c.beyond, c.rows.size(), c.regressions, c.improved, other,
+             c.fails == 0 ? " (--worse-only: not a failure)" : "", baseline_name, new_name);
 }
 
 } // namespace dlsim

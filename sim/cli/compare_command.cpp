@@ -1,4 +1,5 @@
-// `dlsim compare BASELINE NEW`: exits 1 when any metric moved beyond its tolerance.
+// `dlsim compare BASELINE NEW...`: exits 1 when any metric of any NEW moved beyond its tolerance
+// (for the worse only, with --worse-only).
 #include "sim/cli/commands.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/compare_options.h"
@@ -13,11 +14,12 @@ namespace dlsim {
 
 int command_compare(const std::vector<std::string>& args) {
   po::options_description o(
-      "dlsim compare BASELINE NEW [options]\n\nCompares two summary.json files, or two sweep "
-      "results.csv files matched by run id\n"
-      "(a directory stands for the results.csv or summary.json in it). Prints each metric's\n"
-      "baseline and new value and the relative change; exits 1 when any change is beyond its\n"
-      "tolerance, 0 otherwise.\n\nOptions");
+      "dlsim compare BASELINE NEW... [options]\n\nCompares summary.json files, or sweep "
+      "results.csv files matched by run id, with one\n"
+      "baseline (a directory stands for the results.csv or summary.json in it). Prints each\n"
+      "metric's baseline and new value, the relative change and IMPROVED / REGRESSION /\n"
+      "CHANGED for a change beyond its tolerance; exits 1 when any NEW has one (with\n"
+      "--worse-only: one that is not IMPROVED), 0 otherwise.\n\nOptions");
   add_compare_options(o);
   o.add_options()("help,h", "this help");
   po::options_description hidden;
@@ -25,7 +27,7 @@ int command_compare(const std::vector<std::string>& args) {
   po::options_description all;
   all.add(o).add(hidden);
   po::positional_options_description pos;
-  pos.add("files", 2);
+  pos.add("files", -1);
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
   po::notify(vm);
@@ -33,14 +35,23 @@ int command_compare(const std::vector<std::string>& args) {
     std::cout << o << '\n';
     return 0;
   }
-  if (!vm.count("files") || vm["files"].as<std::vector<std::string>>().size() != 2) {
-    throw po::error("expects two files: BASELINE NEW");
+  if (!vm.count("files") || vm["files"].as<std::vector<std::string>>().size() < 2) {
+    throw po::error("expects a baseline and at least one file to compare: BASELINE NEW...");
   }
   const auto& files = vm["files"].as<std::vector<std::string>>();
   CompareOptions options = compare_options_from(vm);
-  Comparison c = compare_result_sets(read_result_set(files[0]), read_result_set(files[1]), options);
-  print_comparison(std::cout, c, files[0], files[1], options.changed_only);
-  return c.beyond == 0 ? 0 : 1;
+  // Every file is read (and every option checked against it) before anything is printed.
+  const ResultSet baseline = read_result_set(files[0]);
+  std::vector<Comparison> comparisons;
+  for (std::size_t i = 1; i < files.size(); ++i)
+    comparisons.push_back(compare_result_sets(baseline, read_result_set(files[i]), options));
+  std::size_t fails = 0;
+  for (std::size_t i = 0; i < comparisons.size(); ++i) {
+    if (comparisons.size() > 1) std::cout << (i > 0 ? "\n" : "") << "== " << files[i + 1] << '\n';
+    print_comparison(std::cout, comparisons[i], files[0], files[i + 1], options.changed_only);
+    fails += comparisons[i].fails;
+  }
+  return fails == 0 ? 0 : 1;
 }
 
 } // namespace dlsim

@@ -1,4 +1,5 @@
-// The options `compare` and `run --check-against` share: --tolerance, --metrics, --changed.
+// The options `compare` and `run --check-against` share: --tolerance, --abs-tolerance,
+// --direction, --worse-only, --metrics, --changed.
 #pragma once
 
 #include "sim/cli/compare.h"

@@ -113,11 +113,11 @@ int command_run(const std::vector<std::string>& args) {
     // The regression check of `dlsim compare`, on the summary just written.
     CompareOptions options = compare_options_from(vm);
     Comparison c = compare_result_sets(*baseline, read_result_set(out + "/summary.json"), options);
-    if (!quiet || c.beyond > 0) {
+    if (!quiet || c.fails > 0) {
       print_comparison(std::cout, c, baseline->file, out + "/summary.json",
                        options.changed_only || quiet);
     }
-    code = c.beyond == 0 ? 0 : 1;
+    code = c.fails == 0 ? 0 : 1;
   }
   return code;
 }
