@@ -4,6 +4,7 @@
 #include "policies/fifo.h"
 #include "policies/fifo_backfill.h"
 #include "policies/gandiva/gandiva.h"
+#include "policies/gpu_share.h"
 #include "policies/k8s_default.h"
 #include "policies/kube_batch/kube_batch.h"
 #include "policies/las.h"
@@ -38,6 +39,7 @@ const std::vector<PolicyEntry>& policy_registry() {
       kube_batch_policy("volcano"),
       gandiva_policy(),
       automl_policy(),
+      gpu_share_policy(),
   };
   return entries;
 }

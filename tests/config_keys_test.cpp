@@ -96,7 +96,7 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
           "[experiment][config]") {
   ScratchDir dir;
   std::string file = dir.write("e.yaml", kBase);
-  // Every runtime key away from its default (runtime_config.h: 0, 5, 5, 10, 5, 1 s; 2 and 4
+  // Every runtime key away from its default (runtime_config.h: 0, 5, 5, 10, 5, 1, 5 s; 2 and 4
   // jobs; 0.52; 2.5 and 0.8; contention off).
   Experiment e = load_experiment(ExperimentInputs{file,
                                                   {{"costs.start_s", "1"},
@@ -105,6 +105,7 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
                                                    {"costs.migrate_s", "4"},
                                                    {"costs.resize_s", "6"},
                                                    {"costs.switch_s", "7"},
+                                                   {"costs.set_share_s", "9"},
                                                    {"runtime.max_jobs_per_device", "8"},
                                                    {"runtime.max_timeslice_jobs", "1"},
                                                    {"runtime.default_gpu_util", "1"},
@@ -118,16 +119,18 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   CHECK(r.costs.migrate_s == 4);
   CHECK(r.costs.resize_s == 6);
   CHECK(r.costs.switch_s == 7);
+  CHECK(r.costs.set_share_s == 9);
   CHECK(r.max_jobs_per_device == 8);
   CHECK(r.max_timeslice_jobs == 1);
   CHECK(r.default_gpu_util == 1);
   CHECK(r.interference.slope == 0);
   CHECK(r.interference.onset == 1.5);
   CHECK(r.network.contention);
-  // The table has exactly these 12 keys, and run.yaml records each one's value.
+  // The table has exactly these 13 keys, and run.yaml records each one's value.
   RuntimeConfig copy = e.runtime;
-  CHECK(runtime_keys(copy).size() == 12);
+  CHECK(runtime_keys(copy).size() == 13);
   CHECK(e.resolved["costs"]["resize_s"].as<double>() == 6);
+  CHECK(e.resolved["costs"]["set_share_s"].as<double>() == 9);
   CHECK(e.resolved["runtime"]["max_jobs_per_device"].as<unsigned>() == 8);
   CHECK(e.resolved["runtime"]["interference"]["onset"].as<double>() == 1.5);
   CHECK(e.resolved["network"]["contention"].as<bool>());

@@ -293,14 +293,14 @@ TEST_CASE("openb: pods map to one-worker jobs with fractional GPUs", "[trace][op
   CHECK(p0.duration_s == 90); // deletion 110 - scheduled 20
   CHECK(p0.workers == 1);
   CHECK(p0.devices_per_worker == 1);
-  CHECK(p0.gpu_fraction == 0.5);    // gpu_milli 500 / 1000
+  CHECK(p0.gpu_share_min == 0.5);    // gpu_milli 500 / 1000
   CHECK(p0.cpus_per_worker == 4);   // 4000 milli-cores
   CHECK(p0.mem_gb_per_worker == 8); // 8192 MiB / 1024
   CHECK(t.queues.at(p0.queue) == "LS");
   CHECK(p0.trace_status == 0);
   const TraceJob& p1 = job(t, "p1");
   CHECK(p1.devices_per_worker == 8);
-  CHECK(p1.gpu_fraction == 1);
+  CHECK(p1.gpu_share_min == 1);
   CHECK(type_of(t, p1) == "G3");
   CHECK(p1.mem_gb_per_worker == 320); // 327680 / 1024
   CHECK(p1.duration_s == 1000);
@@ -325,7 +325,7 @@ TEST_CASE("openb: a pod list without times (multigpu files)", "[trace][openb]") 
   REQUIRE(t.jobs.size() == 2);
   CHECK(job(t, "a").submit_s == 0);
   CHECK(job(t, "a").duration_s == kOpenbUntimedDurationS);
-  CHECK(job(t, "a").gpu_fraction == 0.25);
+  CHECK(job(t, "a").gpu_share_min == 0.25);
   CHECK(job(t, "b").devices_per_worker == 4);
   CHECK(has_warning(t, "no creation/deletion times"));
   ReadOptions o;
@@ -401,7 +401,7 @@ TEST_CASE("openb: every real pod list imports with its hand count", "[trace][ope
   const TraceJob& p1 = job(d, "openb-pod-0001");
   CHECK(p1.submit_s == 427061);
   CHECK(p1.duration_s == 12902960 - 427061); // = 12475899
-  CHECK(p1.gpu_fraction == Approx(0.46));
+  CHECK(p1.gpu_share_min == Approx(0.46));
   // Line 35: openb-pod-0033,3152,5600,1,1000,,BE,Failed,9965463,9965645,9965463
   const TraceJob& p33 = job(d, "openb-pod-0033");
   CHECK(p33.trace_status == 1);
@@ -470,7 +470,7 @@ TEST_CASE("pai2020: the tables join into one job per job_name", "[trace][pai2020
   CHECK(j1.submit_s == 100);   // the job's start_time is its submission
   CHECK(j1.duration_s == 590); // task end 700 - task start 110
   CHECK(j1.workers == 1);
-  CHECK(j1.gpu_fraction == 0.5);  // plan_gpu 50 %
+  CHECK(j1.gpu_share_min == 0.5);  // plan_gpu 50 %
   CHECK(j1.cpus_per_worker == 6); // plan_cpu 600 %
   CHECK(j1.mem_gb_per_worker == 29.296875);
   CHECK(type_of(t, j1) == "T4");
@@ -487,7 +487,7 @@ TEST_CASE("pai2020: the tables join into one job per job_name", "[trace][pai2020
   CHECK(j2.gpu_util == Approx(0.7));
   const TraceJob& j5 = job(t, "j5");
   CHECK(j5.workers == 2);
-  CHECK(j5.gpu_fraction == 0.25);
+  CHECK(j5.gpu_share_min == 0.25);
   CHECK(type_of(t, j5).empty()); // MISC: any GPU
   CHECK(j5.duration_s == 0.5);   // start = end: [0, 1) s
   CHECK(j5.gpu_util == -1);      // no sensor row: the model zoo or the default decides
@@ -562,7 +562,7 @@ TEST_CASE("pai2020: the bundled synthetic sample and the real folder", "[trace][
   const TraceJob& first = job(t, "ec67b2acc821cb4830f954b9");
   CHECK(first.submit_s == 1000179);
   CHECK(first.duration_s == 15126); // 1015390 - 1000264
-  CHECK(first.gpu_fraction == 0.5);
+  CHECK(first.gpu_share_min == 0.5);
   CHECK(first.gpu_util == Approx(0.25));
   const std::string real = kShared + "/alibaba-pai-gpu-v2020";
   REQUIRE_SHARED(real);

@@ -197,7 +197,8 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     r.user = tj.user;
     r.queue = tj.queue;
     r.requested_time_s = tj.requested_s;
-    r.gpu_fraction = tj.gpu_fraction;
+    r.gpu_share_min = tj.gpu_share_min;
+    r.gpu_share_max = tj.gpu_share_max < 0 ? tj.gpu_share_min : tj.gpu_share_max;
     spec.trace_status = static_cast<TraceStatus>(tj.trace_status);
     if (tj.model != kNoString && model_of[tj.model] < 0 && options.unknown_models_on_duration) {
       ++unknown_model_jobs[tj.model];
@@ -227,7 +228,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     }
     const ModelInfo* info = r.model > 0 ? &zoo.models[r.model - 1] : nullptr;
     r.gpu_util = tj.gpu_util > 0 ? tj.gpu_util : (info ? info->gpu_util : options.default_gpu_util);
-    r.gpu_mem_gb = info ? info->gpu_mem_gb : 0;
+    r.gpu_mem_gb = tj.gpu_mem_gb >= 0 ? tj.gpu_mem_gb : (info ? info->gpu_mem_gb : 0);
     // A run time observed on a GPU type is the run time on that type.
     const DeviceTypeId observed_on = tj.observed_on_device_type && r.device_type >= 0
                                          ? static_cast<DeviceTypeId>(r.device_type)
@@ -282,12 +283,15 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       best = std::max(best, worker_capacity(cluster, t, r));
     }
     if (best == 0 && !candidates.empty() && r.gpu_mem_gb > most_memory + 1e-9 && most_memory > 0) {
-      reject_row(
-          trace, read_options,
-          where("model") +
-              fmt::format(
-                  "model '{}' needs {} GB per device; the largest usable device here has {} GB",
-                  w.models[r.model], r.gpu_mem_gb, most_memory));
+      reject_row(trace, read_options,
+                 tj.gpu_mem_gb >= 0
+                     ? where("gpu_mem_gb") +
+                           fmt::format("{} GB per device; the largest usable device here has {} GB",
+                                       r.gpu_mem_gb, most_memory)
+                     : where("model") +
+                           fmt::format("model '{}' needs {} GB per device; the largest "
+                                       "usable device here has {} GB",
+                                       w.models[r.model], r.gpu_mem_gb, most_memory));
       continue;
     }
     if (best < r.min_workers) {

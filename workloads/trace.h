@@ -46,10 +46,13 @@ struct TraceJob {
   std::uint32_t min_workers = 0; // 0 = same as workers
   std::uint32_t max_workers = 0;
   std::uint32_t device_type = kNoString;
-  double gpu_util = -1;          // 0..1; -1 = from the model zoo
-  double requested_s = 0;        // the user's runtime estimate; 0 = none
-  double gpu_fraction = 1;       // share of one device per worker's device (PAI plan_gpu 50 =
-                                 // 0.5, openb gpu_milli 500 = 0.5); < 1 only with 1 device/worker
+  double gpu_util = -1;   // 0..1; -1 = from the model zoo
+  double requested_s = 0; // the user's runtime estimate; 0 = none
+  // Guaranteed share of its device per worker (PAI plan_gpu 50 = 0.5, openb gpu_milli 500 =
+  // 0.5, native gpu_share_min); < 1 only with 1 device per worker.
+  double gpu_share_min = 1;
+  double gpu_share_max = -1;     // most it may be granted; -1 = the same as gpu_share_min
+  double gpu_mem_gb = -1;        // device memory held per worker, GB; -1 = the model zoo's
   std::uint8_t trace_status = 0; // 0 completed, 1 failed, 2 killed/cancelled (as the trace says)
 };
 

@@ -58,6 +58,7 @@ void Timeline::on_job_event(const JobEvent& e, const View& view) {
   case JobAction::kSubmit:
   case JobAction::kRunning:
   case JobAction::kSuspend:
+  case JobAction::kSetShare:
     return;
   }
 }

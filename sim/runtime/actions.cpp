@@ -1,6 +1,7 @@
 // The policy's actions: validation (nothing over-committed, gangs whole, right device type,
 // node CPUs and memory) and their application with modeled costs.
 #include "sim/engine/error.h"
+#include "sim/runtime/rate_model.h"
 #include "sim/runtime/simulation.h"
 
 #include <fmt/format.h>
@@ -103,19 +104,28 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
       continue; // time-sliced jobs are swapped out in turn: their memory is not summed
     }
     if (slot.sliced > 0) return fmt::format("device {} is time-sliced: pack cannot join it", d);
-    if (slot.count >= s_.config.max_jobs_per_device) {
-      return fmt::format("device {} already holds {} jobs (max_jobs_per_device = {})", d,
-                         slot.count, s_.config.max_jobs_per_device);
-    }
-    bool fractional = req.gpu_fraction < 1;
+    // Only packed jobs share: a device held by a job placed with start (or bound, resumed) is
+    // that job's alone.
     for (unsigned k = 0; k < slot.count; ++k) {
-      fractional = fractional || s_.workload->jobs[slot.jobs[k]].request.gpu_fraction < 1;
+      if (!s_.jobs[slot.jobs[k]].packed) {
+        return fmt::format("device {} is held exclusively by job '{}' (placed without pack)", d,
+                           s_.workload->jobs[slot.jobs[k]].name);
+      }
     }
-    if (fractional && slot.fraction + req.gpu_fraction > 1 + 1e-9) {
-      // Fractional-GPU jobs share a device up to a whole one (whole-device jobs packed by a
-      // policy like Gandiva are limited by memory and max_jobs_per_device instead).
-      return fmt::format("device {} has {} of its share taken, {} needed", d, slot.fraction,
-                         req.gpu_fraction);
+    // Under the share controller the guarantees bound the holders (and kMaxShare); whole-device
+    // jobs packed by a policy like Gandiva are bounded by max_jobs_per_device and memory.
+    const double need = s_.jobs[j].share_min;
+    const bool controlled = need < 1 || slot.controlled > 0;
+    const unsigned most = controlled ? DeviceSlot::kMaxShare : s_.config.max_jobs_per_device;
+    if (slot.count >= most) {
+      return controlled ? fmt::format("device {} already holds {} jobs (at most {} share one)", d,
+                                      slot.count, most)
+                        : fmt::format("device {} already holds {} jobs (max_jobs_per_device = {})",
+                                      d, slot.count, most);
+    }
+    if (controlled && slot.guaranteed + need > 1 + 1e-9) {
+      return fmt::format("device {} has {} of its share guaranteed to others, {} needed", d,
+                         slot.guaranteed, need);
     }
     double cap = c.type_of(d).memory_gb;
     if (cap > 0 && req.gpu_mem_gb > 0 && slot.mem_gb + req.gpu_mem_gb > cap + 1e-9) {
@@ -184,6 +194,41 @@ void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cos
   }
   job.status = JobStatus::kRunning;
   set_running(j, true);
+  refresh_rates(job.devices);
+}
+
+void Simulation::do_set_share(JobId j, double share_min, double share_max,
+                              std::string_view reason) {
+  JobState& job = s_.jobs[j];
+  settle(j);
+  const bool was_controlled = under_controller(job);
+  // Stop first, with the old shares, so that the device's effective work is taken out as it
+  // was put in.
+  const double cost_s = s_.config.costs.set_share_s;
+  if (cost_s > 0) set_running(j, false);
+  for (DeviceId d : job.devices) {
+    DeviceSlot& slot = s_.slots[d];
+    slot.guaranteed += share_min - job.share_min;
+    slot.controlled -= was_controlled ? 1 : 0;
+  }
+  job.share_min = share_min;
+  job.share_max = share_max;
+  for (DeviceId d : job.devices)
+    s_.slots[d].controlled += under_controller(job) ? 1 : 0;
+  job.rate = 0;
+  ++job.generation;
+  emit(j, JobAction::kSetShare, job.devices, reason);
+  if (cost_s > 0) {
+    // The job's container is re-created with the new limits: it pauses (status resizing) and
+    // the others on its devices share its time meanwhile.
+    job.status = JobStatus::kResizing;
+    refresh_rates(job.devices);
+    queue_.push(time_after(s_.now, cost_s, "costs.set_share_s"), EventKind::kActionDone, j,
+                job.generation);
+    return;
+  }
+  for (DeviceId d : job.devices)
+    refresh_effective(d, kNoJob);
   refresh_rates(job.devices);
 }
 
@@ -418,6 +463,38 @@ void Control::resize(JobId j, std::span<const DeviceId> devices, std::string_vie
   ++sim_.s_.jobs[j].resizes;
   sim_.do_move(j, devices, config().costs.resize_s, JobStatus::kResizing);
   sim_.emit(j, JobAction::kResize, state(j).devices, reason);
+}
+
+void Control::set_share(JobId j, double share_min, double share_max, std::string_view reason) {
+  const JobState& job = state(j);
+  if (job.status != JobStatus::kRunning) {
+    sim_.refuse(j, "set_share", fmt::format("job is {}, not running", to_string(job.status)));
+  }
+  if (!job.packed) sim_.refuse(j, "set_share", "job was not placed with pack");
+  if (!(share_min > 0 && share_min <= share_max && share_max <= 1)) {
+    sim_.refuse(j, "set_share",
+                fmt::format("shares must satisfy 0 < min <= max <= 1, got min {} max {}", share_min,
+                            share_max));
+  }
+  if (share_min < 1 && request(j).devices_per_worker != 1) {
+    sim_.refuse(j, "set_share", "a share of a device needs one device per worker");
+  }
+  for (DeviceId d : job.devices) {
+    const DeviceSlot& slot = device(d);
+    const double others = slot.guaranteed - job.share_min;
+    if (slot.count > 1 && (share_min >= 1) != (job.share_min >= 1)) {
+      sim_.refuse(j, "set_share",
+                  fmt::format("device {} is shared: a job cannot move between a share and a "
+                              "whole device there",
+                              d));
+    }
+    if (share_min < 1 && others + share_min > 1 + 1e-9) {
+      sim_.refuse(j, "set_share",
+                  fmt::format("device {} has {} of its share guaranteed to others, {} asked", d,
+                              others, share_min));
+    }
+  }
+  sim_.do_set_share(j, share_min, share_max, reason);
 }
 
 void Control::cancel(JobId j, std::string_view reason) {

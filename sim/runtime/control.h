@@ -43,6 +43,11 @@ public:
   void migrate(JobId j, std::span<const DeviceId> devices, std::string_view reason = {});
   // Running elastic job to another worker count within [min_workers, max_workers].
   void resize(JobId j, std::span<const DeviceId> devices, std::string_view reason = {});
+  // Changes a running packed job's guaranteed (min) and largest (max) share of each of its
+  // devices, 0 < min <= max <= 1; the new min must fit beside the other holders' guarantees. The
+  // job pauses for costs.set_share_s (status resizing), then runs with the new shares; at 0 they
+  // apply at once (docs/runtime.md#fractional-shares).
+  void set_share(JobId j, double share_min, double share_max, std::string_view reason = {});
   // Stops a job for good, whatever its state (pending, running, suspended...): its devices are
   // released at once and it ends as `cancelled`. No cost.
   void cancel(JobId j, std::string_view reason = {});

@@ -58,7 +58,18 @@ struct JobState {
   bool sliced = false;          // placed by `timeslice`: takes turns on its devices
   double slice_s = 0;           // the time slice when sliced
   std::uint32_t nodes_used = 0; // distinct nodes of the current allocation
+  // Share of each device guaranteed and allowed: the request's, until Control::set_share
+  // changes them (docs/runtime.md#fractional-shares).
+  double share_min = 1;
+  double share_max = 1;
 };
+
+// Under the share controller: packed with a guaranteed share below a whole device. Such a job is
+// granted a share of each of its devices and isolated from interference; the others on its
+// devices are too (admission never mixes them with whole-device jobs).
+constexpr bool under_controller(const JobState& s) {
+  return s.packed && s.share_min < 1;
+}
 
 // A job's counters up to `now`: the runtime settles done, attained and run_time only when a job's
 // rate or state changes (Simulation::settle), so a running job's true values add the run since

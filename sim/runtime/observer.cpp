@@ -32,6 +32,8 @@ std::string_view to_string(JobAction a) {
     return "finish";
   case JobAction::kCancel:
     return "cancel";
+  case JobAction::kSetShare:
+    return "set_share";
   }
   return "?";
 }

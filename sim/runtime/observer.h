@@ -28,6 +28,7 @@ enum class JobAction : std::uint8_t {
   kResize,    // devices: the new ones
   kFinish,    // devices: the released ones
   kCancel,    // devices: the released ones (none if it held none)
+  kSetShare,  // its share of each device changed (devices: the ones it holds)
 };
 
 std::string_view to_string(JobAction a);

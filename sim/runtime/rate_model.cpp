@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <limits>
 #include <stdexcept>
 
 namespace dlsim {
@@ -17,6 +19,97 @@ double timeslice_slowdown(unsigned k, double switch_s, double slice_s) {
         fmt::format("time slice of {} s is not longer than the switch of {} s", slice_s, switch_s));
   }
   return k / eff;
+}
+
+void water_fill(std::span<const double> lo, std::span<const double> hi, std::span<double> out) {
+  const std::size_t n = lo.size();
+  double capped = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    capped += hi[i];
+  if (capped <= 1) {
+    std::copy(hi.begin(), hi.end(), out.begin());
+    return;
+  }
+  // f(L) = sum_i clamp(L, lo_i, hi_i) is piecewise linear and non-decreasing, with breakpoints at
+  // the floors and caps; f(smallest floor) = sum lo <= 1 < sum hi = f(largest cap). Find the
+  // segment where f reaches 1 and interpolate in it.
+  std::array<double, 2 * DeviceSlot::kMaxShare> points{};
+  std::size_t m = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    points[m++] = lo[i];
+    points[m++] = hi[i];
+  }
+  std::sort(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(m));
+  auto f = [&](double level) {
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      sum += std::clamp(level, lo[i], hi[i]);
+    return sum;
+  };
+  double level = points[m - 1];
+  double fa = f(points[0]);
+  for (std::size_t k = 1; k < m; ++k) {
+    double a = points[k - 1];
+    double b = points[k];
+    double fb = f(b);
+    if (fb >= 1) {
+      level = fb > fa ? a + (1 - fa) * (b - a) / (fb - fa) : a;
+      break;
+    }
+    fa = fb;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = std::clamp(level, lo[i], hi[i]);
+}
+
+namespace {
+
+// The grants of the running holders of `slot` under the controller, counting `also` as running
+// and `leaving` as not, whatever their status says (a job's status and its running count change
+// at different moments). Returns how many; jobs[i] gets grant[i].
+std::size_t device_grants(const SimState& s, const DeviceSlot& slot, JobId also, JobId leaving,
+                          std::array<JobId, DeviceSlot::kMaxShare>& jobs,
+                          std::array<double, DeviceSlot::kMaxShare>& grant) {
+  std::array<double, DeviceSlot::kMaxShare> lo{};
+  std::array<double, DeviceSlot::kMaxShare> hi{};
+  std::size_t n = 0;
+  for (unsigned k = 0; k < slot.count; ++k) {
+    const JobId h = slot.jobs[k];
+    const JobState& holder = s.jobs[h];
+    if (!under_controller(holder) || h == leaving ||
+        (holder.status != JobStatus::kRunning && h != also))
+      continue;
+    const double u = s.workload->jobs[h].request.gpu_util;
+    jobs[n] = h;
+    lo[n] = holder.share_min;
+    hi[n] = std::max(holder.share_min, std::min(holder.share_max, u));
+    ++n;
+  }
+  water_fill(std::span<const double>(lo.data(), n), std::span<const double>(hi.data(), n),
+             std::span<double>(grant.data(), n));
+  return n;
+}
+
+} // namespace
+
+double share_grant(const SimState& s, const DeviceSlot& slot, JobId j) {
+  std::array<JobId, DeviceSlot::kMaxShare> jobs{};
+  std::array<double, DeviceSlot::kMaxShare> grant{};
+  const std::size_t n = device_grants(s, slot, j, kNoJob, jobs, grant);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (jobs[i] == j) return grant[i];
+  }
+  return 0.0;
+}
+
+double share_effective(const SimState& s, const DeviceSlot& slot, JobId leaving) {
+  std::array<JobId, DeviceSlot::kMaxShare> jobs{};
+  std::array<double, DeviceSlot::kMaxShare> grant{};
+  const std::size_t n = device_grants(s, slot, kNoJob, leaving, jobs, grant);
+  double sum = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    sum += std::min(s.workload->jobs[jobs[i]].request.gpu_util, grant[i]);
+  return sum;
 }
 
 double device_slowdown(const DeviceSlot& slot, const RuntimeConfig& config) {
@@ -40,8 +133,15 @@ double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
   double iter_s = scaled_iter_s(device_iter_s(perf, req.model, job.type), req.workers, job.workers);
   // A gang runs at the pace of its slowest device.
   double slowdown = 1.0;
-  for (DeviceId d : job.devices) {
-    slowdown = std::max(slowdown, device_slowdown(s.slots[d], s.config));
+  if (under_controller(job)) {
+    // Isolated by its grant on each device (controlled sharing): no interference term.
+    for (DeviceId d : job.devices) {
+      slowdown = std::max(slowdown, 1.0 / share_speed(share_grant(s, s.slots[d], j), req.gpu_util));
+    }
+  } else {
+    for (DeviceId d : job.devices) {
+      slowdown = std::max(slowdown, device_slowdown(s.slots[d], s.config));
+    }
   }
   if (net != nullptr) {
     // Compute, plus the communication not hidden behind the backward pass (docs/network.md).

@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <span>
 
 namespace dlsim {
 
@@ -56,8 +58,26 @@ inline double share_speed(double share, double solo_util) {
   return solo_util > share ? share / solo_util : 1.0;
 }
 
+// Work-conserving grants on one device: max-min fair water-filling with floors. Job i has the
+// floor lo[i] (its guaranteed share) and the cap hi[i] >= lo[i]. With sum lo <= 1 (admission
+// keeps it so), the grants are g[i] = clamp(L, lo[i], hi[i]) for the level L at which they sum
+// to 1, or g = hi when the caps sum to at most 1. Writes g into `out` (the same size).
+void water_fill(std::span<const double> lo, std::span<const double> hi, std::span<double> out);
+
+// The share job j is granted on device `slot`, among its running holders under the share
+// controller (and j): floor share_min, cap max(share_min, min(share_max, gpu_util)): never more
+// than its max, nor time it would leave idle alone, which goes to the others.
+double share_grant(const SimState& s, const DeviceSlot& slot, JobId j);
+
+// Useful work on a device under the share controller: the sum over its running jobs (but
+// `leaving`, which is stopping) of min(u, grant), each job's utilization at its granted speed
+// u x min(1, grant / u).
+inline constexpr JobId kNoJob = std::numeric_limits<JobId>::max();
+double share_effective(const SimState& s, const DeviceSlot& slot, JobId leaving = kNoJob);
+
 // The slowdown one device imposes on each job running on it: 1 alone; time-slicing when its
-// jobs take turns; interference when they are packed.
+// jobs take turns; interference when they are packed. (Jobs under the share controller are
+// slowed by their grant instead: job_rate.)
 double device_slowdown(const DeviceSlot& slot, const RuntimeConfig& config);
 
 // What a device contributes to effective GPU utilization: the summed utilization of its running

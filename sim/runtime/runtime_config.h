@@ -14,6 +14,10 @@ struct Costs {
   // mini-batch boundary. Gandiva (Xiao et al., OSDI'18) reports 100 ms to 1 s per switch and
   // under 2% of a 60 s slice; 1 s is the upper end.
   double switch_s = 1;
+  // Changing a running job's share (Control::set_share): the job pauses while its container is
+  // re-created with the new limits (KubeShare fixes gpu_request / gpu_limit at pod creation), the
+  // same order as a resize.
+  double set_share_s = 5;
 };
 
 // Slowdown of co-located jobs as a function of the summed GPU utilization U of the running

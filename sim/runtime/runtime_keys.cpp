@@ -40,6 +40,12 @@ std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
        .doc = "One switch between time-sliced jobs, paid at the start of every slice "
               "([runtime.md](runtime.md#time-slicing); Gandiva reports 0.1–1 s).",
        .min = 0},
+      {.path = "costs.set_share_s",
+       .type = KeyType::kSeconds,
+       .field = &c.costs.set_share_s,
+       .doc = "Changing a running job's share with `set_share`: the job pauses this long "
+              "([runtime.md](runtime.md#fractional-shares)).",
+       .min = 0},
       {.path = "runtime.max_jobs_per_device",
        .type = KeyType::kInteger,
        .field = &c.max_jobs_per_device,

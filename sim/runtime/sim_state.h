@@ -20,13 +20,14 @@ struct DeviceSlot {
   static constexpr unsigned kMaxShare = 8;
   std::array<JobId, kMaxShare> jobs{};
   std::uint8_t count = 0;
-  std::uint8_t running = 0; // holders that are making progress
-  double running_util = 0;  // summed GPU utilization of those
-  double mem_gb = 0;        // summed memory footprint of all holders
-  double fraction = 0;      // summed gpu_fraction of all holders (at most 1 when any is < 1)
-  std::uint8_t sliced = 0;  // holders that take turns (time-slicing); then every holder does
-  double slice_s = 0;       // their common time slice
-  double effective = 0;     // this device's share of SimState::effective_gpus
+  std::uint8_t running = 0;    // holders that are making progress
+  double running_util = 0;     // summed GPU utilization of those
+  double mem_gb = 0;           // summed memory footprint of all holders
+  double guaranteed = 0;       // summed share_min of all holders (at most 1 when any is < 1)
+  std::uint8_t controlled = 0; // holders under the share controller (under_controller)
+  std::uint8_t sliced = 0;     // holders that take turns (time-slicing); then every holder does
+  double slice_s = 0;          // their common time slice
+  double effective = 0;        // this device's share of SimState::effective_gpus
 };
 
 struct SimState {

@@ -49,6 +49,10 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
     for (auto& types : gpu_types_by_model(cluster, workload, present))
       s_.set_types_for_model.push_back(std::move(types));
   }
+  for (JobId j = 0; j < workload.jobs.size(); ++j) {
+    s_.jobs[j].share_min = workload.jobs[j].request.gpu_share_min;
+    s_.jobs[j].share_max = workload.jobs[j].request.gpu_share_max;
+  }
   refresh_stamp_.assign(workload.jobs.size(), 0);
   net_ = std::make_unique<NetworkModel>(cluster);
   s_.network = net_.get();
@@ -254,7 +258,8 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
     DeviceSlot& slot = s_.slots[d];
     slot.jobs[slot.count++] = j;
     slot.mem_gb += req.gpu_mem_gb;
-    slot.fraction += req.gpu_fraction;
+    slot.guaranteed += job.share_min;
+    if (under_controller(job)) ++slot.controlled;
     if (job.sliced) {
       ++slot.sliced;
       slot.slice_s = job.slice_s;
@@ -294,11 +299,12 @@ void Simulation::release(JobId j) {
     std::copy(it + 1, end, it); // keep holders in arrival order: deterministic and fair
     --slot.count;
     slot.mem_gb -= req.gpu_mem_gb;
-    slot.fraction -= req.gpu_fraction;
+    slot.guaranteed -= job.share_min;
+    if (under_controller(job)) --slot.controlled;
     if (job.sliced) --slot.sliced;
     if (slot.count == 0) {
       slot.mem_gb = 0; // no drift from repeated add and subtract
-      slot.fraction = 0;
+      slot.guaranteed = 0;
       s_.free.device_freed(c, d);
       if (c.type_of(d).kind == DeviceKind::kGpu) --s_.busy_gpus;
     }
@@ -325,11 +331,7 @@ void Simulation::set_running(JobId j, bool running) {
       --slot.running;
       slot.running_util = slot.running == 0 ? 0.0 : slot.running_util - util;
     }
-    double contribution = device_effective(slot, s_.config);
-    if (s_.cluster->type_of(d).kind == DeviceKind::kGpu) {
-      s_.effective_gpus += contribution - slot.effective;
-    }
-    slot.effective = contribution;
+    refresh_effective(d, running ? kNoJob : j);
   }
   if (running)
     ++s_.running;
@@ -342,6 +344,17 @@ void Simulation::set_running(JobId j, bool running) {
     else
       net_->remove_job(j);
   }
+}
+
+// The device's share of effective_gpus, after its running jobs or their shares changed.
+void Simulation::refresh_effective(DeviceId d, JobId leaving) {
+  DeviceSlot& slot = s_.slots[d];
+  double contribution =
+      slot.controlled > 0 ? share_effective(s_, slot, leaving) : device_effective(slot, s_.config);
+  if (s_.cluster->type_of(d).kind == DeviceKind::kGpu) {
+    s_.effective_gpus += contribution - slot.effective;
+  }
+  slot.effective = contribution;
 }
 
 // Only jobs with a model have flows: gradient exchange on two devices or more, input loading

@@ -68,6 +68,7 @@ private:
   void do_unbind(JobId j);
   void do_cancel(JobId j, std::string_view reason);
   void do_move(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
+  void do_set_share(JobId j, double share_min, double share_max, std::string_view reason);
   void wake_at(SimTime t);
   // Tells the observers that want job events; one branch when none does.
   void emit(JobId j, JobAction action, std::span<const DeviceId> devices,
@@ -87,6 +88,7 @@ private:
   void occupy(JobId j, std::span<const DeviceId> devices);
   void release(JobId j);
   void set_running(JobId j, bool running);
+  void refresh_effective(DeviceId d, JobId leaving);
   void settle(JobId j);
   void refresh_rates(std::span<const DeviceId> devices);
   void reschedule(JobId j);

@@ -40,9 +40,11 @@ struct JobRequest {
   double gpu_util = 0;                // utilization when running alone, 0..1 (resolved)
   double gpu_mem_gb = 0;              // device memory footprint (0 = unknown, not checked)
   double requested_time_s = 0;        // the user's own estimate, when the trace has one
-  // Share of a device each worker needs (fractional GPU jobs, e.g. Alibaba PAI / openb). A job
-  // with a fraction < 1 has one device per worker and may share it with others up to a sum of 1.
-  double gpu_fraction = 1;
+  // Share of a device per worker (docs/runtime.md#fractional-shares): guaranteed (min) and most
+  // that may be granted (max), 0 < min <= max <= 1. A job with min < 1 has one device per worker
+  // and may share it, under the share controller, with others whose mins sum to at most 1.
+  double gpu_share_min = 1;
+  double gpu_share_max = 1;
 
   [[nodiscard]] std::uint32_t devices() const { return workers * devices_per_worker; }
 };

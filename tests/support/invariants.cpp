@@ -1,5 +1,7 @@
 #include "tests/support/invariants.h"
 
+#include "sim/runtime/rate_model.h"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -31,10 +33,33 @@ void InvariantChecker::on_decided(const View& view) {
   // Devices: holders within limits, and each holder lists the device.
   for (DeviceId d = 0; d < s.slots.size(); ++d) {
     const DeviceSlot& slot = s.slots[d];
-    REQUIRE(slot.count <=
-            (slot.sliced > 0 ? s.config.max_timeslice_jobs : s.config.max_jobs_per_device));
     double util = 0;
     unsigned running_here = 0;
+    // Shares: the holders' guarantees fit in one device when any is under the controller, the
+    // grants never exceed it, and memory is never over-committed by jobs holding it at once.
+    unsigned controlled = 0;
+    double guaranteed = 0;
+    double granted = 0;
+    double memory = 0;
+    for (unsigned k = 0; k < slot.count; ++k) {
+      const JobState& job = s.jobs[slot.jobs[k]];
+      controlled += under_controller(job) ? 1 : 0;
+      guaranteed += job.share_min;
+      if (!job.sliced) memory += s.workload->jobs[slot.jobs[k]].request.gpu_mem_gb;
+      if (under_controller(job) && job.status == JobStatus::kRunning)
+        granted += share_grant(s, slot, slot.jobs[k]);
+    }
+    REQUIRE(controlled == slot.controlled);
+    if (controlled > 0) {
+      REQUIRE(controlled == slot.count); // never mixed with whole-device jobs
+      REQUIRE(guaranteed <= 1 + 1e-9);
+    }
+    REQUIRE(granted <= 1 + 1e-9);
+    REQUIRE(std::fabs(guaranteed - slot.guaranteed) < 1e-9);
+    if (double cap = c.type_of(d).memory_gb; cap > 0) REQUIRE(memory <= cap + 1e-9);
+    REQUIRE(slot.count <= (slot.sliced > 0  ? s.config.max_timeslice_jobs
+                           : controlled > 0 ? DeviceSlot::kMaxShare
+                                            : s.config.max_jobs_per_device));
     for (unsigned k = 0; k < slot.count; ++k) {
       const JobState& job = s.jobs[slot.jobs[k]];
       REQUIRE(std::find(job.devices.begin(), job.devices.end(), d) != job.devices.end());
@@ -47,7 +72,15 @@ void InvariantChecker::on_decided(const View& view) {
     }
     if (c.type_of(d).kind == DeviceKind::kGpu) {
       busy_gpus += slot.count > 0;
-      if (slot.sliced == 0) {
+      if (controlled > 0) {
+        // Each running job's utilization at its granted speed: u x min(1, grant / u).
+        for (unsigned k = 0; k < slot.count; ++k) {
+          const JobState& job = s.jobs[slot.jobs[k]];
+          if (job.status != JobStatus::kRunning) continue;
+          double u = s.workload->jobs[slot.jobs[k]].request.gpu_util;
+          effective += u * share_speed(share_grant(s, slot, slot.jobs[k]), u);
+        }
+      } else if (slot.sliced == 0) {
         effective += std::min(1.0, util);
       } else if (running_here > 0) {
         // Jobs taking turns: one computes at a time, less the switching time.

@@ -14,10 +14,12 @@ namespace dlsim {
 
 namespace {
 
-constexpr std::array<const char*, 18> kColumns = {
-    "id",       "submit_s",    "workers",         "gpus_per_worker",   "duration_s", "iterations",
-    "model",    "ps",          "cpus_per_worker", "mem_gb_per_worker", "user",       "queue",
-    "priority", "min_workers", "max_workers",     "device_type",       "gpu_util",   "requested_s"};
+constexpr std::array<const char*, 21> kColumns = {
+    "id",          "submit_s", "workers",     "gpus_per_worker", "duration_s",
+    "iterations",  "model",    "ps",          "cpus_per_worker", "mem_gb_per_worker",
+    "user",        "queue",    "priority",    "min_workers",     "max_workers",
+    "device_type", "gpu_util", "requested_s", "gpu_share_min",   "gpu_share_max",
+    "gpu_mem_gb"};
 enum Col {
   kId,
   kSubmit,
@@ -36,7 +38,10 @@ enum Col {
   kMaxWorkers,
   kDeviceType,
   kGpuUtil,
-  kRequested
+  kRequested,
+  kShareMin,
+  kShareMax,
+  kGpuMem
 };
 using Cells = std::array<char*, kColumns.size()>;
 
@@ -175,6 +180,38 @@ void read_placement_hints(const Cells& f, CsvRow& row, Trace& trace, TraceJob& j
   if (job.requested_s < 0) throw FieldError{"must not be negative"};
 }
 
+// A share of a device (docs/runtime.md#fractional-shares): 0 < min <= max <= 1, one device per
+// worker. Only a min: the job may be granted up to a whole device; only a max: the min is the
+// same. gpu_mem_gb replaces the zoo model's footprint.
+void read_share(const Cells& f, CsvRow& row, TraceJob& job) {
+  row.column = "gpu_share_min";
+  auto share_min = parse_double_field(f[kShareMin]);
+  if (share_min && !(*share_min > 0 && *share_min <= 1))
+    throw FieldError{fmt::format("must be in (0, 1], got {}", *share_min)};
+  row.column = "gpu_share_max";
+  auto share_max = parse_double_field(f[kShareMax]);
+  if (share_max && !(*share_max > 0 && *share_max <= 1))
+    throw FieldError{fmt::format("must be in (0, 1], got {}", *share_max)};
+  if (share_min && share_max && *share_max < *share_min) {
+    throw FieldError{
+        fmt::format("must be at least gpu_share_min ({}), got {}", *share_min, *share_max)};
+  }
+  if ((share_min || share_max) && job.devices_per_worker != 1) {
+    row.column = share_min ? "gpu_share_min" : "gpu_share_max";
+    throw FieldError{
+        fmt::format("a share of a device needs gpus_per_worker 1, got {}", job.devices_per_worker)};
+  }
+  if (share_min) {
+    job.gpu_share_min = *share_min;
+    job.gpu_share_max = share_max.value_or(1.0);
+  } else if (share_max) {
+    job.gpu_share_min = *share_max;
+    job.gpu_share_max = *share_max;
+  }
+  row.column = "gpu_mem_gb";
+  job.gpu_mem_gb = optional_positive(f[kGpuMem], 1e6, " GB").value_or(-1);
+}
+
 TraceJob read_job(const Cells& f, CsvRow& row, const NativeHeader& header, Trace& trace,
                   UniqueIds& seen_ids) {
   TraceJob job;
@@ -195,6 +232,7 @@ TraceJob read_job(const Cells& f, CsvRow& row, const NativeHeader& header, Trace
   job.priority = static_cast<int>(parse_int_field(f[kPriority]).value_or(0));
   read_elastic_range(f, row, job);
   read_placement_hints(f, row, trace, job);
+  read_share(f, row, job);
   return job;
 }
 

@@ -82,7 +82,7 @@ std::int64_t read_gpus(const Cells& f, CsvRow& row, TraceJob& job) {
   }
   if (gpus == 1 && milli == 0) throw FieldError{"a pod of 1 GPU needs gpu_milli > 0"};
   job.devices_per_worker = static_cast<std::uint32_t>(std::max<std::int64_t>(gpus, 1));
-  if (gpus == 1) job.gpu_fraction = static_cast<double>(milli) / 1000.0;
+  if (gpus == 1) job.gpu_share_min = static_cast<double>(milli) / 1000.0;
   return gpus;
 }
 

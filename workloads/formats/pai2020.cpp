@@ -223,7 +223,7 @@ void set_from_tasks(const JobTasks& t, CsvRow& row, TraceJob& job) {
   job.duration_s = t.end > t.start ? t.end - t.start : 0.5;
   job.workers = static_cast<std::uint32_t>(t.workers);
   if (t.plan_gpu < 100)
-    job.gpu_fraction = t.plan_gpu / 100.0;
+    job.gpu_share_min = t.plan_gpu / 100.0;
   else
     job.devices_per_worker = static_cast<std::uint32_t>(std::ceil(t.plan_gpu / 100.0 - 1e-9));
   if (static_cast<double>(job.workers) * job.devices_per_worker > kMaxTraceGpus) {
