@@ -75,9 +75,15 @@ TEST_CASE("water-filling grants: floors, caps, the spare split evenly", "[share]
 TEST_CASE("a 0.25-share job alone runs at min(1, 0.25 / u) of its solo speed", "[share]") {
   // u = 0.5, share fixed at 0.25 (min = max): its cap is max(0.25, min(0.25, 0.5)) = 0.25, the
   // grant 0.25, speed 0.25 / 0.5 = 0.5: 100 s of work take 200 s.
+  // Its useful work on the GPU: min(u, grant) = min(0.5, 0.25) = 0.25 effective GPUs.
+  const Simulation* sim = nullptr;
   Scripted half("id,submit_s,workers,duration_s,gpu_util,gpu_share_min,gpu_share_max\n"
                 "a,0,1,100,0.5,0.25,0.25\n",
-                {{0, [](Control& c) { c.pack(0, kGpu0); }}});
+                {{0, [&](Control& c) {
+                    c.pack(0, kGpu0);
+                    CHECK(sim->state().effective_gpus == Approx(0.25));
+                  }}});
+  sim = half.sim.get();
   half.run();
   CHECK(half.end("a") == Approx(200));
   // u = 0.2: the grant 0.25 covers it, speed min(1, 0.25 / 0.2) = 1: 100 s.
