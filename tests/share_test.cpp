@@ -8,7 +8,9 @@
 #include "tests/support/invariants.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 using namespace dlsim;
@@ -276,4 +278,30 @@ TEST_CASE("gpu-share packs by best fit on the least share left, in FIFO order", 
   CHECK(end("b") == Approx(140));
   CHECK(end("e") == Approx(150));
   CHECK(to_seconds(out.state.jobs[job_named(w, "e")].first_start) == Approx(100));
+}
+
+TEST_CASE("gpu-share on a mixed trace keeps every invariant and finishes every job",
+          "[share][policy]") {
+  // 40 jobs on 2 nodes of 2 V100s (16 GB): whole-GPU gangs of 1-2 workers, and share jobs of
+  // 1-3 workers with mins 0.1-0.7, maxes up to 1 and 2-9 GB each, arriving every 7 s. The
+  // invariant checker (run_policy) checks every decision: guarantees <= 1, grants <= 1, memory
+  // within 16 GB, holders never mixed; all jobs must finish.
+  std::string csv = "id,submit_s,workers,duration_s,gpu_util,gpu_share_min,gpu_share_max,"
+                    "gpu_mem_gb\n";
+  for (int i = 0; i < 40; ++i) {
+    const int workers = 1 + i % 3;
+    const double u = 0.2 + 0.1 * (i % 8);
+    if (i % 4 == 3) {
+      csv += fmt::format("w{},{},{},{},{},,,\n", i, 7 * i, 1 + i % 2, 30 + 11 * (i % 5), u);
+    } else {
+      const double lo = 0.1 * (1 + i % 7);
+      const double hi = std::min(1.0, lo + 0.1 * (i % 5));
+      csv += fmt::format("s{},{},{},{},{},{},{},{}\n", i, 7 * i, workers, 20 + 13 * (i % 6), u, lo,
+                         hi, 2 + i % 8);
+    }
+  }
+  Cluster cluster = cluster_from_yaml("nodes:\n  - {count: 2, devices: {V100: 2}}\n");
+  Workload w = workload_from_csv(cluster, csv);
+  RunOutput out = run_policy("gpu-share", cluster, w);
+  CHECK(out.state.finished == 40);
 }
