@@ -293,7 +293,7 @@ TEST_CASE("openb: pods map to one-worker jobs with fractional GPUs", "[trace][op
   CHECK(p0.duration_s == 90); // deletion 110 - scheduled 20
   CHECK(p0.workers == 1);
   CHECK(p0.devices_per_worker == 1);
-  CHECK(p0.gpu_share_min == 0.5);    // gpu_milli 500 / 1000
+  CHECK(p0.gpu_share_min == 0.5);   // gpu_milli 500 / 1000
   CHECK(p0.cpus_per_worker == 4);   // 4000 milli-cores
   CHECK(p0.mem_gb_per_worker == 8); // 8192 MiB / 1024
   CHECK(t.queues.at(p0.queue) == "LS");
@@ -470,7 +470,7 @@ TEST_CASE("pai2020: the tables join into one job per job_name", "[trace][pai2020
   CHECK(j1.submit_s == 100);   // the job's start_time is its submission
   CHECK(j1.duration_s == 590); // task end 700 - task start 110
   CHECK(j1.workers == 1);
-  CHECK(j1.gpu_share_min == 0.5);  // plan_gpu 50 %
+  CHECK(j1.gpu_share_min == 0.5); // plan_gpu 50 %
   CHECK(j1.cpus_per_worker == 6); // plan_cpu 600 %
   CHECK(j1.mem_gb_per_worker == 29.296875);
   CHECK(type_of(t, j1) == "T4");
