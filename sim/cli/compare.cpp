@@ -15,9 +15,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 namespace fs = std::filesystem;
@@ -59,8 +61,19 @@ ResultSet read_summary(const std::string& file) {
   ResultSet r;
   r.file = file;
   MetricList metrics;
-  for (const auto& [k, v] : j.items())
-    metrics.emplace_back(k, value_of(v));
+  // Nested objects (util_by_kind, ...) become dotted names, util_by_kind.gpu.alloc, so that each
+  // number is compared with its tolerance.
+  std::function<void(const std::string&, const nlohmann::ordered_json&)> add =
+      [&](const std::string& prefix, const nlohmann::ordered_json& obj) {
+        for (const auto& [k, v] : obj.items()) {
+          std::string name = prefix.empty() ? k : prefix + "." + k;
+          if (v.is_object())
+            add(name, v);
+          else
+            metrics.emplace_back(name, value_of(v));
+        }
+      };
+  add("", j);
   r.run_order.emplace_back();
   r.runs[""] = std::move(metrics);
   return r;
@@ -146,14 +159,25 @@ ResultSet read_result_set(const std::string& path) {
   return read_summary(path);
 }
 
-Better default_direction(const std::string& m) {
+Better default_direction(const std::string& name) {
   // Utilization and finished jobs: more is better. Times (jct_*, queue_*, makespan_s: every
-  // `_s`), slowdowns and counts of disruption or loss: less is better. The rest (jobs, events,
-  // seed, trace counts) is an input or a workload size, neither better nor worse.
-  if (m.find("util") != std::string::npos || m == "finished" || m.starts_with("jain"))
+  // `_s`), slowdowns, finish-time fairness rho and counts of disruption or loss: less is better.
+  // The rest (jobs, events, seed, trace counts, device counts) is an input or a workload size,
+  // neither better nor worse. A nested key (util_by_kind.gpu.alloc) goes by its own last part,
+  // under a utilization section for alloc and effective.
+  std::string_view m = name;
+  std::string_view section;
+  if (auto dot = m.rfind('.'); dot != std::string_view::npos) {
+    section = m.substr(0, dot);
+    m = m.substr(dot + 1);
+  }
+  if (section.starts_with("util_by_"))
+    return m == "alloc" || m == "effective" ? Better::kHigher : Better::kEither;
+  if (m.find("util") != std::string_view::npos || m == "finished" || m.starts_with("jain"))
     return Better::kHigher;
-  if (m.ends_with("_s") || m.find("slowdown") != std::string::npos || m == "preemptions" ||
-      m == "migrations" || m == "unfinished" || m == "failed" || m == "cancelled")
+  if (m.ends_with("_s") || m.find("slowdown") != std::string_view::npos ||
+      m.starts_with("ftf_rho") || m == "preemptions" || m == "migrations" || m == "unfinished" ||
+      m == "failed" || m == "cancelled")
     return Better::kLower;
   return Better::kEither;
 }
@@ -301,7 +325,8 @@ Comparison compare_result_sets(const ResultSet& base, const ResultSet& fresh,
         }
       } else {
         r.changed = !ov || !nv || ov->text != nv->text;
-        r.beyond = r.changed;
+        // A metric the baseline does not have is new in this version, not a regression.
+        r.beyond = r.changed && ov != nullptr;
         if (r.beyond) r.verdict = Verdict::kChanged;
       }
       if (r.changed && !r.beyond) r.verdict = Verdict::kWithin;
@@ -346,6 +371,8 @@ void print_comparison(std::ostream& out, const Comparison& c, const std::string&
                        "  << {}: beyond tolerance {}{}", label, r.tolerance,
                        r.abs_tolerance > 0 ? fmt::format(" and {} absolute", r.abs_tolerance) : "")
                  : "  << CHANGED";
+    } else if (r.changed && r.old_text == "(missing)") {
+      mark = "  (new metric)";
     }
     std::string run = c.sweep ? fmt::format("{:<{}}  ", r.run, run_w) : "";
     fmt::print(out, "{}{:<{}}  {:>{}}  {:>{}}  {:>10}{}\n", run, r.metric, metric_w, r.old_text,

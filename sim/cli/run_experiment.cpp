@@ -105,8 +105,7 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   auto sim_start = std::chrono::steady_clock::now();
   report.result = sim.run(until);
   auto sim_end = std::chrono::steady_clock::now();
-  report.summary = summarize(sim.state(), report.result, meter.allocated_gpu_s(),
-                             meter.effective_gpu_s(), e.policy, e.seed);
+  report.summary = summarize(sim.state(), report.result, meter, e.policy, e.seed);
   report.gpu_count = sim.state().gpu_count;
   if (sampler.doublings() > 0) {
     fmt::print(warn,

@@ -1,6 +1,7 @@
 // Device types: the built-in catalog of accelerators and processors, with public specs.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@ namespace dlsim {
 using DeviceTypeId = std::uint16_t;
 
 enum class DeviceKind : std::uint8_t { kGpu, kCpu, kXeonPhi, kFpga };
+inline constexpr std::size_t kDeviceKinds = 4; // the values of DeviceKind, for arrays by kind
 
 std::string_view to_string(DeviceKind kind);
 std::optional<DeviceKind> parse_device_kind(std::string_view text);

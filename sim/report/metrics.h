@@ -3,21 +3,34 @@
 
 #include "sim/runtime/observer.h"
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace dlsim {
 
-// Integrates allocated and effective GPU-seconds over the run.
+// Integrates allocated and effective device-seconds over the run: GPUs (the summary's
+// gpu_util_* keys) and every device type present in the cluster (util_by_kind, util_by_type).
 class UtilizationMeter final : public RunObserver {
 public:
   void on_advance(SimTime from, SimTime to, const View& view) override;
   [[nodiscard]] double allocated_gpu_s() const { return allocated_gpu_us_ / kMicrosPerSecond; }
   [[nodiscard]] double effective_gpu_s() const { return effective_gpu_us_ / kMicrosPerSecond; }
+  // By DeviceTypeId; empty before the first advance, 0 for types the cluster does not have.
+  [[nodiscard]] double allocated_s(DeviceTypeId t) const { return at(allocated_us_, t); }
+  [[nodiscard]] double effective_s(DeviceTypeId t) const { return at(effective_us_, t); }
 
 private:
+  static double at(const std::vector<double>& us, DeviceTypeId t) {
+    return t < us.size() ? us[t] / kMicrosPerSecond : 0.0;
+  }
   double allocated_gpu_us_ = 0;
   double effective_gpu_us_ = 0;
+  std::vector<DeviceTypeId> present_; // types with devices: the only ones integrated
+  std::vector<double> allocated_us_;
+  std::vector<double> effective_us_;
 };
 
 struct Sample {
@@ -26,6 +39,9 @@ struct Sample {
   std::uint32_t pending = 0;
   std::uint32_t allocated_gpus = 0;
   double effective_util = 0; // effective GPUs / all GPUs, 0..1
+  // The other kinds, indexed by DeviceKind (the GPU entries stay 0: the fields above hold them).
+  std::array<std::uint32_t, kDeviceKinds> allocated_by_kind{};
+  std::array<double, kDeviceKinds> effective_util_by_kind{}; // 0 when the kind has no devices
 };
 
 // Samples the state every `period` (the state at time t is the one after all decisions at t)

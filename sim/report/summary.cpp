@@ -1,6 +1,7 @@
 #include "sim/report/summary.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 
@@ -16,14 +17,79 @@ double percentile_sorted(std::span<const double> v, double p) {
 
 namespace {
 
+// The device a job's solo run time is counted on: its required type; for a set of types, the
+// reference device when the set holds it, else the set's fastest type for the job's model (the
+// set has no measured time of its own); otherwise the reference device.
+DeviceTypeId solo_device(const Workload& w, const JobRequest& req) {
+  if (req.device_type >= 0) return static_cast<DeviceTypeId>(req.device_type);
+  if (req.device_type != kTypeSet) return w.reference_device;
+  const std::vector<DeviceTypeId>& set = w.type_sets.at(req.type_set);
+  if (std::find(set.begin(), set.end(), w.reference_device) != set.end()) return w.reference_device;
+  DeviceTypeId best = set.front();
+  for (DeviceTypeId t : set) {
+    if (w.perf.iter_time(req.model, t) < w.perf.iter_time(req.model, best)) best = t;
+  }
+  return best;
+}
+
 double mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
+// Jain's fairness index (Jain, Chiu and Hawe, DEC-TR-301, 1984): (sum x)^2 / (n sum x^2).
+double jain_index(const std::vector<double>& x) {
+  double sum = 0, squares = 0;
+  for (double v : x) {
+    sum += v;
+    squares += v * v;
+  }
+  return squares > 0 ? sum * sum / (static_cast<double>(x.size()) * squares) : 0.0;
+}
+
+Fairness fairness(const SimState& s) {
+  Fairness f;
+  const Workload& w = *s.workload;
+  std::vector<double> user_sum(w.users.size() + 1, 0.0); // + 1: a user id past the names
+  std::vector<std::uint64_t> user_jobs(user_sum.size(), 0);
+  double sum = 0;
+  for (std::size_t j = 0; j < s.jobs.size(); ++j) {
+    const JobState& job = s.jobs[j];
+    if (job.status != JobStatus::kFinished) continue;
+    double solo = solo_seconds(w, j);
+    if (!(solo > 0)) continue;
+    double slowdown = to_seconds(job.end - w.jobs[j].request.submit) / solo;
+    std::size_t u = std::min<std::size_t>(w.jobs[j].request.user, user_sum.size() - 1);
+    user_sum[u] += slowdown;
+    ++user_jobs[u];
+    ++f.jobs;
+    sum += slowdown;
+    f.slowdown_max = std::max(f.slowdown_max, slowdown);
+  }
+  if (f.jobs == 0) return f;
+  std::vector<double> user_means;
+  for (std::size_t u = 0; u < user_sum.size(); ++u) {
+    if (user_jobs[u] > 0) user_means.push_back(user_sum[u] / static_cast<double>(user_jobs[u]));
+  }
+  f.users = user_means.size();
+  f.jain_user_slowdown = jain_index(user_means);
+  f.slowdown_mean = sum / static_cast<double>(f.jobs);
+  // Isolated JCT = solo_s, so rho is the slowdown (docs/outputs.md#fairness says why).
+  f.ftf_rho_mean = f.slowdown_mean;
+  f.ftf_rho_max = f.slowdown_max;
+  return f;
+}
+
 } // namespace
 
-Summary summarize(const SimState& s, const RunResult& result, double allocated_gpu_s,
-                  double effective_gpu_s, const std::string& policy, std::uint64_t seed) {
+double solo_seconds(const Workload& w, std::size_t job) {
+  const JobSpec& spec = w.jobs[job];
+  DeviceTypeId type = solo_device(w, spec.request);
+  double s = spec.iterations * w.perf.iter_time(spec.request.model, type);
+  return std::round(s * 1e6) / 1e6; // to the microsecond, as jobs.csv prints it
+}
+
+Summary summarize(const SimState& s, const RunResult& result, const UtilizationMeter& meter,
+                  const std::string& policy, std::uint64_t seed) {
   Summary out;
   out.policy = policy;
   out.seed = seed;
@@ -64,8 +130,42 @@ Summary summarize(const SimState& s, const RunResult& result, double allocated_g
   out.makespan_s = to_seconds(end - first_submit);
   double available = static_cast<double>(s.gpu_count) * out.makespan_s;
   if (available > 0) {
-    out.gpu_util_alloc = allocated_gpu_s / available;
-    out.gpu_util_effective = effective_gpu_s / available;
+    out.gpu_util_alloc = meter.allocated_gpu_s() / available;
+    out.gpu_util_effective = meter.effective_gpu_s() / available;
+  }
+  out.fairness = fairness(s);
+  // Per type, then per kind as the sums over its types. The GPU kind repeats gpu_util_* exactly
+  // (the same integrals, summed in another order they could differ in the last bits).
+  const Cluster& c = *s.cluster;
+  std::array<DeviceUtil, kDeviceKinds> kinds{};
+  auto share = [&](double device_s, std::uint32_t devices) {
+    double avail = static_cast<double>(devices) * out.makespan_s;
+    return avail > 0 ? device_s / avail : 0.0;
+  };
+  for (DeviceTypeId t = 0; t < c.types.size(); ++t) {
+    std::uint32_t n = s.devices_of_type[t];
+    if (n == 0) continue;
+    DeviceKind kind = c.types[t].kind;
+    out.util_by_type.push_back(DeviceUtil{c.types[t].name, kind, n, share(meter.allocated_s(t), n),
+                                          share(meter.effective_s(t), n)});
+    DeviceUtil& k = kinds[static_cast<std::size_t>(kind)];
+    k.devices += n;
+    k.alloc += meter.allocated_s(t); // device-seconds until divided below
+    k.effective += meter.effective_s(t);
+  }
+  for (std::size_t i = 0; i < kDeviceKinds; ++i) {
+    DeviceUtil k = kinds[i];
+    if (k.devices == 0) continue;
+    k.kind = static_cast<DeviceKind>(i);
+    k.name = std::string(to_string(k.kind));
+    if (k.kind == DeviceKind::kGpu) {
+      k.alloc = out.gpu_util_alloc;
+      k.effective = out.gpu_util_effective;
+    } else {
+      k.alloc = share(k.alloc, k.devices);
+      k.effective = share(k.effective, k.devices);
+    }
+    out.util_by_kind.push_back(k);
   }
   return out;
 }

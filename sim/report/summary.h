@@ -1,13 +1,35 @@
 // The run's summary: the numbers papers report (JCT, queueing delay, makespan, utilization).
 #pragma once
 
+#include "sim/report/metrics.h"
 #include "sim/runtime/simulation.h"
 
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace dlsim {
+
+// Utilization of one device kind or type over the run (docs/outputs.md#utilization).
+struct DeviceUtil {
+  std::string name; // the kind ("gpu", "cpu", "xeon_phi", "fpga") or the type ("V100")
+  DeviceKind kind = DeviceKind::kGpu;
+  std::uint32_t devices = 0;
+  double alloc = 0;     // allocated device-seconds / (devices x makespan_s)
+  double effective = 0; // effective (useful) device-seconds / (devices x makespan_s)
+};
+
+// Fairness over finished jobs whose solo time is known (docs/outputs.md#fairness).
+struct Fairness {
+  std::uint64_t jobs = 0;        // finished jobs with solo_s > 0: the ones counted below
+  std::uint64_t users = 0;       // distinct users among them
+  double jain_user_slowdown = 0; // Jain's index over the users' mean slowdowns, 1/users..1
+  double slowdown_mean = 0;      // over jobs
+  double slowdown_max = 0;
+  double ftf_rho_mean = 0; // finish-time fairness rho = JCT / isolated JCT (solo_s)
+  double ftf_rho_max = 0;
+};
 
 struct Summary {
   std::string policy;
@@ -23,17 +45,25 @@ struct Summary {
   double makespan_s = 0;          // first submission to last finish (or the end of the run)
   double jct_mean_s = 0, jct_median_s = 0, jct_p95_s = 0, jct_p99_s = 0;
   double queue_mean_s = 0, queue_median_s = 0, queue_p95_s = 0;
-  double gpu_util_alloc = 0;     // allocated GPU-seconds / available GPU-seconds
-  double gpu_util_effective = 0; // the same, weighted by each job's GPU utilization
+  double gpu_util_alloc = 0;            // allocated GPU-seconds / available GPU-seconds
+  double gpu_util_effective = 0;        // the same, weighted by each job's GPU utilization
+  std::vector<DeviceUtil> util_by_kind; // kinds the cluster has, in DeviceKind order
+  std::vector<DeviceUtil> util_by_type; // types the cluster has, in the cluster's type order
+  Fairness fairness;
   std::uint64_t preemptions = 0;
   std::uint64_t migrations = 0;
   std::uint64_t events = 0;
 };
 
+// The job's run time alone at its requested size (jobs.csv `solo_s`), to the microsecond: its
+// work on its required type; for a set of types on the reference device when the set holds it,
+// else on the set's fastest type for its model; otherwise on the reference device.
+double solo_seconds(const Workload& w, std::size_t job);
+
 // Linear-interpolation percentile of sorted values (numpy's default): position p/100*(n-1).
 double percentile_sorted(std::span<const double> sorted, double p);
 
-Summary summarize(const SimState& state, const RunResult& result, double allocated_gpu_s,
-                  double effective_gpu_s, const std::string& policy, std::uint64_t seed);
+Summary summarize(const SimState& state, const RunResult& result, const UtilizationMeter& meter,
+                  const std::string& policy, std::uint64_t seed);
 
 } // namespace dlsim

@@ -44,21 +44,6 @@ void write_file_atomically(const std::string& path,
 
 namespace {
 
-// The device a job's solo run time is counted on: its required type; for a set of types, the
-// reference device when the set holds it, else the set's fastest type for the job's model (the
-// set has no measured time of its own); otherwise the reference device.
-DeviceTypeId solo_device(const Workload& w, const JobRequest& req) {
-  if (req.device_type >= 0) return static_cast<DeviceTypeId>(req.device_type);
-  if (req.device_type != kTypeSet) return w.reference_device;
-  const std::vector<DeviceTypeId>& set = w.type_sets.at(req.type_set);
-  if (std::find(set.begin(), set.end(), w.reference_device) != set.end()) return w.reference_device;
-  DeviceTypeId best = set.front();
-  for (DeviceTypeId t : set) {
-    if (w.perf.iter_time(req.model, t) < w.perf.iter_time(req.model, best)) best = t;
-  }
-  return best;
-}
-
 // Times to the microsecond, the simulator's resolution: 6354.296, not 6354.296000078.
 double us_round(double s) {
   return std::round(s * 1e6) / 1e6;
@@ -138,8 +123,7 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
     buf.push_back(',');
     // Solo run time: the work at the requested size on the device the trace's durations are
     // measured on (the reference device, or the required type), alone (docs/outputs.md).
-    const DeviceTypeId solo_type = solo_device(w, req);
-    double solo_s = us_round(spec.iterations * w.perf.iter_time(req.model, solo_type));
+    double solo_s = solo_seconds(w, j);
     put(solo_s);
     buf.push_back(',');
     if (ended && job.status == JobStatus::kFinished && solo_s > 0)
@@ -179,16 +163,46 @@ void write_summary_json(std::ostream& out, const Summary& m) {
   j["preemptions"] = m.preemptions;
   j["migrations"] = m.migrations;
   j["events"] = m.events;
+  // Added after the keys above, so that a baseline's keys keep their place.
+  nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
+  for (const DeviceUtil& k : m.util_by_kind) {
+    kinds[k.name] = {{"devices", k.devices}, {"alloc", k.alloc}, {"effective", k.effective}};
+  }
+  j["util_by_kind"] = kinds;
+  nlohmann::ordered_json types = nlohmann::ordered_json::object();
+  for (const DeviceUtil& t : m.util_by_type) {
+    types[t.name] = {{"kind", to_string(t.kind)},
+                     {"devices", t.devices},
+                     {"alloc", t.alloc},
+                     {"effective", t.effective}};
+  }
+  j["util_by_type"] = types;
+  const Fairness& f = m.fairness;
+  j["fairness"] = {{"jobs", f.jobs},
+                   {"users", f.users},
+                   {"jain_user_slowdown", f.jain_user_slowdown},
+                   {"slowdown_mean", f.slowdown_mean},
+                   {"slowdown_max", f.slowdown_max},
+                   {"ftf_rho_mean", f.ftf_rho_mean},
+                   {"ftf_rho_max", f.ftf_rho_max}};
   out << j.dump(2) << '\n';
 }
 
 void write_timeseries_header(std::ostream& out) {
-  out << "time_s,running_jobs,pending_jobs,allocated_gpus,effective_gpu_util\n";
+  out << "time_s,running_jobs,pending_jobs,allocated_gpus,effective_gpu_util,allocated_cpus,"
+         "effective_cpu_util,allocated_xeon_phis,effective_xeon_phi_util,allocated_fpgas,"
+         "effective_fpga_util\n";
 }
 
 void write_timeseries_row(std::ostream& out, const Sample& s) {
-  fmt::print(out, "{},{},{},{},{}\n", secs(s.time), s.running, s.pending, s.allocated_gpus,
-             s.effective_util);
+  constexpr auto kCpu = static_cast<std::size_t>(DeviceKind::kCpu);
+  constexpr auto kPhi = static_cast<std::size_t>(DeviceKind::kXeonPhi);
+  constexpr auto kFpga = static_cast<std::size_t>(DeviceKind::kFpga);
+  fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{}\n", secs(s.time), s.running, s.pending,
+             s.allocated_gpus, s.effective_util, s.allocated_by_kind[kCpu],
+             s.effective_util_by_kind[kCpu], s.allocated_by_kind[kPhi],
+             s.effective_util_by_kind[kPhi], s.allocated_by_kind[kFpga],
+             s.effective_util_by_kind[kFpga]);
 }
 
 } // namespace dlsim

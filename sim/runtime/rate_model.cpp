@@ -120,7 +120,13 @@ double device_slowdown(const DeviceSlot& slot, const RuntimeConfig& config) {
 
 double device_effective(const DeviceSlot& slot, const RuntimeConfig& config) {
   if (slot.running == 0) return 0.0;
-  if (slot.sliced == 0) return std::min(1.0, slot.running_util);
+  // Useful work only: each packed job keeps the device busy its solo utilization's worth, at
+  // 1/slowdown of its solo speed, so interference lowers the figure (1 when the slowdown is 1).
+  if (slot.sliced == 0) {
+    double slowdown =
+        slot.running < 2 ? 1.0 : interference_slowdown(config.interference, slot.running_util);
+    return std::min(1.0, slot.running_util / slowdown);
+  }
   double mean = slot.running_util / slot.running;
   return slot.running >= 2 ? mean * timeslice_efficiency(config.costs.switch_s, slot.slice_s)
                            : mean;

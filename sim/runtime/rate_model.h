@@ -80,8 +80,9 @@ double share_effective(const SimState& s, const DeviceSlot& slot, JobId leaving 
 // slowed by their grant instead: job_rate.)
 double device_slowdown(const DeviceSlot& slot, const RuntimeConfig& config);
 
-// What a device contributes to effective GPU utilization: the summed utilization of its running
-// jobs, capped at 1; time-sliced jobs run one at a time, so their mean, less switching time.
+// What a device contributes to effective utilization, the useful work done on it: the summed
+// utilization of its running jobs divided by the interference slowdown, capped at 1; time-sliced
+// jobs run one at a time, so their mean, less switching time. Either way sum(u_j / slowdown).
 double device_effective(const DeviceSlot& slot, const RuntimeConfig& config);
 
 // The running job's rate in iterations per second. `net` is the network model when contention

@@ -58,8 +58,11 @@ struct SimState {
   std::uint32_t cancelled = 0;
   std::uint32_t gpu_count = 0; // devices of kind GPU in the cluster
   std::uint32_t busy_gpus = 0; // GPUs held by at least one job
-  double effective_gpus = 0;   // sum over GPUs of min(1, summed utilization of running jobs)
-  std::uint64_t events = 0;    // events applied (stale ones excluded)
+  double effective_gpus = 0;   // sum over GPUs of device_effective (rate_model.h)
+  // The same two counters per device type (every kind), by DeviceTypeId (docs/outputs.md).
+  std::vector<std::uint32_t> busy_by_type;
+  std::vector<double> effective_by_type;
+  std::uint64_t events = 0; // events applied (stale ones excluded)
 };
 
 } // namespace dlsim

@@ -32,6 +32,8 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
   }
   s_.gpu_count = cluster.count_of_kind(DeviceKind::kGpu);
   s_.devices_of_type.assign(cluster.types.size(), 0);
+  s_.busy_by_type.assign(cluster.types.size(), 0);
+  s_.effective_by_type.assign(cluster.types.size(), 0.0);
   for (const Device& d : cluster.devices)
     ++s_.devices_of_type[d.type];
   for (DeviceTypeId t = 0; t < cluster.types.size(); ++t) {
@@ -266,6 +268,7 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
     }
     if (slot.count == 1) {
       s_.free.device_taken(c, d);
+      ++s_.busy_by_type[c.devices[d].type];
       if (c.type_of(d).kind == DeviceKind::kGpu) ++s_.busy_gpus;
     }
     if (i % req.devices_per_worker == 0) {
@@ -306,6 +309,7 @@ void Simulation::release(JobId j) {
       slot.mem_gb = 0; // no drift from repeated add and subtract
       slot.guaranteed = 0;
       s_.free.device_freed(c, d);
+      --s_.busy_by_type[c.devices[d].type];
       if (c.type_of(d).kind == DeviceKind::kGpu) --s_.busy_gpus;
     }
     if (i % req.devices_per_worker == 0) {
@@ -346,12 +350,15 @@ void Simulation::set_running(JobId j, bool running) {
   }
 }
 
-// The device's share of effective_gpus, after its running jobs or their shares changed.
+// The device's share of effective_gpus and effective_by_type, after its running jobs or their
+// shares changed.
 void Simulation::refresh_effective(DeviceId d, JobId leaving) {
   DeviceSlot& slot = s_.slots[d];
   double contribution =
       slot.controlled > 0 ? share_effective(s_, slot, leaving) : device_effective(slot, s_.config);
-  if (s_.cluster->type_of(d).kind == DeviceKind::kGpu) {
+  DeviceTypeId type = s_.cluster->devices[d].type;
+  s_.effective_by_type[type] += contribution - slot.effective;
+  if (s_.cluster->types[type].kind == DeviceKind::kGpu) {
     s_.effective_gpus += contribution - slot.effective;
   }
   slot.effective = contribution;

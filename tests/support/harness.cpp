@@ -96,8 +96,7 @@ RunOutput run_policy(const PolicyEntry& entry, const Cluster& cluster, const Wor
   out.result = sim.run();
   checker.check_final(sim.state());
   out.state = sim.state();
-  Summary s =
-      summarize(sim.state(), out.result, meter.allocated_gpu_s(), meter.effective_gpu_s(), name, 0);
+  Summary s = summarize(sim.state(), out.result, meter, name, 0);
   out.gpu_util_alloc = s.gpu_util_alloc;
   return out;
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace dlsim::test {
 
@@ -30,6 +31,8 @@ void InvariantChecker::on_decided(const View& view) {
   std::uint32_t busy_gpus = 0;
   std::uint32_t running = 0;
   double effective = 0;
+  std::vector<std::uint32_t> busy_by_type(c.types.size(), 0);
+  std::vector<double> effective_by_type(c.types.size(), 0.0);
   // Devices: holders within limits, and each holder lists the device.
   for (DeviceId d = 0; d < s.slots.size(); ++d) {
     const DeviceSlot& slot = s.slots[d];
@@ -70,27 +73,39 @@ void InvariantChecker::on_decided(const View& view) {
         ++running_here;
       }
     }
+    // Useful work on the device (docs/outputs.md): sum of util / slowdown, at most 1; under the
+    // share controller each running job's utilization at its granted speed, u x min(1, grant/u).
+    double useful = 0;
+    if (controlled > 0) {
+      for (unsigned k = 0; k < slot.count; ++k) {
+        const JobState& job = s.jobs[slot.jobs[k]];
+        if (job.status != JobStatus::kRunning) continue;
+        double u = s.workload->jobs[slot.jobs[k]].request.gpu_util;
+        useful += u * share_speed(share_grant(s, slot, slot.jobs[k]), u);
+      }
+    } else if (slot.sliced == 0) {
+      double over = util - s.config.interference.onset;
+      double slowdown =
+          running_here >= 2 && over > 0 ? 1.0 + s.config.interference.slope * over : 1.0;
+      useful = std::min(1.0, util / slowdown);
+    } else if (running_here > 0) {
+      // Jobs taking turns: one computes at a time, less the switching time.
+      double eff = running_here >= 2 ? 1.0 - s.config.costs.switch_s / slot.slice_s : 1.0;
+      useful = util / running_here * eff;
+    }
+    DeviceTypeId type = c.devices[d].type;
+    busy_by_type[type] += slot.count > 0;
+    effective_by_type[type] += useful;
     if (c.type_of(d).kind == DeviceKind::kGpu) {
       busy_gpus += slot.count > 0;
-      if (controlled > 0) {
-        // Each running job's utilization at its granted speed: u x min(1, grant / u).
-        for (unsigned k = 0; k < slot.count; ++k) {
-          const JobState& job = s.jobs[slot.jobs[k]];
-          if (job.status != JobStatus::kRunning) continue;
-          double u = s.workload->jobs[slot.jobs[k]].request.gpu_util;
-          effective += u * share_speed(share_grant(s, slot, slot.jobs[k]), u);
-        }
-      } else if (slot.sliced == 0) {
-        effective += std::min(1.0, util);
-      } else if (running_here > 0) {
-        // Jobs taking turns: one computes at a time, less the switching time.
-        double eff = running_here >= 2 ? 1.0 - s.config.costs.switch_s / slot.slice_s : 1.0;
-        effective += util / running_here * eff;
-      }
+      effective += useful;
     }
   }
   REQUIRE(busy_gpus == s.busy_gpus);
   REQUIRE(std::fabs(effective - s.effective_gpus) < 1e-6);
+  REQUIRE(busy_by_type == s.busy_by_type);
+  for (DeviceTypeId t = 0; t < effective_by_type.size(); ++t)
+    REQUIRE(std::fabs(effective_by_type[t] - s.effective_by_type[t]) < 1e-6);
   // Jobs: gangs whole, progress monotone and bounded.
   for (JobId j = 0; j < s.jobs.size(); ++j) {
     const JobState& job = s.jobs[j];
