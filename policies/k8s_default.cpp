@@ -175,7 +175,7 @@ private:
 
 K8sDefaultOptions k8s_default_options(const PolicyParams& params) {
   K8sDefaultOptions o;
-  o.pod_interval_s = params.number("pod_interval_s");
+  o.pod_interval_s = params.seconds("pod_interval_s");
   if (!(o.pod_interval_s >= 0)) {
     throw InputError(
         fmt::format("policy.params.pod_interval_s: must be 0 or more, got {}", o.pod_interval_s));
@@ -200,7 +200,7 @@ PolicyEntry k8s_default_policy() {
           "Kubernetes' default scheduler: pods placed one at a time (spread by LeastAllocated), no "
           "gang: a partly placed job holds its devices idle and may deadlock",
           false,
-          {{"pod_interval_s", ParamType::kNumber, "0.1",
+          {{"pod_interval_s", ParamType::kSeconds, "0.1",
             "seconds between the creation of consecutive pods of a job"},
            {"scoring", ParamType::kText, "LeastAllocated",
             "NodeResourcesFit scoring: LeastAllocated (spread) or MostAllocated (pack)"}},

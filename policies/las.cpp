@@ -160,7 +160,7 @@ PolicyEntry las_policy() {
           "least attained service (GPU-seconds), continuous and preemptive: the un-discretized "
           "2D-LAS",
           false,
-          {{"interval_s", ParamType::kNumber, "360",
+          {{"interval_s", ParamType::kSeconds, "360",
             "seconds between the rounds at which running jobs may be preempted (0 = at every "
             "arrival, finish and completed action)"},
            {"hetero", ParamType::kFlag, "false",
@@ -170,7 +170,7 @@ PolicyEntry las_policy() {
             "speed-blind type choice (the type with the most free devices), as Gavel's "
             "heterogeneity-agnostic LAS baseline; ignored with hetero: true"}},
           [](const PolicySetup& s) {
-            double interval_s = s.params.number("interval_s");
+            double interval_s = s.params.seconds("interval_s");
             if (!(interval_s >= 0)) {
               throw InputError(fmt::format(
                   "policy.params.interval_s: expected seconds >= 0, got {}", interval_s));

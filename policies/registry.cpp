@@ -14,6 +14,7 @@
 #include "policies/sjf.h"
 #include "policies/srtf.h"
 #include "policies/tiresias.h"
+#include "sim/engine/duration.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -67,6 +68,9 @@ void check_type(const PolicyParams& params, const ParamSpec& p) {
   switch (p.type) {
   case ParamType::kNumber:
     (void)params.number(p.key);
+    return;
+  case ParamType::kSeconds:
+    (void)params.seconds(p.key);
     return;
   case ParamType::kFlag:
     (void)params.flag(p.key);
@@ -131,6 +135,17 @@ double PolicyParams::number(const std::string& key) const {
     throw InputError(
         fmt::format("policy.params.{}: expected a number for policy '{}'", key, policy_));
   }
+}
+
+double PolicyParams::seconds(const std::string& key) const {
+  const YAML::Node& n = values_[key];
+  if (n.IsScalar()) {
+    if (auto s = parse_duration_s(n.Scalar())) return *s;
+  }
+  throw InputError(
+      fmt::format("policy.params.{}: expected seconds (a number, or a duration such as "
+                  "30s, 90m, 2h or 7d) for policy '{}'",
+                  key, policy_));
 }
 
 bool PolicyParams::flag(const std::string& key) const {

@@ -22,6 +22,7 @@ namespace dlsim {
 // well-typed values.
 enum class ParamType : std::uint8_t {
   kNumber,  // PolicyParams::number
+  kSeconds, // PolicyParams::seconds: a number of seconds, or a duration such as 30s, 2h, 7d
   kFlag,    // PolicyParams::flag: true or false
   kText,    // PolicyParams::text
   kNumbers, // PolicyParams::numbers: a list of numbers, or one number
@@ -45,6 +46,8 @@ public:
   PolicyParams(YAML::Node values, std::string policy)
       : values_(std::move(values)), policy_(std::move(policy)) {}
   [[nodiscard]] double number(const std::string& key) const;
+  // Seconds: a number, or a duration with a unit (30s, 90m, 2h, 7d; sim/engine/duration.h).
+  [[nodiscard]] double seconds(const std::string& key) const;
   [[nodiscard]] bool flag(const std::string& key) const;
   [[nodiscard]] std::string text(const std::string& key) const;
   // A list of numbers (`[3600, 7200]`); a single number is a list of one, `[]` an empty list.

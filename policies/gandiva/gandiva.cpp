@@ -164,7 +164,7 @@ private:
 // naming the key when out of range.
 gandiva::Options gandiva_options(const PolicyParams& params) {
   gandiva::Options o;
-  o.slice_s = params.number("slice_s");
+  o.slice_s = params.seconds("slice_s");
   if (!(o.slice_s > 0)) {
     throw InputError(fmt::format("policy.params.slice_s: must be positive, got {}", o.slice_s));
   }
@@ -190,7 +190,7 @@ PolicyEntry gandiva_policy() {
       "jobs wait, packing kept only when measured better, migration (spread, defragment, "
       "locality), grow-shrink of elastic jobs",
       false,
-      {{"slice_s", ParamType::kNumber, "60",
+      {{"slice_s", ParamType::kSeconds, "60",
         "time slice of jobs sharing devices, s (Gandiva: 60 s)"},
        {"exact_slices", ParamType::kFlag, "false",
         "emit every slice as suspend/resume instead of the fluid 1/k share"},

@@ -46,8 +46,7 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
   if (vm.count("policy")) in.overrides.emplace_back("policy.name", vm["policy"].as<std::string>());
   if (vm.count("seed"))
     in.overrides.emplace_back("seed", std::to_string(vm["seed"].as<Count>().value));
-  if (vm.count("until"))
-    in.overrides.emplace_back("until_s", fmt::format("{}", vm["until"].as<double>()));
+  if (vm.count("until")) in.overrides.emplace_back("until_s", vm["until"].as<std::string>());
   if (vm["skip-bad-jobs"].as<bool>()) in.overrides.emplace_back("trace.skip_bad_jobs", "true");
   if (vm.count("time-origin"))
     in.overrides.emplace_back("trace.time_origin", vm["time-origin"].as<std::string>());

@@ -63,7 +63,8 @@ int command_run(const std::vector<std::string>& args) {
   add_input_options(o);
   o.add_options()("out,o", po::value<std::string>(),
                   "output directory (default: results/<experiment>-<policy>-<seed>/)")(
-      "until", po::value<double>(), "stop at this simulated time, in seconds (overrides until_s)")(
+      "until", po::value<std::string>(),
+      "stop at this simulated time: seconds, or a duration such as 36h or 7d (overrides until_s)")(
       "events", po::value<std::string>(),
       "events.csv, one row per job event: auto (default: on up to 100,000 jobs), on or off")(
       "timeline", po::value<std::string>(),

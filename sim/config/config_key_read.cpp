@@ -2,6 +2,7 @@
 #include "sim/config/config_key.h"
 
 #include "sim/config/yaml_reader.h"
+#include "sim/engine/duration.h"
 #include "sim/engine/error.h"
 #include "sim/engine/time.h"
 
@@ -37,8 +38,19 @@ YamlMap& open_section(std::deque<Section>& open, YamlMap& top, const std::string
   yaml_fail(section.where_of(key), section.child(key), what);
 }
 
+// A key of seconds also takes a duration with a unit (30s, 90m, 2h, 7d; engine/duration.h).
+double seconds_or_duration(YamlMap& section, const std::string& key, double field) {
+  YAML::Node n = section.child(key);
+  if (!n.IsDefined() || !n.IsScalar()) return section.get<double>(key, field);
+  if (auto s = parse_duration_s(n.Scalar())) return *s;
+  fail(section, key,
+       fmt::format("expected seconds: a number, or a duration such as 30s, 90m, 2h or 7d; got {}",
+                   quote_input(n.Scalar())));
+}
+
 void read_real(const ConfigKey& k, YamlMap& section, const std::string& key, double& field) {
-  double v = section.get<double>(key, field);
+  double v = k.type == KeyType::kSeconds ? seconds_or_duration(section, key, field)
+                                         : section.get<double>(key, field);
   if (!k.unset || v != *k.unset) {
     bool low = k.min_open ? !(v > k.min) : !(v >= k.min);
     bool high = k.type == KeyType::kNumber && v > k.max;
