@@ -122,8 +122,8 @@ private:
   // counting the ones taken by the jobs before it in this decision (ties: catalog order).
   static void prefer_most_free(const View& view, PriorityPass& pass) {
     std::vector<std::int64_t> left(view.cluster().types.size());
-    for (DeviceTypeId t = 0; t < left.size(); ++t)
-      left[t] = view.free().free(t);
+    for (std::size_t t = 0; t < left.size(); ++t)
+      left[t] = view.free().free(static_cast<DeviceTypeId>(t));
     const auto& chosen = pass.chosen();
     std::vector<std::int32_t> preferred(chosen.size(), kNoType);
     for (std::size_t i = 0; i < chosen.size(); ++i) {

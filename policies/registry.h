@@ -43,8 +43,8 @@ struct ParamSpec {
 // no undeclared key.
 class PolicyParams {
 public:
-  PolicyParams(YAML::Node values, std::string policy)
-      : values_(std::move(values)), policy_(std::move(policy)) {}
+  PolicyParams(const YAML::Node& values, std::string policy)
+      : values_(values), policy_(std::move(policy)) {}
   [[nodiscard]] double number(const std::string& key) const;
   // Seconds: a number, or a duration with a unit (30s, 90m, 2h, 7d; sim/engine/duration.h).
   [[nodiscard]] double seconds(const std::string& key) const;

@@ -66,7 +66,7 @@ ResultSet read_summary(const std::string& file) {
   std::function<void(const std::string&, const nlohmann::ordered_json&)> add =
       [&](const std::string& prefix, const nlohmann::ordered_json& obj) {
         for (const auto& [k, v] : obj.items()) {
-          std::string name = prefix.empty() ? k : prefix + "." + k;
+          std::string name = prefix.empty() ? k : fmt::format("{}.{}", prefix, k);
           if (v.is_object())
             add(name, v);
           else
@@ -263,12 +263,12 @@ Comparison compare_result_sets(const ResultSet& base, const ResultSet& fresh,
   }
   Comparison c;
   c.sweep = base.sweep;
-  static const MetricList kNone;
+  static const MetricList no_metrics;
   for (const auto& id : ids) {
     auto bi = base.runs.find(id);
     auto ni = fresh.runs.find(id);
-    const MetricList& b = bi == base.runs.end() ? kNone : bi->second;
-    const MetricList& n = ni == fresh.runs.end() ? kNone : ni->second;
+    const MetricList& b = bi == base.runs.end() ? no_metrics : bi->second;
+    const MetricList& n = ni == fresh.runs.end() ? no_metrics : ni->second;
     // The order of --metrics when given, else the baseline's, then what only the new run has.
     std::vector<std::string> names = o.metrics;
     if (names.empty()) {
