@@ -13,5 +13,7 @@ int command_gen_trace(const std::vector<std::string>& args);
 int command_sweep(const std::vector<std::string>& args);
 int command_compare(const std::vector<std::string>& args);
 int command_net_solve(const std::vector<std::string>& args);
+int command_plot(const std::vector<std::string>& args);
+int command_table(const std::vector<std::string>& args);
 
 } // namespace dlsim

@@ -27,7 +27,9 @@ commands:
   list        list policies, formats, devices, models or placements
   gen-trace   write a synthetic trace
   sweep       run a grid of overrides in parallel (locally, or as a Slurm array)
-  compare     compare two summary.json or results.csv files for regressions
+  compare     compare summary.json or results.csv files with a baseline for regressions
+  plot        plot result directories with gnuplot (JCT CDF, utilization, jobs, Gantt)
+  table       one row per result directory: policy, differing parameters, metrics
   net-solve   share links among given flows (max-min fair) and print rates and routes
   version     print the version
 
@@ -52,6 +54,8 @@ int main(int argc, char** argv) {
     if (command == "sweep") return dlsim::command_sweep(args);
     if (command == "compare") return dlsim::command_compare(args);
     if (command == "net-solve") return dlsim::command_net_solve(args);
+    if (command == "plot") return dlsim::command_plot(args);
+    if (command == "table") return dlsim::command_table(args);
     if (command == "version" || command == "--version") {
       fmt::print("dlsim {}\n", DLSIM_VERSION);
       return 0;

@@ -1,0 +1,221 @@
+// `dlsim table`: summary.json and run.yaml of several runs side by side.
+#include "sim/cli/run_table.h"
+
+#include "sim/cli/compare.h"
+#include "sim/cli/sweep_csv.h"
+#include "sim/engine/error.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace dlsim {
+
+namespace {
+
+std::optional<double> as_number(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  double v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+// run.yaml's leaves as dotted paths, in the file's order.
+void flatten(const YAML::Node& node, const std::string& prefix,
+             std::vector<std::pair<std::string, std::string>>& out) {
+  auto name = [&](const std::string& k) { return prefix.empty() ? k : prefix + "." + k; };
+  if (node.IsMap()) {
+    for (const auto& kv : node)
+      flatten(kv.second, name(kv.first.Scalar()), out);
+  } else if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i)
+      flatten(node[i], name(std::to_string(i)), out);
+  } else if (node.IsScalar()) {
+    out.emplace_back(prefix, node.Scalar());
+  } else {
+    out.emplace_back(prefix, "");
+  }
+}
+
+std::string run_label(const std::string& dir) {
+  fs::path p = fs::path(dir).lexically_normal();
+  if (!p.has_filename()) p = p.parent_path();
+  return p.filename().string();
+}
+
+// The value rounded for reading: seconds to 0.1, other non-integers to 4 decimals.
+std::string readable(const std::string& column, const std::string& text) {
+  auto v = as_number(text);
+  if (!v || std::floor(*v) == *v) return text;
+  bool seconds = column.size() > 2 && column.compare(column.size() - 2, 2, "_s") == 0;
+  return seconds ? fmt::format("{:.1f}", *v) : fmt::format("{:.4f}", *v);
+}
+
+} // namespace
+
+std::vector<std::string> default_table_metrics() {
+  return {"jobs",         "finished",       "makespan_s",         "jct_mean_s", "jct_p95_s",
+          "queue_mean_s", "gpu_util_alloc", "gpu_util_effective", "preemptions"};
+}
+
+RunTable build_run_table(const std::vector<std::string>& dirs,
+                         const std::vector<std::string>& metrics) {
+  struct Run {
+    std::string label;
+    ResultSet summary;
+    std::vector<std::pair<std::string, std::string>> config;
+  };
+  std::vector<Run> runs;
+  for (const auto& dir : dirs) {
+    if (!fs::is_directory(dir))
+      throw InputError(
+          fmt::format("{}: not a directory (expected a dlsim run's result directory)", dir));
+    Run r;
+    r.label = run_label(dir);
+    r.summary = read_result_set((fs::path(dir) / "summary.json").string());
+    std::string run_yaml = (fs::path(dir) / "run.yaml").string();
+    if (!fs::exists(run_yaml)) throw InputError(fmt::format("{}: cannot read", run_yaml));
+    flatten(YAML::LoadFile(run_yaml), "", r.config);
+    runs.push_back(std::move(r));
+  }
+
+  // The run.yaml keys whose values differ among the runs, in the first run's order and then the
+  // others'. policy and seed have their own columns; the version is not a parameter.
+  std::vector<std::string> keys;
+  std::set<std::string> seen{"policy.name", "seed", "dlsim_version"};
+  std::vector<std::map<std::string, std::string>> configs;
+  for (const auto& r : runs)
+    configs.emplace_back(r.config.begin(), r.config.end());
+  for (const auto& r : runs) {
+    for (const auto& [key, value] : r.config) {
+      if (!seen.insert(key).second) continue;
+      for (const auto& c : configs) {
+        auto it = c.find(key);
+        if (it == c.end() || it->second != value) {
+          keys.push_back(key);
+          break;
+        }
+      }
+    }
+  }
+
+  RunTable t;
+  t.header = {"run", "policy", "seed"};
+  t.header.insert(t.header.end(), keys.begin(), keys.end());
+  t.header.insert(t.header.end(), metrics.begin(), metrics.end());
+  for (const auto& m : metrics) {
+    bool any = std::any_of(runs.begin(), runs.end(), [&](const Run& r) {
+      const auto& list = r.summary.runs.at("");
+      return std::any_of(list.begin(), list.end(), [&](const auto& kv) { return kv.first == m; });
+    });
+    if (!any)
+      throw InputError(fmt::format("--metrics: no run's summary.json has '{}' (keys are as in "
+                                   "summary.json, nested ones dotted: util_by_kind.gpu.alloc)",
+                                   m));
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& list = runs[i].summary.runs.at("");
+    auto metric = [&](const std::string& name) -> std::string {
+      for (const auto& [k, v] : list)
+        if (k == name) return v.text;
+      return "";
+    };
+    std::vector<std::string> row{runs[i].label, metric("policy"), metric("seed")};
+    for (const auto& k : keys) {
+      auto it = configs[i].find(k);
+      row.push_back(it == configs[i].end() ? "" : it->second);
+    }
+    for (const auto& m : metrics)
+      row.push_back(metric(m));
+    t.rows.push_back(std::move(row));
+  }
+  t.numeric.assign(t.header.size(), true);
+  for (std::size_t c = 0; c < t.header.size(); ++c) {
+    bool any = false;
+    for (const auto& row : t.rows) {
+      if (row[c].empty()) continue;
+      any = true;
+      if (!as_number(row[c])) t.numeric[c] = false;
+    }
+    if (!any) t.numeric[c] = false;
+  }
+  return t;
+}
+
+std::string format_run_table(const RunTable& t, const std::string& format) {
+  std::string out;
+  if (format == "csv") {
+    auto line = [&](const std::vector<std::string>& cells) {
+      for (std::size_t c = 0; c < cells.size(); ++c)
+        out += (c ? "," : "") + csv_field(cells[c]);
+      out += '\n';
+    };
+    line(t.header);
+    for (const auto& row : t.rows)
+      line(row);
+    return out;
+  }
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& row : t.rows) {
+    std::vector<std::string> shown;
+    for (std::size_t c = 0; c < row.size(); ++c)
+      shown.push_back(readable(t.header[c], row[c]));
+    cells.push_back(std::move(shown));
+  }
+  if (format == "markdown") {
+    auto escape = [](const std::string& s) {
+      std::string e;
+      for (char ch : s) {
+        if (ch == '|') e += '\\';
+        e += ch;
+      }
+      return e;
+    };
+    out += "|";
+    for (const auto& h : t.header)
+      out += " " + escape(h) + " |";
+    out += "\n|";
+    for (std::size_t c = 0; c < t.header.size(); ++c)
+      out += t.numeric[c] ? "---:|" : "---|";
+    out += '\n';
+    for (const auto& row : cells) {
+      out += "|";
+      for (const auto& cell : row)
+        out += " " + escape(cell) + " |";
+      out += '\n';
+    }
+    return out;
+  }
+  std::vector<std::size_t> width(t.header.size());
+  for (std::size_t c = 0; c < t.header.size(); ++c) {
+    width[c] = t.header[c].size();
+    for (const auto& row : cells)
+      width[c] = std::max(width[c], row[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& row) {
+    std::string l;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (c) l += "  ";
+      l += t.numeric[c] ? fmt::format("{:>{}}", row[c], width[c])
+                        : fmt::format("{:<{}}", row[c], width[c]);
+    }
+    while (!l.empty() && l.back() == ' ')
+      l.pop_back();
+    out += l + '\n';
+  };
+  line(t.header);
+  for (const auto& row : cells)
+    line(row);
+  return out;
+}
+
+} // namespace dlsim

@@ -1,0 +1,57 @@
+// `dlsim table RUN_DIR...` (docs/outputs.md#dlsim-table).
+#include "sim/cli/commands.h"
+#include "sim/cli/run_table.h"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace dlsim {
+
+int command_table(const std::vector<std::string>& args) {
+  po::options_description o(
+      "dlsim table RUN_DIR... [options]\n\nOne row per result directory of `dlsim run`: its "
+      "policy, seed, the run.yaml keys\nwhose values differ among the runs, and metrics from "
+      "summary.json.\n\nOptions");
+  o.add_options()("format", po::value<std::string>()->default_value("text"),
+                  "text (aligned, rounded), csv (exact) or markdown")(
+      "metrics", po::value<std::string>(),
+      "comma-separated summary.json keys, nested ones dotted (util_by_kind.gpu.alloc); "
+      "default: jobs,finished,makespan_s,jct_mean_s,jct_p95_s,queue_mean_s,gpu_util_alloc,"
+      "gpu_util_effective,preemptions")("help,h", "this help");
+  po::options_description hidden;
+  hidden.add_options()("run", po::value<std::vector<std::string>>());
+  po::options_description all;
+  all.add(o).add(hidden);
+  po::positional_options_description pos;
+  pos.add("run", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << o << '\n';
+    return 0;
+  }
+  if (!vm.count("run")) throw po::error("give at least one RUN_DIR");
+  std::string format = vm["format"].as<std::string>();
+  if (format != "text" && format != "csv" && format != "markdown")
+    throw po::error(fmt::format("--format expects text, csv or markdown, got '{}'", format));
+  std::vector<std::string> metrics = default_table_metrics();
+  if (vm.count("metrics")) {
+    metrics.clear();
+    std::istringstream in(vm["metrics"].as<std::string>());
+    std::string m;
+    while (std::getline(in, m, ','))
+      if (!m.empty()) metrics.push_back(m);
+    if (metrics.empty()) throw po::error("--metrics: give at least one summary.json key");
+  }
+  RunTable t = build_run_table(vm["run"].as<std::vector<std::string>>(), metrics);
+  std::cout << format_run_table(t, format);
+  return 0;
+}
+
+} // namespace dlsim
