@@ -287,7 +287,7 @@ const char* kPods = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,po
 TEST_CASE("openb: pods map to one-worker jobs with fractional GPUs", "[trace][openb]") {
   ScratchDir dir;
   Trace t = read_openb_trace(dir.write("pods.csv", kPods), ReadOptions{});
-  REQUIRE(t.jobs.size() == 4); // p2 (CPU only) and p3 (never scheduled) are skipped
+  REQUIRE(t.jobs.size() == 5); // p3 (never scheduled) is skipped
   const TraceJob& p0 = job(t, "p0");
   CHECK(p0.submit_s == 10);   // creation_time
   CHECK(p0.duration_s == 90); // deletion 110 - scheduled 20
@@ -311,8 +311,17 @@ TEST_CASE("openb: pods map to one-worker jobs with fractional GPUs", "[trace][op
   const TraceJob& p5 = job(t, "p5");
   CHECK(type_of(t, p5).empty()); // A10|T4: one of several models, so any GPU
   CHECK(p5.duration_s == 95);    // 170 - 75
-  CHECK(has_warning(t, "skipped 1 CPU-only pods"));
-  CHECK(has_warning(t, "skipped 1 GPU pods that never ran"));
+  // p2, CPU-only: a job on one host socket with its cores and memory, run time observed there.
+  const TraceJob& p2 = job(t, "p2");
+  CHECK(type_of(t, p2) == "XeonCPU");
+  CHECK(p2.observed_on_device_type);
+  CHECK(p2.devices_per_worker == 1);
+  CHECK(p2.gpu_share_min == 1);
+  CHECK(p2.cpus_per_worker == Approx(3.152));
+  CHECK(p2.mem_gb_per_worker == Approx(5.46875)); // 5600 / 1024
+  CHECK(p2.duration_s == 10);                     // 50 - 40
+  CHECK(has_warning(t, "1 CPU-only pods (num_gpu 0) run on a XeonCPU socket"));
+  CHECK(has_warning(t, "skipped 1 pods that never ran"));
   CHECK(has_warning(t, "1 pods allow several GPU models"));
 }
 
@@ -322,7 +331,8 @@ TEST_CASE("openb: a pod list without times (multigpu files)", "[trace][openb]") 
       dir.write("pods.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n"
                             "a,1000,1024,1,250\nb,8000,8192,4,1000\nc,1000,1024,0,0\n");
   Trace t = read_openb_trace(file, ReadOptions{});
-  REQUIRE(t.jobs.size() == 2);
+  REQUIRE(t.jobs.size() == 3);
+  CHECK(type_of(t, job(t, "c")) == "XeonCPU");
   CHECK(job(t, "a").submit_s == 0);
   CHECK(job(t, "a").duration_s == kOpenbUntimedDurationS);
   CHECK(job(t, "a").gpu_share_min == 0.25);
@@ -365,7 +375,7 @@ TEST_CASE("openb: bad pod lists name file, line and column", "[trace][openb][err
       err(header + "a,1000,1024,1,500,,LS,Running,0,5,0\na,1000,1024,1,500,,LS,Running,0,5,0\n") ==
       f + ":3: name: duplicate pod name 'a'");
   CHECK(err("").find(": empty file") != std::string::npos);
-  CHECK(err(header) == f + ": the pod list has no GPU pod that ran");
+  CHECK(err(header) == f + ": the pod list has no pod that ran");
   Trace t = read_openb_trace(dir.write("p.csv", header + "a,1000,1024,1,1500,,LS,Running,0,10,0\n"
                                                          "b,1000,1024,1,500,,LS,Running,0,10,0\n"),
                              skipping());
@@ -376,15 +386,17 @@ TEST_CASE("openb: bad pod lists name file, line and column", "[trace][openb][err
 TEST_CASE("openb: every real pod list imports with its hand count", "[trace][openb][real]") {
   const std::string dir = kShared + "/alibaba-openb-gpu-v2023";
   REQUIRE_SHARED(dir);
-  // GPU pods that ran. With times: awk -F, 'NR>1 && $4>0 && $11!=""' FILE | wc -l; the multigpu
-  // files have no times: awk -F, 'NR>1 && $4>0' FILE | wc -l.
+  // Pods that ran, GPU and CPU-only (issue 18). With times: awk -F, 'NR>1 && $11!=""' FILE | wc -l
+  // (of which CPU-only: add && $4==0; cpu0 has none, cpu300 2,936, default and the gpushare and
+  // gpuspec lists 1,052); the multigpu files have no times, so every row: awk 'NR>1' FILE | wc -l
+  // (1,088 of them CPU-only).
   const std::vector<std::pair<const char*, std::size_t>> counts = {
-      {"cpu0", 6203},       {"cpu037", 6203},     {"cpu050", 6203},      {"cpu072", 6203},
-      {"cpu100", 6203},     {"cpu200", 6203},     {"cpu235", 6203},      {"cpu250", 6203},
-      {"cpu300", 6203},     {"default", 6203},    {"gpushare100", 5891}, {"gpushare20", 6260},
-      {"gpushare40", 6119}, {"gpushare60", 6050}, {"gpushare80", 5954},  {"gpuspec05", 6203},
-      {"gpuspec10", 6203},  {"gpuspec20", 6203},  {"gpuspec25", 6203},   {"multigpu20", 7236},
-      {"multigpu30", 7420}, {"multigpu40", 7658}};
+      {"cpu0", 6203},       {"cpu037", 6466},     {"cpu050", 6561},      {"cpu072", 6724},
+      {"cpu100", 6970},     {"cpu200", 7905},     {"cpu235", 8307},      {"cpu250", 8486},
+      {"cpu300", 9139},     {"default", 7255},    {"gpushare100", 6943}, {"gpushare20", 7312},
+      {"gpushare40", 7171}, {"gpushare60", 7102}, {"gpushare80", 7006},  {"gpuspec05", 7255},
+      {"gpuspec10", 7255},  {"gpuspec20", 7255},  {"gpuspec25", 7255},   {"multigpu20", 8324},
+      {"multigpu30", 8508}, {"multigpu40", 8746}};
   for (const auto& [name, n] : counts) {
     INFO(name);
     Trace t = read_openb_trace(dir + "/openb_pod_list_" + name + ".csv", ReadOptions{});
@@ -407,6 +419,15 @@ TEST_CASE("openb: every real pod list imports with its hand count", "[trace][ope
   CHECK(p33.trace_status == 1);
   CHECK(p33.duration_s == 182); // 9965645 - 9965463
   CHECK(p33.cpus_per_worker == Approx(3.152));
+  // Line 50: openb-pod-0048,8000,30517,0,0,,BE,Running,9992086,10013821,9992086, a CPU-only pod:
+  // one XeonCPU socket, 8 cores, 30517 / 1024 = 29.8 GB, 10013821 - 9992086 = 21,735 s there.
+  const TraceJob& p48 = job(d, "openb-pod-0048");
+  CHECK(type_of(d, p48) == "XeonCPU");
+  CHECK(p48.observed_on_device_type);
+  CHECK(p48.devices_per_worker == 1);
+  CHECK(p48.cpus_per_worker == 8);
+  CHECK(p48.mem_gb_per_worker == Approx(29.8017578125));
+  CHECK(p48.duration_s == 21735);
   Trace s = read_openb_trace(dir + "/openb_pod_list_gpuspec25.csv", ReadOptions{});
   // Line 19: openb-pod-0017,88000,327680,8,1000,G3,Burstable,Succeeded,9437497,10769854,9437497
   CHECK(type_of(s, job(s, "openb-pod-0017")) == "G3");
@@ -597,9 +618,10 @@ TEST_CASE("cluster from an openb node list", "[cluster][openb]") {
   REQUIRE(c.groups.size() == 4); // CPU, 2 x G2, V100M16, V100M32 (identical nodes grouped)
   CHECK(c.nodes.size() == 5);
   CHECK(c.groups[1].count == 2);
-  CHECK(c.groups[1].cpu_cores == 96);                                 // 96000 milli-cores
-  CHECK(c.groups[1].memory_gb == 384);                                // 393216 MiB / 1024
-  CHECK(c.count_of_type(*find_device_type(c.types, "XeonCPU")) == 2); // the CPU node's 2 sockets
+  CHECK(c.groups[1].cpu_cores == 96);  // 96000 milli-cores
+  CHECK(c.groups[1].memory_gb == 384); // 393216 MiB / 1024
+  // Two host sockets on every node, GPU nodes too (for openb's CPU-only pods): 5 x 2.
+  CHECK(c.count_of_type(*find_device_type(c.types, "XeonCPU")) == 10);
   CHECK(c.count_of_type(*find_device_type(c.types, "G2")) == 16);
   CHECK(c.count_of_type(*find_device_type(c.types, "V100")) == 16); // V100M16 + V100M32
   CHECK(c.groups[3].memory_gb == 768);
@@ -673,7 +695,9 @@ TEST_CASE("clusters from the real node lists match the bundled YAMLs", "[cluster
   CHECK(gpu.count_of_type(*find_device_type(gpu.types, "V100")) == 399);
   Cluster all = load_cluster(openb_cluster_yaml(openb + "/openb_node_list_all_node.csv"), "openb");
   CHECK(all.nodes.size() == 1523);
-  CHECK(all.count_of_type(*find_device_type(all.types, "XeonCPU")) == 620); // 310 CPU nodes x 2
+  CHECK(gpu.count_of_type(*find_device_type(gpu.types, "XeonCPU")) == 2426); // 1,213 nodes x 2
+  // 1,523 nodes x 2 sockets (the 310 CPU nodes' 620 and the 1,213 GPU nodes' 2,426).
+  CHECK(all.count_of_type(*find_device_type(all.types, "XeonCPU")) == 3046);
   CHECK(dump(gpu) == dump(load_cluster_file(kSource + "/configs/clusters/openb-gpu.yaml")));
   CHECK(dump(all) == dump(load_cluster_file(kSource + "/configs/clusters/openb-all.yaml")));
   REQUIRE_SHARED(pai);
@@ -694,18 +718,20 @@ TEST_CASE("clusters from the real node lists match the bundled YAMLs", "[cluster
 
 TEST_CASE("validate reads the bundled excerpts of each format", "[cli][trace]") {
   ScratchDir dir;
-  // awk -F, 'NR>1 && $4>0 && $11!=""' traces/openb_pod_list_default-excerpt.csv | wc -l = 260
+  // Pods that ran, 18 of them CPU-only:
+  // awk -F, 'NR>1 && $11!=""' traces/openb_pod_list_default-excerpt.csv | wc -l = 278
   CHECK_THAT(
       dlsim_stdout("validate --trace traces/openb_pod_list_default-excerpt.csv --format openb "
                    "--cluster configs/clusters/openb-gpu.yaml",
                    dir),
-      Catch::Contains("\njobs: 260\n"));
-  // awk -F, 'NR>1 && $4>0' traces/openb_pod_list_multigpu20-excerpt.csv | wc -l = 281
+      Catch::Contains("\njobs: 278\n"));
+  // Every row (no times), 19 of them CPU-only:
+  // awk 'NR>1' traces/openb_pod_list_multigpu20-excerpt.csv | wc -l = 300
   CHECK_THAT(
       dlsim_stdout("validate --trace traces/openb_pod_list_multigpu20-excerpt.csv --format openb "
                    "--cluster openb:traces/openb_node_list_gpu_node-excerpt.csv",
                    dir),
-      Catch::Contains("\njobs: 281\n"));
+      Catch::Contains("\njobs: 300\n"));
   // grep -vc '^;' traces/ricc-2010-2-excerpt.swf = 300
   CHECK_THAT(dlsim_stdout("validate -e configs/experiments/ricc-swf.yaml", dir),
              Catch::Contains("\njobs: 300\n"));
@@ -729,5 +755,5 @@ TEST_CASE("validate reads the real RICC log and openb lists", "[cli][trace][real
                               "--cluster 'openb:" +
                               openb + "/openb_node_list_gpu_node.csv'",
                           dir),
-             Catch::Contains("\njobs: 6203\n"));
+             Catch::Contains("\njobs: 7255\n")); // 6,203 GPU and 1,052 CPU-only pods
 }

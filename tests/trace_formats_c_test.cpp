@@ -15,20 +15,24 @@ using namespace dlsim::test;
 
 namespace {
 
-// The run_s column of jobs.csv for job `id`.
-double run_s_of(const std::string& jobs_csv, const std::string& id) {
+// Column `index` of jobs.csv for job `id`: id,submit_s,first_start_s,finish_s,jct_s,queue_s,
+// run_s,...
+double column_of(const std::string& jobs_csv, const std::string& id, int index) {
   std::istringstream in(jobs_csv);
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind(id + ",", 0) != 0) continue;
-    // id,submit_s,first_start_s,finish_s,jct_s,queue_s,run_s,...
     std::istringstream fields(line);
     std::string f;
-    for (int i = 0; i <= 6; ++i)
+    for (int i = 0; i <= index; ++i)
       std::getline(fields, f, ',');
     return std::stod(f);
   }
   return -1;
+}
+
+double run_s_of(const std::string& jobs_csv, const std::string& id) {
+  return column_of(jobs_csv, id, 6);
 }
 
 } // namespace
@@ -202,4 +206,37 @@ TEST_CASE("openb: pods never scheduled are dropped, and replayed with "
   REQUIRE(t.jobs.size() == 2);
   CHECK(t.jobs[1].name == "b");
   CHECK(t.jobs[1].duration_s == 45); // never scheduled: from creation 5 to deletion 50
+}
+
+TEST_CASE("openb: a CPU-only pod holds host cores on a GPU node, and a GPU pod waits for them",
+          "[trace][openb]") {
+  ScratchDir dir;
+  // One node as the openb clusters make them: a T4, two host sockets, 16 cores. Pod c (CPU only)
+  // holds 12 cores from 0 to 100 s; pod g, submitted at 1 s, needs the T4 and 8 cores, which
+  // the 16 - 12 = 4 free cores cannot give until c ends: g starts at 100 and, running its
+  // observed 51 - 1 = 50 s on the T4, finishes at 150. Without c it would start at 1.
+  std::string pods =
+      dir.write("pods.csv",
+                "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
+                "deletion_time,scheduled_time\n"
+                "c,12000,1024,0,0,,LS,Running,0,100,0\n"
+                "g,8000,1024,1,1000,T4,LS,Running,1,51,1\n");
+  std::string cluster =
+      dir.write("n.yaml", "nodes:\n  - count: 1\n    devices: {T4: 1, XeonCPU: 2}\n"
+                          "    cpu_cores: 16\n    memory_gb: 64\n");
+  auto r = run_dlsim("run --trace " + pods + " --format openb --cluster " + cluster +
+                         " --policy fifo -q --out " + dir.file("out"),
+                     dir);
+  REQUIRE(r.code == 0);
+  std::string jobs = read_file(dir.file("out/jobs.csv"));
+  CHECK(run_s_of(jobs, "c") == 100);     // its observed run time, on the socket it is pinned to
+  CHECK(column_of(jobs, "g", 2) == 100); // first_start_s
+  CHECK(column_of(jobs, "g", 3) == 150); // finish_s
+  // On a cluster without host sockets the CPU pod can never run: an error naming it.
+  r = run_dlsim("validate --trace " + pods + " --format openb --cluster " +
+                    dir.write("t4.yaml", "nodes:\n  - count: 1\n    devices: {T4: 1}\n"),
+                dir);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Catch::Contains("pods.csv:2:"));
+  CHECK_THAT(r.err, Catch::Contains("job 'c'"));
 }

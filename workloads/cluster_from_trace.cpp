@@ -1,5 +1,6 @@
 // Node lists to cluster YAML. Model names become dlsim device types (the same mapping the
-// openb and pai2020 trace readers use for jobs), CPU-only machines become two XeonCPU sockets.
+// openb and pai2020 trace readers use for jobs), CPU-only machines become two XeonCPU sockets (and
+// openb GPU machines get two beside their GPUs, for openb's CPU-only pods).
 #include "workloads/cluster_from_trace.h"
 
 #include "workloads/formats/csv_rows.h"
@@ -17,7 +18,9 @@ namespace dlsim {
 namespace {
 
 // A CPU-only machine: dlsim's nodes need at least one device, and CPU jobs run on XeonCPU
-// sockets; two sockets is the common server (docs/traces.md#clusters-from-traces).
+// sockets; two sockets is the common server (docs/traces.md#clusters-from-traces). openb's GPU
+// machines get the same two beside their GPUs: openb's CPU-only pods run on GPU nodes too,
+// holding cores and memory there (the fragmentation of Weng et al., ATC'23).
 constexpr std::uint32_t kCpuSocketsPerNode = 2;
 
 struct Machine {
@@ -35,7 +38,8 @@ YAML::Node num(double v) {
 }
 
 // Groups identical machines, in order of first appearance.
-YAML::Node groups_yaml(const std::vector<Machine>& machines, const std::string& prefix) {
+YAML::Node groups_yaml(const std::vector<Machine>& machines, const std::string& prefix,
+                       bool sockets_on_gpu_nodes) {
   std::vector<std::pair<Machine, std::uint32_t>> groups;
   std::map<std::tuple<std::string, std::string, std::uint32_t, double, double>, std::size_t> index;
   for (const auto& m : machines) {
@@ -50,10 +54,8 @@ YAML::Node groups_yaml(const std::vector<Machine>& machines, const std::string& 
                                 : fmt::format("{}-{}x{}-{}c-{}g", prefix, m.gpus, m.trace_model,
                                               m.cpu_cores, m.memory_gb);
     g["count"] = count;
-    if (m.model.empty())
-      g["devices"]["XeonCPU"] = kCpuSocketsPerNode;
-    else
-      g["devices"][m.model] = m.gpus;
+    if (!m.model.empty()) g["devices"][m.model] = m.gpus;
+    if (m.model.empty() || sockets_on_gpu_nodes) g["devices"]["XeonCPU"] = kCpuSocketsPerNode;
     g["cpu_cores"] = num(m.cpu_cores);
     g["memory_gb"] = num(m.memory_gb);
     nodes.push_back(g);
@@ -168,7 +170,7 @@ YAML::Node openb_cluster_yaml(const std::string& file) {
   if (machines.empty()) throw InputError(file + ": the node list has no nodes");
   YAML::Node root;
   openb_device_types(root, machines);
-  root["nodes"] = groups_yaml(machines, "openb");
+  root["nodes"] = groups_yaml(machines, "openb", true);
   return root;
 }
 
@@ -214,7 +216,7 @@ YAML::Node pai2020_cluster_yaml(const std::string& file) {
       throw_bad_row);
   if (machines.empty()) throw InputError(file + ": the machine spec has no machines");
   YAML::Node root;
-  root["nodes"] = groups_yaml(machines, "pai");
+  root["nodes"] = groups_yaml(machines, "pai", false);
   return root;
 }
 

@@ -157,12 +157,13 @@ bool read_times(const Cells& f, CsvRow& row, TraceJob& job) {
 void warn_about_left_out(Trace& trace, const OpenbCounts& counts) {
   const std::string& file = trace.file;
   if (counts.cpu_pods > 0) {
-    trace.warnings.push_back(
-        fmt::format("{}: skipped {} CPU-only pods (num_gpu 0)", file, counts.cpu_pods));
+    trace.warnings.push_back(fmt::format("{}: {} CPU-only pods (num_gpu 0) run on a {} socket of "
+                                         "a node, holding its cores and memory",
+                                         file, counts.cpu_pods, kOpenbCpuPodDeviceType));
   }
   if (counts.never_ran > 0) {
     trace.warnings.push_back(
-        fmt::format("{}: skipped {} GPU pods that never ran (Pending, no scheduled_time; "
+        fmt::format("{}: skipped {} pods that never ran (Pending, no scheduled_time; "
                     "trace.openb_replay_pending: true replays them)",
                     file, counts.never_ran));
   }
@@ -214,16 +215,22 @@ Trace read_openb_trace(const std::string& file, const ReadOptions& options) {
       job.duration_s = untimed_s;
     }
     if (gpus == 0) {
-      ++counts.cpu_pods;
-    } else if (pending && !options.openb_replay_pending) {
+      // A CPU-only pod holds host cores and memory and no GPU: a job on one host CPU socket
+      // (every openb node has two, workloads/cluster_from_trace.cpp), whose observed run time is
+      // its run time there. gpu_spec names GPUs, which it does not use.
+      job.device_type = trace.device_types.intern(kOpenbCpuPodDeviceType);
+      job.observed_on_device_type = true;
+    }
+    if (pending && !options.openb_replay_pending) {
       ++counts.never_ran;
     } else {
+      if (gpus == 0) ++counts.cpu_pods;
       trace.jobs.push_back(std::move(job));
     }
   });
   warn_about_left_out(trace, counts);
   if (trace.jobs.empty() && trace.skipped == 0) {
-    throw InputError(file + ": the pod list has no GPU pod that ran");
+    throw InputError(file + ": the pod list has no pod that ran");
   }
   return trace;
 }
