@@ -1,6 +1,7 @@
 // dlsim: the command line. The composition root: the only place that wires the simulator core,
 // the workloads and the policies together.
 #include "sim/cli/commands.h"
+#include "sim/cli/provenance.h"
 #include "sim/engine/error.h"
 
 #include "dlsim_version.h"
@@ -31,7 +32,7 @@ commands:
   plot        plot result directories with gnuplot (JCT CDF, utilization, jobs, Gantt)
   table       one row per result directory: policy, differing parameters, metrics
   net-solve   share links among given flows (max-min fair) and print rates and routes
-  version     print the version
+  version     print the version and the git commit it was built from
 
 exit codes: 0 ok, 1 bad input, 2 bad usage
 )";
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
     if (command == "plot") return dlsim::command_plot(args);
     if (command == "table") return dlsim::command_table(args);
     if (command == "version" || command == "--version") {
-      fmt::print("dlsim {}\n", DLSIM_VERSION);
+      fmt::print("dlsim {} (commit {})\n", DLSIM_VERSION, dlsim::dlsim_commit());
       return 0;
     }
     fmt::print(stderr, "dlsim: unknown command '{}'\n\n{}", command, kUsage);

@@ -61,8 +61,12 @@ int command_run(const std::vector<std::string>& args) {
       "timeline.json (up to 10,000 jobs)\nto the output directory. "
       "With no options: the bundled default experiment.\n\nOptions");
   add_input_options(o);
-  o.add_options()("out,o", po::value<std::string>(),
-                  "output directory (default: results/<experiment>-<policy>-<seed>/)")(
+  o.add_options()(
+      "out,o", po::value<std::string>(),
+      "output directory (default: results/<experiment>-<policy>-<seed>/, which is not replaced "
+      "when it holds a run of other inputs)")("force", po::bool_switch(),
+                                              "replace the default directory even "
+                                              "when it holds a run of other inputs")(
       "until", po::value<std::string>(),
       "stop at this simulated time: seconds, or a duration such as 36h or 7d (overrides until_s)")(
       "events", po::value<std::string>(),
@@ -88,6 +92,7 @@ int command_run(const std::vector<std::string>& args) {
   OptionalOutputs optional;
   optional.events = file_switch(vm, "events");
   optional.timeline = file_switch(vm, "timeline");
+  optional.force = vm["force"].as<bool>();
   RunReport report = run_experiment(inputs_from(vm), out_dir, std::cerr, true, optional);
   const Experiment& e = report.experiment;
   const Summary& summary = report.summary;

@@ -7,6 +7,8 @@
 #include "sim/cli/policy_setup.h"
 #include "sim/cli/prepare.h"
 #include "sim/cli/progress.h"
+#include "sim/cli/provenance.h"
+#include "sim/cli/yaml_flatten.h"
 #include "sim/engine/error.h"
 #include "sim/report/event_log.h"
 #include "sim/report/result_dir.h"
@@ -22,6 +24,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -69,6 +72,34 @@ std::string render_run_yaml(const Experiment& e) {
       em.c_str());
 }
 
+std::string default_dir_conflict(const std::string& dir, const std::string& run_yaml) {
+  fs::path earlier = fs::path(dir) / "run.yaml";
+  std::error_code ec;
+  if (!fs::exists(earlier, ec)) return "";
+  std::vector<std::pair<std::string, std::string>> before, now;
+  try {
+    flatten_yaml(YAML::LoadFile(earlier.string()), "", before);
+  } catch (const YAML::Exception&) {
+    return fmt::format("{} is not a run.yaml dlsim can read", earlier.string());
+  }
+  flatten_yaml(YAML::Load(run_yaml), "", now);
+  std::map<std::string, std::string> a(before.begin(), before.end());
+  std::map<std::string, std::string> b(now.begin(), now.end());
+  a.erase("dlsim_version");
+  b.erase("dlsim_version");
+  if (a == b) return "";
+  for (const auto& [key, value] : now) {
+    if (key == "dlsim_version") continue;
+    auto it = a.find(key);
+    if (it == a.end()) return fmt::format("its run.yaml has no {}", key);
+    if (it->second != value)
+      return fmt::format("its run.yaml has {}: {}, this run {}", key, it->second, value);
+  }
+  for (const auto& [key, value] : a)
+    if (!b.count(key)) return fmt::format("its run.yaml has {}, this run none", key);
+  return "";
+}
+
 RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_dir,
                          std::ostream& warn, bool progress, const OptionalOutputs& optional) {
   auto wall_start = std::chrono::steady_clock::now();
@@ -79,7 +110,19 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   PolicySetup setup = make_policy_setup(entry, parse_placement(e.placement), e.policy_params);
   auto policy = entry.make(setup);
 
-  // The output directory is checked and staged before the simulation: a bad --out fails now.
+  // The output directory is checked and staged before the simulation: a bad --out fails now. The
+  // default directory is named after the experiment, policy and seed only, so another trace,
+  // cluster or --set would land in the same place: refused rather than overwritten.
+  std::string run_yaml = render_run_yaml(e);
+  if (out_dir.empty() && !optional.force) {
+    std::string conflict = default_dir_conflict(default_out_dir(e), run_yaml);
+    if (!conflict.empty()) {
+      throw InputError(fmt::format(
+          "{}/ holds the results of a run with other inputs ({}); give --out DIR for this run, "
+          "or --force to replace them",
+          default_out_dir(e), conflict));
+    }
+  }
   ResultDir out(out_dir.empty() ? default_out_dir(e) : out_dir);
   std::ofstream timeseries(out.file("timeseries.csv"), std::ios::binary);
   if (!timeseries) throw InputError(fmt::format("{}: cannot write", out.file("timeseries.csv")));
@@ -129,7 +172,17 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
     write_file_atomically(out.file("timeline.json"),
                           [&](std::ostream& s) { timeline.write_json(s, e.cluster, p.workload); });
   }
-  write_file_atomically(out.file("run.yaml"), [&](std::ostream& s) { s << render_run_yaml(e); });
+  write_file_atomically(out.file("run.yaml"), [&](std::ostream& s) { s << run_yaml; });
+  // What made the run and what it cost, apart from the deterministic files
+  // (docs/outputs.md#provenancejson).
+  RunTimes times;
+  times.sim_s = std::chrono::duration<double>(sim_end - sim_start).count();
+  times.wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  times.cpu_s = process_cpu_seconds();
+  write_file_atomically(out.file("provenance.json"), [&](std::ostream& s) {
+    write_provenance_json(s, e, inputs, run_yaml, times);
+  });
   // summary.json last: its presence marks a complete result directory.
   write_file_atomically(out.file("summary.json"),
                         [&](std::ostream& s) { write_summary_json(s, report.summary); });

@@ -30,7 +30,13 @@ constexpr std::size_t kTimelineAutoMaxJobs = 10'000;
 struct OptionalOutputs {
   FileSwitch events = FileSwitch::kAuto;
   FileSwitch timeline = FileSwitch::kAuto;
+  // Replace the default directory even when it holds a run of other inputs (--force).
+  bool force = false;
 };
+
+// Why the run may not write into the default directory `dir`: it holds another run's results
+// (its run.yaml differs from `run_yaml` in more than dlsim_version), named by the first key that
+// differs. Empty when the directory is free, holds no run.yaml, or the same inputs' run.
 
 // `name` made safe as one file name: characters other than letters, digits and "-_.+" become
 // '_', a leading '.' gets a '_' before it (so never "..") and it is cut to 100 characters.
@@ -43,9 +49,12 @@ std::string default_out_dir(const Experiment& e);
 // The text of run.yaml for an experiment: its resolved tree plus the dlsim version.
 std::string render_run_yaml(const Experiment& e);
 
+std::string default_dir_conflict(const std::string& dir, const std::string& run_yaml);
+
 // Loads the experiment, runs it and writes jobs.csv, timeseries.csv, events.csv and timeline.json
-// (as `optional` says), run.yaml and, last,
-// summary.json into `out_dir` (empty: default_out_dir). Trace warnings go to `warn`; a progress
+// (as `optional` says), run.yaml, provenance.json and, last, summary.json into `out_dir` (empty:
+// default_out_dir, refused when default_dir_conflict finds another run there, unless
+// optional.force). Trace warnings go to `warn`; a progress
 // line goes to stderr when `progress` is set, stderr is a terminal and the trace is long.
 RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_dir,
                          std::ostream& warn, bool progress = true,

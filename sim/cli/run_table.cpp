@@ -3,6 +3,7 @@
 
 #include "sim/cli/compare.h"
 #include "sim/cli/sweep_csv.h"
+#include "sim/cli/yaml_flatten.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -27,23 +28,6 @@ std::optional<double> as_number(const std::string& s) {
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
   return v;
-}
-
-// run.yaml's leaves as dotted paths, in the file's order.
-void flatten(const YAML::Node& node, const std::string& prefix,
-             std::vector<std::pair<std::string, std::string>>& out) {
-  auto name = [&](const std::string& k) { return prefix.empty() ? k : prefix + "." + k; };
-  if (node.IsMap()) {
-    for (const auto& kv : node)
-      flatten(kv.second, name(kv.first.Scalar()), out);
-  } else if (node.IsSequence()) {
-    for (std::size_t i = 0; i < node.size(); ++i)
-      flatten(node[i], name(std::to_string(i)), out);
-  } else if (node.IsScalar()) {
-    out.emplace_back(prefix, node.Scalar());
-  } else {
-    out.emplace_back(prefix, "");
-  }
 }
 
 std::string run_label(const std::string& dir) {
@@ -84,7 +68,7 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
     r.summary = read_result_set((fs::path(dir) / "summary.json").string());
     std::string run_yaml = (fs::path(dir) / "run.yaml").string();
     if (!fs::exists(run_yaml)) throw InputError(fmt::format("{}: cannot read", run_yaml));
-    flatten(YAML::LoadFile(run_yaml), "", r.config);
+    flatten_yaml(YAML::LoadFile(run_yaml), "", r.config);
     runs.push_back(std::move(r));
   }
 

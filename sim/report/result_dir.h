@@ -11,8 +11,9 @@ namespace dlsim {
 
 // The files a run writes. An earlier run's copies are replaced; any other file in the directory
 // (a sweep's dlsim.log and error.txt, a user's notes) is carried over into the new directory.
-inline constexpr std::string_view kResultFiles[] = {"jobs.csv",   "timeseries.csv", "run.yaml",
-                                                    "events.csv", "timeline.json",  "summary.json"};
+inline constexpr std::string_view kResultFiles[] = {
+    "jobs.csv",      "timeseries.csv",  "run.yaml",    "events.csv",
+    "timeline.json", "provenance.json", "summary.json"};
 
 class ResultDir {
 public:
