@@ -9,16 +9,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <string>
 
 namespace dlsim {
 
 namespace {
 
-// Iterations done so far, including the part of the current run not yet settled.
-double progress_now(const View& view, JobId j) {
-  return done_at(view.state(j), view.now());
-}
+// A trial whose job has not been submitted yet: the search learns its job id at submission.
+constexpr JobId kUnbound = std::numeric_limits<JobId>::max();
+const JobState kNotSubmitted{};
 
 class SearchSessions final : public Policy {
 public:
@@ -27,13 +28,18 @@ public:
     for (auto& s : sessions) {
       Session session;
       for (auto& t : draw_trials(s))
-        session.trials.push_back(Trial{std::move(t), 0, 0});
+        session.trials.push_back(Trial{std::move(t), kUnbound, 0});
+      for (std::size_t ti = 0; ti < session.trials.size(); ++ti)
+        trial_named_.emplace(session.trials[ti].truth.job, std::pair{sessions_.size(), ti});
       session.spec = std::move(s);
       sessions_.push_back(std::move(session));
     }
   }
 
-  void on_arrival(JobId j, const View& view) override { inner_->on_arrival(j, view); }
+  void on_arrival(JobId j, const View& view) override {
+    bind(j, view);
+    inner_->on_arrival(j, view);
+  }
   void check_config(const RuntimeConfig& config) const override { inner_->check_config(config); }
   void on_action_done(JobId j, const View& view) override { inner_->on_action_done(j, view); }
 
@@ -48,7 +54,6 @@ public:
   }
 
   void schedule(Control& control) override {
-    if (!bound_) bind(control);
     for (Session& s : sessions_) {
       if (s.done) {
         for (const Trial& t : s.trials)
@@ -100,34 +105,33 @@ private:
     bool done = false;                        // a trial reached the target
   };
 
-  void bind(const View& view) {
-    bound_ = true;
-    std::map<std::string_view, JobId> by_name;
-    for (JobId j = 0; j < view.job_count(); ++j)
-      by_name.emplace(view.job_name(j), j);
-    for (std::size_t si = 0; si < sessions_.size(); ++si) {
-      for (std::size_t ti = 0; ti < sessions_[si].trials.size(); ++ti) {
-        Trial& t = sessions_[si].trials[ti];
-        auto it = by_name.find(t.truth.job);
-        if (it == by_name.end()) {
-          throw InputError(fmt::format(
-              "policy.params.sessions: session '{}': trial job '{}' is not in the trace (add the "
-              "sessions' trials with dlsim gen-trace --sessions)",
-              sessions_[si].spec.name, t.truth.job));
-        }
-        t.job = it->second;
-        // The search knows its own budget: the full training, on the trace's reference device.
-        t.full_iterations =
-            sessions_[si].spec.budget_s /
-            view.perf().iter_time(view.request(t.job).model, view.reference_device());
-        trial_of_[t.job] = {si, ti};
-      }
-    }
+  // A trial's job is bound when it is submitted (by name: the search submits its trials, so it
+  // knows them, but a scheduler sees no job before its submission). run_experiment checked that
+  // every trial names a job of the trace.
+  void bind(JobId j, const View& view) {
+    auto it = trial_named_.find(std::string(view.job_name(j)));
+    if (it == trial_named_.end()) return;
+    auto [si, ti] = it->second;
+    Trial& t = sessions_[si].trials[ti];
+    t.job = j;
+    // The search knows its own budget: the full training, on the trace's reference device.
+    t.full_iterations = sessions_[si].spec.budget_s /
+                        view.perf().iter_time(view.request(j).model, view.reference_device());
+    trial_of_[j] = {si, ti};
+  }
+
+  static const JobState& state_of(const View& view, const Trial& t) {
+    return t.job == kUnbound ? kNotSubmitted : view.state(t.job);
+  }
+  // Iterations done so far, including the part of the current run not yet settled.
+  static double progress_now(const View& view, const Trial& t) {
+    return done_at(state_of(view, t), view.now());
   }
 
   [[nodiscard]] bool reached(const View& view, const Trial& t, double fraction) const {
+    if (t.job == kUnbound) return false;
     double need = fraction * t.full_iterations;
-    return progress_now(view, t.job) >= need - 1e-9 * t.full_iterations;
+    return progress_now(view, t) >= need - 1e-9 * t.full_iterations;
   }
 
   // Synchronous successive halving: once every live trial has reached the rung's progress,
@@ -138,7 +142,7 @@ private:
       const double f = s.spec.rungs[s.next_rung];
       std::vector<const Trial*> live;
       for (const Trial& t : s.trials) {
-        JobStatus st = control.state(t.job).status;
+        JobStatus st = state_of(control, t).status;
         if (st == JobStatus::kFuture) return; // the session has not been submitted yet
         if (is_over(st) || doomed_.count(t.job)) continue;
         if (!reached(control, t, f)) return;
@@ -167,7 +171,7 @@ private:
     if (s.results.size() < s.spec.rungs.size()) s.results.resize(s.spec.rungs.size());
     for (Trial& t : s.trials) {
       while (t.next_rung < s.spec.rungs.size()) {
-        JobStatus st = control.state(t.job).status;
+        JobStatus st = state_of(control, t).status;
         if (is_over(st) || st == JobStatus::kFuture || doomed_.count(t.job)) break;
         const std::size_t r = t.next_rung;
         if (!reached(control, t, s.spec.rungs[r])) break;
@@ -189,6 +193,7 @@ private:
   }
 
   void kill(Control& control, JobId j) {
+    if (j == kUnbound) return;
     JobStatus st = control.state(j).status;
     if (is_over(st) || st == JobStatus::kFuture) return;
     if (st == JobStatus::kPending) {
@@ -208,14 +213,13 @@ private:
       if (s.spec.asynchronous) {
         // The first running trial to reach its next rung.
         for (const Trial& t : s.trials) {
-          const JobState& st = control.state(t.job);
+          const JobState& st = state_of(control, t);
           if (t.next_rung >= s.spec.rungs.size() || st.status != JobStatus::kRunning ||
               st.rate <= 0 || doomed_.count(t.job)) {
             continue;
           }
           double left_s =
-              (s.spec.rungs[t.next_rung] * t.full_iterations - progress_now(control, t.job)) /
-              st.rate;
+              (s.spec.rungs[t.next_rung] * t.full_iterations - progress_now(control, t)) / st.rate;
           SimTime at = control.now() + from_seconds_ceil(std::max(0.0, left_s));
           if (at > control.now()) next = std::min(next, at);
         }
@@ -226,13 +230,13 @@ private:
       SimTime last = -1;
       bool all_running = true;
       for (const Trial& t : s.trials) {
-        const JobState& st = control.state(t.job);
+        const JobState& st = state_of(control, t);
         if (is_over(st.status) || doomed_.count(t.job) || reached(control, t, f)) continue;
         if (st.status != JobStatus::kRunning || st.rate <= 0) {
           all_running = false;
           break;
         }
-        double left_s = (f * t.full_iterations - progress_now(control, t.job)) / st.rate;
+        double left_s = (f * t.full_iterations - progress_now(control, t)) / st.rate;
         last = std::max(last, control.now() + from_seconds_ceil(left_s));
       }
       if (all_running && last > control.now()) next = std::min(next, last);
@@ -246,7 +250,7 @@ private:
   std::vector<Session> sessions_;
   std::map<JobId, std::pair<std::size_t, std::size_t>> trial_of_; // job -> (session, trial)
   std::set<JobId> doomed_; // to cancel once the scheduler starts them
-  bool bound_ = false;
+  std::map<std::string, std::pair<std::size_t, std::size_t>> trial_named_; // by job name
   SimTime wake_ = -1;
 };
 

@@ -76,9 +76,8 @@ private:
   // the names that jobs use count (the workload may list an unused empty name).
   void set_up_queues(const View& view) {
     const auto& names = view.queue_names();
-    std::vector<bool> used(std::max<std::size_t>(names.size(), 1), false);
-    for (JobId j = 0; j < view.job_count(); ++j)
-      used[view.request(j).queue] = true;
+    std::vector<bool> used = view.queues_used();
+    used.resize(std::max<std::size_t>(names.size(), 1), false);
     auto name_of = [](const std::string& n) { return n.empty() ? std::string("default") : n; };
     queue_of_.assign(used.size(), 0);
     if (config_.queues.empty()) {

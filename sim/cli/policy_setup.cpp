@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <string_view>
+#include <unordered_set>
 
 namespace dlsim {
 
@@ -25,6 +27,23 @@ PolicySetup make_policy_setup(const PolicyEntry& entry, Placement placement,
     setup.search_sessions = load_search_sessions(file);
   }
   return setup;
+}
+
+void check_search_trials(const PolicySetup& setup, const Workload& workload) {
+  if (setup.search_sessions.empty()) return;
+  std::unordered_set<std::string_view> names;
+  for (const JobSpec& job : workload.jobs)
+    names.insert(job.name);
+  for (const SearchSession& s : setup.search_sessions) {
+    for (const SearchTrial& t : draw_trials(s)) {
+      if (names.count(t.job) == 0) {
+        throw InputError(fmt::format(
+            "policy.params.sessions: session '{}': trial job '{}' is not in the trace (add the "
+            "sessions' trials with dlsim gen-trace --sessions)",
+            s.name, t.job));
+      }
+    }
+  }
 }
 
 } // namespace dlsim

@@ -13,4 +13,9 @@ namespace dlsim {
 PolicySetup make_policy_setup(const PolicyEntry& entry, Placement placement,
                               const YAML::Node& given);
 
+// Every search trial must name a job of the trace. Checked here, before the run, because the
+// search controller binds each trial to its job only when that job is submitted (a policy sees
+// no job before its submission).
+void check_search_trials(const PolicySetup& setup, const Workload& workload);
+
 } // namespace dlsim

@@ -108,6 +108,7 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   const Experiment& e = p.experiment;
   const PolicyEntry& entry = find_policy(e.policy);
   PolicySetup setup = make_policy_setup(entry, parse_placement(e.placement), e.policy_params);
+  check_search_trials(setup, p.workload);
   auto policy = entry.make(setup);
 
   // The output directory is checked and staged before the simulation: a bad --out fails now. The

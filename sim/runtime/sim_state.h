@@ -50,6 +50,7 @@ struct SimState {
   std::vector<std::uint32_t> devices_of_type; // by DeviceTypeId: how many the cluster has
   std::vector<DeviceTypeId> all_type_ids;     // 0..types-1, for one-type spans
   const NetworkModel* network = nullptr;      // routes and link load (always set by Simulation)
+  std::vector<bool> queue_used; // by Workload::queues index: does any job of the trace use it
 
   // Counters kept current on every change, for metrics and policies.
   std::uint32_t pending = 0; // submitted, holding nothing, not finished (pending + suspended)

@@ -51,9 +51,13 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
     for (auto& types : gpu_types_by_model(cluster, workload, present))
       s_.set_types_for_model.push_back(std::move(types));
   }
+  s_.queue_used.assign(workload.queues.size(), false);
   for (JobId j = 0; j < workload.jobs.size(); ++j) {
-    s_.jobs[j].share_min = workload.jobs[j].request.gpu_share_min;
-    s_.jobs[j].share_max = workload.jobs[j].request.gpu_share_max;
+    const JobRequest& req = workload.jobs[j].request;
+    s_.jobs[j].share_min = req.gpu_share_min;
+    s_.jobs[j].share_max = req.gpu_share_max;
+    if (req.queue >= s_.queue_used.size()) s_.queue_used.resize(req.queue + 1, false);
+    s_.queue_used[req.queue] = true;
   }
   refresh_stamp_.assign(workload.jobs.size(), 0);
   net_ = std::make_unique<NetworkModel>(cluster);

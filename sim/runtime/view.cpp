@@ -2,6 +2,8 @@
 
 #include "sim/engine/error.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace dlsim {
@@ -12,6 +14,14 @@ const SimState& View::raw() const {
         "a non-oracle policy asked for the raw state (it holds the jobs' true lengths)");
   }
   return s_;
+}
+
+void View::refuse_future(JobId j) const {
+  throw ActionError(fmt::format("the policy read job {} ('{}') before its submission at {:g} s "
+                                "(now {:g} s): a scheduler learns of a job when it is submitted",
+                                j, s_.workload->jobs[j].name,
+                                to_seconds(s_.workload->jobs[j].request.submit),
+                                to_seconds(s_.now)));
 }
 
 double View::measured_iteration_s(JobId j) const {

@@ -20,10 +20,24 @@ public:
   [[nodiscard]] SimTime now() const { return s_.now; }
   [[nodiscard]] const Cluster& cluster() const { return *s_.cluster; }
   [[nodiscard]] const RuntimeConfig& config() const { return s_.config; }
+  // Ids run 0..job_count()-1 in submission order; a job not yet submitted is in state kFuture,
+  // and its request and name are hidden (below).
   [[nodiscard]] std::size_t job_count() const { return s_.jobs.size(); }
-  [[nodiscard]] const JobRequest& request(JobId j) const { return s_.workload->jobs[j].request; }
-  [[nodiscard]] std::string_view job_name(JobId j) const { return s_.workload->jobs[j].name; }
+  // What job j asked for and its name. Throws ActionError for a job not yet submitted unless
+  // this is an observer's view: a real scheduler learns of a job when it is submitted, so the
+  // boundary is enforced like the oracle's (docs/policies.md#what-a-policy-sees).
+  [[nodiscard]] const JobRequest& request(JobId j) const {
+    if (s_.jobs[j].status == JobStatus::kFuture && !observer_) refuse_future(j);
+    return s_.workload->jobs[j].request;
+  }
+  [[nodiscard]] std::string_view job_name(JobId j) const {
+    if (s_.jobs[j].status == JobStatus::kFuture && !observer_) refuse_future(j);
+    return s_.workload->jobs[j].name;
+  }
   [[nodiscard]] const JobState& state(JobId j) const { return s_.jobs[j]; }
+  // The queues the trace names, flagged by whether any job uses one: configuration a cluster's
+  // administrator creates before jobs arrive (Volcano queues), not knowledge of future jobs.
+  [[nodiscard]] const std::vector<bool>& queues_used() const { return s_.queue_used; }
   // Names by id (users[request.user], queues[request.queue], models[request.model]).
   [[nodiscard]] const std::vector<std::string>& user_names() const { return s_.workload->users; }
   [[nodiscard]] const std::vector<std::string>& queue_names() const { return s_.workload->queues; }
@@ -67,6 +81,8 @@ public:
   [[nodiscard]] double oracle_remaining_s(JobId j) const;
 
 private:
+  [[noreturn]] void refuse_future(JobId j) const;
+
   const SimState& s_;
   bool oracle_;
   bool observer_;
