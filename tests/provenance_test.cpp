@@ -92,3 +92,50 @@ TEST_CASE("the default directory is not replaced by a run of other inputs withou
   CHECK_THAT(read_file(dir.file("results/default-fifo-1/run.yaml")),
              Catch::Contains("sample_s: 60"));
 }
+
+TEST_CASE("a measurement window measures the jobs submitted in it, by hand", "[cli][window]") {
+  ScratchDir dir;
+  // The FIFO case of tests/outputs_test.cpp: one node of 4 V100s; a (3 GPUs, submitted 0, runs
+  // 0-100), b (2 GPUs, submitted 10, runs 100-150 s), c (1 GPU, submitted 20, runs 100-130 s).
+  dir.write("four.yaml", "nodes:\n  - {count: 1, devices: {V100: 4}}\n");
+  dir.write("t.csv", "id,submit_s,workers,duration_s\na,0,3,100\nb,10,2,50\nc,20,1,30\n");
+  std::string common =
+      "run -q --policy fifo --cluster " + dir.file("four.yaml") + " --trace " + dir.file("t.csv");
+  REQUIRE(run_in(dir, common + " -o plain").code == 0);
+  REQUIRE(run_in(dir, common + " --set report.measure_from_s=5 --set report.measure_to_s=20 -o w")
+              .code == 0);
+  auto plain = nlohmann::ordered_json::parse(read_file(dir.file("plain/summary.json")));
+  auto with = nlohmann::ordered_json::parse(read_file(dir.file("w/summary.json")));
+  // The run is the same; only the window is added, at the end.
+  CHECK_FALSE(plain.contains("window"));
+  auto window = with["window"];
+  with.erase("window");
+  CHECK(with == plain);
+  // [5, 20] holds b and c. JCT b 150 - 10 = 140, c 130 - 20 = 110: mean 125, p95 110 + 30 x
+  // 0.95 = 138.5, p99 110 + 30 x 0.99 = 139.7. Queueing b 100 - 10 = 90, c 80: mean 85, p95
+  // 80 + 10 x 0.95 = 89.5. Slowdown b 140 / 50 = 2.8, c 110 / 30 = 3.666...: mean 3.2333...
+  CHECK(window["from_s"] == 5);
+  CHECK(window["to_s"] == 20);
+  CHECK(window["jobs"] == 2);
+  CHECK(window["finished"] == 2);
+  CHECK(window["unfinished"] == 0);
+  CHECK(window["jct_mean_s"] == 125);
+  CHECK(window["jct_median_s"] == 125);
+  CHECK(window["jct_p95_s"].get<double>() == Approx(138.5).margin(1e-6));
+  CHECK(window["jct_p99_s"].get<double>() == Approx(139.7).margin(1e-6));
+  CHECK(window["queue_mean_s"] == 85);
+  CHECK(window["queue_p95_s"].get<double>() == Approx(89.5).margin(1e-6));
+  CHECK(window["slowdown_mean"].get<double>() == Approx((2.8 + 110.0 / 30) / 2));
+  CHECK(window["slowdown_max"].get<double>() == Approx(110.0 / 30));
+  // Only the start given: up to the last submission (20 s), so the same jobs.
+  REQUIRE(run_in(dir, common + " --set report.measure_from_s=5 -o from").code == 0);
+  auto from = nlohmann::json::parse(read_file(dir.file("from/summary.json")));
+  CHECK(from["window"]["to_s"] == 20);
+  CHECK(from["window"]["jobs"] == 2);
+  // An end before the start is an error naming the key.
+  Outcome bad =
+      run_in(dir, common + " --set report.measure_from_s=50 --set report.measure_to_s=20 -o bad");
+  CHECK(bad.code == 1);
+  CHECK_THAT(bad.err, Catch::Contains("report.measure_to_s: must not be below "
+                                      "report.measure_from_s (50 s), got 20 s"));
+}

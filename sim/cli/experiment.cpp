@@ -104,6 +104,11 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
     std::string path = "trace." + problem->first;
     yaml_fail(YamlWhere{file, path}, node_at(root, path), problem->second);
   }
+  if (e.measure_from_s >= 0 && e.measure_to_s >= 0 && e.measure_to_s < e.measure_from_s) {
+    yaml_fail(YamlWhere{file, "report.measure_to_s"}, node_at(root, "report.measure_to_s"),
+              fmt::format("must not be below report.measure_from_s ({} s), got {} s",
+                          e.measure_from_s, e.measure_to_s));
+  }
   e.models_file = find_data_file(e.models_file, file);
   const PolicyEntry& entry = find_policy(e.policy);
   parse_placement(e.placement);

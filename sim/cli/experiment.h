@@ -44,6 +44,10 @@ struct Experiment {
   double sample_s = 60;
   std::uint64_t seed = 1;
   double until_s = -1; // stop the run at this simulated time; -1 = run to the end
+  // The measurement window (report.measure_from_s, report.measure_to_s): summary.json's
+  // `window` covers the jobs submitted in it. -1 = not set.
+  double measure_from_s = -1;
+  double measure_to_s = -1;
   YAML::Node resolved; // the whole resolved tree, for run.yaml
 };
 

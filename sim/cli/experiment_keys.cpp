@@ -129,6 +129,22 @@ std::vector<ConfigKey> experiment_keys(Experiment& e) {
        .doc = "Period of `timeseries.csv` ([outputs.md](outputs.md#timeseriescsv)); at least "
               "dlsim's time step of 1 µs.",
        .min = 1e-6},
+      {.path = "report.measure_from_s",
+       .type = KeyType::kSeconds,
+       .field = &e.measure_from_s,
+       .doc = "Start of the measurement window: `summary.json`'s `window` has the metrics of the "
+              "jobs submitted from here to `report.measure_to_s`, while every job runs "
+              "([outputs.md](outputs.md#measurement-window)).",
+       .min = 0,
+       .unset = -1,
+       .default_text = "no window (`-1`); 0 when only `measure_to_s` is set"},
+      {.path = "report.measure_to_s",
+       .type = KeyType::kSeconds,
+       .field = &e.measure_to_s,
+       .doc = "End of the measurement window (inclusive); not below `report.measure_from_s`.",
+       .min = 0,
+       .unset = -1,
+       .default_text = "no window (`-1`); the last submission when only `measure_from_s` is set"},
       {.path = "seed",
        .type = KeyType::kInteger,
        .field = &e.seed,

@@ -150,6 +150,11 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   report.result = sim.run(until);
   auto sim_end = std::chrono::steady_clock::now();
   report.summary = summarize(sim.state(), report.result, meter, e.policy, e.seed);
+  if (e.measure_from_s >= 0 || e.measure_to_s >= 0) {
+    double to =
+        e.measure_to_s >= 0 ? e.measure_to_s : to_seconds(p.workload.jobs.back().request.submit);
+    report.summary.window = summarize_window(sim.state(), std::max(e.measure_from_s, 0.0), to);
+  }
   report.gpu_count = sim.state().gpu_count;
   if (sampler.doublings() > 0) {
     fmt::print(warn,

@@ -88,6 +88,48 @@ double solo_seconds(const Workload& w, std::size_t job) {
   return std::round(s * 1e6) / 1e6; // to the microsecond, as jobs.csv prints it
 }
 
+WindowSummary summarize_window(const SimState& s, double from_s, double to_s) {
+  WindowSummary out;
+  out.from_s = from_s;
+  out.to_s = to_s;
+  const Workload& w = *s.workload;
+  std::vector<double> jct, queue;
+  double slowdown_sum = 0;
+  std::uint64_t slowdowns = 0;
+  for (std::size_t j = 0; j < s.jobs.size(); ++j) {
+    SimTime submit = w.jobs[j].request.submit;
+    double submit_s = to_seconds(submit);
+    if (submit_s < from_s || submit_s > to_s) continue;
+    const JobState& job = s.jobs[j];
+    ++out.jobs;
+    if (job.first_start >= 0) queue.push_back(to_seconds(job.first_start - submit));
+    if (job.status == JobStatus::kFinished) {
+      ++out.finished;
+      double t = to_seconds(job.end - submit);
+      jct.push_back(t);
+      double solo = solo_seconds(w, j);
+      if (solo > 0) {
+        slowdown_sum += t / solo;
+        ++slowdowns;
+        out.slowdown_max = std::max(out.slowdown_max, t / solo);
+      }
+    } else if (job.status != JobStatus::kCancelled) {
+      ++out.unfinished;
+    }
+  }
+  std::sort(jct.begin(), jct.end());
+  std::sort(queue.begin(), queue.end());
+  out.jct_mean_s = mean(jct);
+  out.jct_median_s = percentile_sorted(jct, 50);
+  out.jct_p95_s = percentile_sorted(jct, 95);
+  out.jct_p99_s = percentile_sorted(jct, 99);
+  out.queue_mean_s = mean(queue);
+  out.queue_median_s = percentile_sorted(queue, 50);
+  out.queue_p95_s = percentile_sorted(queue, 95);
+  out.slowdown_mean = slowdowns ? slowdown_sum / static_cast<double>(slowdowns) : 0.0;
+  return out;
+}
+
 Summary summarize(const SimState& s, const RunResult& result, const UtilizationMeter& meter,
                   const std::string& policy, std::uint64_t seed) {
   Summary out;

@@ -5,6 +5,7 @@
 #include "sim/runtime/simulation.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,6 +32,18 @@ struct Fairness {
   double ftf_rho_max = 0;
 };
 
+// Metrics over the jobs submitted in a measurement window [from_s, to_s] (Gavel-style steady
+// state: every job runs, only these are measured; docs/outputs.md#measurement-window).
+struct WindowSummary {
+  double from_s = 0, to_s = 0;
+  std::uint64_t jobs = 0; // submitted in the window
+  std::uint64_t finished = 0;
+  std::uint64_t unfinished = 0; // not finished and not cancelled at the end
+  double jct_mean_s = 0, jct_median_s = 0, jct_p95_s = 0, jct_p99_s = 0; // finished ones
+  double queue_mean_s = 0, queue_median_s = 0, queue_p95_s = 0;          // started ones
+  double slowdown_mean = 0, slowdown_max = 0; // finished ones with solo_s > 0
+};
+
 struct Summary {
   std::string policy;
   std::uint64_t seed = 0;
@@ -53,6 +66,7 @@ struct Summary {
   std::uint64_t preemptions = 0;
   std::uint64_t migrations = 0;
   std::uint64_t events = 0;
+  std::optional<WindowSummary> window; // written only when the experiment sets one
 };
 
 // The job's run time alone at its requested size (jobs.csv `solo_s`), to the microsecond: its
@@ -62,6 +76,9 @@ double solo_seconds(const Workload& w, std::size_t job);
 
 // Linear-interpolation percentile of sorted values (numpy's default): position p/100*(n-1).
 double percentile_sorted(std::span<const double> sorted, double p);
+
+// The window's metrics; `to_s` may be +inf (no upper end).
+WindowSummary summarize_window(const SimState& state, double from_s, double to_s);
 
 Summary summarize(const SimState& state, const RunResult& result, const UtilizationMeter& meter,
                   const std::string& policy, std::uint64_t seed);

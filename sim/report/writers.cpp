@@ -185,6 +185,24 @@ void write_summary_json(std::ostream& out, const Summary& m) {
                    {"slowdown_max", f.slowdown_max},
                    {"ftf_rho_mean", f.ftf_rho_mean},
                    {"ftf_rho_max", f.ftf_rho_max}};
+  // Only with a measurement window, so that runs without one keep their bytes.
+  if (m.window) {
+    const WindowSummary& w = *m.window;
+    j["window"] = {{"from_s", us_round(w.from_s)},
+                   {"to_s", us_round(w.to_s)},
+                   {"jobs", w.jobs},
+                   {"finished", w.finished},
+                   {"unfinished", w.unfinished},
+                   {"jct_mean_s", us_round(w.jct_mean_s)},
+                   {"jct_median_s", us_round(w.jct_median_s)},
+                   {"jct_p95_s", us_round(w.jct_p95_s)},
+                   {"jct_p99_s", us_round(w.jct_p99_s)},
+                   {"queue_mean_s", us_round(w.queue_mean_s)},
+                   {"queue_median_s", us_round(w.queue_median_s)},
+                   {"queue_p95_s", us_round(w.queue_p95_s)},
+                   {"slowdown_mean", w.slowdown_mean},
+                   {"slowdown_max", w.slowdown_max}};
+  }
   out << j.dump(2) << '\n';
 }
 
