@@ -9,7 +9,7 @@
 
 namespace dlsim::fuzz {
 
-// The directory, made on first use (mkdtemp under $TMPDIR or /tmp).
+// The directory, made on first use (mkdtemp under $TMPDIR, else /dev/shm, else /tmp).
 const std::string& scratch_dir();
 
 // Writes bytes to an in-memory file kept for `name` (one memfd per name, reused) and returns its
