@@ -8,9 +8,11 @@
 #include "sim/config/yaml_reader.h"
 #include "sim/engine/error.h"
 #include "workloads/cluster_from_trace.h"
+#include "workloads/gen_trace_presets.h"
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 
 #ifndef DLSIM_SOURCE_DIR
@@ -98,6 +100,24 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   }
   e.cluster = load_cluster(cluster_node, e.cluster_file.empty() ? file : e.cluster_file,
                            e.cluster_file.empty() ? "cluster" : "");
+  if (e.generate.jobs > 0) {
+    // A generated trace: no file, the native format, the generator's seed resolved.
+    if (!e.trace_file.empty()) {
+      yaml_fail(YamlWhere{file, "trace.generate"}, node_at(root, "trace.generate"),
+                "give either trace.file or trace.generate, not both");
+    }
+    if (e.trace_format != "native") {
+      yaml_fail(YamlWhere{file, "trace.format"}, node_at(root, "trace.format"),
+                "a generated trace is in the native format, got " + e.trace_format);
+    }
+    if (e.generate.seed != std::floor(e.generate.seed)) {
+      yaml_fail(YamlWhere{file, "trace.generate.seed"}, node_at(root, "trace.generate.seed"),
+                fmt::format("must be a whole number, got {}", e.generate.seed));
+    }
+    if (!e.generate.like.empty()) gen_trace_preset(e.generate.like); // names the presets if not
+  } else if (e.trace_file.empty()) {
+    throw InputError(file + ": trace: missing (trace.file, a trace file; or trace.generate)");
+  }
   e.trace_file = find_data_file(e.trace_file, file);
   // Which part of the trace to replay (workloads/trace_select.h, docs/traces.md).
   if (auto problem = selection_problem(e.selection)) {
@@ -117,6 +137,13 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   // The resolved tree: what was given, with every default written out, in the table's order.
   YAML::Node r;
   write_config_keys(keys, r);
+  // trace.generate is recorded only when the trace is generated, so that other run.yaml keep
+  // their text; a file-less trace writes no trace.file.
+  if (e.generate.jobs == 0) {
+    r["trace"].remove("generate");
+  } else {
+    r["trace"].remove("file");
+  }
   r["cluster"] = cluster_to_yaml(e.cluster);
   r["policy"]["params"] = e.policy_params;
   e.resolved = r;

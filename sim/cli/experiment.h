@@ -26,6 +26,15 @@ struct Experiment {
   Cluster cluster;
   std::string cluster_file; // "" when inline
   std::string trace_file;
+  // trace.generate: a synthetic trace made by the run instead of read (jobs 0 = read trace.file).
+  struct Generate {
+    std::uint64_t jobs = 0;
+    double arrival_rate = -1; // per hour; -1: the preset's, or gen-trace's default (Philly)
+    std::string like;         // a gen-trace preset, or ""
+    double seed = -1;         // -1: the run's seed
+    bool models = false;
+    std::string device_types;
+  } generate;
   std::string trace_format = "native";
   std::string reference_device = "V100";
   bool assign_models = false;

@@ -6,9 +6,58 @@
 #include "workloads/formats/registry.h"
 #include "workloads/trace_select.h"
 
+#include "workloads/gen_trace.h"
+#include "workloads/gen_trace_presets.h"
+
 #include <fmt/ostream.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
 namespace dlsim {
+
+namespace {
+
+// trace.generate: the trace `dlsim gen-trace` would write with these settings, read back by the
+// native reader (through a private temporary file, removed at once), so that a generated trace
+// and the same trace written to a file give the same run.
+Trace generated_trace(const Experiment& e, const ModelZoo& zoo, const TraceFormat& native,
+                      const ReadOptions& read_options) {
+  const Experiment::Generate& gen = e.generate;
+  GenTraceOptions g = gen.like.empty() ? GenTraceOptions{} : gen_trace_preset(gen.like);
+  g.jobs = gen.jobs;
+  g.seed = gen.seed >= 0 ? static_cast<std::uint64_t>(gen.seed) : e.seed;
+  if (gen.arrival_rate > 0) g.arrival_rate_per_hour = gen.arrival_rate;
+  if (gen.models) {
+    for (const auto& m : zoo.models)
+      g.models.push_back(m.name);
+  }
+  if (!gen.device_types.empty()) parse_device_type_mix(gen.device_types, g);
+  std::string path = (fs::temp_directory_path() / "dlsim-trace-XXXXXX").string();
+  int fd = ::mkstemp(path.data());
+  if (fd < 0) throw InputError(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
+  ::close(fd);
+  struct Remove {
+    std::string path;
+    ~Remove() { std::remove(path.c_str()); }
+  } remove{path};
+  {
+    std::ofstream out(path, std::ios::binary);
+    generate_trace(g, out);
+    out.flush();
+    if (!out) throw InputError(fmt::format("{}: write failed (disk full?)", path));
+  }
+  return native.read(path, read_options);
+}
+
+} // namespace
 
 Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   Prepared p;
@@ -30,7 +79,8 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   read_options.openb_replay_pending = e.openb_replay_pending;
   Trace trace;
   try {
-    trace = format.read(e.trace_file, read_options);
+    trace = e.generate.jobs > 0 ? generated_trace(e, p.zoo, format, read_options)
+                                : format.read(e.trace_file, read_options);
   } catch (const InputError& error) {
     // A header error on a file that is plainly another format (a real trace read as native, the
     // default): say which format it looks like.
