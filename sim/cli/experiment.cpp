@@ -29,6 +29,14 @@ std::string find_data_file(const std::string& path, const std::string& beside) {
     fs::path p = fs::path(beside).parent_path() / path;
     if (fs::exists(p)) return p.string();
   }
+  // An installed dlsim (cmake --install) finds its data beside it: <prefix>/bin/dlsim reads
+  // <prefix>/share/dlsim/configs/... Then the source tree it was built from.
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path installed = exe.parent_path().parent_path() / "share" / "dlsim" / path;
+    if (fs::exists(installed, ec)) return installed.string();
+  }
   fs::path p = fs::path(DLSIM_SOURCE_DIR) / path;
   if (fs::exists(p)) return p.string();
   return path;
