@@ -63,7 +63,7 @@ namespace {
 const std::string kMuri = std::string(DLSIM_SOURCE_DIR_FOR_TESTS) + "/traces/muri/";
 
 // An 8-node cluster of 8 V100s each, the size of Muri's simulator/cluster_spec/n8g8.csv.
-const char* kN8G8 = "nodes:\n  - count: 8\n    devices: {V100: 8}\n";
+constexpr const char* kMuriCluster = "nodes:\n  - count: 8\n    devices: {V100: 8}\n";
 
 std::size_t lines_with(const std::string& text, const std::string& what) {
   std::size_t n = 0;
@@ -108,7 +108,7 @@ TEST_CASE("muri: the published trace and job_type files import every job, times 
 TEST_CASE("muri: --format auto, and ms read as seconds gets a hint", "[trace][muri][errors]") {
   ScratchDir dir;
   CHECK(run_dlsim("validate --trace traces/muri/trace3.csv --format auto --cluster " +
-                      dir.write("c.yaml", kN8G8) + " --unknown-models duration",
+                      dir.write("c.yaml", kMuriCluster) + " --unknown-models duration",
                   dir)
             .code == 0);
   // The Muri file given as tiresias: its header says ms.
@@ -133,7 +133,7 @@ TEST_CASE("unknown models: an error by default, their recorded run time with "
           "--unknown-models=duration",
           "[trace][muri]") {
   ScratchDir dir;
-  std::string cluster = dir.write("c.yaml", kN8G8);
+  std::string cluster = dir.write("c.yaml", kMuriCluster);
   // trace1.csv's first job is a dqn, which the zoo lacks.
   auto r =
       run_dlsim("validate --trace traces/muri/trace1.csv --format muri --cluster " + cluster, dir);
@@ -152,13 +152,13 @@ TEST_CASE("unknown models: an error by default, their recorded run time with "
 
 TEST_CASE("muri: trace3 replays under fifo and tiresias", "[trace][muri][cli]") {
   ScratchDir dir;
-  std::string cluster = dir.write("c.yaml", kN8G8);
+  std::string cluster = dir.write("c.yaml", kMuriCluster);
   for (const char* policy : {"fifo", "tiresias"}) {
     INFO(policy);
     std::string out = dir.file(std::string("out-") + policy);
-    auto r = run_dlsim("run --trace traces/muri/trace3.csv --format muri --unknown-models duration "
-                       "-q --cluster " +
-                           cluster + " --policy " + policy + " --out " + out,
+    auto r = run_dlsim(fmt::format("run --trace traces/muri/trace3.csv --format muri "
+                                   "--unknown-models duration -q --cluster {} --policy {} --out {}",
+                                   cluster, policy, out),
                        dir);
     REQUIRE(r.code == 0);
     // Every one of the 992 jobs finishes (the largest asks for 32 of the 64 GPUs).
@@ -175,7 +175,7 @@ TEST_CASE("muri: the four job_type files differ where dlsim models what differs"
   // effective GPU utilization differ; kube-batch's priority plugin orders by the differing
   // priorities, so its queueing differs too.
   ScratchDir dir;
-  std::string cluster = dir.write("c.yaml", kN8G8);
+  std::string cluster = dir.write("c.yaml", kMuriCluster);
   auto summary = [&](int i, const char* policy) {
     std::string out = dir.file(fmt::format("out-{}-{}", policy, i));
     auto r = run_dlsim(fmt::format("run --trace traces/muri/job_type_{}.csv --format muri "
