@@ -5,48 +5,71 @@
 namespace dlsim {
 
 void KeyedPass::arrive(const View& view, JobId j) {
-  if (keys_.size() < view.job_count()) keys_.resize(view.job_count());
+  if (keys_.size() < view.job_count()) {
+    keys_.resize(view.job_count());
+    pos_.resize(view.job_count());
+    waits_.resize(view.job_count(), 0);
+  }
   keys_[j] = key_of_(view, j);
-  order_.insert(keys_[j]);
+  pos_[j] = order_.insert(keys_[j]).first;
+  waiting_.insert(keys_[j]);
+  waits_[j] = 1;
+  demand_ += view.request(j).devices();
 }
 
-void KeyedPass::finish(JobId j) {
-  order_.erase(keys_[j]);
+void KeyedPass::finish(const View& view, JobId j) {
+  order_.erase(pos_[j]);
+  if (waits_[j]) waiting_.erase(keys_[j]);
+  waits_[j] = 0;
   holders_.erase(j);
+  demand_ -= view.request(j).devices();
 }
 
 // Moves j to its current key, reusing its tree node (no allocation). Keys of running jobs only
 // grow, so the new place is often where the old one was: the insert is tried there first.
-void KeyedPass::rekey(const View& view, JobId j) {
+void KeyedPass::rekey(const View& view, JobId j, bool waits) {
   PassKey key = key_of_(view, j);
-  if (key == keys_[j]) return;
-  auto it = order_.find(keys_[j]);
-  auto next = std::next(it);
-  auto node = order_.extract(it);
-  node.value() = key;
-  keys_[j] = key;
-  order_.insert(next, std::move(node)); // a wrong hint costs a plain insert
+  if (key == keys_[j] && waits == static_cast<bool>(waits_[j])) return;
+  if (waits_[j]) waiting_.erase(keys_[j]);
+  if (key != keys_[j]) {
+    auto next = std::next(pos_[j]);
+    auto node = order_.extract(pos_[j]);
+    node.value() = key;
+    keys_[j] = key;
+    pos_[j] = order_.insert(next, std::move(node)); // a wrong hint costs a plain insert
+  }
+  if (waits) waiting_.insert(key);
+  waits_[j] = waits ? 1 : 0;
 }
 
 void KeyedPass::decide(Control& control, Placement placement, bool preempt,
                        const BeforeApply& before_apply) {
-  for (JobId j : holders_)
-    rekey(control, j); // running jobs' keys moved since the last decision
+  // Nobody waits: the pass would keep every holder and start nothing.
+  if (!someone_waits()) return;
+  // Every job fits the one device type together: the pass keeps every holder, and only the
+  // waiting jobs' order matters (PriorityPass::decide, holders_kept).
+  const bool holders_kept =
+      !before_apply && control.cluster().types.size() == 1 && demand_ < control.devices_of_type(0);
+  if (!holders_kept) {
+    for (JobId j : holders_)
+      rekey(control, j, false); // running jobs' keys moved since the last decision
+  }
+  const std::set<PassKey>& walked = holders_kept ? waiting_ : order_;
   pass_.decide(
       control,
       [&](const auto& offer) {
-        for (const PassKey& k : order_) {
+        for (const PassKey& k : walked) {
           if (!offer(std::get<2>(k))) break;
         }
       },
-      holders_, preempt);
+      holders_, preempt, holders_kept);
   if (before_apply) before_apply(control, pass_);
   pass_.apply(control, placement, holders_, preempt);
   // A suspended job stopped where it is now, a started one may now count as a holder.
   for (JobId j : pass_.suspended())
-    rekey(control, j);
+    rekey(control, j, true);
   for (JobId j : pass_.started())
-    rekey(control, j);
+    rekey(control, j, false);
 }
 
 namespace {
@@ -57,7 +80,7 @@ public:
       : placement_(placement), pass_(std::move(key_of)) {}
 
   void on_arrival(JobId j, const View& view) override { pass_.arrive(view, j); }
-  void on_finish(JobId j, const View&) override { pass_.finish(j); }
+  void on_finish(JobId j, const View& view) override { pass_.finish(view, j); }
   void schedule(Control& control) override { pass_.decide(control, placement_); }
 
 private:

@@ -25,7 +25,7 @@ public:
   explicit KeyedPass(PassKeyOf key_of) : key_of_(std::move(key_of)) {}
 
   void arrive(const View& view, JobId j);
-  void finish(JobId j);
+  void finish(const View& view, JobId j);
   // Runs between the choice and its application: heterogeneity-aware policies set the chosen
   // waiting jobs' device types there (PriorityPass::prefer_types).
   using BeforeApply = std::function<void(const View& view, PriorityPass& pass)>;
@@ -38,13 +38,21 @@ public:
   [[nodiscard]] bool someone_waits() const { return order_.size() > holders_.size(); }
 
 private:
-  void rekey(const View& view, JobId j);
+  // Moves j to its current key in order_, and into (waits) or out of waiting_.
+  void rekey(const View& view, JobId j, bool waits);
 
   PassKeyOf key_of_;
-  PriorityPass pass_; // its buffers are reused from one decision to the next
-  std::vector<PassKey> keys_;
-  std::set<PassKey> order_; // every arrived, unfinished job, lowest key first
-  std::set<JobId> holders_; // started or resumed by this policy
+  PriorityPass pass_;         // its buffers are reused from one decision to the next
+  std::vector<PassKey> keys_; // [job] its key in order_ (and in waiting_ while it waits)
+  std::vector<std::set<PassKey>::iterator> pos_; // [job] its node in order_
+  std::vector<char> waits_;                      // [job] in waiting_
+  // Every arrived, unfinished job, lowest key first. The holders' keys in it are brought up to
+  // date only when a decision walks them: a key is a function of the current state, so moving
+  // it late gives the order moving it at every decision would.
+  std::set<PassKey> order_;
+  std::set<PassKey> waiting_; // the jobs of order_ that are not holders, by the same keys
+  std::set<JobId> holders_;   // started or resumed by this policy
+  std::uint64_t demand_ = 0;  // devices asked for by the jobs of order_
 };
 
 // A policy that is a keyed pass and nothing else, deciding at every call (srtf, SRSF).

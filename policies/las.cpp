@@ -30,8 +30,8 @@ public:
     changed_ = true;
   }
 
-  void on_finish(JobId j, const View&) override {
-    pass_.finish(j);
+  void on_finish(JobId j, const View& view) override {
+    pass_.finish(view, j);
     changed_ = true;
   }
 

@@ -63,8 +63,21 @@ std::vector<char>& PriorityPass::marks(const View& view) {
 }
 
 void PriorityPass::decide(const View& view, const PriorityWalk& walk,
-                          const std::set<JobId>& holders, bool preempt) {
+                          const std::set<JobId>& holders, bool preempt, bool holders_kept) {
   preferred_.clear();
+  holders_kept_ = holders_kept;
+  // holders as flags by job id for the walk (a set lookup per holder costs more); the flags of
+  // the last decision are cleared first.
+  if (held_.size() < view.job_count()) held_.resize(view.job_count(), 0);
+  for (JobId j : held_list_)
+    held_[j] = 0;
+  held_list_.clear();
+  if (!holders_kept) {
+    for (JobId h : holders) {
+      held_[h] = 1;
+      held_list_.push_back(h);
+    }
+  }
   // For each shape that could not be placed, the first waiting job of that shape that failed:
   // it and the waiting jobs of that shape after it are left out.
   std::map<Shape, JobId> first_failed;
@@ -85,12 +98,14 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
           return true;
         }
       }
-      if ((!holds || holders.count(j)) && capacity.offer(view, j)) chosen_.push_back(j);
+      if ((!holds || (holders_kept ? holders.count(j) > 0 : held_[j] != 0)) &&
+          capacity.offer(view, j))
+        chosen_.push_back(j);
       return !capacity.exhausted();
     });
 
     model_.reset(view);
-    if (preempt) {
+    if (preempt && !holders_kept) {
       std::vector<char>& keep = marks(view);
       for (JobId j : chosen_)
         keep[j] = 1;
@@ -121,7 +136,7 @@ void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>&
                          bool preempt_others) {
   suspended_.clear();
   started_.clear();
-  if (preempt_others) {
+  if (preempt_others && !holders_kept_) {
     std::vector<char>& keep = marks(control);
     for (JobId j : chosen_)
       keep[j] = 1;
@@ -196,6 +211,13 @@ void FreeModel::reset(const View& view) {
     }
     host_touched_.clear();
   }
+  cpu_up_ = mem_up_ = 0;
+  host_max_.resize(types_);
+  untouched_.resize(types_);
+  for (auto& u : untouched_)
+    u.clear();
+  for (auto& m : host_max_)
+    m.clear();
   view_ = &view;
 }
 
@@ -205,6 +227,11 @@ std::int64_t FreeModel::free_dev(NodeId n, DeviceTypeId t) const {
 
 std::int64_t FreeModel::total_dev(DeviceTypeId t) const {
   return view_->free().free(t) + dfree_sum_[t];
+}
+
+// Workers of `per` each that `have` holds, as fit() counts them (unbounded when per is 0).
+double FreeModel::workers_by(double per, double have) {
+  return per > 0 ? std::floor(have / per + 1e-9) : std::numeric_limits<double>::infinity();
 }
 
 std::uint32_t FreeModel::fit(const JobRequest& r, NodeId n, DeviceTypeId t) const {
@@ -221,10 +248,19 @@ std::uint32_t FreeModel::fit(const JobRequest& r, NodeId n, DeviceTypeId t) cons
 void FreeModel::change_dev(NodeId n, DeviceTypeId t, std::int64_t delta) {
   const std::size_t key = n * types_ + t;
   auto& touched = touched_by_type_[t];
-  if (dev_touched_[key])
+  if (dev_touched_[key]) {
     touched.erase({free_dev(n, t), n});
-  else
+  } else {
     dev_touched_[key] = 1;
+    if (!untouched_[t].empty()) {
+      const std::uint32_t k = view_->free().free_on(n, t);
+      if (k > 0) {
+        auto& list = untouched_[t][k];
+        auto it = std::lower_bound(list.begin(), list.end(), n);
+        if (it != list.end() && *it == n) list.erase(it);
+      }
+    }
+  }
   dfree_[key] += delta;
   dfree_sum_[t] += delta;
   touched.insert({free_dev(n, t), n});
@@ -237,6 +273,8 @@ void FreeModel::change_host(NodeId n, double cpu, double mem) {
   }
   dcpu_[n] += cpu;
   dmem_[n] += mem;
+  cpu_up_ = std::max(cpu_up_, dcpu_[n]);
+  mem_up_ = std::max(mem_up_, dmem_[n]);
 }
 
 void FreeModel::release(JobId j) {
@@ -266,12 +304,51 @@ std::int64_t FreeModel::best_single(const JobRequest& r, DeviceTypeId t) const {
   // The others, from the runtime's buckets: only a node with fewer free devices, or as many
   // and a lower id, can beat the best changed node.
   const FreeIndex& free = view_->free();
-  for (auto k = static_cast<std::uint32_t>(std::max<std::int64_t>(need, 1));
-       k <= free.max_per_node(t) && k <= best_free; ++k) {
-    for (NodeId n : free.nodes_with(t, k)) {
+  const auto first = static_cast<std::uint32_t>(std::max<std::int64_t>(need, 1));
+  if (first > free.max_per_node(t)) return best_node;
+  // No node there has the host CPUs or memory for the workers: the search below would find
+  // none (a pod whose CPUs no node with enough free devices holds, in a burst of them).
+  if (!host_max_[t].empty() &&
+      (workers_by(r.cpus_per_worker, host_max_[t][first].first + cpu_up_) < r.workers ||
+       workers_by(r.mem_gb_per_worker, host_max_[t][first].second + mem_up_) < r.workers))
+    return best_node;
+  std::size_t skipped = 0;
+  auto scan = [&](std::uint32_t k, const auto& nodes) -> std::int64_t {
+    for (NodeId n : nodes) {
       if (k == best_free && static_cast<std::int64_t>(n) > best_node) break;
-      if (dev_touched_[n * types_ + t]) continue;
+      if (dev_touched_[n * types_ + t]) {
+        ++skipped;
+        continue;
+      }
       if (fit(r, n, t) >= r.workers) return n;
+    }
+    return -1;
+  };
+  for (std::uint32_t k = first; k <= free.max_per_node(t) && k <= best_free; ++k) {
+    std::int64_t n =
+        untouched_[t].empty() ? scan(k, free.nodes_with(t, k)) : scan(k, untouched_[t][k]);
+    if (n >= 0) return n;
+  }
+  // Many waiting jobs taken in one decision: the buckets fill with changed nodes, skipped by
+  // every search. Copy them without those; change_dev() keeps the copy.
+  if (skipped > kUntouchedAfter && untouched_[t].empty()) {
+    untouched_[t].resize(free.max_per_node(t) + 1);
+    for (std::uint32_t k = 1; k <= free.max_per_node(t); ++k) {
+      for (NodeId n : free.nodes_with(t, k)) {
+        if (!dev_touched_[n * types_ + t]) untouched_[t][k].push_back(n);
+      }
+    }
+  }
+  // A whole search failed: bound the next ones of this decision (this costs about one search).
+  if (host_max_[t].empty()) {
+    host_max_[t].assign(free.max_per_node(t) + 2, std::pair<double, double>{-1.0, -1.0});
+    for (std::uint32_t k = free.max_per_node(t); k >= 1; --k) {
+      auto m = host_max_[t][k + 1];
+      for (NodeId n : free.nodes_with(t, k)) {
+        m.first = std::max(m.first, view_->node_cpu_free(n));
+        m.second = std::max(m.second, view_->node_mem_free(n));
+      }
+      host_max_[t][k] = m;
     }
   }
   return best_node;

@@ -45,8 +45,20 @@ private:
   // (then lowest id) that holds them, or -1.
   [[nodiscard]] std::int64_t best_single(const JobRequest& r, DeviceTypeId t) const;
 
+  static double workers_by(double per, double have);
+
   const View* view_ = nullptr;
   std::size_t types_ = 0;
+  // [type][k]: the most free host CPUs and memory (runtime's, an upper bound for the nodes the
+  // model did not change) over the nodes with at least k free devices of that type; built by the
+  // first best_single() of a decision that searched every node and failed, empty before.
+  // A node the model changed may have more than the runtime's: the most any of them gained.
+  mutable std::vector<std::vector<std::pair<double, double>>> host_max_; // a cache
+  double cpu_up_ = 0, mem_up_ = 0;
+  // [type][k]: the nodes of the runtime's bucket k the model has not changed, in id order; built
+  // once a search skipped more than kUntouchedAfter changed nodes, empty before.
+  static constexpr std::size_t kUntouchedAfter = 64;
+  mutable std::vector<std::vector<std::vector<NodeId>>> untouched_;
   std::vector<std::int64_t> dfree_;     // [node * types + type]: change to free devices
   std::vector<char> dev_touched_;       // [node * types + type]: dfree_ entry in touched_by_type_
   std::vector<std::int64_t> dfree_sum_; // [type]: the same, summed
@@ -72,8 +84,13 @@ public:
   //    nodes for its workers as consolidated placement would. When one cannot (the devices are
   //    spread over too many nodes), it and every later waiting job of the same shape are left
   //    out and step 1 runs again, so that no job is preempted for one that cannot start.
+  //
+  // With holders_kept, the caller knows that every job, holders and waiting ones together, fits
+  // the capacity of step 1 (one device type, fewer devices asked for than it has): every holder
+  // is chosen and the walk need only offer the waiting jobs, in the same order. chosen() then
+  // lists only those, and apply() suspends nothing. The choice is the one the full walk makes.
   void decide(const View& view, const PriorityWalk& walk, const std::set<JobId>& holders,
-              bool preempt = true);
+              bool preempt = true, bool holders_kept = false);
   [[nodiscard]] const std::vector<JobId>& chosen() const { return chosen_; }
 
   // Suspends every job of `holders` (running or paying a start) that was not chosen, then starts
@@ -97,9 +114,12 @@ private:
   std::vector<char>& marks(const View& view);
 
   std::vector<JobId> chosen_;
+  bool holders_kept_ = false; // the last decide() kept every holder without walking them
   std::vector<JobId> suspended_;
   std::vector<JobId> started_;
   std::vector<char> mark_;
+  std::vector<char> held_;       // [job] in the holders of the last decide() (not with kept)
+  std::vector<JobId> held_list_; // the jobs flagged in held_
   FreeModel model_;
   std::vector<std::int32_t> preferred_;
 };

@@ -32,12 +32,19 @@ public:
     info.seq = ++seq_;
     info.key = {0, kWaiting, info.seq, j};
     order_.insert(info.key);
+    waiting_.insert(info.key);
+    info.waits = true;
+    demand_ += view.request(j).devices();
   }
 
-  void on_finish(JobId j, const View&) override {
-    order_.erase(jobs_[j].key);
+  void on_finish(JobId j, const View& view) override {
+    Info& info = jobs_[j];
+    order_.erase(info.key);
+    if (info.waits) waiting_.erase(info.key);
+    info.waits = false;
     holders_.erase(j);
     drop_promotion(j);
+    demand_ -= view.request(j).devices();
   }
 
   void schedule(Control& control) override {
@@ -45,20 +52,27 @@ public:
     promote_starved(control);
 
     // Queues in priority order, FIFO within a queue; jobs that hold devices come first in their
-    // queue, so a job is never preempted by one of its own queue.
-    pass_.decide(
-        control,
-        [&](const auto& offer) {
-          for (const Key& k : order_) {
-            if (!offer(std::get<3>(k))) break;
-          }
-        },
-        holders_);
-    pass_.apply(control, placement_, holders_);
-    for (JobId j : pass_.suspended())
-      now_waiting(control, j);
-    for (JobId j : pass_.started())
-      now_holding(control, j);
+    // queue, so a job is never preempted by one of its own queue. With nobody waiting the pass
+    // would keep every holder and start nothing; when every job fits the one device type
+    // together, it keeps every holder and only the waiting jobs' order matters.
+    if (order_.size() > holders_.size()) {
+      const bool holders_kept =
+          control.cluster().types.size() == 1 && demand_ < control.devices_of_type(0);
+      const std::set<Key>& walked = holders_kept ? waiting_ : order_;
+      pass_.decide(
+          control,
+          [&](const auto& offer) {
+            for (const Key& k : walked) {
+              if (!offer(std::get<3>(k))) break;
+            }
+          },
+          holders_, /*preempt=*/true, holders_kept);
+      pass_.apply(control, placement_, holders_);
+      for (JobId j : pass_.suspended())
+        now_waiting(control, j);
+      for (JobId j : pass_.started())
+        now_holding(control, j);
+    }
     if (options_.running_first) requeue_running_first();
     request_wakeup(control);
   }
@@ -77,13 +91,18 @@ private:
     double base_run_s = 0;    // seconds run by then
     SimTime first_run = -1;   // first start since then (-1: not yet)
     SimTime promote_at = kNever;
+    bool waits = false; // in waiting_
   };
 
+  // Moves j to its current queue and place in order_, and into or out of waiting_.
   void rekey(JobId j, std::uint8_t group) {
     Info& info = jobs_[j];
     order_.erase(info.key);
+    if (info.waits) waiting_.erase(info.key);
     info.key = {info.queue, group, info.seq, j};
     order_.insert(info.key);
+    info.waits = holders_.count(j) == 0;
+    if (info.waits) waiting_.insert(info.key);
   }
 
   // Attained service since the job last entered the first queue.
@@ -195,6 +214,8 @@ private:
   PriorityPass pass_; // its buffers are reused from one decision to the next
   std::vector<Info> jobs_;
   std::set<Key> order_;                            // every arrived, unfinished job
+  std::set<Key> waiting_;                          // the jobs of order_ not in holders_
+  std::uint64_t demand_ = 0;                       // devices asked for by the jobs of order_
   std::set<JobId> holders_;                        // started or running, by this policy
   std::set<std::pair<SimTime, JobId>> promotions_; // starvation guard deadlines
   std::uint64_t seq_ = 0;

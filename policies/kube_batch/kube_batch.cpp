@@ -49,6 +49,10 @@ public:
   }
 
   void schedule(Control& control) override {
+    // Every action acts only on a job with pending tasks (pending, suspended, or binding with
+    // pods left: all counted by pending_count) or, with `enqueue`, not yet admitted: with none,
+    // the session would do nothing.
+    if (control.pending_count() == 0 && (!enqueue_ || inqueue_.size() == active_.size())) return;
     // Jobs that ended otherwise (failed, or stopped by the runtime) leave the session.
     for (auto it = active_.begin(); it != active_.end();) {
       if (is_live(control.state(*it).status)) {
@@ -60,7 +64,8 @@ public:
     }
     if (active_.empty()) return;
     kb::SessionInputs in{&tiers_, &queues_, &queue_of_, &active_, &inqueue_, enqueue_};
-    kb::Session s(control, in);
+    kb::Session& s = session_;
+    s.open(control, in);
     for (kb::Action action : actions_)
       action(s);
     apply(s, control);
@@ -165,6 +170,7 @@ private:
   bool set_up_ = false;
   std::set<JobId> active_;  // submitted and not finished
   std::set<JobId> inqueue_; // admitted by `enqueue`
+  kb::Session session_;     // reopened at every decision (its storage is reused)
 };
 
 } // namespace

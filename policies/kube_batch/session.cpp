@@ -30,37 +30,90 @@ Resources NodeInfo::allocatable() const {
   return Resources::of(devices, cpu_total, mem_total);
 }
 
-Session::Session(const View& view, const SessionInputs& in) : view_(view), in_(in) {
-  const Cluster& c = view.cluster();
-  const std::size_t types = c.types.size();
-  for (DeviceTypeId t = 0; t < types; ++t)
-    type_ids_.push_back(t);
-  nodes_.resize(c.nodes.size());
-  for (NodeId n = 0; n < c.nodes.size(); ++n) {
-    NodeInfo& node = nodes_[n];
-    node.id = n;
-    node.idle.resize(types);
-    node.releasing.assign(types, 0);
-    node.pipelined.assign(types, 0);
-    node.capacity.assign(types, 0);
-    const Node& spec = c.nodes[n];
-    for (DeviceId d = spec.first_device; d < spec.first_device + spec.device_count; ++d) {
-      DeviceTypeId t = c.devices[d].type;
-      ++node.capacity[t];
-      if (view.device(d).count == 0) node.idle[t].push_back(d);
-    }
-    node.cpu_total = spec.cpu_cores;
-    node.mem_total = spec.memory_gb;
-    node.cpu_idle = view.node_cpu_free(n);
-    node.mem_idle = view.node_mem_free(n);
-    total_ += Resources::of(spec.device_count, spec.cpu_cores, spec.memory_gb);
+void Session::open(const View& view, const SessionInputs& in) {
+  view_ = &view;
+  in_ = in;
+  committed_.clear();
+  gang_ready_checked_ = false;
+  open_nodes(view);
+  open_jobs(view);
+
+  const std::size_t types = type_ids_.size();
+  future_total_.assign(types, 0);
+  for (const NodeInfo& n : nodes_) {
+    for (std::size_t t = 0; t < types; ++t)
+      future_total_[t] += n.future_idle(static_cast<DeviceTypeId>(t));
   }
 
+  for (const Tier& tier : *in.tiers) {
+    for (Plugin* p : tier.plugins) {
+      if (p->options().name == "gang" && p->options().job_ready) gang_ready_checked_ = true;
+      p->on_session_open(*this);
+    }
+  }
+}
+
+void Session::open_nodes(const View& view) {
+  const Cluster& c = view.cluster();
+  const std::size_t types = c.types.size();
+  if (nodes_.size() != c.nodes.size() || type_ids_.size() != types) {
+    type_ids_.clear();
+    for (DeviceTypeId t = 0; t < types; ++t)
+      type_ids_.push_back(t);
+    nodes_.assign(c.nodes.size(), NodeInfo{});
+    total_ = Resources{};
+    for (NodeId n = 0; n < c.nodes.size(); ++n) {
+      NodeInfo& node = nodes_[n];
+      const Node& spec = c.nodes[n];
+      node.id = n;
+      node.idle.resize(types);
+      node.releasing.assign(types, 0);
+      node.pipelined.assign(types, 0);
+      node.capacity.assign(types, 0);
+      for (DeviceId d = spec.first_device; d < spec.first_device + spec.device_count; ++d)
+        ++node.capacity[c.devices[d].type];
+      node.cpu_total = spec.cpu_cores;
+      node.mem_total = spec.memory_gb;
+      // The idle lists start empty: right for a type with no free device, and any other has
+      // a free count that differs, so the loop below scans the node.
+      total_ += Resources::of(spec.device_count, spec.cpu_cores, spec.memory_gb);
+    }
+  }
+  const FreeIndex& free = view.free();
+  for (NodeId n = 0; n < c.nodes.size(); ++n) {
+    NodeInfo& node = nodes_[n];
+    bool same = true;
+    for (DeviceTypeId t = 0; t < types; ++t) {
+      node.releasing[t] = 0;
+      node.pipelined[t] = 0;
+      same = same && node.idle[t].size() == free.free_on(n, t);
+    }
+    if (!same) {
+      for (auto& idle : node.idle)
+        idle.clear();
+      const Node& spec = c.nodes[n];
+      for (DeviceId d = spec.first_device; d < spec.first_device + spec.device_count; ++d) {
+        if (view.device(d).count == 0) node.idle[c.devices[d].type].push_back(d);
+      }
+    }
+    node.cpu_idle = view.node_cpu_free(n);
+    node.mem_idle = view.node_mem_free(n);
+    node.cpu_releasing = node.cpu_pipelined = 0;
+    node.mem_releasing = node.mem_pipelined = 0;
+    node.tasks.clear();
+  }
+}
+
+void Session::open_jobs(const View& view) {
+  const Cluster& c = view.cluster();
+  const SessionInputs& in = in_;
+  std::size_t count = 0;
   for (JobId j : *in.active) {
     const JobState& st = view.state(j);
     if (!is_live(st.status)) continue;
     const JobRequest& r = view.request(j);
-    JobInfo job;
+    if (count == jobs_.size()) jobs_.emplace_back();
+    JobInfo& job = jobs_[count];
     job.id = j;
     job.queue = (*in.queue_of_trace_queue)[r.queue];
     job.priority = r.priority;
@@ -71,6 +124,8 @@ Session::Session(const View& view, const SessionInputs& in) : view_(view), in_(i
     job.task_req = Resources::of(r.devices_per_worker, r.cpus_per_worker, r.mem_gb_per_worker);
     job.gpu_mem_gb = r.gpu_mem_gb;
     job.inqueue = !in.enqueue_action || in.inqueue->count(j) > 0;
+    job.type = -1;
+    job.counts = {};
     const std::uint32_t dpw = r.devices_per_worker;
     const auto held = static_cast<std::uint32_t>(st.devices.size() / dpw);
     TaskStatus holding = TaskStatus::kRunning;
@@ -92,8 +147,15 @@ Session::Session(const View& view, const SessionInputs& in) : view_(view), in_(i
     // workers it was given (an elastic job is not grown by this policy).
     std::uint32_t n_tasks =
         job.holds_devices() && st.status != JobStatus::kBinding ? held : std::max(r.workers, held);
-    job.index = jobs_.size();
+    job.index = count;
+    // Reused TaskInfos keep their device vectors' storage.
     job.tasks.resize(n_tasks);
+    for (TaskInfo& task : job.tasks) {
+      task.status = TaskStatus::kPending;
+      task.node = 0;
+      task.type = 0;
+      task.devices.clear();
+    }
     job.counts[static_cast<int>(TaskStatus::kPending)] = n_tasks;
     if (held > 0) job.type = static_cast<std::int32_t>(st.type);
     for (std::uint32_t k = 0; k < held; ++k) {
@@ -103,28 +165,16 @@ Session::Session(const View& view, const SessionInputs& in) : view_(view), in_(i
       task.node = c.devices[task.devices[0]].node;
       task.type = st.type;
       NodeInfo& node = nodes_[task.node];
-      node.tasks.push_back(TaskRef{jobs_.size(), k});
+      node.tasks.push_back(TaskRef{count, k});
       if (holding == TaskStatus::kReleasing) {
         node.releasing[task.type] += dpw;
         node.cpu_releasing += r.cpus_per_worker;
         node.mem_releasing += r.mem_gb_per_worker;
       }
     }
-    jobs_.push_back(std::move(job));
+    ++count;
   }
-
-  future_total_.assign(types, 0);
-  for (const NodeInfo& n : nodes_) {
-    for (std::size_t t = 0; t < types; ++t)
-      future_total_[t] += n.future_idle(static_cast<DeviceTypeId>(t));
-  }
-
-  for (const Tier& tier : *in.tiers) {
-    for (Plugin* p : tier.plugins) {
-      if (p->options().name == "gang" && p->options().job_ready) gang_ready_checked_ = true;
-      p->on_session_open(*this);
-    }
-  }
+  jobs_.resize(count);
 }
 
 Session::~Session() = default;
@@ -343,7 +393,7 @@ std::span<const DeviceTypeId> Session::allowed_types(const JobInfo& j) const {
   // and node of every session.
   if (j.type >= 0)
     return std::span<const DeviceTypeId>(type_ids_).subspan(static_cast<std::size_t>(j.type), 1);
-  return view_.compatible_types(j.id);
+  return view_->compatible_types(j.id);
 }
 
 std::int32_t Session::fit_type(const JobInfo& j, const NodeInfo& n, bool future) const {

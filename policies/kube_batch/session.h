@@ -112,12 +112,18 @@ struct SessionInputs {
 
 class Session {
 public:
-  Session(const View& view, const SessionInputs& in);
+  Session() = default;
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  [[nodiscard]] const View& view() const { return view_; }
+  // Opens a session on the view's current state. The policy keeps one Session and opens it at
+  // every decision: the snapshot's storage is reused, and a node whose free device counts are
+  // those the last session left (nothing released there since; only this policy's sessions
+  // take devices) keeps its lists of idle devices instead of scanning its devices again.
+  void open(const View& view, const SessionInputs& in);
+
+  [[nodiscard]] const View& view() const { return *view_; }
   [[nodiscard]] std::vector<JobInfo>& jobs() { return jobs_; }
   [[nodiscard]] const std::vector<JobInfo>& jobs() const { return jobs_; }
   [[nodiscard]] JobInfo& job(std::size_t i) { return jobs_[i]; }
@@ -170,7 +176,12 @@ private:
   void undo_evict(TaskRef r);
   static void set_status(JobInfo& job, TaskInfo& task, TaskStatus s);
 
-  const View& view_;
+  // Fills nodes_ from the view: totals once, idle lists where the free counts changed.
+  void open_nodes(const View& view);
+  // Fills jobs_ from in_.active, reusing each JobInfo's storage.
+  void open_jobs(const View& view);
+
+  const View* view_ = nullptr;
   std::vector<DeviceTypeId> type_ids_; // 0..types-1: one-type spans for allowed_types
   SessionInputs in_;
   std::vector<JobInfo> jobs_;
