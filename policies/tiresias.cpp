@@ -44,10 +44,19 @@ public:
     info.waits = false;
     holders_.erase(j);
     drop_promotion(j);
+    unwatch(j);
     demand_ -= view.request(j).devices();
   }
 
+  // A holder that finished starting (or any other action) now accrues service at another pace.
+  void on_action_done(JobId j, const View&) override {
+    if (j < jobs_.size() && jobs_[j].watch_at != kUnwatched) changed_.push_back(j);
+  }
+
   void schedule(Control& control) override {
+    for (JobId j : changed_)
+      watch(control, j);
+    changed_.clear();
     demote_running(control);
     promote_starved(control);
 
@@ -91,8 +100,44 @@ private:
     double base_run_s = 0;    // seconds run by then
     SimTime first_run = -1;   // first start since then (-1: not yet)
     SimTime promote_at = kNever;
-    bool waits = false; // in waiting_
+    bool waits = false;            // in waiting_
+    SimTime watch_at = kUnwatched; // its entry in watch_
   };
+
+  // watch_ holds every holder below the last queue, keyed by a time no later than the one at
+  // which its service reaches its queue's threshold: the projection for a running holder (its
+  // service grows by its devices per second until its status changes, and every change is
+  // followed by a decision: an action done, or this policy's own start and suspend), the
+  // earliest time for one that is not running. Only the first entries can cross, or wake the
+  // policy first: a decision looks at those, not at every holder.
+  static constexpr SimTime kUnwatched = -2;
+  static constexpr SimTime kTestAlways = -1;
+  // Entries this close to the decision's time are tested exactly (the projections are rounded
+  // to the microsecond and the test has 1e-6 GPU-seconds of slack; a second is ample).
+  static constexpr SimTime kWatchSlack = kMicrosPerSecond;
+
+  void unwatch(JobId j) {
+    Info& info = jobs_[j];
+    if (info.watch_at != kUnwatched) watch_.erase({info.watch_at, j});
+    info.watch_at = kUnwatched;
+  }
+
+  // (Re)computes j's entry from the current state.
+  void watch(const View& view, JobId j) {
+    unwatch(j);
+    Info& info = jobs_[j];
+    const auto last = static_cast<std::uint32_t>(options_.thresholds.size());
+    if (holders_.count(j) == 0 || info.queue >= last) return;
+    const JobState& st = view.state(j);
+    if (st.status == JobStatus::kRunning) {
+      double left = options_.thresholds[info.queue] - queue_service(view, j);
+      info.watch_at =
+          wakeup_after(view.now(), std::max(0.0, left) / static_cast<double>(st.devices.size()));
+    } else {
+      info.watch_at = kTestAlways;
+    }
+    watch_.emplace(info.watch_at, j);
+  }
 
   // Moves j to its current queue and place in order_, and into or out of waiting_.
   void rekey(JobId j, std::uint8_t group) {
@@ -112,7 +157,14 @@ private:
 
   void demote_running(const View& view) {
     const auto last = static_cast<std::uint32_t>(options_.thresholds.size());
-    for (JobId j : holders_) {
+    // The holders that may have crossed, in id order (the order of holders_, in which every
+    // holder used to be tested: a demoted job enters the back of its new queue).
+    const SimTime horizon = view.now() > kNever - kWatchSlack ? kNever : view.now() + kWatchSlack;
+    testing_.clear();
+    for (auto it = watch_.begin(); it != watch_.end() && it->first <= horizon; ++it)
+      testing_.push_back(it->second);
+    std::sort(testing_.begin(), testing_.end());
+    for (JobId j : testing_) {
       Info& info = jobs_[j];
       bool moved = false;
       double service = queue_service(view, j);
@@ -126,6 +178,7 @@ private:
         info.seq = ++seq_; // enters the back of its new queue
         rekey(j, options_.running_first ? kWaiting : kHolding);
       }
+      watch(view, j);
     }
   }
 
@@ -166,11 +219,13 @@ private:
     if (info.first_run < 0) info.first_run = view.now();
     drop_promotion(j);
     rekey(j, kHolding);
+    watch(view, j);
   }
 
   void now_waiting(const View& view, JobId j) {
     Info& info = jobs_[j];
     rekey(j, kWaiting);
+    unwatch(j);
     if (options_.promote_knob <= 0 || info.queue == 0) return;
     // Waiting grows at 1 s/s while the job waits, its run time does not: the guard fires at
     // now + (knob x executed - waited so far).
@@ -194,10 +249,19 @@ private:
   // for promotion, so that both happen on time and not only at the next arrival or finish.
   void request_wakeup(Control& control) {
     SimTime next = promotions_.empty() ? kNever : promotions_.begin()->first;
-    const auto last = static_cast<std::uint32_t>(options_.thresholds.size());
-    for (JobId j : holders_) {
+    // The earliest crossing among the running holders: every projection is within a
+    // microsecond of the time computed now, so only the entries within kWatchSlack of the
+    // first running one can be the earliest; those are computed now, as for every holder.
+    SimTime first = kNever;
+    for (auto it = watch_.begin(); it != watch_.end(); ++it) {
+      const auto [at_watch, j] = *it;
+      if (first != kNever && at_watch > first) break;
       const JobState& st = control.state(j);
-      if (st.status != JobStatus::kRunning || jobs_[j].queue >= last) continue;
+      if (st.status != JobStatus::kRunning) continue;
+      if (first == kNever) {
+        if (at_watch == kNever) break;
+        first = at_watch > kNever - kWatchSlack ? kNever - 1 : at_watch + kWatchSlack;
+      }
       double left = options_.thresholds[jobs_[j].queue] - queue_service(control, j);
       SimTime at =
           wakeup_after(control.now(), std::max(0.0, left) / static_cast<double>(st.devices.size()));
@@ -216,6 +280,9 @@ private:
   std::set<Key> order_;                            // every arrived, unfinished job
   std::set<Key> waiting_;                          // the jobs of order_ not in holders_
   std::uint64_t demand_ = 0;                       // devices asked for by the jobs of order_
+  std::set<std::pair<SimTime, JobId>> watch_;      // holders that may cross (see Info::watch_at)
+  std::vector<JobId> changed_;                     // holders whose action completed
+  std::vector<JobId> testing_;                     // scratch: the holders a decision tests
   std::set<JobId> holders_;                        // started or running, by this policy
   std::set<std::pair<SimTime, JobId>> promotions_; // starvation guard deadlines
   std::uint64_t seq_ = 0;
