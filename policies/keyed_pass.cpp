@@ -48,8 +48,7 @@ void KeyedPass::decide(Control& control, Placement placement, bool preempt,
   if (!someone_waits()) return;
   // Every job fits the one device type together: the pass keeps every holder, and only the
   // waiting jobs' order matters (PriorityPass::decide, holders_kept).
-  const bool holders_kept =
-      !before_apply && control.cluster().types.size() == 1 && demand_ < control.devices_of_type(0);
+  const bool holders_kept = !before_apply && demand_ < single_type_devices(control);
   if (!holders_kept) {
     for (JobId j : holders_)
       rekey(control, j, false); // running jobs' keys moved since the last decision

@@ -406,6 +406,16 @@ bool FreeModel::take(JobId j) {
   return false;
 }
 
+std::uint32_t single_type_devices(const View& view) {
+  std::uint32_t devices = 0;
+  for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t) {
+    if (view.devices_of_type(t) == 0) continue;
+    if (devices > 0) return 0;
+    devices = view.devices_of_type(t);
+  }
+  return devices;
+}
+
 bool is_holder(const JobState& s) {
   return s.status == JobStatus::kRunning || s.status == JobStatus::kStarting;
 }

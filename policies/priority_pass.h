@@ -136,4 +136,10 @@ inline double run_time_now(const View& view, JobId j) {
 // True for a job that holds devices and is (or is about to be) making progress.
 bool is_holder(const JobState& s);
 
+// Devices of the cluster's only device type (the catalog lists more types than a cluster
+// has), or 0 when it has devices of several types. When the jobs of a pass ask for fewer
+// devices than this together, every one of them fits step 1's capacity
+// (PriorityPass::decide with holders_kept).
+std::uint32_t single_type_devices(const View& view);
+
 } // namespace dlsim

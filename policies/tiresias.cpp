@@ -65,8 +65,7 @@ public:
     // would keep every holder and start nothing; when every job fits the one device type
     // together, it keeps every holder and only the waiting jobs' order matters.
     if (order_.size() > holders_.size()) {
-      const bool holders_kept =
-          control.cluster().types.size() == 1 && demand_ < control.devices_of_type(0);
+      const bool holders_kept = demand_ < single_type_devices(control);
       const std::set<Key>& walked = holders_kept ? waiting_ : order_;
       pass_.decide(
           control,
