@@ -20,8 +20,9 @@ std::vector<ConfigKey> trace_keys(Experiment& e) {
        .field = &e.generate.jobs,
        .doc = "Generate the trace instead of reading `trace.file`: this many jobs, as `dlsim "
               "gen-trace` makes them ([experiments.md](experiments.md#generated-traces)). 0: "
-              "read `trace.file`.",
-       .min = 0},
+              "read `trace.file`. At most 100 million (about 30 GB of memory in a run).",
+       .min = 0,
+       .max = 1e8},
       {.path = "trace.generate.arrival_rate",
        .type = KeyType::kNumber,
        .field = &e.generate.arrival_rate,
