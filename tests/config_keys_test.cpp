@@ -97,7 +97,7 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   ScratchDir dir;
   std::string file = dir.write("e.yaml", kBase);
   // Every runtime key away from its default (runtime_config.h: 0, 5, 5, 10, 5, 1, 5 s; 2 and 4
-  // jobs; 0.52; 2.5 and 0.8; contention off).
+  // jobs; 0.52; 2.5 and 0.8; contention off; 30 and 1 s, linear, flat, 1 GB/s).
   Experiment e = load_experiment(ExperimentInputs{file,
                                                   {{"costs.start_s", "1"},
                                                    {"costs.suspend_s", "2"},
@@ -111,6 +111,11 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
                                                    {"runtime.default_gpu_util", "1"},
                                                    {"runtime.interference.slope", "0"},
                                                    {"runtime.interference.onset", "1.5"},
+                                                   {"costs.restart_s", "31"},
+                                                   {"costs.live_resize_s", "2"},
+                                                   {"runtime.scaling", "analytic"},
+                                                   {"runtime.resize", "live"},
+                                                   {"runtime.checkpoint_gb_s", "2.5"},
                                                    {"network.contention", "true"}}});
   const RuntimeConfig& r = e.runtime;
   CHECK(r.costs.start_s == 1);
@@ -126,9 +131,16 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   CHECK(r.interference.slope == 0);
   CHECK(r.interference.onset == 1.5);
   CHECK(r.network.contention);
-  // The table has exactly these 13 keys, and run.yaml records each one's value.
+  CHECK(r.costs.restart_s == 31);
+  CHECK(r.costs.live_resize_s == 2);
+  CHECK(r.scaling == "analytic");
+  CHECK(r.resize == "live");
+  CHECK(r.checkpoint_gb_s == 2.5);
+  // The table has exactly these 18 keys, and run.yaml records each one's value.
   RuntimeConfig copy = e.runtime;
-  CHECK(runtime_keys(copy).size() == 13);
+  CHECK(runtime_keys(copy).size() == 18);
+  CHECK(e.resolved["runtime"]["scaling"].as<std::string>() == "analytic");
+  CHECK(e.resolved["runtime"]["resize"].as<std::string>() == "live");
   CHECK(e.resolved["costs"]["resize_s"].as<double>() == 6);
   CHECK(e.resolved["costs"]["set_share_s"].as<double>() == 9);
   CHECK(e.resolved["runtime"]["max_jobs_per_device"].as<unsigned>() == 8);

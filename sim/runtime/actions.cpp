@@ -461,7 +461,7 @@ void Control::resize(JobId j, std::span<const DeviceId> devices, std::string_vie
   if (auto why = sim_.check_place(j, devices, sharing_of(job), job.devices, job.slice_s))
     sim_.refuse(j, "resize", *why);
   ++sim_.s_.jobs[j].resizes;
-  sim_.do_move(j, devices, config().costs.resize_s, JobStatus::kResizing);
+  sim_.do_move(j, devices, sim_.resize_cost(j), JobStatus::kResizing);
   sim_.emit(j, JobAction::kResize, state(j).devices, reason);
 }
 

@@ -42,7 +42,11 @@ public:
   // Running job to other devices (it may keep some of its own).
   void migrate(JobId j, std::span<const DeviceId> devices, std::string_view reason = {});
   // Running elastic job to another worker count within [min_workers, max_workers].
+  // Its cost is runtime.resize's (docs/scaling.md#resize-mechanisms).
   void resize(JobId j, std::span<const DeviceId> devices, std::string_view reason = {});
+  // Changes a running parameter-server job's shards to `ps` >= 1 (the PS/worker ratio), on its
+  // own devices: it pauses for the same cost as a resize (elastic_actions.cpp).
+  void set_ps(JobId j, std::uint32_t ps, std::string_view reason = {});
   // Changes a running packed job's guaranteed (min) and largest (max) share of each of its
   // devices, 0 < min <= max <= 1; the new min must fit beside the other holders' guarantees. The
   // job pauses for costs.set_share_s (status resizing), then runs with the new shares; at 0 they

@@ -58,6 +58,7 @@ struct JobState {
   bool sliced = false;          // placed by `timeslice`: takes turns on its devices
   double slice_s = 0;           // the time slice when sliced
   std::uint32_t nodes_used = 0; // distinct nodes of the current allocation
+  std::uint32_t ps = 0;         // parameter-server shards: the request's until Control::set_ps
   // Share of each device guaranteed and allowed: the request's, until Control::set_share
   // changes them (docs/runtime.md#fractional-shares).
   double share_min = 1;

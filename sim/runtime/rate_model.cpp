@@ -3,6 +3,7 @@
 
 #include "sim/network/iteration_time.h"
 #include "sim/network/network_model.h"
+#include "sim/runtime/scaling_model.h"
 
 #include <fmt/format.h>
 
@@ -154,6 +155,16 @@ double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
     CommTimes comm = net->times(j);
     double overlap = perf.traffic[req.model].comm_overlap;
     return 1.0 / iteration_seconds(iter_s * slowdown, comm.comm_s, overlap, comm.input_s);
+  }
+  if (s.analytic_scaling && req.model < perf.traffic.size() &&
+      perf.traffic[req.model].model_bytes > 0) {
+    // Each of the allocated workers computes one step of the request's per-worker batch, then
+    // exchanges gradients (docs/scaling.md): alloc / req of the request's work per step.
+    const PerfTable::Traffic& t = perf.traffic[req.model];
+    const double step_s =
+        analytic_step_s(device_iter_s(perf, req.model, job.type) * slowdown, t.model_bytes,
+                        t.comm_overlap, scaling_placement(*s.cluster, job));
+    return static_cast<double>(job.workers) / (static_cast<double>(req.workers) * step_s);
   }
   return 1.0 / (iter_s * slowdown);
 }

@@ -2,6 +2,8 @@
 // Defaults and their sources: docs/runtime.md.
 #pragma once
 
+#include <string>
+
 namespace dlsim {
 
 struct Costs {
@@ -18,6 +20,12 @@ struct Costs {
   // re-created with the new limits (KubeShare fixes gpu_request / gpu_limit at pod creation), the
   // same order as a resize.
   double set_share_s = 5;
+  // runtime.resize: checkpoint: the fixed part of a checkpoint-restart (every task re-created,
+  // the framework started and the graph rebuilt; an estimate, docs/scaling.md).
+  double restart_s = 30;
+  // runtime.resize: live: workers join or leave between steps without a restart; Elan (Xie et
+  // al., ICDCS'20) reports about 1 s for scaling in or out.
+  double live_resize_s = 1;
 };
 
 // Slowdown of co-located jobs as a function of the summed GPU utilization U of the running
@@ -38,6 +46,15 @@ struct RuntimeConfig {
   Costs costs;
   Interference interference;
   NetworkConfig network;
+  // How a data-parallel job's speed depends on its workers when network.contention is off:
+  // "linear" (exactly proportional, the default, so that replays reproduce trace durations) or
+  // "analytic" (compute plus the gradient exchange its placement allows; docs/scaling.md).
+  std::string scaling = "linear";
+  // What a resize (or a change of parameter servers) costs: "flat" (costs.resize_s, the
+  // default), "checkpoint" (checkpoint-restart, growing with the model) or "live"
+  // (Elastic-TensorFlow's add/remove); sim/runtime/resize_cost.h, docs/scaling.md.
+  std::string resize = "flat";
+  double checkpoint_gb_s = 1; // storage bandwidth a checkpoint-restart writes and reads at (GB/s)
   unsigned max_jobs_per_device = 2; // how many jobs `pack` may put on one device
   unsigned max_timeslice_jobs = 4;  // how many jobs may take turns on one device (`timeslice`)
   double default_gpu_util = 0.52; // for jobs with no model and no trace value (Jeon et al. ATC'19)

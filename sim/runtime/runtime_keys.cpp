@@ -46,6 +46,18 @@ std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
        .doc = "Changing a running job's share with `set_share`: the job pauses this long "
               "([runtime.md](runtime.md#fractional-shares)).",
        .min = 0},
+      {.path = "costs.restart_s",
+       .type = KeyType::kSeconds,
+       .field = &c.costs.restart_s,
+       .doc = "With `runtime.resize: checkpoint`: the fixed part of a checkpoint-restart "
+              "([scaling.md](scaling.md#resize-mechanisms)).",
+       .min = 0},
+      {.path = "costs.live_resize_s",
+       .type = KeyType::kSeconds,
+       .field = &c.costs.live_resize_s,
+       .doc = "With `runtime.resize: live`: the pause while workers join or leave "
+              "(Elan, ICDCS'20: about 1 s).",
+       .min = 0},
       {.path = "runtime.max_jobs_per_device",
        .type = KeyType::kInteger,
        .field = &c.max_jobs_per_device,
@@ -78,6 +90,27 @@ std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
        .field = &c.interference.onset,
        .doc = "The summed utilization above which co-located jobs slow down.",
        .min = 0},
+      {.path = "runtime.scaling",
+       .type = KeyType::kText,
+       .field = &c.scaling,
+       .doc = "How a job's speed grows with its workers when `network.contention` is off: "
+              "`linear`, or `analytic` (compute plus gradient exchange, cross-node traffic at "
+              "the NIC's bandwidth; [scaling.md](scaling.md)).",
+       .choices = {"linear", "analytic"}},
+      {.path = "runtime.resize",
+       .type = KeyType::kText,
+       .field = &c.resize,
+       .doc = "What a resize or a change of parameter servers costs: `flat` "
+              "(`costs.resize_s`), `checkpoint` (restart, growing with the model) or `live` "
+              "(`costs.live_resize_s`) ([scaling.md](scaling.md#resize-mechanisms)).",
+       .choices = {"flat", "checkpoint", "live"}},
+      {.path = "runtime.checkpoint_gb_s",
+       .type = KeyType::kNumber,
+       .field = &c.checkpoint_gb_s,
+       .doc = "Storage bandwidth (GB/s) a checkpoint-restart writes and reads the model's state "
+              "at.",
+       .min = 0,
+       .min_open = true},
       {.path = "network.contention",
        .type = KeyType::kFlag,
        .field = &c.network.contention,

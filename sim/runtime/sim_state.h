@@ -50,7 +50,8 @@ struct SimState {
   std::vector<std::uint32_t> devices_of_type; // by DeviceTypeId: how many the cluster has
   std::vector<DeviceTypeId> all_type_ids;     // 0..types-1, for one-type spans
   const NetworkModel* network = nullptr;      // routes and link load (always set by Simulation)
-  std::vector<bool> queue_used; // by Workload::queues index: does any job of the trace use it
+  std::vector<bool> queue_used;  // by Workload::queues index: does any job of the trace use it
+  bool analytic_scaling = false; // config.scaling == "analytic" (scaling_model.h)
 
   // Counters kept current on every change, for metrics and policies.
   std::uint32_t pending = 0; // submitted, holding nothing, not finished (pending + suspended)

@@ -58,11 +58,13 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
     s_.jobs[j].share_max = req.gpu_share_max;
     if (req.queue >= s_.queue_used.size()) s_.queue_used.resize(req.queue + 1, false);
     s_.queue_used[req.queue] = true;
+    s_.jobs[j].ps = req.ps;
   }
   refresh_stamp_.assign(workload.jobs.size(), 0);
   net_ = std::make_unique<NetworkModel>(cluster);
   s_.network = net_.get();
   contention_ = config.network.contention;
+  s_.analytic_scaling = config.scaling == "analytic";
   policy_.check_config(s_.config);
 }
 
@@ -378,7 +380,7 @@ void Simulation::start_traffic(JobId j) {
   const PerfTable::Traffic& model = perf.traffic[req.model];
   if (!(model.model_bytes > 0)) return;
   JobTrafficRequest r;
-  r.pattern = TrafficRequest{job.devices, req.devices_per_worker, req.ps, false};
+  r.pattern = TrafficRequest{job.devices, req.devices_per_worker, job.ps, false};
   r.model_bytes = model.model_bytes;
   r.input_bytes = model.input_bytes;
   r.compute_s = perf.iter_time(req.model, job.type) * req.workers / job.workers;

@@ -69,6 +69,7 @@ private:
   void do_cancel(JobId j, std::string_view reason);
   void do_move(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
   void do_set_share(JobId j, double share_min, double share_max, std::string_view reason);
+  [[nodiscard]] double resize_cost(JobId j) const; // runtime.resize (elastic_actions.cpp)
   void wake_at(SimTime t);
   // Tells the observers that want job events; one branch when none does.
   void emit(JobId j, JobAction action, std::span<const DeviceId> devices,

@@ -1,0 +1,91 @@
+// The analytic scaling model (docs/scaling.md).
+#include "sim/runtime/scaling_model.h"
+
+#include "sim/network/iteration_time.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace dlsim {
+
+double ring_comm_s(double model_bytes, std::uint32_t replicas, std::uint32_t nodes,
+                   double local_gb_s, double nic_gb_s) {
+  if (replicas < 2) return 0.0;
+  const double n = replicas;
+  const double gb_s = nodes > 1 ? std::min(local_gb_s, nic_gb_s) : local_gb_s;
+  return 2.0 * (n - 1) / n * model_bytes / (gb_s * 1e9);
+}
+
+double ps_comm_s(double model_bytes, const ScalingPlacement& p) {
+  if (p.ps == 0) return 0.0;
+  // A replica's own link carries M in each phase (M/k to each of k shards).
+  double phase = model_bytes / (p.local_gb_s * 1e9);
+  if (p.nodes > 1 || p.ps_nic_units > 0)
+    phase = std::max(phase, p.ps_nic_units * model_bytes / p.ps / (p.nic_gb_s * 1e9));
+  return 2.0 * phase; // push, then pull
+}
+
+double ps_nic_units(std::span<const std::uint32_t> replicas_per_node,
+                    std::span<const std::uint32_t> shards_per_node, std::uint32_t replicas,
+                    std::uint32_t shards) {
+  double worst = 0;
+  for (std::size_t a = 0; a < replicas_per_node.size(); ++a) {
+    const double r = replicas_per_node[a];
+    const double k = shards_per_node[a];
+    worst = std::max({worst, k * (replicas - r), r * (shards - k)});
+  }
+  return worst;
+}
+
+double analytic_comm_s(double model_bytes, const ScalingPlacement& p) {
+  return p.ps > 0 ? ps_comm_s(model_bytes, p)
+                  : ring_comm_s(model_bytes, p.replicas, p.nodes, p.local_gb_s, p.nic_gb_s);
+}
+
+double analytic_step_s(double compute_s, double model_bytes, double overlap,
+                       const ScalingPlacement& p) {
+  return iteration_seconds(compute_s, analytic_comm_s(model_bytes, p), overlap, 0.0);
+}
+
+ScalingPlacement scaling_placement(const Cluster& c, const JobState& job) {
+  ScalingPlacement p;
+  p.replicas = static_cast<std::uint32_t>(job.devices.size());
+  p.ps = job.ps;
+  // The job's nodes in order of first appearance (allocation order), with replica counts.
+  std::vector<NodeId> nodes;
+  std::vector<std::uint32_t> replicas;
+  double local = 0;
+  double nic = 0;
+  for (DeviceId d : job.devices) {
+    const NodeId n = c.devices[d].node;
+    auto it = std::find(nodes.begin(), nodes.end(), n);
+    if (it == nodes.end()) {
+      nodes.push_back(n);
+      replicas.push_back(1);
+      const NodeLinks& links = c.groups[c.nodes[n].group].links;
+      const double l = links.nvlink ? links.nvlink_gb_s : links.pcie_gb_s;
+      local = nodes.size() == 1 ? l : std::min(local, l);
+      nic = nodes.size() == 1 ? links.nic_gb_s : std::min(nic, links.nic_gb_s);
+    } else {
+      ++replicas[static_cast<std::size_t>(it - nodes.begin())];
+    }
+  }
+  p.nodes = static_cast<std::uint32_t>(nodes.size());
+  if (p.nodes > 0) {
+    p.local_gb_s = local;
+    p.nic_gb_s = nic;
+  }
+  if (p.ps > 0 && job.workers > 0) {
+    const std::uint32_t per_worker = p.replicas / job.workers;
+    std::vector<std::uint32_t> shards(nodes.size(), 0);
+    for (std::uint32_t shard = 0; shard < p.ps; ++shard) {
+      const DeviceId d = job.devices[(shard % job.workers) * per_worker];
+      auto it = std::find(nodes.begin(), nodes.end(), c.devices[d].node);
+      ++shards[static_cast<std::size_t>(it - nodes.begin())];
+    }
+    p.ps_nic_units = ps_nic_units(replicas, shards, p.replicas, p.ps);
+  }
+  return p;
+}
+
+} // namespace dlsim

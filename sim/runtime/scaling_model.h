@@ -1,0 +1,58 @@
+// The analytic scaling model (runtime.scaling: analytic; docs/scaling.md): a data-parallel job's
+// time per step from its compute and the gradient exchange its placement allows, without the
+// flow-level network model. Cross-node traffic is charged at the NIC's bandwidth, traffic inside
+// a node at the node's GPU-to-GPU bandwidth (NVLink, else PCIe), so where the workers sit
+// changes the rate even with network.contention off.
+#pragma once
+
+#include "sim/runtime/sim_state.h"
+
+#include <cstdint>
+#include <span>
+
+namespace dlsim {
+
+// One job's placement as the formula sees it.
+struct ScalingPlacement {
+  std::uint32_t replicas = 1; // devices holding a replica (workers x devices per worker)
+  std::uint32_t nodes = 1;    // distinct nodes of those devices
+  std::uint32_t ps = 0;       // parameter-server shards; 0 = ring all-reduce
+  double local_gb_s = 15.76;  // slowest GPU-to-GPU path inside one of its nodes (GB/s)
+  double nic_gb_s = 12.5;     // slowest NIC among its nodes (GB/s)
+  // With ps > 0: the largest number of bytes, in units of model_bytes / ps, that one node's NIC
+  // must carry in one direction during one phase (push or pull); see ps_nic_units.
+  double ps_nic_units = 0;
+};
+
+// Ring all-reduce over n replicas: each sends and receives 2(n-1)/n x M (Patarasuk and Yuan,
+// JPDC 2009), at the NIC's bandwidth when the ring crosses nodes, else at the local one.
+double ring_comm_s(double model_bytes, std::uint32_t replicas, std::uint32_t nodes,
+                   double local_gb_s, double nic_gb_s);
+
+// Parameter servers, k shards: each replica pushes M/k to every shard, then pulls M/k back (two
+// phases). A phase lasts as long as its busiest link: a replica's own link carries M, and a
+// node's NIC carries ps_nic_units x M/k (the traffic between its shards and the replicas on
+// other nodes, or between its replicas and the shards on other nodes, whichever is larger).
+double ps_comm_s(double model_bytes, const ScalingPlacement& p);
+
+// Per node a with r_a of the job's replicas and p_a of its shards, out of n and k:
+// max over a of max(p_a (n - r_a), r_a (k - p_a)). `replicas_per_node` and `shards_per_node`
+// are indexed alike (the job's nodes in any order).
+double ps_nic_units(std::span<const std::uint32_t> replicas_per_node,
+                    std::span<const std::uint32_t> shards_per_node, std::uint32_t replicas,
+                    std::uint32_t shards);
+
+// Communication per step for the placement: ring or parameter servers.
+double analytic_comm_s(double model_bytes, const ScalingPlacement& p);
+
+// Seconds per step of every replica computing compute_s: iteration_seconds (network.md) with
+// the analytic communication and no input term.
+double analytic_step_s(double compute_s, double model_bytes, double overlap,
+                       const ScalingPlacement& p);
+
+// A job's placement as the formula sees it: its devices, their nodes and links, and its
+// parameter servers (shard s on the node of worker s mod workers, as in the network model).
+// Policies call it on a copy of a job's state to weigh a shape before asking for it.
+ScalingPlacement scaling_placement(const Cluster& c, const JobState& job);
+
+} // namespace dlsim
