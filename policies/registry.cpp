@@ -1,6 +1,7 @@
 #include "policies/registry.h"
 
 #include "policies/drf.h"
+#include "policies/elastic_kubeflow.h"
 #include "policies/fifo.h"
 #include "policies/fifo_backfill.h"
 #include "policies/gandiva/gandiva.h"
@@ -36,6 +37,7 @@ const std::vector<PolicyEntry>& policy_registry() {
       max_throughput_policy(),
       drf_policy(),
       k8s_default_policy(),
+      elastic_kubeflow_policy(),
       kube_batch_policy("kube-batch"),
       kube_batch_policy("volcano"),
       gandiva_policy(),

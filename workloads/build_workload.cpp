@@ -307,6 +307,15 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       reject_row(trace, read_options, where("workers") + what);
       continue;
     }
+    // An elastic job may never be grown past what the cluster holds at once.
+    if (r.max_workers > best) {
+      reject_row(trace, read_options,
+                 where("max_workers") +
+                     fmt::format("{} workers of {} device(s) each can never run at once: the "
+                                 "cluster holds at most {} such workers",
+                                 r.max_workers, r.devices_per_worker, best));
+      continue;
+    }
     w.jobs.push_back(std::move(spec));
   }
   if (!unknown_model_jobs.empty() && options.warnings != nullptr) {

@@ -1,0 +1,350 @@
+// Elastic-KubeFlow: "an enhanced K8S TF-operator" that scales jobs up when utilization is low and
+// down when wait time is high (seed nthu-intelligent-system-for-ai, slides 13-14), in the three
+// phases of the lab's public scheduler DRAGON (NTHU-LSALAB/DRAGON, pkg/controller.v1/DRAGON/
+// scheduling/scheduling.go, SchedulingAlgorithm). At every decision:
+//
+// 1. Scale down. If the head of the waiting queue (arrival order) has priority >= high_priority
+//    or has waited >= wait_s (DRAGON: 30 s), make room for its min_workers: visit the running
+//    jobs in start order and remove their workers, last-added first, down to each job's
+//    min_workers, never a worker on a node that holds one of that job's parameter servers
+//    (DRAGON marks PS pods critical and drains the PS node last), until the head's min_workers
+//    fit. If they cannot fit even then, nothing is removed and phase 2 is skipped (the head
+//    blocks the queue, as in DRAGON). Either way this counts as an action.
+// 2. Start. Unless phase 1 failed: start the first waiting job, in arrival order, whose
+//    min_workers fit; it gets up to its requested workers, all on one node if one holds them
+//    (the lowest id: DRAGON takes the first in Go's map order), else spread from the node where
+//    most of its workers fit, then the others by id. Its first worker, and so its first
+//    parameter server, is on that node (PS-aware: the servers sit with most of the workers).
+//    Repeat while a job starts (DRAGON starts one per pass of its control loop).
+// 3. Scale up. If nothing was done for >= idle_s (DRAGON: 60 s): grow the running jobs, in start
+//    order, greedily to max_workers, each on its own nodes first, then the others by id.
+//
+// With tune_ps (Elastic-TensorFlow's auto-tuner, slide 17), a parameter-server job whose shape
+// changed gets the number of servers, 1 to its workers, that gives the shortest step under the
+// analytic scaling model (docs/scaling.md), when that is at least 1% shorter than its current one.
+// Resizes pay runtime.resize's cost (checkpoint-restart, as DRAGON, or live).
+#include "policies/elastic_kubeflow.h"
+
+#include "sim/engine/error.h"
+#include "sim/runtime/scaling_model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace dlsim {
+
+namespace {
+
+// Built from the resolved parameters; the defaults are declared in elastic_kubeflow_policy().
+struct ElasticKubeflowOptions {
+  double wait_s = 30;
+  double idle_s = 60;
+  double high_priority = 1;
+  bool tune_ps = false;
+};
+
+// Appends `workers` workers of free devices of type t on node n, lowest ids first.
+void take_on_node(const View& view, NodeId n, DeviceTypeId t, std::uint32_t workers,
+                  std::uint32_t per_worker, std::vector<DeviceId>& out) {
+  const Node& node = view.cluster().nodes[n];
+  std::uint32_t want = workers * per_worker;
+  for (DeviceId d = node.first_device; d < node.first_device + node.device_count && want > 0; ++d) {
+    if (view.cluster().devices[d].type == t && view.device(d).count == 0) {
+      out.push_back(d);
+      --want;
+    }
+  }
+}
+
+NodeId node_of_worker(const View& view, JobId j, std::uint32_t w) {
+  const JobState& st = view.state(j);
+  return view.cluster().devices[st.devices[w * view.request(j).devices_per_worker]].node;
+}
+
+class ElasticKubeflow final : public Policy {
+public:
+  explicit ElasticKubeflow(ElasticKubeflowOptions o) : o_(o) {}
+
+  void on_arrival(JobId j, const View&) override { waiting_.push_back(j); }
+  void on_finish(JobId j, const View&) override {
+    std::erase(running_, j);
+    std::erase(to_tune_, j);
+  }
+
+  void schedule(Control& c) override {
+    const SimTime now = c.now();
+    std::erase_if(running_, [&](JobId j) { return is_over(c.state(j).status); });
+    // Phase 1: a head job that is high-priority or has waited long enough.
+    bool high = false;
+    bool room = false;
+    if (!waiting_.empty()) {
+      const JobId head = waiting_.front();
+      const JobRequest& r = c.request(head);
+      high = r.priority >= o_.high_priority || now - r.submit >= wait_;
+      if (high) {
+        room = scale_down(c, head);
+        last_action_ = now;
+      }
+    }
+    // Phase 2: start waiting jobs in order, first fit.
+    if (!high || room) {
+      for (auto it = waiting_.begin(); it != waiting_.end();) {
+        if (try_start(c, *it)) {
+          last_action_ = now;
+          waiting_.erase(it);
+          it = waiting_.begin();
+        } else {
+          ++it;
+        }
+      }
+    }
+    // Phase 3: nothing done for idle_s: grow.
+    if (now - last_action_ >= idle_) {
+      scale_up(c);
+      last_action_ = now;
+    }
+    if (o_.tune_ps) tune_ps(c);
+    // Wake-ups: when the head's wait reaches wait_s, and when the idle time does while some
+    // job could still grow (never otherwise: a run with nothing to do must end).
+    if (!waiting_.empty()) {
+      const SimTime t = c.request(waiting_.front()).submit + wait_;
+      if (t > now) c.wake_at(t);
+    }
+    const bool can_grow = std::any_of(running_.begin(), running_.end(), [&](JobId j) {
+      return c.state(j).workers < c.request(j).max_workers;
+    });
+    if (can_grow && last_action_ + idle_ > now) c.wake_at(last_action_ + idle_);
+  }
+
+private:
+  // Phase 1 (DRAGON's ScaleDown). True when the head's min_workers fit, now or after the
+  // removals it made.
+  bool scale_down(Control& c, JobId head) {
+    const JobRequest& hr = c.request(head);
+    const std::uint32_t need = hr.min_workers;
+    const Cluster& cl = c.cluster();
+    for (DeviceTypeId t : c.compatible_types(head)) {
+      if (c.free().free(t) >= need * hr.devices_per_worker && fits_now(c, head, t, need))
+        return true;
+      // Free devices of type t per node as removals would leave them, and how many of the
+      // head's workers that holds in all.
+      std::vector<std::uint32_t> free(cl.nodes.size());
+      std::uint64_t fit = 0;
+      for (NodeId n = 0; n < cl.nodes.size(); ++n) {
+        free[n] = c.free().free_on(n, t);
+        fit += free[n] / hr.devices_per_worker;
+      }
+      std::vector<std::pair<JobId, std::vector<std::uint32_t>>> removals; // job, workers removed
+      for (JobId v : running_) {
+        if (fit >= need) break;
+        const JobState& vs = c.state(v);
+        const JobRequest& vr = c.request(v);
+        if (vs.status != JobStatus::kRunning || vs.type != t || vs.workers <= vr.min_workers)
+          continue;
+        std::vector<NodeId> ps_nodes;
+        for (std::uint32_t s = 0; s < vs.ps; ++s)
+          ps_nodes.push_back(node_of_worker(c, v, s % vs.workers));
+        std::vector<std::uint32_t> removed;
+        for (std::uint32_t w = vs.workers; w-- > 0;) {
+          if (fit >= need || vs.workers - removed.size() <= vr.min_workers) break;
+          const NodeId n = node_of_worker(c, v, w);
+          if (std::find(ps_nodes.begin(), ps_nodes.end(), n) != ps_nodes.end()) continue;
+          fit -= free[n] / hr.devices_per_worker;
+          free[n] += vr.devices_per_worker;
+          fit += free[n] / hr.devices_per_worker;
+          removed.push_back(w);
+        }
+        if (!removed.empty()) removals.emplace_back(v, std::move(removed));
+      }
+      if (fit < need) continue;
+      for (auto& [v, removed] : removals) {
+        const JobState& vs = c.state(v);
+        const std::uint32_t per = c.request(v).devices_per_worker;
+        std::vector<DeviceId> kept;
+        for (std::uint32_t w = 0; w < vs.workers; ++w) {
+          if (std::find(removed.begin(), removed.end(), w) != removed.end()) continue;
+          kept.insert(kept.end(), vs.devices.begin() + w * per, vs.devices.begin() + (w + 1) * per);
+        }
+        c.resize(v, kept, fmt::format("scale down for {}", c.job_name(head)));
+        to_tune_.push_back(v);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  // Whether `need` workers of job j fit on the free devices of type t (CPUs and memory too).
+  static bool fits_now(const View& c, JobId j, DeviceTypeId t, std::uint32_t need) {
+    std::uint64_t fit = 0;
+    for (NodeId n = 0; n < c.cluster().nodes.size() && fit < need; ++n)
+      fit += c.workers_fitting_on(j, n, t);
+    return fit >= need;
+  }
+
+  // Phase 2 for one job (DRAGON's ScheduleJob): its requested workers on one node, else spread
+  // from the node where most fit; started when at least min_workers are placed.
+  bool try_start(Control& c, JobId j) {
+    const JobRequest& r = c.request(j);
+    const Cluster& cl = c.cluster();
+    for (DeviceTypeId t : c.compatible_types(j)) {
+      if (c.free().free(t) < r.min_workers * r.devices_per_worker) continue;
+      std::vector<DeviceId> devices;
+      NodeId best = 0;
+      std::uint32_t most = 0;
+      for (NodeId n = 0; n < cl.nodes.size(); ++n) {
+        const std::uint32_t k = c.workers_fitting_on(j, n, t);
+        if (k >= r.workers) {
+          take_on_node(c, n, t, r.workers, r.devices_per_worker, devices);
+          c.start(j, devices, "fits on one node");
+          started(j);
+          return true;
+        }
+        if (k > most) {
+          most = k;
+          best = n;
+        }
+      }
+      if (most == 0) continue;
+      std::uint32_t placed = most;
+      take_on_node(c, best, t, most, r.devices_per_worker, devices);
+      for (NodeId n = 0; n < cl.nodes.size() && placed < r.workers; ++n) {
+        if (n == best) continue;
+        const std::uint32_t k = std::min(c.workers_fitting_on(j, n, t), r.workers - placed);
+        take_on_node(c, n, t, k, r.devices_per_worker, devices);
+        placed += k;
+      }
+      if (placed < r.min_workers) continue;
+      c.start(j, devices, "spread from the node with the most room");
+      started(j);
+      return true;
+    }
+    return false;
+  }
+
+  void started(JobId j) {
+    running_.push_back(j);
+    to_tune_.push_back(j);
+  }
+
+  // Phase 3 (DRAGON's ScaleUp): greedy growth to max_workers in start order.
+  void scale_up(Control& c) {
+    const Cluster& cl = c.cluster();
+    for (JobId j : running_) {
+      const JobState& st = c.state(j);
+      const JobRequest& r = c.request(j);
+      if (st.status != JobStatus::kRunning || st.workers >= r.max_workers) continue;
+      if (c.free().free(st.type) < r.devices_per_worker) continue;
+      std::vector<NodeId> order;
+      for (std::uint32_t w = 0; w < st.workers; ++w) {
+        const NodeId n = node_of_worker(c, j, w);
+        if (std::find(order.begin(), order.end(), n) == order.end()) order.push_back(n);
+      }
+      const std::size_t own = order.size();
+      for (NodeId n = 0; n < cl.nodes.size(); ++n) {
+        if (std::find(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(own), n) ==
+            order.begin() + static_cast<std::ptrdiff_t>(own))
+          order.push_back(n);
+      }
+      std::vector<DeviceId> devices(st.devices.begin(), st.devices.end());
+      std::uint32_t workers = st.workers;
+      for (NodeId n : order) {
+        if (workers >= r.max_workers) break;
+        const std::uint32_t k =
+            std::min(c.workers_fitting_on(j, n, st.type), r.max_workers - workers);
+        take_on_node(c, n, st.type, k, r.devices_per_worker, devices);
+        workers += k;
+      }
+      if (workers == st.workers) continue;
+      c.resize(j, devices, "grow after idle");
+      to_tune_.push_back(j);
+    }
+  }
+
+  // Elastic-TensorFlow's auto-tuner: the PS count with the shortest analytic step.
+  void tune_ps(Control& c) {
+    std::vector<JobId> later;
+    for (JobId j : to_tune_) {
+      const JobState& st = c.state(j);
+      const JobRequest& r = c.request(j);
+      if (is_over(st.status) || r.ps == 0) continue;
+      if (st.status != JobStatus::kRunning) {
+        later.push_back(j); // still paying a start or resize: tune once it runs
+        continue;
+      }
+      const PerfTable& perf = c.perf();
+      if (r.model >= perf.traffic.size()) continue;
+      const double compute = perf.iter_time(r.model, st.type);
+      const PerfTable::Traffic& tr = perf.traffic[r.model];
+      JobState shape = st;
+      auto step = [&](std::uint32_t ps) {
+        shape.ps = ps;
+        return analytic_step_s(compute, tr.model_bytes, tr.comm_overlap,
+                               scaling_placement(c.cluster(), shape));
+      };
+      const double current = step(st.ps);
+      std::uint32_t best = st.ps;
+      double best_s = current;
+      for (std::uint32_t k = 1; k <= std::max<std::uint32_t>(1, st.workers); ++k) {
+        const double s = step(k);
+        if (s < best_s) {
+          best_s = s;
+          best = k;
+        }
+      }
+      if (best != st.ps && best_s < 0.99 * current)
+        c.set_ps(j, best, fmt::format("auto-tuned: step {:.4f} s -> {:.4f} s", current, best_s));
+    }
+    std::sort(later.begin(), later.end());
+    later.erase(std::unique(later.begin(), later.end()), later.end());
+    to_tune_ = std::move(later);
+  }
+
+  ElasticKubeflowOptions o_;
+  SimTime wait_ = from_seconds(o_.wait_s, "policy.params.wait_s");
+  SimTime idle_ = from_seconds(o_.idle_s, "policy.params.idle_s");
+  std::vector<JobId> waiting_; // arrival order
+  std::vector<JobId> running_; // start order (DRAGON's running queue)
+  std::vector<JobId> to_tune_; // jobs whose shape changed (tune_ps)
+  SimTime last_action_ = 0;
+};
+
+ElasticKubeflowOptions elastic_kubeflow_options(const PolicyParams& p) {
+  ElasticKubeflowOptions o;
+  o.wait_s = p.seconds("wait_s");
+  o.idle_s = p.seconds("idle_s");
+  o.high_priority = p.number("high_priority");
+  o.tune_ps = p.flag("tune_ps");
+  if (!(o.idle_s > 0)) {
+    throw InputError(
+        fmt::format("policy.params.idle_s: expected a time > 0 s, got {} (the scale-up phase "
+                    "would run at every decision)",
+                    o.idle_s));
+  }
+  return o;
+}
+
+} // namespace
+
+PolicyEntry elastic_kubeflow_policy() {
+  return {"elastic-kubeflow",
+          "DRAGON's Elastic-KubeFlow: scale running jobs down for a head job waiting >= wait_s, "
+          "start on one node or spread, grow jobs after idle_s without action",
+          false,
+          {{"wait_s", ParamType::kSeconds, "30",
+            "a head job waiting this long makes running jobs shrink (DRAGON: 30 s)"},
+           {"idle_s", ParamType::kSeconds, "60",
+            "after this long without an action, running jobs grow to max_workers (DRAGON: 60 s)"},
+           {"high_priority", ParamType::kNumber, "1",
+            "a head job of at least this priority makes jobs shrink at once"},
+           {"tune_ps", ParamType::kFlag, "false",
+            "Elastic-TensorFlow's auto-tuner: set each parameter-server job's servers to the "
+            "count with the shortest analytic step"}},
+          [](const PolicySetup& s) {
+            return std::make_unique<ElasticKubeflow>(elastic_kubeflow_options(s.params));
+          }};
+}
+
+} // namespace dlsim
