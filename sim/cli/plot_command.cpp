@@ -114,6 +114,7 @@ int command_plot(const std::vector<std::string>& args) {
   }
 
   std::vector<PlotRun> runs;
+  runs.reserve(dirs.size());
   for (const auto& d : dirs)
     runs.push_back(read_plot_run(d));
   const PlotRun& first = runs.front();

@@ -145,6 +145,7 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
     fmt::print(warn, "warning: {}\n", w);
   if (auto idle = unusable_device_types(p.workload, e.cluster); !idle.empty()) {
     std::vector<std::string> what;
+    what.reserve(idle.size());
     for (DeviceTypeId t : idle)
       what.push_back(fmt::format("{} {}", e.cluster.count_of_type(t), e.cluster.types[t].name));
     fmt::print(warn,

@@ -101,7 +101,7 @@ void write_provenance_json(std::ostream& out, const Experiment& e, const Experim
   j["inputs"] = files;
   nlohmann::ordered_json overrides = nlohmann::ordered_json::array();
   for (const auto& [key, value] : inputs.overrides)
-    overrides.push_back(key + "=" + value);
+    overrides.push_back(fmt::format("{}={}", key, value));
   j["overrides"] = overrides;
   j["wall_s"] = std::round(times.wall_s * 1e3) / 1e3;
   j["sim_s"] = std::round(times.sim_s * 1e3) / 1e3;

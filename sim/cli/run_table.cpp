@@ -77,6 +77,7 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
   std::vector<std::string> keys;
   std::set<std::string> seen{"policy.name", "seed", "dlsim_version"};
   std::vector<std::map<std::string, std::string>> configs;
+  configs.reserve(runs.size());
   for (const auto& r : runs)
     configs.emplace_back(r.config.begin(), r.config.end());
   for (const auto& r : runs) {
