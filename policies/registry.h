@@ -5,6 +5,7 @@
 #pragma once
 
 #include "policies/placement.h"
+#include "sim/engine/rng.h"
 #include "sim/runtime/policy.h"
 #include "workloads/hyperparam_search.h"
 
@@ -14,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlsim {
@@ -66,7 +68,15 @@ struct PolicySetup {
   PolicyParams params;
   // The sessions of a kSessionsFile parameter, read by the caller (make_policy_setup).
   std::vector<SearchSession> search_sessions{};
+  std::uint64_t seed = 0; // the run's seed (`seed:`), for policy_rng
 };
+
+// A policy's own random stream: a pure function of the run's seed and the policy's name, so a
+// stochastic policy is deterministic and draws independently of the trace generator, model
+// assignment and every other policy (docs/adding-a-policy.md).
+inline Rng policy_rng(const PolicySetup& setup, std::string_view policy) {
+  return Rng::stream(setup.seed, std::string("policy.") + std::string(policy));
+}
 
 struct PolicyEntry {
   std::string name;

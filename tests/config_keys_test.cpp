@@ -97,26 +97,31 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   ScratchDir dir;
   std::string file = dir.write("e.yaml", kBase);
   // Every runtime key away from its default (runtime_config.h: 0, 5, 5, 10, 5, 1, 5 s; 2 and 4
-  // jobs; 0.52; 2.5 and 0.8; contention off; 30 and 1 s, linear, flat, 1 GB/s).
-  Experiment e = load_experiment(ExperimentInputs{file,
-                                                  {{"costs.start_s", "1"},
-                                                   {"costs.suspend_s", "2"},
-                                                   {"costs.resume_s", "3"},
-                                                   {"costs.migrate_s", "4"},
-                                                   {"costs.resize_s", "6"},
-                                                   {"costs.switch_s", "7"},
-                                                   {"costs.set_share_s", "9"},
-                                                   {"runtime.max_jobs_per_device", "8"},
-                                                   {"runtime.max_timeslice_jobs", "1"},
-                                                   {"runtime.default_gpu_util", "1"},
-                                                   {"runtime.interference.slope", "0"},
-                                                   {"runtime.interference.onset", "1.5"},
-                                                   {"costs.restart_s", "31"},
-                                                   {"costs.live_resize_s", "2"},
-                                                   {"runtime.scaling", "analytic"},
-                                                   {"runtime.resize", "live"},
-                                                   {"runtime.checkpoint_gb_s", "2.5"},
-                                                   {"network.contention", "true"}}});
+  // jobs; 0.52; 60 s; 2.5 and 0.8; no curves by type; no pairs file; contention off; 30 and
+  // 1 s, linear, flat, 1 GB/s).
+  Experiment e = load_experiment(
+      ExperimentInputs{file,
+                       {{"costs.start_s", "1"},
+                        {"costs.suspend_s", "2"},
+                        {"costs.resume_s", "3"},
+                        {"costs.migrate_s", "4"},
+                        {"costs.resize_s", "6"},
+                        {"costs.switch_s", "7"},
+                        {"costs.set_share_s", "9"},
+                        {"runtime.max_jobs_per_device", "8"},
+                        {"runtime.max_timeslice_jobs", "1"},
+                        {"runtime.default_gpu_util", "1"},
+                        {"runtime.profile_s", "90"},
+                        {"runtime.interference.slope", "0"},
+                        {"runtime.interference.onset", "1.5"},
+                        {"runtime.interference.by_type", "{K80: {slope: 1}}"},
+                        {"runtime.interference.pairs", "configs/interference/gavel-pairs.csv"},
+                        {"costs.restart_s", "31"},
+                        {"costs.live_resize_s", "2"},
+                        {"runtime.scaling", "analytic"},
+                        {"runtime.resize", "live"},
+                        {"runtime.checkpoint_gb_s", "2.5"},
+                        {"network.contention", "true"}}});
   const RuntimeConfig& r = e.runtime;
   CHECK(r.costs.start_s == 1);
   CHECK(r.costs.suspend_s == 2);
@@ -130,17 +135,27 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   CHECK(r.default_gpu_util == 1);
   CHECK(r.interference.slope == 0);
   CHECK(r.interference.onset == 1.5);
+  CHECK(r.profile_s == 90);
+  // K80's own curve: the given slope, the onset of the default curve set above.
+  auto k80 = find_device_type(e.cluster.types, "K80");
+  REQUIRE(k80);
+  REQUIRE(r.interference_by_type.size() == e.cluster.types.size());
+  CHECK(r.interference_by_type[*k80].slope == 1);
+  CHECK(r.interference_by_type[*k80].onset == 1.5);
+  CHECK_THAT(r.interference_pairs_file, Catch::EndsWith("configs/interference/gavel-pairs.csv"));
   CHECK(r.network.contention);
   CHECK(r.costs.restart_s == 31);
   CHECK(r.costs.live_resize_s == 2);
   CHECK(r.scaling == "analytic");
   CHECK(r.resize == "live");
   CHECK(r.checkpoint_gb_s == 2.5);
-  // The table has exactly these 18 keys, and run.yaml records each one's value.
+  // The table has exactly these 21 keys, and run.yaml records each one's value.
   RuntimeConfig copy = e.runtime;
-  CHECK(runtime_keys(copy).size() == 18);
+  CHECK(runtime_keys(copy).size() == 21);
   CHECK(e.resolved["runtime"]["scaling"].as<std::string>() == "analytic");
   CHECK(e.resolved["runtime"]["resize"].as<std::string>() == "live");
+  CHECK(e.resolved["runtime"]["profile_s"].as<double>() == 90);
+  CHECK(e.resolved["runtime"]["interference"]["by_type"]["K80"]["slope"].as<double>() == 1);
   CHECK(e.resolved["costs"]["resize_s"].as<double>() == 6);
   CHECK(e.resolved["costs"]["set_share_s"].as<double>() == 9);
   CHECK(e.resolved["runtime"]["max_jobs_per_device"].as<unsigned>() == 8);
@@ -173,7 +188,8 @@ TEST_CASE("an unknown --set key names the nearest declared keys, or those of its
   CHECK(error_of(kBase, {{"max_jobs_per_device", "2"}}) ==
         "max_jobs_per_device: unknown key (did you mean runtime.max_jobs_per_device?)");
   CHECK(error_of(kBase, {{"runtime.interference.x", "1"}}) ==
-        "runtime.interference.x: unknown key (valid in runtime.interference: onset, slope; "
+        "runtime.interference.x: unknown key (valid in runtime.interference: by_type, onset, "
+        "pairs, slope; "
         "`dlsim list keys` lists all)");
   // Under a key read by its own reader, and whole sections, pass to that reader.
   CHECK_THAT(error_of(kBase, {{"policy.params.quantum", "5"}}),

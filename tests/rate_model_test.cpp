@@ -88,23 +88,23 @@ TEST_CASE("rate model: the network term adds unhidden communication", "[rate_mod
 TEST_CASE("rate model: one device's slowdown and effective utilization", "[rate_model]") {
   RuntimeConfig cfg; // switch_s 1, interference slope 2.5 onset 0.8
   // Alone: 1, effective = its utilization.
-  CHECK(device_slowdown(slot_with(1, 0.6), cfg) == 1.0);
-  CHECK(device_effective(slot_with(1, 0.6), cfg) == Approx(0.6));
+  CHECK(device_slowdown(slot_with(1, 0.6), cfg, 0) == 1.0);
+  CHECK(device_effective(slot_with(1, 0.6), cfg, 0) == Approx(0.6));
   // Two packed at 0.6 + 0.6 = 1.2: slowdown 2; effective is the useful work, each job at half
   // its solo speed: min(1, 1.2 / 2) = 0.6 (not min(1, 1.2) = 1).
-  CHECK(device_slowdown(slot_with(2, 1.2), cfg) == Approx(2.0));
-  CHECK(device_effective(slot_with(2, 1.2), cfg) == Approx(0.6));
+  CHECK(device_slowdown(slot_with(2, 1.2), cfg, 0) == Approx(2.0));
+  CHECK(device_effective(slot_with(2, 1.2), cfg, 0) == Approx(0.6));
   // Below the onset, 0.3 + 0.4 = 0.7: slowdown 1, nothing lost: 0.7. Above the cap without
   // enough slowdown (onset 1, slope 0.1): 1.6 / (1 + 0.1 x 0.6) = 1.509 -> capped at 1.
-  CHECK(device_effective(slot_with(2, 0.7), cfg) == Approx(0.7));
+  CHECK(device_effective(slot_with(2, 0.7), cfg, 0) == Approx(0.7));
   RuntimeConfig mild;
   mild.interference.onset = 1.0;
   mild.interference.slope = 0.1;
-  CHECK(device_effective(slot_with(2, 1.6), mild) == 1.0);
+  CHECK(device_effective(slot_with(2, 1.6), mild, 0) == 1.0);
   // Two sliced every 60 s, utilizations 0.6 and 0.4: slowdown 120/59; effective is their mean
   // 0.5 times 59/60 = 0.49167.
-  CHECK(device_slowdown(slot_with(2, 1.0, 2, 60), cfg) == Approx(120.0 / 59));
-  CHECK(device_effective(slot_with(2, 1.0, 2, 60), cfg) == Approx(0.5 * 59 / 60));
+  CHECK(device_slowdown(slot_with(2, 1.0, 2, 60), cfg, 0) == Approx(120.0 / 59));
+  CHECK(device_effective(slot_with(2, 1.0, 2, 60), cfg, 0) == Approx(0.5 * 59 / 60));
 }
 
 TEST_CASE("rate model: a job's rate composes the terms", "[rate_model]") {
@@ -116,7 +116,9 @@ TEST_CASE("rate model: a job's rate composes the terms", "[rate_model]") {
   JobSpec spec;
   spec.request.workers = 2;
   w.jobs.push_back(spec);
+  Cluster c = cluster_from_yaml(kOneGpu);
   SimState s;
+  s.cluster = &c;
   s.workload = &w;
   s.jobs.resize(1);
   s.jobs[0].type = 0;

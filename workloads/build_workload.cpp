@@ -118,8 +118,12 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   w.reference_device = *ref;
   w.perf = build_perf_table(zoo, cluster.types, *ref);
   w.models.push_back("");
-  for (const auto& m : zoo.models)
+  w.model_features.emplace_back();
+  for (const auto& m : zoo.models) {
     w.models.push_back(m.name);
+    w.model_features.push_back(
+        ModelFeatures{m.family, m.params_m, m.gflops_per_sample, m.batch_size, m.gpu_mem_gb});
+  }
   w.users = trace.users.names();
   w.queues = trace.queues.names();
   w.skipped_bad_jobs = trace.skipped;

@@ -44,6 +44,37 @@ std::string find_data_file(const std::string& path, const std::string& beside) {
 
 namespace {
 
+// runtime.interference.by_type: {TYPE: {slope, onset}} over the cluster's device types, into
+// RuntimeConfig::interference_by_type (by DeviceTypeId; unnamed types keep the default curve).
+void read_interference_by_type(const YAML::Node& root, const std::string& file, Experiment& e) {
+  const std::string path = "runtime.interference.by_type";
+  YAML::Node node = node_at(root, path);
+  if (!node.IsDefined() || node.IsNull()) return;
+  if (!node.IsMap()) yaml_fail(YamlWhere{file, path}, node, "must be a mapping of device types");
+  std::vector<Interference> curves(e.cluster.types.size(), e.runtime.interference);
+  for (const auto& entry : node) {
+    std::string name = entry.first.as<std::string>();
+    YamlWhere where{file, path + "." + name};
+    auto type = find_device_type(e.cluster.types, name);
+    if (!type) {
+      yaml_fail(where, entry.second,
+                fmt::format("'{}' is not a device type of the cluster's catalog", name));
+    }
+    if (!entry.second.IsMap()) yaml_fail(where, entry.second, "must be {slope: S, onset: O}");
+    YamlMap curve(entry.second, where);
+    Interference& c = curves[*type];
+    c.slope = curve.get<double>("slope", c.slope);
+    c.onset = curve.get<double>("onset", c.onset);
+    curve.done();
+    for (auto [key, value] : {std::pair{"slope", c.slope}, std::pair{"onset", c.onset}}) {
+      if (!(value >= 0) || !std::isfinite(value)) {
+        yaml_fail(curve.where_of(key), curve.node()[key], "must be a number >= 0");
+      }
+    }
+  }
+  e.runtime.interference_by_type = std::move(curves);
+}
+
 constexpr const char* kDefaultExperiment = "configs/experiments/default.yaml";
 
 void expand_short_forms(YAML::Node& root) {
@@ -138,6 +169,10 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
                           e.measure_from_s, e.measure_to_s));
   }
   e.models_file = find_data_file(e.models_file, file);
+  read_interference_by_type(root, file, e);
+  if (!e.runtime.interference_pairs_file.empty()) {
+    e.runtime.interference_pairs_file = find_data_file(e.runtime.interference_pairs_file, file);
+  }
   const PolicyEntry& entry = find_policy(e.policy);
   parse_placement(e.placement);
   e.policy_params = resolve_params(entry, node_at(root, "policy.params")).values();
@@ -154,6 +189,11 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   }
   r["cluster"] = cluster_to_yaml(e.cluster);
   r["policy"]["params"] = e.policy_params;
+  if (YAML::Node by_type = node_at(root, "runtime.interference.by_type"); by_type.IsMap()) {
+    r["runtime"]["interference"]["by_type"] = by_type;
+  } else {
+    r["runtime"]["interference"]["by_type"] = YAML::Node(YAML::NodeType::Map);
+  }
   e.resolved = r;
   return e;
 }

@@ -1,5 +1,7 @@
 #include "sim/cli/prepare.h"
 
+#include "workloads/interference_pairs.h"
+
 #include "sim/engine/error.h"
 #include "workloads/build_workload.h"
 #include "workloads/formats/format_guess.h"
@@ -143,6 +145,10 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   }
   for (const auto& w : build_warnings)
     fmt::print(warn, "warning: {}\n", w);
+  if (!e.runtime.interference_pairs_file.empty()) {
+    e.runtime.interference_pairs = load_interference_pairs(
+        e.runtime.interference_pairs_file, e.cluster.types, p.zoo, p.workload.models);
+  }
   if (auto idle = unusable_device_types(p.workload, e.cluster); !idle.empty()) {
     std::vector<std::string> what;
     what.reserve(idle.size());

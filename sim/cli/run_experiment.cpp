@@ -60,7 +60,8 @@ std::string render_run_yaml(const Experiment& e) {
   YAML::Node run = YAML::Clone(e.resolved);
   run["dlsim_version"] = DLSIM_VERSION;
   // Absolute paths, so that `dlsim run -e run.yaml` from any directory reads the same files.
-  for (YAML::Node file : {run["trace"]["file"], run["models"]}) {
+  for (YAML::Node file :
+       {run["trace"]["file"], run["models"], run["runtime"]["interference"]["pairs"]}) {
     if (file.IsScalar() && !file.Scalar().empty())
       file = fs::absolute(file.Scalar()).lexically_normal().string();
   }
@@ -108,6 +109,7 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   const Experiment& e = p.experiment;
   const PolicyEntry& entry = find_policy(e.policy);
   PolicySetup setup = make_policy_setup(entry, parse_placement(e.placement), e.policy_params);
+  setup.seed = e.seed;
   check_search_trials(setup, p.workload);
   auto policy = entry.make(setup);
 

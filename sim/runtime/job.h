@@ -63,6 +63,11 @@ struct JobState {
   // changes them (docs/runtime.md#fractional-shares).
   double share_min = 1;
   double share_max = 1;
+  // Time run alone on all its devices (the only job running on each), which a profiler needs to
+  // measure the job's own utilization (View::measured_gpu_util): the total of closed spells, and
+  // the start of the current one (-1 when the job is not running alone now).
+  SimTime alone_time = 0;
+  SimTime alone_since = -1;
 };
 
 // Under the share controller: packed with a guaranteed share below a whole device. Such a job is

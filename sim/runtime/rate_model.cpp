@@ -113,24 +113,80 @@ double share_effective(const SimState& s, const DeviceSlot& slot, JobId leaving)
   return sum;
 }
 
-double device_slowdown(const DeviceSlot& slot, const RuntimeConfig& config) {
+double device_slowdown(const DeviceSlot& slot, const RuntimeConfig& config, DeviceTypeId type) {
   if (slot.running < 2) return 1.0;
   if (slot.sliced > 0) return timeslice_slowdown(slot.running, config.costs.switch_s, slot.slice_s);
-  return interference_slowdown(config.interference, slot.running_util);
+  return interference_slowdown(interference_of(config, type), slot.running_util);
 }
 
-double device_effective(const DeviceSlot& slot, const RuntimeConfig& config) {
+double device_effective(const DeviceSlot& slot, const RuntimeConfig& config, DeviceTypeId type) {
   if (slot.running == 0) return 0.0;
   // Useful work only: each packed job keeps the device busy its solo utilization's worth, at
   // 1/slowdown of its solo speed, so interference lowers the figure (1 when the slowdown is 1).
   if (slot.sliced == 0) {
-    double slowdown =
-        slot.running < 2 ? 1.0 : interference_slowdown(config.interference, slot.running_util);
+    double slowdown = slot.running < 2
+                          ? 1.0
+                          : interference_slowdown(interference_of(config, type), slot.running_util);
     return std::min(1.0, slot.running_util / slowdown);
   }
   double mean = slot.running_util / slot.running;
   return slot.running >= 2 ? mean * timeslice_efficiency(config.costs.switch_s, slot.slice_s)
                            : mean;
+}
+
+namespace {
+
+// The two running jobs of a packed pair on a device (none but them running), skipping
+// `leaving`, which is stopping; false when the device runs anything else.
+bool running_pair(const SimState& s, const DeviceSlot& slot, JobId leaving, JobId (&pair)[2]) {
+  if (slot.sliced > 0) return false;
+  unsigned n = 0;
+  for (unsigned i = 0; i < slot.count; ++i) {
+    JobId j = slot.jobs[i];
+    if (j == leaving || s.jobs[j].status != JobStatus::kRunning) continue;
+    if (n == 2) return false;
+    pair[n++] = j;
+  }
+  return n == 2;
+}
+
+// The measured factor of j packed with `other` on a device of `type`, else the type's curve at
+// the pair's summed utilization.
+double pair_slowdown(const SimState& s, DeviceTypeId type, JobId j, JobId other) {
+  const auto& jobs = s.workload->jobs;
+  double measured =
+      s.config.interference_pairs.at(type, jobs[j].request.model, jobs[other].request.model);
+  if (measured > 0) return measured;
+  return interference_slowdown(interference_of(s.config, type),
+                               jobs[j].request.gpu_util + jobs[other].request.gpu_util);
+}
+
+} // namespace
+
+double job_slowdown_on(const SimState& s, DeviceId d, JobId j) {
+  const DeviceSlot& slot = s.slots[d];
+  if (slot.running < 2) return 1.0;
+  DeviceTypeId type = s.cluster->devices[d].type;
+  JobId pair[2];
+  if (slot.running == 2 && !s.config.interference_pairs.empty() &&
+      running_pair(s, slot, kNoJob, pair) && (pair[0] == j || pair[1] == j)) {
+    return pair_slowdown(s, type, j, pair[0] == j ? pair[1] : pair[0]);
+  }
+  return device_slowdown(slot, s.config, type);
+}
+
+double device_effective_on(const SimState& s, DeviceId d, JobId leaving) {
+  const DeviceSlot& slot = s.slots[d];
+  DeviceTypeId type = s.cluster->devices[d].type;
+  JobId pair[2];
+  if (slot.running == 2 && !s.config.interference_pairs.empty() &&
+      running_pair(s, slot, leaving, pair)) {
+    const auto& jobs = s.workload->jobs;
+    double work = jobs[pair[0]].request.gpu_util / pair_slowdown(s, type, pair[0], pair[1]) +
+                  jobs[pair[1]].request.gpu_util / pair_slowdown(s, type, pair[1], pair[0]);
+    return std::min(1.0, work);
+  }
+  return device_effective(slot, s.config, type);
 }
 
 double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
@@ -147,7 +203,7 @@ double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
     }
   } else {
     for (DeviceId d : job.devices) {
-      slowdown = std::max(slowdown, device_slowdown(s.slots[d], s.config));
+      slowdown = std::max(slowdown, job_slowdown_on(s, d, j));
     }
   }
   if (net != nullptr) {

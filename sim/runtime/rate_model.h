@@ -51,6 +51,11 @@ inline double interference_slowdown(const Interference& m, double summed_util) {
   return over > 0 ? 1.0 + m.slope * over : 1.0;
 }
 
+// The curve of devices of `type`: runtime.interference.by_type's, else the default.
+inline const Interference& interference_of(const RuntimeConfig& c, DeviceTypeId type) {
+  return type < c.interference_by_type.size() ? c.interference_by_type[type] : c.interference;
+}
+
 // Fractional share (controlled sharing): the speed, relative to running alone, of a job granted
 // share s of a device that it keeps busy u of the time when alone: min(1, s / u). A job with
 // u <= s loses nothing.
@@ -75,15 +80,25 @@ double share_grant(const SimState& s, const DeviceSlot& slot, JobId j);
 inline constexpr JobId kNoJob = std::numeric_limits<JobId>::max();
 double share_effective(const SimState& s, const DeviceSlot& slot, JobId leaving = kNoJob);
 
-// The slowdown one device imposes on each job running on it: 1 alone; time-slicing when its
-// jobs take turns; interference when they are packed. (Jobs under the share controller are
-// slowed by their grant instead: job_rate.)
-double device_slowdown(const DeviceSlot& slot, const RuntimeConfig& config);
+// The slowdown one device of `type` imposes on each job running on it: 1 alone; time-slicing
+// when its jobs take turns; the type's interference curve when they are packed. (Jobs under the
+// share controller are slowed by their grant instead: job_rate.)
+double device_slowdown(const DeviceSlot& slot, const RuntimeConfig& config, DeviceTypeId type);
 
-// What a device contributes to effective utilization, the useful work done on it: the summed
-// utilization of its running jobs divided by the interference slowdown, capped at 1; time-sliced
-// jobs run one at a time, so their mean, less switching time. Either way sum(u_j / slowdown).
-double device_effective(const DeviceSlot& slot, const RuntimeConfig& config);
+// What a device of `type` contributes to effective utilization, the useful work done on it: the
+// summed utilization of its running jobs divided by the interference slowdown, capped at 1;
+// time-sliced jobs run one at a time, so their mean, less switching time. Either way
+// sum(u_j / slowdown).
+double device_effective(const DeviceSlot& slot, const RuntimeConfig& config, DeviceTypeId type);
+
+// The slowdown device d imposes on running job j: the measured factor of the pair table when j is
+// packed there with exactly one other running job and the table has (j's model, the other's) on
+// d's type; else device_slowdown.
+double job_slowdown_on(const SimState& s, DeviceId d, JobId j);
+
+// device_effective with the pair table: sum over the running jobs (but `leaving`) of
+// u_j / job_slowdown_on, capped at 1.
+double device_effective_on(const SimState& s, DeviceId d, JobId leaving);
 
 // The running job's rate in iterations per second. `net` is the network model when contention
 // is on and the job holds flows there, else null.

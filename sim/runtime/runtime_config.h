@@ -2,7 +2,10 @@
 // Defaults and their sources: docs/runtime.md.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace dlsim {
 
@@ -30,10 +33,24 @@ struct Costs {
 
 // Slowdown of co-located jobs as a function of the summed GPU utilization U of the running
 // jobs on a device: 1 + slope * max(0, U - onset). Fitted to the 1.5x (U = 1.0) and 4x
-// (U = 2.0) ends of the range in Yeung et al., HotCloud'20, slide 17.
+// (U = 2.0) ends of the range in Yeung et al., HotCloud'20, slide 17 (docs/runtime.md).
 struct Interference {
   double slope = 2.5;
   double onset = 0.8;
+};
+
+// Measured slowdowns of model pairs sharing one device (runtime.interference.pairs), by the
+// run's device-type and model ids: slowdown[(type * models + a) * models + b] is the factor of a
+// job of model a packed with one of model b; 0 where nothing was measured. Asymmetric: (a, b)
+// and (b, a) are two measurements.
+struct InterferencePairs {
+  std::uint32_t models = 0;
+  std::vector<double> slowdown;
+  [[nodiscard]] bool empty() const { return slowdown.empty(); }
+  [[nodiscard]] double at(std::size_t type, std::size_t a, std::size_t b) const {
+    std::size_t i = (type * models + a) * models + b;
+    return i < slowdown.size() ? slowdown[i] : 0.0;
+  }
 };
 
 // The network model (docs/network.md). Off by default: trace durations already include the
@@ -45,6 +62,11 @@ struct NetworkConfig {
 struct RuntimeConfig {
   Costs costs;
   Interference interference;
+  // The curve of each device type (by DeviceTypeId), from runtime.interference.by_type; types
+  // beyond its end, or all when it is empty, use `interference`.
+  std::vector<Interference> interference_by_type;
+  std::string interference_pairs_file;  // runtime.interference.pairs: "" for none
+  InterferencePairs interference_pairs; // read from that file by the CLI (sim/cli/prepare.cpp)
   NetworkConfig network;
   // How a data-parallel job's speed depends on its workers when network.contention is off:
   // "linear" (exactly proportional, the default, so that replays reproduce trace durations) or
@@ -58,6 +80,9 @@ struct RuntimeConfig {
   unsigned max_jobs_per_device = 2; // how many jobs `pack` may put on one device
   unsigned max_timeslice_jobs = 4;  // how many jobs may take turns on one device (`timeslice`)
   double default_gpu_util = 0.52; // for jobs with no model and no trace value (Jeon et al. ATC'19)
+  // How long a job must run alone before a policy may read its measured utilization
+  // (View::measured_gpu_util): the "1-min online profiling" baseline of Yeung et al., HotCloud'20.
+  double profile_s = 60;
 };
 
 } // namespace dlsim

@@ -79,6 +79,13 @@ std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
        .min = 0,
        .max = 1,
        .min_open = true},
+      {.path = "runtime.profile_s",
+       .type = KeyType::kSeconds,
+       .field = &c.profile_s,
+       .doc = "How long a job runs alone before a policy may read its measured GPU utilization "
+              "([runtime.md](runtime.md#what-policies-may-observe); HotCloud'20's 1-min online "
+              "profiling).",
+       .min = 0},
       {.path = "runtime.interference.slope",
        .type = KeyType::kNumber,
        .field = &c.interference.slope,
@@ -90,6 +97,18 @@ std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
        .field = &c.interference.onset,
        .doc = "The summed utilization above which co-located jobs slow down.",
        .min = 0},
+      {.path = "runtime.interference.by_type",
+       .type = KeyType::kNode,
+       .doc = "A curve per device type, `{TYPE: {slope: S, onset: O}}`; other types use the two "
+              "keys above ([runtime.md](runtime.md#co-location-and-interference)).",
+       .default_text = "`{}`"},
+      {.path = "runtime.interference.pairs",
+       .type = KeyType::kText,
+       .field = &c.interference_pairs_file,
+       .doc = "A CSV of measured slowdowns of model pairs on one device, used instead of the "
+              "curve for the pairs it lists, e.g. `configs/interference/gavel-pairs.csv` "
+              "([runtime.md](runtime.md#measured-pairs)).",
+       .default_text = "none"},
       {.path = "runtime.scaling",
        .type = KeyType::kText,
        .field = &c.scaling,

@@ -329,6 +329,19 @@ void Simulation::release(JobId j) {
   refresh_rates(old);
 }
 
+void Simulation::update_alone(JobId j, bool running) {
+  JobState& job = s_.jobs[j];
+  bool alone = running && std::all_of(job.devices.begin(), job.devices.end(),
+                                      [&](DeviceId d) { return s_.slots[d].running == 1; });
+  if (alone == (job.alone_since >= 0)) return;
+  if (alone) {
+    job.alone_since = s_.now;
+  } else {
+    job.alone_time += s_.now - job.alone_since;
+    job.alone_since = -1;
+  }
+}
+
 void Simulation::set_running(JobId j, bool running) {
   JobState& job = s_.jobs[j];
   double util = s_.workload->jobs[j].request.gpu_util;
@@ -342,6 +355,15 @@ void Simulation::set_running(JobId j, bool running) {
       slot.running_util = slot.running == 0 ? 0.0 : slot.running_util - util;
     }
     refresh_effective(d, running ? kNoJob : j);
+  }
+  // Who runs alone changes for this job and for every other holder of its devices.
+  update_alone(j, running);
+  for (DeviceId d : job.devices) {
+    const DeviceSlot& slot = s_.slots[d];
+    for (unsigned i = 0; i < slot.count; ++i) {
+      JobId k = slot.jobs[i];
+      if (k != j) update_alone(k, s_.jobs[k].status == JobStatus::kRunning);
+    }
   }
   if (running)
     ++s_.running;
@@ -360,8 +382,8 @@ void Simulation::set_running(JobId j, bool running) {
 // shares changed.
 void Simulation::refresh_effective(DeviceId d, JobId leaving) {
   DeviceSlot& slot = s_.slots[d];
-  double contribution =
-      slot.controlled > 0 ? share_effective(s_, slot, leaving) : device_effective(slot, s_.config);
+  double contribution = slot.controlled > 0 ? share_effective(s_, slot, leaving)
+                                            : device_effective_on(s_, d, leaving);
   DeviceTypeId type = s_.cluster->devices[d].type;
   s_.effective_by_type[type] += contribution - slot.effective;
   if (s_.cluster->types[type].kind == DeviceKind::kGpu) {

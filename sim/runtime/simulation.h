@@ -88,6 +88,8 @@ private:
   // Occupancy and progress.
   void occupy(JobId j, std::span<const DeviceId> devices);
   void release(JobId j);
+  // Opens or closes job j's spell of running alone on all its devices (JobState::alone_since).
+  void update_alone(JobId j, bool running);
   void set_running(JobId j, bool running);
   void refresh_effective(DeviceId d, JobId leaving);
   void settle(JobId j);

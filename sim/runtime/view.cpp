@@ -29,6 +29,13 @@ double View::measured_iteration_s(JobId j) const {
   return job.status == JobStatus::kRunning && job.rate > 0 ? 1.0 / job.rate : 0.0;
 }
 
+std::optional<double> View::measured_gpu_util(JobId j) const {
+  const JobState& job = s_.jobs[j];
+  SimTime alone = job.alone_time + (job.alone_since >= 0 ? s_.now - job.alone_since : 0);
+  if (job.status == JobStatus::kFuture || to_seconds(alone) < s_.config.profile_s) return {};
+  return s_.workload->jobs[j].request.gpu_util;
+}
+
 std::span<const DeviceTypeId> View::compatible_types(JobId j) const {
   const JobRequest& req = request(j);
   std::int32_t t = req.device_type;

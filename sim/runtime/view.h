@@ -5,6 +5,7 @@
 
 #include "sim/runtime/sim_state.h"
 
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,14 @@ public:
   [[nodiscard]] const std::vector<std::string>& user_names() const { return s_.workload->users; }
   [[nodiscard]] const std::vector<std::string>& queue_names() const { return s_.workload->queues; }
   [[nodiscard]] const std::vector<std::string>& model_names() const { return s_.workload->models; }
+  // A model's static features (family, parameters, FLOPs per sample, batch size, memory): what a
+  // predictor reads from the computation graph. Empty features for model 0 (no model) and for
+  // workloads made without a zoo.
+  [[nodiscard]] const ModelFeatures& model_features(ModelId m) const {
+    static const ModelFeatures kNone{};
+    const auto& all = s_.workload->model_features;
+    return m < all.size() ? all[m] : kNone;
+  }
   // Seconds per iteration of each model on each device type: public model facts (the zoo), not
   // any job's length.
   [[nodiscard]] const PerfTable& perf() const { return s_.workload->perf; }
@@ -54,6 +63,9 @@ public:
   // Measured seconds per iteration while running (what Gandiva's introspection sees); 0 when
   // the job is not running.
   [[nodiscard]] double measured_iteration_s(JobId j) const;
+  // The job's GPU utilization as a profiler measures it: its solo utilization, known once it has
+  // run alone on all its devices for runtime.profile_s in total; nullopt before.
+  [[nodiscard]] std::optional<double> measured_gpu_util(JobId j) const;
   [[nodiscard]] const FreeIndex& free() const { return s_.free; }
   [[nodiscard]] const DeviceSlot& device(DeviceId d) const { return s_.slots[d]; }
   [[nodiscard]] double node_cpu_free(NodeId n) const { return s_.node_cpu_free[n]; }

@@ -90,12 +90,23 @@ struct PerfTable {
   std::vector<Traffic> traffic;
 };
 
+// What a predictor can read from a model's computation graph before the job runs (issue 11
+// item 4, issue 13): public facts of the model from the zoo (docs/models.md), not of any job.
+struct ModelFeatures {
+  std::string family;           // "cnn", "transformer", "rnn", ...; "" for no model
+  double params_m = 0;          // parameters, millions
+  double gflops_per_sample = 0; // forward + backward, per sample
+  double batch_size = 0;        // the zoo's batch size, which its iteration times are for
+  double gpu_mem_gb = 0;        // memory footprint per device at that batch size
+};
+
 // Everything the runtime needs about the jobs of a run.
 struct Workload {
   std::vector<JobSpec> jobs; // sorted by submit time; JobId = index
   std::vector<std::string> users;
   std::vector<std::string> queues;
-  std::vector<std::string> models; // models[0] = "" (no model)
+  std::vector<std::string> models;           // models[0] = "" (no model)
+  std::vector<ModelFeatures> model_features; // by ModelId, [0] empty; empty when hand-made
   PerfTable perf;
   // Sets of device types that jobs accept (`device_type: V100|K80|XeonPhi`, docs/traces.md),
   // each sorted and of at least two types; JobRequest::type_set indexes it.

@@ -1,0 +1,77 @@
+#include "workloads/interference_pairs.h"
+
+#include "sim/engine/error.h"
+#include "workloads/formats/csv_row_loop.h"
+#include "workloads/formats/csv_rows.h"
+#include "workloads/formats/field_parse.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <string_view>
+#include <unordered_map>
+
+namespace dlsim {
+
+InterferencePairs load_interference_pairs(const std::string& file,
+                                          const std::vector<DeviceType>& types, const ModelZoo& zoo,
+                                          const std::vector<std::string>& run_models) {
+  static constexpr std::array<const char*, 4> kColumns{"device_type", "model", "with", "slowdown"};
+  std::vector<std::string> header = read_csv_header(file);
+  for (const char* column : kColumns) {
+    if (!has_column(header, column)) {
+      throw InputError(fmt::format("{}:1: the header has no column '{}' (the columns are {})", file,
+                                   column, fmt::join(kColumns, ",")));
+    }
+  }
+  std::unordered_map<std::string_view, std::uint32_t> run_model_id;
+  for (std::uint32_t m = 0; m < run_models.size(); ++m) {
+    if (!run_models[m].empty()) run_model_id.emplace(run_models[m], m);
+  }
+  InterferencePairs pairs;
+  pairs.models = static_cast<std::uint32_t>(run_models.size());
+  pairs.slowdown.assign(types.size() * pairs.models * pairs.models, 0.0);
+  std::unordered_map<std::string, unsigned> line_of; // "type,model,with" -> its line
+
+  auto on_row = [&](const std::array<char*, 4>& cells, CsvRow& row) {
+    row.column = "device_type";
+    auto type = find_device_type(types, cells[0]);
+    if (!type) throw FieldError{fmt::format("'{}' is not a device type of the catalog", cells[0])};
+    std::uint32_t ids[2] = {0, 0};
+    bool used = true;
+    for (int k = 0; k < 2; ++k) {
+      row.column = k == 0 ? "model" : "with";
+      std::string name = cells[1 + k];
+      if (!zoo.find(name)) {
+        throw FieldError{fmt::format("'{}' is not a model of {}", name, zoo.file)};
+      }
+      auto it = run_model_id.find(name);
+      if (it == run_model_id.end()) {
+        used = false;
+      } else {
+        ids[k] = it->second;
+      }
+    }
+    row.column = "slowdown";
+    std::optional<double> slowdown = parse_double_field(cells[3]);
+    if (!slowdown || !std::isfinite(*slowdown) || *slowdown <= 0) {
+      throw FieldError{
+          fmt::format("expected a slowdown > 0 (solo speed / packed speed), got '{}'", cells[3])};
+    }
+    auto [seen, fresh] =
+        line_of.emplace(fmt::format("{},{},{}", cells[0], cells[1], cells[2]), row.line);
+    if (!fresh) {
+      row.column = "model";
+      throw FieldError{fmt::format("the pair ({}, {}) on {} is already given at line {}", cells[1],
+                                   cells[2], cells[0], seen->second)};
+    }
+    if (!used) return;
+    std::size_t i = (std::size_t{*type} * pairs.models + ids[0]) * pairs.models + ids[1];
+    pairs.slowdown[i] = *slowdown;
+  };
+  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size(), false}, kColumns, on_row,
+               [](const std::string& message) { throw InputError(message); });
+  return pairs;
+}
+
+} // namespace dlsim
