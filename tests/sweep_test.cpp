@@ -7,6 +7,7 @@
 #include "tests/support/skip.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <chrono>
 #include <csignal>
@@ -297,7 +298,7 @@ TEST_CASE("a sweep submitted to Slurm as a job array gives the local sweep's res
   std::string queue_file = dir.file("squeue.txt");
   bool finished = false;
   while (std::chrono::steady_clock::now() < deadline) {
-    int q = std::system(("squeue -h -j " + job + " > '" + queue_file + "' 2>/dev/null").c_str());
+    int q = std::system(fmt::format("squeue -h -j {} > '{}' 2>/dev/null", job, queue_file).c_str());
     if (q == 0 && read_file(queue_file).empty()) {
       finished = true;
       break;

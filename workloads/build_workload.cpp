@@ -23,7 +23,7 @@ PerfTable build_perf_table(const ModelZoo& zoo, const std::vector<DeviceType>& t
   perf.iter_time_s.resize((zoo.models.size() + 1) * types.size());
   // Model 0 (no model): one iteration is one second on the reference device; other devices
   // scale by the catalog's relative throughput.
-  for (DeviceTypeId t = 0; t < types.size(); ++t) {
+  for (std::size_t t = 0; t < types.size(); ++t) {
     perf.iter_time_s[t] = types[reference].rel_throughput / types[t].rel_throughput;
   }
   auto zoo_ref = find_device_type(types, zoo.reference_device);
@@ -31,7 +31,7 @@ PerfTable build_perf_table(const ModelZoo& zoo, const std::vector<DeviceType>& t
     const ModelInfo& info = zoo.models[m];
     double anchor = info.iteration_time_s.at(zoo.reference_device);
     double anchor_rel = zoo_ref ? types[*zoo_ref].rel_throughput : 1.0;
-    for (DeviceTypeId t = 0; t < types.size(); ++t) {
+    for (std::size_t t = 0; t < types.size(); ++t) {
       auto it = info.iteration_time_s.find(types[t].name);
       double v = it != info.iteration_time_s.end() ? it->second
                                                    : anchor * anchor_rel / types[t].rel_throughput;
@@ -161,7 +161,8 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     out.type_set = static_cast<std::uint16_t>(it - w.type_sets.begin());
   }
   std::vector<DeviceTypeId> gpu_types;
-  for (DeviceTypeId t = 0; t < cluster.types.size(); ++t) {
+  for (std::size_t i = 0; i < cluster.types.size(); ++i) {
+    const auto t = static_cast<DeviceTypeId>(i); // exact: cluster_yaml.cpp bounds the types
     if (cluster.types[t].kind == DeviceKind::kGpu && cluster.count_of_type(t) > 0)
       gpu_types.push_back(t);
   }
@@ -324,6 +325,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   }
   if (!unknown_model_jobs.empty() && options.warnings != nullptr) {
     std::vector<std::string> parts;
+    parts.reserve(unknown_model_jobs.size());
     for (auto [m, n] : unknown_model_jobs)
       parts.push_back(fmt::format("{} ({})", trace.models.at(m), n));
     options.warnings->push_back(fmt::format("{}: jobs whose model the zoo lacks run model-less on "

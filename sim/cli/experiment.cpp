@@ -54,7 +54,7 @@ void read_interference_by_type(const YAML::Node& root, const std::string& file, 
   std::vector<Interference> curves(e.cluster.types.size(), e.runtime.interference);
   for (const auto& entry : node) {
     std::string name = entry.first.as<std::string>();
-    YamlWhere where{file, path + "." + name};
+    YamlWhere where{file, fmt::format("{}.{}", path, name)};
     auto type = find_device_type(e.cluster.types, name);
     if (!type) {
       yaml_fail(where, entry.second,

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 namespace dlsim {
 
 double pcie_gb_s(int gen, int lanes) {
@@ -46,10 +48,17 @@ void read_device_types(YamlMap& root, Cluster& c) {
     }
     t.source = spec.get<std::string>("source", existing ? t.source : "cluster file");
     spec.done();
-    if (existing)
+    if (existing) {
       c.types[*existing] = t;
-    else
+    } else {
+      // Device types are numbered by a 16-bit DeviceTypeId: one more would wrap.
+      if (c.types.size() > std::numeric_limits<DeviceTypeId>::max()) {
+        yaml_fail(spec.where(), spec.node(),
+                  fmt::format("too many device types (at most {})",
+                              std::size_t{std::numeric_limits<DeviceTypeId>::max()} + 1));
+      }
       c.types.push_back(t);
+    }
   }
 }
 

@@ -184,7 +184,10 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
     double avail = static_cast<double>(devices) * out.makespan_s;
     return avail > 0 ? device_s / avail : 0.0;
   };
-  for (DeviceTypeId t = 0; t < c.types.size(); ++t) {
+  // A cluster has at most 65,536 device types (cluster_yaml.cpp refuses more), so the cast is
+  // exact.
+  for (std::size_t i = 0; i < c.types.size(); ++i) {
+    const auto t = static_cast<DeviceTypeId>(i);
     std::uint32_t n = s.devices_of_type[t];
     if (n == 0) continue;
     DeviceKind kind = c.types[t].kind;

@@ -34,7 +34,7 @@ void water_fill(std::span<const double> lo, std::span<const double> hi, std::spa
   // f(L) = sum_i clamp(L, lo_i, hi_i) is piecewise linear and non-decreasing, with breakpoints at
   // the floors and caps; f(smallest floor) = sum lo <= 1 < sum hi = f(largest cap). Find the
   // segment where f reaches 1 and interpolate in it.
-  std::array<double, 2 * DeviceSlot::kMaxShare> points{};
+  std::array<double, std::size_t{2} * DeviceSlot::kMaxShare> points{};
   std::size_t m = 0;
   for (std::size_t i = 0; i < n; ++i) {
     points[m++] = lo[i];

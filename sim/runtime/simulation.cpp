@@ -36,7 +36,8 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
   s_.effective_by_type.assign(cluster.types.size(), 0.0);
   for (const Device& d : cluster.devices)
     ++s_.devices_of_type[d.type];
-  for (DeviceTypeId t = 0; t < cluster.types.size(); ++t) {
+  for (std::size_t i = 0; i < cluster.types.size(); ++i) {
+    const auto t = static_cast<DeviceTypeId>(i); // exact: cluster_yaml.cpp bounds the types
     s_.all_type_ids.push_back(t);
     if (cluster.types[t].kind == DeviceKind::kGpu && cluster.count_of_type(t) > 0) {
       s_.gpu_types_present.push_back(t);

@@ -47,9 +47,9 @@ public:
   // predictor reads from the computation graph. Empty features for model 0 (no model) and for
   // workloads made without a zoo.
   [[nodiscard]] const ModelFeatures& model_features(ModelId m) const {
-    static const ModelFeatures kNone{};
+    static const ModelFeatures no_features{};
     const auto& all = s_.workload->model_features;
-    return m < all.size() ? all[m] : kNone;
+    return m < all.size() ? all[m] : no_features;
   }
   // Seconds per iteration of each model on each device type: public model facts (the zoo), not
   // any job's length.
