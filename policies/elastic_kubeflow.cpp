@@ -25,6 +25,8 @@
 // Resizes pay runtime.resize's cost (checkpoint-restart, as DRAGON, or live).
 #include "policies/elastic_kubeflow.h"
 
+#include "policies/placement.h"
+
 #include "sim/engine/error.h"
 #include "sim/runtime/scaling_model.h"
 
@@ -32,6 +34,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <vector>
 
 namespace dlsim {
@@ -46,22 +49,11 @@ struct ElasticKubeflowOptions {
   bool tune_ps = false;
 };
 
-// Appends `workers` workers of free devices of type t on node n, lowest ids first.
-void take_on_node(const View& view, NodeId n, DeviceTypeId t, std::uint32_t workers,
-                  std::uint32_t per_worker, std::vector<DeviceId>& out) {
-  const Node& node = view.cluster().nodes[n];
-  std::uint32_t want = workers * per_worker;
-  for (DeviceId d = node.first_device; d < node.first_device + node.device_count && want > 0; ++d) {
-    if (view.cluster().devices[d].type == t && view.device(d).count == 0) {
-      out.push_back(d);
-      --want;
-    }
-  }
-}
-
 NodeId node_of_worker(const View& view, JobId j, std::uint32_t w) {
   const JobState& st = view.state(j);
-  return view.cluster().devices[st.devices[w * view.request(j).devices_per_worker]].node;
+  return view.cluster()
+      .devices[st.devices[std::size_t{w} * view.request(j).devices_per_worker]]
+      .node;
 }
 
 class ElasticKubeflow final : public Policy {
@@ -166,7 +158,9 @@ private:
         std::vector<DeviceId> kept;
         for (std::uint32_t w = 0; w < vs.workers; ++w) {
           if (std::find(removed.begin(), removed.end(), w) != removed.end()) continue;
-          kept.insert(kept.end(), vs.devices.begin() + w * per, vs.devices.begin() + (w + 1) * per);
+          const auto first = static_cast<std::ptrdiff_t>(std::size_t{w} * per);
+          kept.insert(kept.end(), vs.devices.begin() + first,
+                      vs.devices.begin() + first + static_cast<std::ptrdiff_t>(per));
         }
         c.resize(v, kept, fmt::format("scale down for {}", c.job_name(head)));
         to_tune_.push_back(v);

@@ -26,9 +26,6 @@ std::string to_string(Placement p) {
   return placement_names()[static_cast<std::size_t>(p)]; // names are in enum order
 }
 
-namespace {
-
-// Appends `workers` workers' worth of free devices of type t on node n.
 void take_on_node(const View& view, NodeId n, DeviceTypeId t, std::uint32_t workers,
                   std::uint32_t per_worker, std::vector<DeviceId>& out) {
   const Node& node = view.cluster().nodes[n];
@@ -40,6 +37,8 @@ void take_on_node(const View& view, NodeId n, DeviceTypeId t, std::uint32_t work
     }
   }
 }
+
+namespace {
 
 std::optional<std::vector<DeviceId>> consolidate(const View& view, JobId j, DeviceTypeId t,
                                                  std::uint32_t workers) {

@@ -21,6 +21,11 @@ Placement parse_placement(const std::string& name); // InputError listing the va
 std::string to_string(Placement p);
 const std::vector<std::string>& placement_names();
 
+// Appends `workers` workers' worth of free devices (held by no job) of type t on node n to `out`,
+// lowest device ids first; fewer when the node has fewer.
+void take_on_node(const View& view, NodeId n, DeviceTypeId t, std::uint32_t workers,
+                  std::uint32_t per_worker, std::vector<DeviceId>& out);
+
 // Devices for `workers` workers of job j (devices_per_worker each, one node per worker), or
 // nullopt when the free devices cannot hold them. Tries the job's compatible device types in
 // order and uses the first that fits.

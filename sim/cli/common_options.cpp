@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <iostream>
+
 namespace po = boost::program_options;
 
 namespace dlsim {
@@ -67,6 +69,23 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
     }
   }
   return in;
+}
+
+bool parse_command_line(const std::vector<std::string>& args,
+                        const po::options_description& visible,
+                        const po::options_description& hidden, int max_positional,
+                        po::variables_map& vm) {
+  po::options_description all;
+  all.add(visible).add(hidden);
+  po::positional_options_description pos;
+  pos.add(hidden.options().front()->long_name().c_str(), max_positional);
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << visible << '\n';
+    return false;
+  }
+  return true;
 }
 
 } // namespace dlsim

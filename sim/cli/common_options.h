@@ -6,9 +6,21 @@
 
 #include <boost/program_options.hpp>
 
+#include <string>
+#include <vector>
+
 namespace dlsim {
 
 void add_input_options(boost::program_options::options_description& options);
 ExperimentInputs inputs_from(const boost::program_options::variables_map& vm);
+
+// Parses a command's arguments into `vm`: the `visible` options (what --help prints) and the
+// positional arguments, up to `max_positional` of them (-1: any number), stored under the one
+// option `hidden` declares. Returns false when --help was given, after printing `visible`: the
+// command then exits 0.
+bool parse_command_line(const std::vector<std::string>& args,
+                        const boost::program_options::options_description& visible,
+                        const boost::program_options::options_description& hidden,
+                        int max_positional, boost::program_options::variables_map& vm);
 
 } // namespace dlsim

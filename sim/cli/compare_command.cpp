@@ -1,6 +1,7 @@
 // `dlsim compare BASELINE NEW...`: exits 1 when any metric of any NEW moved beyond its tolerance
 // (for the worse only, with --worse-only).
 #include "sim/cli/commands.h"
+#include "sim/cli/common_options.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/compare_options.h"
 
@@ -24,17 +25,8 @@ int command_compare(const std::vector<std::string>& args) {
   o.add_options()("help,h", "this help");
   po::options_description hidden;
   hidden.add_options()("files", po::value<std::vector<std::string>>());
-  po::options_description all;
-  all.add(o).add(hidden);
-  po::positional_options_description pos;
-  pos.add("files", -1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << o << '\n';
-    return 0;
-  }
+  if (!parse_command_line(args, o, hidden, -1, vm)) return 0;
   if (!vm.count("files") || vm["files"].as<std::vector<std::string>>().size() < 2) {
     throw po::error("expects a baseline and at least one file to compare: BASELINE NEW...");
   }

@@ -1,6 +1,7 @@
 // `dlsim plot RUN_DIR...`: the data files and gnuplot script of plot_data.h, then gnuplot run on
 // the script as a child process (docs/outputs.md#dlsim-plot).
 #include "sim/cli/commands.h"
+#include "sim/cli/common_options.h"
 #include "sim/cli/plot_data.h"
 #include "sim/engine/error.h"
 #include "sim/report/writers.h"
@@ -80,17 +81,8 @@ int command_plot(const std::vector<std::string>& args) {
       "quiet,q", po::bool_switch(), "print nothing on success")("help,h", "this help");
   po::options_description hidden;
   hidden.add_options()("run", po::value<std::vector<std::string>>());
-  po::options_description all;
-  all.add(o).add(hidden);
-  po::positional_options_description pos;
-  pos.add("run", -1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << o << '\n';
-    return 0;
-  }
+  if (!parse_command_line(args, o, hidden, -1, vm)) return 0;
   if (!vm.count("run")) throw po::error("give at least one RUN_DIR");
   const auto& dirs = vm["run"].as<std::vector<std::string>>();
   std::string format = vm["format"].as<std::string>();

@@ -1,6 +1,7 @@
 // `dlsim sweep`: every combination of a spec's overrides, run in parallel on the local cores,
 // resumable; or emitted as a Slurm array / command list; or collected from a shared directory.
 #include "sim/cli/commands.h"
+#include "sim/cli/common_options.h"
 #include "sim/cli/count_flag.h"
 #include "sim/cli/sweep_emit.h"
 #include "sim/cli/sweep_results.h"
@@ -63,17 +64,8 @@ int command_sweep(const std::vector<std::string>& args) {
                                                                               "this help");
   po::options_description hidden;
   hidden.add_options()("spec", po::value<std::string>());
-  po::options_description all;
-  all.add(o).add(hidden);
-  po::positional_options_description pos;
-  pos.add("spec", 1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << o << '\n';
-    return 0;
-  }
+  if (!parse_command_line(args, o, hidden, 1, vm)) return 0;
 
   if (vm.count("collect")) {
     if (vm.count("spec") || vm.count("emit") || vm.count("only"))

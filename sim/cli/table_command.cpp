@@ -1,5 +1,6 @@
 // `dlsim table RUN_DIR...` (docs/outputs.md#dlsim-table).
 #include "sim/cli/commands.h"
+#include "sim/cli/common_options.h"
 #include "sim/cli/run_table.h"
 
 #include <boost/program_options.hpp>
@@ -25,17 +26,8 @@ int command_table(const std::vector<std::string>& args) {
       "gpu_util_effective,preemptions")("help,h", "this help");
   po::options_description hidden;
   hidden.add_options()("run", po::value<std::vector<std::string>>());
-  po::options_description all;
-  all.add(o).add(hidden);
-  po::positional_options_description pos;
-  pos.add("run", -1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << o << '\n';
-    return 0;
-  }
+  if (!parse_command_line(args, o, hidden, -1, vm)) return 0;
   if (!vm.count("run")) throw po::error("give at least one RUN_DIR");
   std::string format = vm["format"].as<std::string>();
   if (format != "text" && format != "csv" && format != "markdown")
