@@ -28,14 +28,6 @@ namespace dlsim {
 
 namespace {
 
-std::optional<double> as_number(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  double v = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
 MetricValue value_of(const nlohmann::ordered_json& v) {
   if (v.is_string()) return {v.get<std::string>(), std::nullopt};
   std::string text = v.dump();
@@ -144,6 +136,14 @@ std::string relative_text(const CompareRow& r) {
 }
 
 } // namespace
+
+std::optional<double> as_number(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  double v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
 
 ResultSet read_result_set(const std::string& path) {
   if (fs::is_directory(path)) {

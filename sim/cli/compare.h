@@ -33,6 +33,9 @@ struct ResultSet {
 // Reads a summary.json, a results.csv, or a directory holding either (results.csv first).
 ResultSet read_result_set(const std::string& path);
 
+// A metric's text as a number: the whole of it must parse (std::from_chars); nullopt otherwise.
+std::optional<double> as_number(const std::string& s);
+
 // Which way a metric is better: lower for times and counts of trouble, higher for utilization
 // and finished jobs; either for the rest (a change in `jobs` is neither good nor bad).
 enum class Better : std::uint8_t { kLower, kHigher, kEither };

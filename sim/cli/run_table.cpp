@@ -22,14 +22,6 @@ namespace dlsim {
 
 namespace {
 
-std::optional<double> as_number(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  double v = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
 std::string run_label(const std::string& dir) {
   fs::path p = fs::path(dir).lexically_normal();
   if (!p.has_filename()) p = p.parent_path();

@@ -79,6 +79,20 @@ Fairness fairness(const SimState& s) {
   return f;
 }
 
+// JCT and queueing statistics of a Summary or a WindowSummary (same field names); sorts both.
+template <class Out>
+void set_time_stats(Out& out, std::vector<double>& jct, std::vector<double>& queue) {
+  std::sort(jct.begin(), jct.end());
+  std::sort(queue.begin(), queue.end());
+  out.jct_mean_s = mean(jct);
+  out.jct_median_s = percentile_sorted(jct, 50);
+  out.jct_p95_s = percentile_sorted(jct, 95);
+  out.jct_p99_s = percentile_sorted(jct, 99);
+  out.queue_mean_s = mean(queue);
+  out.queue_median_s = percentile_sorted(queue, 50);
+  out.queue_p95_s = percentile_sorted(queue, 95);
+}
+
 } // namespace
 
 double solo_seconds(const Workload& w, std::size_t job) {
@@ -117,15 +131,7 @@ WindowSummary summarize_window(const SimState& s, double from_s, double to_s) {
       ++out.unfinished;
     }
   }
-  std::sort(jct.begin(), jct.end());
-  std::sort(queue.begin(), queue.end());
-  out.jct_mean_s = mean(jct);
-  out.jct_median_s = percentile_sorted(jct, 50);
-  out.jct_p95_s = percentile_sorted(jct, 95);
-  out.jct_p99_s = percentile_sorted(jct, 99);
-  out.queue_mean_s = mean(queue);
-  out.queue_median_s = percentile_sorted(queue, 50);
-  out.queue_p95_s = percentile_sorted(queue, 95);
+  set_time_stats(out, jct, queue);
   out.slowdown_mean = slowdowns ? slowdown_sum / static_cast<double>(slowdowns) : 0.0;
   return out;
 }
@@ -158,15 +164,7 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
     out.migrations += job.migrations;
   }
   out.unfinished = out.jobs - out.finished - out.failed - out.cancelled;
-  std::sort(jct.begin(), jct.end());
-  std::sort(queue.begin(), queue.end());
-  out.jct_mean_s = mean(jct);
-  out.jct_median_s = percentile_sorted(jct, 50);
-  out.jct_p95_s = percentile_sorted(jct, 95);
-  out.jct_p99_s = percentile_sorted(jct, 99);
-  out.queue_mean_s = mean(queue);
-  out.queue_median_s = percentile_sorted(queue, 50);
-  out.queue_p95_s = percentile_sorted(queue, 95);
+  set_time_stats(out, jct, queue);
   SimTime first_submit = s.workload->jobs.empty() ? 0 : s.workload->jobs.front().request.submit;
   SimTime end = out.unfinished == 0 ? last_finish : result.end;
   out.makespan_s = to_seconds(end - first_submit);
