@@ -235,9 +235,20 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     r.gpu_util = tj.gpu_util > 0 ? tj.gpu_util : (info ? info->gpu_util : options.default_gpu_util);
     r.gpu_mem_gb = tj.gpu_mem_gb >= 0 ? tj.gpu_mem_gb : (info ? info->gpu_mem_gb : 0);
     // A run time observed on a GPU type is the run time on that type.
-    const DeviceTypeId observed_on = tj.observed_on_device_type && r.device_type >= 0
-                                         ? static_cast<DeviceTypeId>(r.device_type)
-                                         : *ref;
+    DeviceTypeId observed_on = tj.observed_on_device_type && r.device_type >= 0
+                                   ? static_cast<DeviceTypeId>(r.device_type)
+                                   : *ref;
+    if (tj.observed_type != kNoString) {
+      const std::string& name = trace.device_types.at(tj.observed_type);
+      auto type = find_device_type(cluster.types, name);
+      if (!type) {
+        reject_row(trace, read_options,
+                   where("device_type") +
+                       fmt::format("unknown device type '{}' its run time was measured on", name));
+        continue;
+      }
+      observed_on = *type;
+    }
     if (tj.iterations <= 0 && !w.perf.supports(r.model, observed_on)) {
       reject_row(trace, read_options,
                  where("model") + fmt::format("model '{}' cannot train on {}, the device its "

@@ -35,6 +35,9 @@ struct TraceJob {
   // duration_s was observed on device_type (openb gpu_spec, PAI 2020 gpu_type), not on the
   // reference device: other types' times are derived from it (docs/traces.md).
   bool observed_on_device_type = false;
+  // duration_s was observed on this device type (into Trace::device_types) although the job may
+  // run on any (Pollux's profiles, measured on T4s); kNoString = not set.
+  std::uint32_t observed_type = kNoString;
   double iterations = -1;          // -1 = not given
   std::uint32_t model = kNoString; // into Trace::models
   std::uint32_t ps = 0;
@@ -81,6 +84,9 @@ struct ReadOptions {
   double openb_duration_s = 0;       // trace.openb_duration_s: run time of untimed openb pods
                                      // (0 = the documented default)
   bool openb_replay_pending = false; // trace.openb_replay_pending: keep pods never scheduled
+  // The directory of Pollux's per-application profiles (format pollux); the CLI sets the bundled
+  // traces/pollux-profiles.
+  std::string pollux_profiles = "";
 };
 
 // Records a bad row: throws unless skipping, in which case it is counted and the first few

@@ -79,6 +79,7 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   read_options.swf_procs_per_device = e.swf_procs_per_device;
   read_options.openb_duration_s = e.openb_duration_s;
   read_options.openb_replay_pending = e.openb_replay_pending;
+  read_options.pollux_profiles = find_data_file("traces/pollux-profiles", "");
   Trace trace;
   try {
     trace = e.generate.jobs > 0 ? generated_trace(e, p.zoo, format, read_options)

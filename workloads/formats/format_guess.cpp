@@ -37,6 +37,7 @@ const std::vector<HeaderRule>& header_rules() {
       {"muri", {"job_id", "num_gpu", "submit_time", "duration", "iteration_time"}},
       {"tiresias", {"job_id", "num_gpu", "submit_time", "duration"}},
       {"openb", {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"}},
+      {"pollux", {"name", "time", "application", "num_replicas", "batch_size"}},
   };
   return rules;
 }

@@ -8,6 +8,7 @@
 #include "workloads/formats/pai2020.h"
 #include "workloads/formats/philly_csv.h"
 #include "workloads/formats/philly_json.h"
+#include "workloads/formats/pollux.h"
 #include "workloads/formats/swf.h"
 #include "workloads/formats/tiresias.h"
 
@@ -44,6 +45,10 @@ const std::vector<TraceFormat>& trace_formats() {
        "Muri simulator CSV: the tiresias columns plus iteration_time, resource_time_0..2, "
        "priority; times in ms",
        &read_muri_trace},
+      {"pollux",
+       "Pollux workload: name, time, application, num_replicas, batch_size; run times from "
+       "the applications' profiles (traces/pollux-profiles)",
+       &read_pollux_trace},
   };
   return formats;
 }
