@@ -34,17 +34,22 @@ TEST_CASE("every reader and --format auto accept a BOM and trailing blank lines"
   for (const char* name :
        {"sample.csv", "philly_pollux_excerpt.csv", "helios_cluster_log_synthetic.csv",
         "tiresias_60_job.csv", "openb_pod_list_default-excerpt.csv",
-        "philly_cluster_job_log_synthetic.json", "ricc-2010-2-excerpt.swf"}) {
+        "philly_cluster_job_log_synthetic.json", "ricc-2010-2-excerpt.swf", "muri/trace3.csv",
+        "pollux_workload-1.csv"}) {
     INFO(name);
     const std::string original = kTraces + "/" + name;
     const std::string format = guess_trace_format(original).format;
     std::string text = read_file(original);
     for (const char* tail : {"\n\n", "\n \n\t\n", "\r\n\r\n"}) {
-      std::string copy = dir.write(std::string("bom-") + name, kBom + text + tail);
+      std::string copy =
+          dir.write(std::string("bom-") + std::filesystem::path(name).filename().string(),
+                    kBom + text + tail);
       CHECK(guess_trace_format(copy).format == format);
       const auto& reader = find_trace_format(format);
-      Trace a = reader.read(original, ReadOptions{});
-      Trace b = reader.read(copy, ReadOptions{});
+      ReadOptions options;
+      options.pollux_profiles = kTraces + "/pollux-profiles";
+      Trace a = reader.read(original, options);
+      Trace b = reader.read(copy, options);
       CHECK(b.skipped == 0);
       CHECK(!a.jobs.empty());
       CHECK(jobs_of(b) == jobs_of(a));
