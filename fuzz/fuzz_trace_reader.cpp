@@ -19,6 +19,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string file = dlsim::fuzz::memory_input("trace", data, size);
   dlsim::ReadOptions options;
   options.skip_bad_jobs = size > 0 && (data[size - 1] & 1) != 0;
+#ifdef DLSIM_FUZZ_POLLUX_PROFILES
+  options.pollux_profiles = DLSIM_FUZZ_POLLUX_PROFILES;
+#endif
   try {
     dlsim::Trace trace = format.read(file, options);
     (void)trace;

@@ -96,6 +96,13 @@ TEST_CASE("pollux: a run time worked by hand from the profile rows", "[trace][po
   pollux_run_time(toy, 2, 30, error);
   CHECK(error == "no measured step time for 2 replicas on 1 nodes of 4 GPUs (placement '2') in "
                  "toy's placements.csv or scalability.csv");
+  // A bad profile row names its own file and line.
+  dir.write("profiles/toy/placements.csv", "placement,local_bsz,step_time,sync_time\n"
+                                           "1,10,1.0,0.1\n"
+                                           "1,0.5,1.5,0.1\n");
+  CHECK_THROWS_WITH(load_pollux_profile(dir.file("profiles"), "toy", 0),
+                    dir.file("profiles") +
+                        "/toy/placements.csv:3: local_bsz: expected an integer, got '0.5'");
   pollux_run_time(toy, 1, 5, error);
   CHECK(error == "1 replicas with a batch of 5 train at 5 per step, below the smallest validated "
                  "batch size of 10 (toy)");

@@ -35,6 +35,15 @@ double required_number(const char* text, bool positive) {
   return *v;
 }
 
+// A per-GPU batch: a whole number of samples, at most 10^6 so that the batch arithmetic of
+// pollux_run_time stays within int.
+double required_local_bsz(const char* text) {
+  auto v = parse_int_field(text);
+  if (!v || *v < 1 || *v > 1'000'000)
+    throw FieldError{"expected a per-GPU batch size from 1 to 1000000"};
+  return static_cast<double>(*v);
+}
+
 std::vector<std::string> header_of(const std::string& file) {
   if (!fs::exists(file)) throw InputError(fmt::format("{}: no such file", file));
   return read_csv_header(file);
@@ -144,7 +153,7 @@ PolluxProfile load_pollux_profile(const std::string& dir, const std::string& app
           throw FieldError{fmt::format("expected GPUs per node as digits 1 to 4, got '{}'", id)};
         StepTimePoint point;
         row.column = "local_bsz";
-        point.local_bsz = required_number(f[1], true);
+        point.local_bsz = required_local_bsz(f[1]);
         row.column = "step_time";
         point.step_time_s = required_number(f[2], true);
         row.column = "sync_time";
@@ -172,7 +181,7 @@ PolluxProfile load_pollux_profile(const std::string& dir, const std::string& app
           throw FieldError{"expected num_nodes to 4096 replicas"};
         StepTimePoint point;
         row.column = "local_bsz";
-        point.local_bsz = required_number(f[2], true);
+        point.local_bsz = required_local_bsz(f[2]);
         row.column = "step_time";
         point.step_time_s = required_number(f[3], true);
         row.column = "sync_time";
@@ -194,7 +203,8 @@ PolluxProfile load_pollux_profile(const std::string& dir, const std::string& app
     digits = digits.substr(11, digits.size() - 11 - 4);
     int batch = 0;
     auto [end, err] = std::from_chars(digits.data(), digits.data() + digits.size(), batch);
-    if (err != std::errc() || end != digits.data() + digits.size() || batch < 1) {
+    if (err != std::errc() || end != digits.data() + digits.size() || batch < 1 ||
+        batch > 1'000'000'000) {
       throw InputError(
           fmt::format("{}: expected validation-<batch size>.csv", entry.path().string()));
     }
