@@ -15,6 +15,7 @@
 #include "policies/sjf.h"
 #include "policies/srtf.h"
 #include "policies/tiresias.h"
+#include "policies/util_packing.h"
 #include "sim/engine/duration.h"
 #include "sim/engine/error.h"
 
@@ -43,6 +44,9 @@ const std::vector<PolicyEntry>& policy_registry() {
       gandiva_policy(),
       automl_policy(),
       gpu_share_policy(),
+      util_slot_policy(),
+      util_reactive_policy(),
+      util_proactive_policy(),
   };
   return entries;
 }
@@ -79,6 +83,7 @@ void check_type(const PolicyParams& params, const ParamSpec& p) {
     return;
   case ParamType::kText:
   case ParamType::kSessionsFile:
+  case ParamType::kDataFile:
     (void)params.text(p.key);
     return;
   case ParamType::kNumbers:

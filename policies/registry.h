@@ -32,6 +32,9 @@ enum class ParamType : std::uint8_t {
   // The path of a hyper-parameter search sessions file (docs/gandiva.md). Policies do no file
   // I/O: the caller (sim/cli/policy_setup.cpp) reads it into PolicySetup::search_sessions.
   kSessionsFile,
+  // The path of a data file the policy parses itself (a trained predictor, docs/utilization.md).
+  // The caller reads its text into PolicySetup::data_files; an empty path means none.
+  kDataFile,
 };
 
 struct ParamSpec {
@@ -69,6 +72,19 @@ struct PolicySetup {
   // The sessions of a kSessionsFile parameter, read by the caller (make_policy_setup).
   std::vector<SearchSession> search_sessions{};
   std::uint64_t seed = 0; // the run's seed (`seed:`), for policy_rng
+  // The text of each kDataFile parameter's file, read by the caller: {key, path as given, text}.
+  struct DataFile {
+    std::string key;
+    std::string path;
+    std::string text;
+  };
+  std::vector<DataFile> data_files{};
+  // The file of parameter `key`, or nullptr when its path was empty.
+  [[nodiscard]] const DataFile* data_file(std::string_view key) const {
+    for (const DataFile& f : data_files)
+      if (f.key == key) return &f;
+    return nullptr;
+  }
 };
 
 // A policy's own random stream: a pure function of the run's seed and the policy's name, so a

@@ -121,8 +121,9 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   w.model_features.emplace_back();
   for (const auto& m : zoo.models) {
     w.models.push_back(m.name);
-    w.model_features.push_back(
-        ModelFeatures{m.family, m.params_m, m.gflops_per_sample, m.batch_size, m.gpu_mem_gb});
+    w.model_features.push_back(ModelFeatures{m.family, m.params_m, m.gflops_per_sample,
+                                             m.batch_size, m.gpu_mem_gb, m.has_graph, m.conv_layers,
+                                             m.linear_layers, m.recurrent_layers, m.activation_mb});
   }
   w.users = trace.users.names();
   w.queues = trace.queues.names();

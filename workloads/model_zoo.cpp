@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace dlsim {
 
 std::optional<std::size_t> ModelZoo::find(const std::string& name) const {
@@ -25,6 +27,25 @@ double read_positive(YamlMap& m, const std::string& key) {
   auto v = m.require<double>(key);
   if (!(v > 0)) yaml_fail(m.where_of(key), m.child(key), "must be positive");
   return v;
+}
+
+double read_count(YamlMap& m, const std::string& key) {
+  auto v = m.require<double>(key);
+  if (!(v >= 0) || v != std::floor(v)) {
+    yaml_fail(m.where_of(key), m.child(key), "must be a whole number >= 0");
+  }
+  return v;
+}
+
+// The computation-graph counts a utilization predictor reads (docs/models.md#graph-features).
+void read_graph(YamlMap& model, ModelInfo& info) {
+  YamlMap g(model.child("graph"), model.where_of("graph"));
+  info.has_graph = true;
+  info.conv_layers = read_count(g, "conv_layers");
+  info.linear_layers = read_count(g, "linear_layers");
+  info.recurrent_layers = read_count(g, "recurrent_layers");
+  info.activation_mb = read_positive(g, "activation_mb");
+  g.done();
 }
 
 } // namespace
@@ -50,6 +71,7 @@ ModelZoo load_model_zoo(const std::string& file) {
     info.gpu_mem_gb = read_positive(m, "gpu_mem_gb");
     info.comm_overlap = read_fraction(m, "comm_overlap");
     info.input_mb_per_sample = m.get<double>("input_mb_per_sample", 0.0);
+    if (m.has("graph")) read_graph(m, info);
     YAML::Node times = m.child("iteration_time_s");
     YamlWhere tw = m.where_of("iteration_time_s");
     if (!times.IsMap() || times.size() == 0)

@@ -19,6 +19,12 @@ struct ModelInfo {
   double gpu_mem_gb = 0;
   double comm_overlap = 0;
   double input_mb_per_sample = 0;
+  // The optional `graph` counts (docs/models.md#graph-features); has_graph false without them.
+  bool has_graph = false;
+  double conv_layers = 0;
+  double linear_layers = 0;
+  double recurrent_layers = 0;
+  double activation_mb = 0;
   std::map<std::string, double> iteration_time_s; // by device type name
   // Device types the model cannot train on, with the reason (docs/models.md): placement never
   // uses them and a job pinned to one is rejected with that reason.

@@ -15,5 +15,6 @@ int command_compare(const std::vector<std::string>& args);
 int command_net_solve(const std::vector<std::string>& args);
 int command_plot(const std::vector<std::string>& args);
 int command_table(const std::vector<std::string>& args);
+int command_predict(const std::vector<std::string>& args);
 
 } // namespace dlsim

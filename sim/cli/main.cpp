@@ -31,6 +31,7 @@ commands:
   compare     compare summary.json or results.csv files with a baseline for regressions
   plot        plot result directories with gnuplot (JCT CDF, utilization, jobs, Gantt)
   table       one row per result directory: policy, differing parameters, metrics
+  predict     train and cross-validate GPU-utilization predictors, write one
   net-solve   share links among given flows (max-min fair) and print rates and routes
   version     print the version and the git commit it was built from
 
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
     if (command == "net-solve") return dlsim::command_net_solve(args);
     if (command == "plot") return dlsim::command_plot(args);
     if (command == "table") return dlsim::command_table(args);
+    if (command == "predict") return dlsim::command_predict(args);
     if (command == "version" || command == "--version") {
       fmt::print("dlsim {} (commit {})\n", DLSIM_VERSION, dlsim::dlsim_commit());
       return 0;

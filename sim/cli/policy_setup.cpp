@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string_view>
 #include <unordered_set>
 
@@ -15,7 +17,7 @@ PolicySetup make_policy_setup(const PolicyEntry& entry, Placement placement,
                               const YAML::Node& given) {
   PolicySetup setup{placement, resolve_params(entry, given)};
   for (const ParamSpec& p : entry.params) {
-    if (p.type != ParamType::kSessionsFile) continue;
+    if (p.type != ParamType::kSessionsFile && p.type != ParamType::kDataFile) continue;
     std::string path = setup.params.text(p.key);
     if (path.empty()) continue; // the policy says whether it needs one
     std::string file = find_data_file(path, "");
@@ -24,7 +26,17 @@ PolicySetup make_policy_setup(const PolicyEntry& entry, Placement placement,
                                    "directory and in dlsim's source tree)",
                                    p.key, path));
     }
-    setup.search_sessions = load_search_sessions(file);
+    if (p.type == ParamType::kSessionsFile) {
+      setup.search_sessions = load_search_sessions(file);
+    } else {
+      std::ifstream in(file, std::ios::binary);
+      std::ostringstream text;
+      text << in.rdbuf();
+      if (!in && !in.eof()) {
+        throw InputError(fmt::format("policy.params.{}: {}: cannot be read", p.key, path));
+      }
+      setup.data_files.push_back({p.key, path, text.str()});
+    }
   }
   return setup;
 }

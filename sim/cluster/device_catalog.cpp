@@ -44,6 +44,15 @@ std::vector<DeviceType> builtin_device_types() {
        "Intel Xeon Phi 7250 (Knights Landing) datasheet: 68 cores, 16 GB MCDRAM"},
       {"FPGA", DeviceKind::kFpga, 8, 1.4, 0.0446,
        "Intel Arria 10 GX 1150 PAC: 1.37 TFLOPS FP32 (hard floating-point DSPs), 8 GB DDR4"},
+      // The two GPUs of Yeung et al., HotCloud'20 (docs/utilization.md). No same-harness
+      // ResNet-50 measurement against the V100 is bundled, so rel_throughput is the ratio of
+      // FP32 peaks (8.87 / 15.7 and 10.07 / 15.7), an estimate.
+      {"GTX1080", DeviceKind::kGpu, 8, 8.87, 0.565,
+       "NVIDIA GeForce GTX 1080 (Pascal GP104): 2560 CUDA cores x 1733 MHz boost x 2 = 8.87 "
+       "TFLOPS FP32, 8 GB GDDR5X"},
+      {"RTX2080", DeviceKind::kGpu, 8, 10.07, 0.641,
+       "NVIDIA GeForce RTX 2080 (Turing TU104): 2944 CUDA cores x 1710 MHz boost x 2 = 10.07 "
+       "TFLOPS FP32, 8 GB GDDR6"},
   };
 }
 

@@ -98,6 +98,13 @@ struct ModelFeatures {
   double gflops_per_sample = 0; // forward + backward, per sample
   double batch_size = 0;        // the zoo's batch size, which its iteration times are for
   double gpu_mem_gb = 0;        // memory footprint per device at that batch size
+  // Counts from the model's computation graph (the zoo's optional `graph`, docs/models.md): what
+  // a utilization predictor reads (docs/utilization.md). has_graph false when the zoo gives none.
+  bool has_graph = false;
+  double conv_layers = 0;
+  double linear_layers = 0; // an LSTM or GRU layer counts as its linear maps
+  double recurrent_layers = 0;
+  double activation_mb = 0; // activation memory per sample, forward and backward
 };
 
 // Everything the runtime needs about the jobs of a run.

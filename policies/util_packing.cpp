@@ -1,0 +1,313 @@
+// Packing by GPU utilization (Yeung et al., "Towards GPU Utilization Prediction for Cloud Deep
+// Learning", HotCloud'20; placement by the Horus cost rule of Yeung et al., TPDS'21). Three modes
+// over one loop, the look-ahead of the authors' schedule_horus: among the first k waiting jobs,
+// the first one that fits is placed, and the loop repeats until none of them fits.
+//   slot:      one job per GPU (start on free devices): the paper's baseline.
+//   reactive:  a job whose utilization is unknown runs alone on a free GPU until the runtime has
+//              measured it (runtime.profile_s); then, while jobs wait, it is migrated onto the
+//              GPU of least Horus cost among those holding measured jobs, freeing its own.
+//   proactive: every job is placed at submission by the Horus cost of its utilization predicted
+//              from its model's graph features (a trained predictor file), replaced by the
+//              measured one once the runtime has measured it.
+// Honest: reads requests, measured utilization and model features, never a job's true
+// utilization or length. docs/utilization.md.
+#include "policies/util_packing.h"
+
+#include "policies/horus_cost.h"
+#include "sim/engine/error.h"
+#include "sim/engine/time.h"
+#include "workloads/utilization/features.h"
+#include "workloads/utilization/predictor.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <optional>
+
+namespace dlsim {
+
+namespace {
+
+enum class PackMode { kSlot, kReactive, kProactive };
+
+struct UtilPackingOptions {
+  PackMode mode = PackMode::kSlot;
+  std::string name;
+  Placement placement = Placement::kConsolidate;
+  HorusParams horus;
+  std::size_t lookahead = 5;
+  std::optional<UtilPredictor> predictor; // proactive
+};
+
+class UtilPacking final : public Policy {
+public:
+  explicit UtilPacking(UtilPackingOptions o) : o_(std::move(o)) {}
+
+  void on_arrival(JobId j, const View& view) override {
+    if (o_.mode == PackMode::kProactive) check_features(view, j);
+    waiting_.push_back(j);
+  }
+
+  void schedule(Control& control) override {
+    if (o_.mode == PackMode::kReactive) consolidate(control);
+    bool placed = true;
+    while (placed && !waiting_.empty()) {
+      placed = false;
+      const std::size_t k = std::min(o_.lookahead, waiting_.size());
+      for (std::size_t i = 0; i < k; ++i) {
+        if (try_place(control, waiting_[i])) {
+          waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(i));
+          placed = true;
+          break;
+        }
+      }
+    }
+    if (o_.mode == PackMode::kReactive) wake_for_profiles(control);
+  }
+
+private:
+  // Proactive predicts from the graph: a job whose model has none cannot be placed honestly.
+  void check_features(const View& view, JobId j) const {
+    const JobRequest& req = view.request(j);
+    if (!view.model_features(req.model).has_graph) {
+      std::string model =
+          req.model < view.model_names().size() ? view.model_names()[req.model] : std::string();
+      throw InputError(fmt::format(
+          "policy {}: job '{}' ({}) has no graph features to predict its GPU utilization from; "
+          "give its zoo model a `graph` block (docs/models.md#graph-features) or use "
+          "util-reactive",
+          o_.name, view.job_name(j),
+          model.empty() ? std::string("no model") : fmt::format("model '{}'", model)));
+    }
+  }
+
+  // The utilization (percent) the policy expects of job j on a device of type t: measured once
+  // the runtime has it; before that predicted (proactive) or unknown (reactive).
+  std::optional<double> expected_util(const View& view, JobId j, DeviceTypeId t) const {
+    if (std::optional<double> m = view.measured_gpu_util(j)) return *m * 100;
+    if (o_.mode != PackMode::kProactive) return std::nullopt;
+    // Predicted once per (job, device type): the cost rule asks for every holder of every
+    // candidate GPU at every decision.
+    const std::size_t types = view.cluster().types.size();
+    const std::size_t at = static_cast<std::size_t>(j) * types + t;
+    if (predicted_.size() <= at) {
+      predicted_.resize(view.job_count() * types, std::numeric_limits<double>::quiet_NaN());
+    }
+    if (std::isnan(predicted_[at])) {
+      const ModelFeatures& f = view.model_features(view.request(j).model);
+      GraphFeatures g{f.gflops_per_sample, f.params_m,         f.conv_layers,
+                      f.linear_layers,     f.recurrent_layers, f.activation_mb};
+      predicted_[at] = predict_util_pct(
+          *o_.predictor,
+          util_feature_row(g, f.batch_size, view.cluster().types[t].peak_fp32_tflops));
+    }
+    return predicted_[at];
+  }
+
+  // What the cost rule reads of device d, or nullopt when a holder's utilization is unknown.
+  std::optional<HorusDevice> horus_view(const View& view, DeviceId d, JobId except) const {
+    const DeviceSlot& slot = view.device(d);
+    const DeviceTypeId t = view.cluster().devices[d].type;
+    HorusDevice h{view.cluster().types[t].memory_gb, 0, 0, 0};
+    for (unsigned i = 0; i < slot.count; ++i) {
+      const JobId other = slot.jobs[i];
+      if (other == except) continue;
+      std::optional<double> u = expected_util(view, other, t);
+      if (!u) return std::nullopt;
+      h.held_gb += view.request(other).gpu_mem_gb;
+      h.util_pct += *u;
+      ++h.tasks;
+    }
+    return h;
+  }
+
+  [[nodiscard]] HorusParams params_for(const View& view) const {
+    HorusParams p = o_.horus;
+    p.max_tasks = std::min(p.max_tasks, static_cast<int>(view.config().max_jobs_per_device));
+    return p;
+  }
+
+  bool try_place(Control& control, JobId j) {
+    const JobRequest& req = control.request(j);
+    if (o_.mode == PackMode::kSlot) {
+      auto devices = place(control, j, o_.placement);
+      if (!devices) return false;
+      control.start(j, *devices);
+      return true;
+    }
+    if (req.devices_per_worker > 1 || (o_.mode == PackMode::kReactive &&
+                                       !expected_util(control, j, control.reference_device()))) {
+      // Alone on free devices: a job still to be profiled, or one whose workers span several
+      // GPUs each (the cost rule is per GPU). Placed with pack so that others may join later.
+      auto devices = place(control, j, o_.placement);
+      if (!devices || control.check_start(j, *devices, /*allow_shared=*/true)) return false;
+      control.pack(j, *devices, o_.mode == PackMode::kReactive ? "alone, to be profiled" : "alone");
+      if (o_.mode == PackMode::kReactive) profiling_.push_back(j);
+      return true;
+    }
+    auto devices = choose_by_cost(control, j, std::nullopt);
+    if (!devices || control.check_start(j, *devices, /*allow_shared=*/true)) return false;
+    control.pack(j, *devices, "least Horus cost");
+    return true;
+  }
+
+  // One device per worker, each the least-cost fitting device of the first compatible type where
+  // all workers fit. `leaving`: a device the job leaves (reactive consolidation); then only
+  // devices already holding jobs are considered.
+  std::optional<std::vector<DeviceId>> choose_by_cost(const View& view, JobId j,
+                                                      std::optional<DeviceId> leaving) const {
+    const JobRequest& req = view.request(j);
+    const HorusParams p = params_for(view);
+    std::vector<DeviceId> ids;
+    std::vector<HorusDevice> views;
+    for (DeviceTypeId t : view.compatible_types(j)) {
+      std::optional<double> u = expected_util(view, j, t);
+      if (!u) continue;
+      ids.clear();
+      views.clear();
+      for (DeviceId d = 0; d < view.cluster().devices.size(); ++d) {
+        if (view.cluster().devices[d].type != t || (leaving && d == *leaving)) continue;
+        std::optional<HorusDevice> h = horus_view(view, d, j);
+        if (!h || (leaving && h->tasks == 0)) continue;
+        ids.push_back(d);
+        views.push_back(*h);
+      }
+      std::vector<DeviceId> chosen;
+      while (chosen.size() < req.workers) {
+        auto best = horus_choose(p, views, req.gpu_mem_gb, *u);
+        if (!best) break;
+        chosen.push_back(ids[*best]);
+        views[*best].tasks = std::numeric_limits<int>::max() / 2; // each device once
+      }
+      if (chosen.size() == req.workers) {
+        std::sort(chosen.begin(), chosen.end());
+        return chosen;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Reactive: a job measured alone while others wait moves to the least-cost GPU that holds
+  // measured jobs, which frees its GPU for the next job to be profiled on.
+  void consolidate(Control& control) {
+    // At most `lookahead` jobs look for a GPU to join per decision, as placement looks at most
+    // `lookahead` waiting jobs: each look scans the GPUs of the job's type.
+    std::size_t looks = 0;
+    std::erase_if(profiling_, [&](JobId j) {
+      const JobState& s = control.state(j);
+      if (is_over(s.status)) return true;
+      if (!control.measured_gpu_util(j)) return false; // still being profiled
+      // Measured. Only a running one-GPU job still alone on its GPU is moved; a job that is
+      // paying a cost or spans GPUs stays where it is.
+      if (s.status != JobStatus::kRunning || s.devices.size() != 1) return true;
+      if (control.device(s.devices[0]).count != 1) return true;
+      // Alone is best while nobody waits for its GPU.
+      if (waiting_.empty() || looks >= o_.lookahead) return false;
+      ++looks;
+      auto target = choose_by_cost(control, j, s.devices[0]);
+      if (!target) return false; // no GPU to join now; try again at a later decision
+      control.migrate(j, *target, "measured: packed by least Horus cost");
+      return true;
+    });
+  }
+
+  // Reactive: a decision when each job being profiled will have been measured.
+  void wake_for_profiles(Control& control) const {
+    const SimTime window = from_seconds(control.config().profile_s, "runtime.profile_s");
+    for (JobId j : profiling_) {
+      const JobState& s = control.state(j);
+      if (s.alone_since < 0 || control.measured_gpu_util(j)) continue;
+      const SimTime done = s.alone_time + (control.now() - s.alone_since);
+      if (done < window) control.wake_at(control.now() + (window - done));
+    }
+  }
+
+  UtilPackingOptions o_;
+  std::deque<JobId> waiting_;
+  std::vector<JobId> profiling_; // reactive: placed alone, not yet packed, in placement order
+  // proactive: predicted utilization (%) by job x device type, NaN until asked for
+  mutable std::vector<double> predicted_;
+};
+
+std::vector<ParamSpec> horus_params() {
+  return {{"lookahead", ParamType::kNumber, "5",
+           "waiting jobs considered at each placement, in submission order (Horus k = 5)"},
+          {"mem_margin_gb", ParamType::kNumber, "0.5",
+           "GPU memory that must stay free after a placement (Horus: 500 MB)"},
+          {"max_tasks", ParamType::kNumber, "3",
+           "jobs per GPU at most (Horus: 3), also bounded by runtime.max_jobs_per_device"}};
+}
+
+UtilPackingOptions options_from(const PolicySetup& s, PackMode mode, std::string name) {
+  UtilPackingOptions o;
+  o.mode = mode;
+  o.name = std::move(name);
+  o.placement = s.placement;
+  if (mode == PackMode::kSlot) return o;
+  const double k = s.params.number("lookahead");
+  if (!(k >= 1) || k != std::floor(k) || k > 1e6) {
+    throw InputError(
+        fmt::format("policy.params.lookahead: expected a whole number >= 1, got {}", k));
+  }
+  o.lookahead = static_cast<std::size_t>(k);
+  o.horus.mem_margin_gb = s.params.number("mem_margin_gb");
+  if (!(o.horus.mem_margin_gb >= 0)) {
+    throw InputError("policy.params.mem_margin_gb: expected a number of GB >= 0");
+  }
+  const double tasks = s.params.number("max_tasks");
+  if (!(tasks >= 1) || tasks != std::floor(tasks) || tasks > 8) {
+    throw InputError(
+        fmt::format("policy.params.max_tasks: expected a whole number 1..8, got {}", tasks));
+  }
+  o.horus.max_tasks = static_cast<int>(tasks);
+  if (mode == PackMode::kProactive) {
+    const PolicySetup::DataFile* file = s.data_file("predictor");
+    if (!file) {
+      throw InputError("policy.params.predictor: util-proactive needs a predictor file (dlsim "
+                       "predict --out FILE)");
+    }
+    o.predictor = parse_util_predictor(file->text, file->path);
+  }
+  return o;
+}
+
+} // namespace
+
+PolicyEntry util_slot_policy() {
+  return {"util-slot",
+          "one job per GPU, the first of the first 5 waiting jobs that fits (HotCloud'20's "
+          "slot-based baseline)",
+          false,
+          {},
+          [](const PolicySetup& s) {
+            return std::make_unique<UtilPacking>(options_from(s, PackMode::kSlot, "util-slot"));
+          }};
+}
+
+PolicyEntry util_reactive_policy() {
+  return {"util-reactive",
+          "a job runs alone until its GPU utilization is measured (runtime.profile_s), then is "
+          "packed by the Horus cost rule while others wait (HotCloud'20)",
+          false, horus_params(), [](const PolicySetup& s) {
+            return std::make_unique<UtilPacking>(
+                options_from(s, PackMode::kReactive, "util-reactive"));
+          }};
+}
+
+PolicyEntry util_proactive_policy() {
+  std::vector<ParamSpec> params = horus_params();
+  params.push_back({"predictor", ParamType::kDataFile, "configs/utilization/predictor-ridge.txt",
+                    "the trained utilization predictor (dlsim predict --out)"});
+  return {"util-proactive",
+          "packed at submission by the Horus cost of the GPU utilization predicted from the "
+          "model's graph features, measured once known (HotCloud'20)",
+          false, std::move(params), [](const PolicySetup& s) {
+            return std::make_unique<UtilPacking>(
+                options_from(s, PackMode::kProactive, "util-proactive"));
+          }};
+}
+
+} // namespace dlsim
