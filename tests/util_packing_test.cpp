@@ -179,3 +179,47 @@ TEST_CASE("a predictor file is written and read back byte for byte; a corrupt on
   CHECK_THROWS_WITH(parse_util_predictor(short_mean, "p.txt"),
                     Catch::Contains("p.txt:4: mean: expected 8 numbers, got 7"));
 }
+
+TEST_CASE("dlsim predict and the hotcloud20 runs are byte-identical run to run",
+          "[util][determinism]") {
+  ScratchDir dir;
+  Outcome a = run_dlsim("predict --out " + dir.file("p1.txt"), dir);
+  Outcome b = run_dlsim("predict --out " + dir.file("p2.txt"), dir);
+  REQUIRE(a.code == 0);
+  REQUIRE(b.code == 0);
+  CHECK(read_file(dir.file("p1.txt")) == read_file(dir.file("p2.txt")));
+  CHECK(a.out.substr(0, a.out.find("wrote")) == b.out.substr(0, b.out.find("wrote")));
+  // The bundled predictor is this command's output on the bundled data.
+  CHECK(read_file(dir.file("p1.txt")) ==
+        read_file(DLSIM_SOURCE_DIR_FOR_TESTS "/configs/utilization/predictor-ridge.txt"));
+  for (const char* policy : {"util-reactive", "util-proactive"}) {
+    std::string p(policy);
+    for (const char* run : {"1", "2"}) {
+      REQUIRE(run_dlsim("run -q --experiment configs/experiments/hotcloud20.yaml --policy " + p +
+                            " --out " + dir.file(p + run),
+                        dir)
+                  .code == 0);
+    }
+    for (const char* f : {"/jobs.csv", "/summary.json", "/timeseries.csv"}) {
+      CHECK(read_file(dir.file(p + "1") + f) == read_file(dir.file(p + "2") + f));
+    }
+  }
+}
+
+TEST_CASE("a corrupt predictor file stops the run with its line", "[util][predictor]") {
+  ScratchDir dir;
+  std::string bad = dir.write("bad.txt", "dlsim-util-predictor 1\nmodel ridge\nfeatures x\n");
+  Outcome r = run_dlsim("run -q --experiment configs/experiments/hotcloud20.yaml --set "
+                        "policy.params.predictor=" +
+                            bad + " --out " + dir.file("r"),
+                        dir);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Catch::Contains(bad + ":3: features: expected 'log_gflops_per_sample"));
+  Outcome missing = run_dlsim("run -q --experiment configs/experiments/hotcloud20.yaml --set "
+                              "policy.params.predictor=no-such-file.txt --out " +
+                                  dir.file("m"),
+                              dir);
+  CHECK(missing.code == 1);
+  CHECK_THAT(missing.err,
+             Catch::Contains("policy.params.predictor: no-such-file.txt: no such file"));
+}
