@@ -18,7 +18,7 @@ const UtilDataset& data() {
   return d;
 }
 
-void predict(benchmark::State& state, UtilModelKind kind) {
+void predict_one_job(benchmark::State& state, UtilModelKind kind) {
   const UtilDataset& d = data();
   const UtilPredictor p = train_util_predictor(kind, d.x, d.util_pct, UtilTrainOptions{});
   const GraphFeatures g{24.6, 25.6, 53, 1, 0, 286.6}; // ResNet-50
@@ -29,15 +29,15 @@ void predict(benchmark::State& state, UtilModelKind kind) {
   }
 }
 
-void BM_PredictRidge(benchmark::State& state) {
-  predict(state, UtilModelKind::kRidge);
+void predict_ridge(benchmark::State& state) {
+  predict_one_job(state, UtilModelKind::kRidge);
 }
-void BM_PredictStumps(benchmark::State& state) {
-  predict(state, UtilModelKind::kStumps);
+void predict_stumps(benchmark::State& state) {
+  predict_one_job(state, UtilModelKind::kStumps);
 }
 
 // Training both predictors and the leave-one-architecture-out evaluation is `dlsim predict`.
-void BM_TrainRidge(benchmark::State& state) {
+void train_ridge(benchmark::State& state) {
   const UtilDataset& d = data();
   for (auto _ : state) {
     UtilPredictor p = train_util_predictor(UtilModelKind::kRidge, d.x, d.util_pct, {});
@@ -47,6 +47,6 @@ void BM_TrainRidge(benchmark::State& state) {
 
 } // namespace
 
-BENCHMARK(BM_PredictRidge)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_PredictStumps)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_TrainRidge)->Unit(benchmark::kMicrosecond);
+BENCHMARK(predict_ridge)->Unit(benchmark::kMicrosecond);
+BENCHMARK(predict_stumps)->Unit(benchmark::kMicrosecond);
+BENCHMARK(train_ridge)->Unit(benchmark::kMicrosecond);
