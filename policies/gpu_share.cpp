@@ -9,7 +9,6 @@
 #include "policies/gpu_share.h"
 
 #include <algorithm>
-#include <deque>
 #include <limits>
 
 namespace dlsim {
@@ -22,12 +21,10 @@ class GpuShare final : public Policy {
 public:
   explicit GpuShare(Placement placement) : placement_(placement) {}
 
-  void on_arrival(JobId j, const View&) override { queue_.push_back(j); }
-
   void schedule(Control& control) override {
     prune(control);
-    while (!queue_.empty()) {
-      const JobId j = queue_.front();
+    // The runtime's pending list is in arrival order, and nothing here preempts.
+    for (JobId j : control.pending_jobs()) {
       const JobRequest& req = control.request(j);
       if (req.gpu_share_min < 1) {
         auto devices = share_fit(control, j);
@@ -44,7 +41,6 @@ public:
         if (!devices) return;
         control.start(j, *devices);
       }
-      queue_.pop_front();
     }
   }
 
@@ -104,7 +100,6 @@ private:
   }
 
   Placement placement_;
-  std::deque<JobId> queue_;
   // Devices this policy packed shares onto and still held, in id order (ties to the lowest id).
   std::vector<DeviceId> shared_;
 };

@@ -343,3 +343,59 @@ TEST_CASE("cancel stops a job for good and frees its devices", "[runtime][cancel
   CHECK(s.job("b").end == 50'000'000);
   CHECK(r.unfinished == 0);
 }
+
+TEST_CASE("the runtime's job lists follow arrivals, starts, preemptions and finishes",
+          "[runtime][lists]") {
+  // Two GPUs; a (100 s) and b (50 s) arrive at 0, c (30 s) at 10. Actions cost nothing.
+  RuntimeConfig cfg;
+  cfg.costs.start_s = cfg.costs.suspend_s = cfg.costs.resume_s = 0;
+  std::vector<std::vector<JobId>> pending;
+  std::vector<std::vector<JobId>> running;
+  auto record = [&](const View& v) {
+    pending.emplace_back(v.pending_jobs().begin(), v.pending_jobs().end());
+    running.emplace_back(v.running_jobs().begin(), v.running_jobs().end());
+  };
+  Scripted s(kTwoGpus, "id,submit_s,workers,duration_s\na,0,1,100\nb,0,1,50\nc,10,1,30\n",
+             {{0,
+               [&](Control& c) {
+                 record(c); // [a b] waiting in arrival order
+                 c.start(1, devs({1}));
+                 record(c); // b started
+               }},
+              {10'000'000,
+               [&](Control& c) {
+                 record(c);    // c arrived behind a
+                 c.suspend(1); // suspend_s = 0: b is suspended at once, back of the queue
+                 c.start(0, devs({1}));
+                 record(c);
+               }},
+              {20'000'000,
+               [&](Control& c) {
+                 c.start(2, devs({0}));
+                 record(c);
+               }},
+              {60'000'000, [&](Control& c) { c.resume(1, devs({0})); }}},
+             cfg);
+  s.run();
+  using Ids = std::vector<JobId>;
+  REQUIRE(pending.size() == 5);
+  CHECK(pending[0] == Ids{0, 1});
+  CHECK(running[0].empty());
+  CHECK(pending[1] == Ids{0});
+  CHECK(running[1] == Ids{1});
+  CHECK(pending[2] == Ids{0, 2});
+  CHECK(pending[3] == Ids{2, 1}); // a started, b re-entered behind c
+  CHECK(running[3] == Ids{0});
+  CHECK(pending[4] == Ids{1});
+  CHECK(running[4] == Ids{0, 2});
+  // c runs 20-50; b ran 0-10 (10 s of its 50) and resumes at 60: 60 + 40 = 100; a runs
+  // 10-110. So they end c, b, a.
+  CHECK(s.job("c").end == 50'000'000);
+  CHECK(s.job("b").end == 100'000'000);
+  CHECK(s.job("a").end == 110'000'000);
+  const auto& lists = s.sim->state().lists;
+  Ids finished(lists.range(JobList::kOver).begin(), lists.range(JobList::kOver).end());
+  CHECK(finished == Ids{2, 1, 0});
+  CHECK(lists.range(JobList::kPending).empty());
+  CHECK(lists.range(JobList::kRunning).empty());
+}

@@ -187,12 +187,12 @@ void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cos
   job.rate = 0;
   ++job.generation;
   if (cost_s > 0) {
-    job.status = paying;
+    set_status(j, paying);
     queue_.push(time_after(s_.now, cost_s, "costs.start_s / costs.resume_s"),
                 EventKind::kActionDone, j, job.generation);
     return;
   }
-  job.status = JobStatus::kRunning;
+  set_status(j, JobStatus::kRunning);
   set_running(j, true);
   refresh_rates(job.devices);
 }
@@ -221,7 +221,7 @@ void Simulation::do_set_share(JobId j, double share_min, double share_max,
   if (cost_s > 0) {
     // The job's container is re-created with the new limits: it pauses (status resizing) and
     // the others on its devices share its time meanwhile.
-    job.status = JobStatus::kResizing;
+    set_status(j, JobStatus::kResizing);
     refresh_rates(job.devices);
     queue_.push(time_after(s_.now, cost_s, "costs.set_share_s"), EventKind::kActionDone, j,
                 job.generation);
@@ -235,13 +235,13 @@ void Simulation::do_set_share(JobId j, double share_min, double share_max,
 void Simulation::do_bind(JobId j, std::span<const DeviceId> devices) {
   JobState& job = s_.jobs[j];
   occupy(j, devices);
-  job.status = JobStatus::kBinding;
+  set_status(j, JobStatus::kBinding);
   ++job.generation;
 }
 
 void Simulation::do_unbind(JobId j) {
   JobState& job = s_.jobs[j];
-  job.status = JobStatus::kPending;
+  set_status(j, JobStatus::kPending);
   ++job.generation;
   release(j);
 }
@@ -255,7 +255,7 @@ void Simulation::do_cancel(JobId j, std::string_view reason) {
       job.status == JobStatus::kBinding) {
     --s_.pending;
   }
-  job.status = JobStatus::kCancelled;
+  set_status(j, JobStatus::kCancelled);
   job.rate = 0;
   job.end = s_.now;
   ++job.generation;
@@ -269,7 +269,7 @@ void Simulation::do_suspend(JobId j, std::string_view reason) {
   settle(j);
   if (job.status == JobStatus::kRunning) {
     set_running(j, false);
-    job.status = JobStatus::kSuspending; // not running: co-located jobs speed up now
+    set_status(j, JobStatus::kSuspending); // not running: co-located jobs speed up now
     refresh_rates(job.devices);
   }
   job.rate = 0;
@@ -277,13 +277,13 @@ void Simulation::do_suspend(JobId j, std::string_view reason) {
   ++job.preemptions;
   double cost_s = s_.config.costs.suspend_s;
   if (cost_s > 0) {
-    job.status = JobStatus::kSuspending;
+    set_status(j, JobStatus::kSuspending);
     queue_.push(time_after(s_.now, cost_s, "costs.suspend_s"), EventKind::kActionDone, j,
                 job.generation);
     emit(j, JobAction::kSuspend, job.devices, reason);
     return;
   }
-  job.status = JobStatus::kSuspended;
+  set_status(j, JobStatus::kSuspended);
   ++s_.pending;
   emit(j, JobAction::kSuspend, job.devices, reason);
   emit(j, JobAction::kSuspended, job.devices);
@@ -295,7 +295,7 @@ void Simulation::do_move(JobId j, std::span<const DeviceId> devices, double cost
   JobState& job = s_.jobs[j];
   settle(j);
   set_running(j, false);
-  job.status = paying;
+  set_status(j, paying);
   std::vector<DeviceId> target(devices.begin(), devices.end());
   release(j);
   occupy(j, target);
@@ -306,7 +306,7 @@ void Simulation::do_move(JobId j, std::span<const DeviceId> devices, double cost
                 EventKind::kActionDone, j, job.generation);
     return;
   }
-  job.status = JobStatus::kRunning;
+  set_status(j, JobStatus::kRunning);
   set_running(j, true);
   refresh_rates(job.devices);
 }
@@ -344,7 +344,7 @@ void Control::start(JobId j, std::span<const DeviceId> devices, std::string_view
     if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, bound))
       sim_.refuse(j, "start", *why);
     std::vector<DeviceId> all(devices.begin(), devices.end());
-    sim_.s_.jobs[j].status = JobStatus::kPending;
+    sim_.set_status(j, JobStatus::kPending);
     sim_.release(j);
     sim_.do_place(j, all, config().costs.start_s, JobStatus::kStarting);
     sim_.emit(j, JobAction::kStart, state(j).devices, reason);

@@ -7,11 +7,15 @@
 #include "sim/workload/workload.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace dlsim {
+
+// No job: the id past every job's (an empty slot, the end of a list).
+inline constexpr JobId kNoJob = std::numeric_limits<JobId>::max();
 
 enum class JobStatus : std::uint8_t {
   kFuture,   // not yet submitted

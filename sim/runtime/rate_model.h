@@ -77,7 +77,6 @@ double share_grant(const SimState& s, const DeviceSlot& slot, JobId j);
 // Useful work on a device under the share controller: the sum over its running jobs (but
 // `leaving`, which is stopping) of min(u, grant), each job's utilization at its granted speed
 // u x min(1, grant / u).
-inline constexpr JobId kNoJob = std::numeric_limits<JobId>::max();
 double share_effective(const SimState& s, const DeviceSlot& slot, JobId leaving = kNoJob);
 
 // The slowdown one device of `type` imposes on each job running on it: 1 alone; time-slicing

@@ -4,6 +4,7 @@
 #include "sim/cluster/cluster.h"
 #include "sim/runtime/free_index.h"
 #include "sim/runtime/job.h"
+#include "sim/runtime/job_lists.h"
 #include "sim/runtime/runtime_config.h"
 
 #include <array>
@@ -36,6 +37,7 @@ struct SimState {
   RuntimeConfig config;
   SimTime now = 0;
   std::vector<JobState> jobs;
+  JobLists lists; // jobs by where they stand, in the order they got there (job_lists.h)
   std::vector<DeviceSlot> slots;
   FreeIndex free;
   std::vector<double> node_cpu_free;

@@ -24,6 +24,7 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
   s_.config.max_timeslice_jobs =
       std::clamp<unsigned>(config.max_timeslice_jobs, 1, DeviceSlot::kMaxShare);
   s_.jobs.resize(workload.jobs.size());
+  s_.lists.resize(workload.jobs.size());
   s_.slots.resize(cluster.devices.size());
   s_.free.init(cluster);
   for (const Node& n : cluster.nodes) {
@@ -193,7 +194,7 @@ void Simulation::apply(const Event& e) {
     return;
   case EventKind::kArrival:
     ++s_.events;
-    job.status = JobStatus::kPending;
+    set_status(e.subject, JobStatus::kPending);
     job.last_update = s_.now;
     ++s_.pending;
     emit(e.subject, JobAction::kSubmit, {});
@@ -210,7 +211,7 @@ void Simulation::finish_job(JobId j) {
   settle(j);
   job.done = s_.workload->jobs[j].iterations; // exact, whatever rounding the rate carried
   set_running(j, false);
-  job.status = JobStatus::kFinished;
+  set_status(j, JobStatus::kFinished);
   job.rate = 0;
   job.end = s_.now;
   ++job.generation;
@@ -225,14 +226,14 @@ void Simulation::action_done(JobId j) {
   case JobStatus::kStarting:
   case JobStatus::kMigrating:
   case JobStatus::kResizing:
-    job.status = JobStatus::kRunning;
+    set_status(j, JobStatus::kRunning);
     job.last_update = s_.now;
     set_running(j, true);
     refresh_rates(job.devices);
     emit(j, JobAction::kRunning, job.devices);
     return;
   case JobStatus::kSuspending:
-    job.status = JobStatus::kSuspended;
+    set_status(j, JobStatus::kSuspended);
     ++s_.pending;
     emit(j, JobAction::kSuspended, job.devices);
     release(j);

@@ -51,6 +51,12 @@ public:
 private:
   friend class Control;
 
+  // The one way a job's status changes: it keeps the job lists (job_lists.h) in step.
+  void set_status(JobId j, JobStatus status) {
+    s_.jobs[j].status = status;
+    s_.lists.track(j, status);
+  }
+
   // Actions (validated by Control first).
   [[nodiscard]] std::optional<std::string> check_place(JobId j, std::span<const DeviceId> devices,
                                                        Sharing sharing,

@@ -72,6 +72,14 @@ public:
   [[nodiscard]] double node_mem_free(NodeId n) const { return s_.node_mem_free[n]; }
   [[nodiscard]] std::uint32_t pending_count() const { return s_.pending; }
   [[nodiscard]] std::uint32_t running_count() const { return s_.running; }
+  // The runtime's job lists, each in the order jobs entered it (job_lists.h has the rules of a
+  // walk): pending holds the submitted jobs that hold no running allocation (pending, binding,
+  // suspended: pending_count() of them), in arrival order with preempted jobs at the back;
+  // running every job holding its devices (starting, running, suspending, migrating, resizing);
+  // finished the finished and cancelled ones, in the order they ended.
+  [[nodiscard]] JobLists::Range pending_jobs() const { return s_.lists.range(JobList::kPending); }
+  [[nodiscard]] JobLists::Range running_jobs() const { return s_.lists.range(JobList::kRunning); }
+  [[nodiscard]] JobLists::Range finished_jobs() const { return s_.lists.range(JobList::kOver); }
   // Everything, the jobs' true lengths included: for observers and checkers, and for oracle
   // policies. Throws ActionError for a policy that is not registered as an oracle, so that the
   // oracle boundary is enforced, not a convention.

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -104,7 +105,7 @@ void InvariantChecker::on_decided(const View& view) {
   REQUIRE(busy_gpus == s.busy_gpus);
   REQUIRE(std::fabs(effective - s.effective_gpus) < 1e-6);
   REQUIRE(busy_by_type == s.busy_by_type);
-  for (DeviceTypeId t = 0; t < effective_by_type.size(); ++t)
+  for (std::size_t t = 0; t < effective_by_type.size(); ++t)
     REQUIRE(std::fabs(effective_by_type[t] - s.effective_by_type[t]) < 1e-6);
   // Jobs: gangs whole, progress monotone and bounded.
   for (JobId j = 0; j < s.jobs.size(); ++j) {
@@ -132,6 +133,21 @@ void InvariantChecker::on_decided(const View& view) {
     last_done_[j] = job.done;
   }
   REQUIRE(running == s.running);
+  // The job lists hold every job of their statuses, each once (View::pending_jobs ...).
+  std::array<std::uint32_t, 4> listed{};
+  for (JobList l : {JobList::kPending, JobList::kRunning, JobList::kOver}) {
+    for (JobId j : s.lists.range(l)) {
+      REQUIRE(list_of(s.jobs[j].status) == l);
+      ++listed[static_cast<std::size_t>(l)];
+    }
+    REQUIRE(listed[static_cast<std::size_t>(l)] == s.lists.range(l).size());
+  }
+  std::array<std::uint32_t, 4> by_status{};
+  for (const JobState& job : s.jobs)
+    ++by_status[static_cast<std::size_t>(list_of(job.status))];
+  for (std::size_t l = 1; l < 4; ++l)
+    REQUIRE(listed[l] == by_status[l]);
+  REQUIRE(s.lists.range(JobList::kPending).size() == s.pending);
 }
 
 void InvariantChecker::check_final(const SimState& s) const {
