@@ -2,6 +2,7 @@
 // shares the links max-min fairly exactly as a run does (sim/network), and prints each flow's
 // rate and route (docs/network.md#dlsim-net-solve).
 #include "sim/cli/commands.h"
+#include "sim/cli/experiment.h"
 #include "sim/cli/sweep_csv.h"
 #include "sim/cluster/cluster_yaml.h"
 #include "sim/engine/error.h"
@@ -152,11 +153,13 @@ int command_net_solve(const std::vector<std::string>& args) {
   }
   if (!vm.count("cluster")) throw po::error("--cluster FILE is required");
   if (!vm.count("flows")) throw po::error("--flows FLOWS.csv is required");
-  Cluster cluster = load_cluster_file(vm["cluster"].as<std::string>());
+  // A bundled cluster (configs/clusters/...) is found from any directory, as by `dlsim run`.
+  Cluster cluster = load_cluster_file(find_data_file(vm["cluster"].as<std::string>(), ""));
   NetworkModel net(cluster);
   const Router& router = net.router();
   std::vector<FlowRow> rows = read_flows(vm["flows"].as<std::string>(), router, cluster);
   std::vector<NetworkModel::FlowId> ids;
+  ids.reserve(rows.size());
   for (const FlowRow& r : rows)
     ids.push_back(net.add_flow(r.src, r.dst, r.cap));
   std::vector<std::uint32_t> ignored;

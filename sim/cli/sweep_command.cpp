@@ -3,6 +3,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/common_options.h"
 #include "sim/cli/count_flag.h"
+#include "sim/cli/experiment.h"
 #include "sim/cli/sweep_emit.h"
 #include "sim/cli/sweep_results.h"
 #include "sim/cli/sweep_runner.h"
@@ -76,7 +77,8 @@ int command_sweep(const std::vector<std::string>& args) {
   }
   if (!vm.count("spec")) throw po::error("needs a sweep spec: dlsim sweep SPEC.yaml --out DIR");
   if (!vm.count("out")) throw po::error("needs --out DIR (the sweep directory)");
-  std::string spec_file = vm["spec"].as<std::string>();
+  // A bundled spec (configs/sweeps/...) is found from any directory, like a bundled experiment.
+  std::string spec_file = find_data_file(vm["spec"].as<std::string>(), "");
   std::string dir = vm["out"].as<std::string>();
   std::uint64_t jobs_given = vm.count("jobs") ? vm["jobs"].as<Count>().value
                                               : std::max(1U, std::thread::hardware_concurrency());
