@@ -88,4 +88,15 @@ bool parse_command_line(const std::vector<std::string>& args,
   return true;
 }
 
+bool parse_command_line(const std::vector<std::string>& args,
+                        const po::options_description& visible, po::variables_map& vm) {
+  po::store(po::command_line_parser(args).options(visible).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << visible << '\n';
+    return false;
+  }
+  return true;
+}
+
 } // namespace dlsim

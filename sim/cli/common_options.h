@@ -22,5 +22,9 @@ bool parse_command_line(const std::vector<std::string>& args,
                         const boost::program_options::options_description& visible,
                         const boost::program_options::options_description& hidden,
                         int max_positional, boost::program_options::variables_map& vm);
+// The same for a command that takes no positional arguments.
+bool parse_command_line(const std::vector<std::string>& args,
+                        const boost::program_options::options_description& visible,
+                        boost::program_options::variables_map& vm);
 
 } // namespace dlsim

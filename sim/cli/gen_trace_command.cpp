@@ -1,5 +1,6 @@
 // `dlsim gen-trace`: a synthetic native trace (docs/traces.md describes the distributions).
 #include "sim/cli/commands.h"
+#include "sim/cli/common_options.h"
 #include "sim/cli/count_flag.h"
 #include "sim/cli/experiment.h"
 #include "sim/engine/error.h"
@@ -51,12 +52,7 @@ int command_gen_trace(const std::vector<std::string>& args) {
       "out,o", po::value<std::string>(), "output file (default: standard output)")("help,h",
                                                                                    "this help");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(o).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << o << '\n';
-    return 0;
-  }
+  if (!parse_command_line(args, o, vm)) return 0; // --help
   if (vm.count("like")) {
     // The preset's settings; --jobs and --seed, and --arrival-rate when given, still apply.
     GenTraceOptions preset = gen_trace_preset(vm["like"].as<std::string>());

@@ -2,6 +2,7 @@
 // shares the links max-min fairly exactly as a run does (sim/network), and prints each flow's
 // rate and route (docs/network.md#dlsim-net-solve).
 #include "sim/cli/commands.h"
+#include "sim/cli/common_options.h"
 #include "sim/cli/experiment.h"
 #include "sim/cli/sweep_csv.h"
 #include "sim/cluster/cluster_yaml.h"
@@ -145,12 +146,7 @@ int command_net_solve(const std::vector<std::string>& args) {
                               "then a blank line and every directed link: "
                               "link,kind,gb_s,latency_us,flows,load_gbps")("help,h", "this help");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(o).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << o << '\n';
-    return 0;
-  }
+  if (!parse_command_line(args, o, vm)) return 0; // --help
   if (!vm.count("cluster")) throw po::error("--cluster FILE is required");
   if (!vm.count("flows")) throw po::error("--flows FLOWS.csv is required");
   // A bundled cluster (configs/clusters/...) is found from any directory, as by `dlsim run`.

@@ -1,6 +1,7 @@
 // `dlsim predict`: trains GPU-utilization predictors on configs/utilization/, scores them leaving
 // one architecture out, and writes the trained predictor a run loads (docs/utilization.md).
 #include "sim/cli/commands.h"
+#include "sim/cli/common_options.h"
 #include "sim/cli/experiment.h"
 #include "sim/engine/error.h"
 #include "sim/report/writers.h"
@@ -63,13 +64,7 @@ int command_predict(const std::vector<std::string>& args) {
       "out", po::value<std::string>(), "write the predictor trained on all rows here")("help,h",
                                                                                        "this help");
   po::variables_map vm;
-  // No positional arguments (parse_command_line needs a hidden one to take them).
-  po::store(po::command_line_parser(args).options(o).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << o << '\n';
-    return 0;
-  }
+  if (!parse_command_line(args, o, vm)) return 0; // --help
   std::string model = vm["model"].as<std::string>();
   if (model != "ridge" && model != "stumps") {
     throw po::error(fmt::format("--model expects ridge or stumps, got '{}'", model));

@@ -79,12 +79,7 @@ int command_run(const std::vector<std::string>& args) {
       "compare`; exit 1 on a regression")("help,h", "this help");
   add_compare_options(o);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(o).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << o << '\n';
-    return 0;
-  }
+  if (!parse_command_line(args, o, vm)) return 0; // --help
   // Read the baseline first, so that a wrong path fails before the run, not after it.
   std::optional<ResultSet> baseline;
   if (vm.count("check-against")) baseline = read_result_set(vm["check-against"].as<std::string>());

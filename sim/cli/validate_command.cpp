@@ -23,12 +23,7 @@ int command_validate(const std::vector<std::string>& args) {
   o.add_options()("devices", po::bool_switch(),
                   "also list every device: id, type, node, rack")("help,h", "this help");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(o).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << o << '\n';
-    return 0;
-  }
+  if (!parse_command_line(args, o, vm)) return 0; // --help
   Prepared p = prepare(inputs_from(vm), std::cerr);
   const Experiment& e = p.experiment;
   const Cluster& c = e.cluster;
@@ -39,8 +34,9 @@ int command_validate(const std::vector<std::string>& args) {
   fmt::print("racks: {}\n", c.rack_count);
   fmt::print("gpus: {}\n", c.count_of_kind(DeviceKind::kGpu));
   fmt::print("devices: {}\n", c.devices.size());
-  for (DeviceTypeId t = 0; t < c.types.size(); ++t) {
-    if (auto n = c.count_of_type(t)) fmt::print("devices.{}: {}\n", c.types[t].name, n);
+  for (std::size_t t = 0; t < c.types.size(); ++t) {
+    if (auto n = c.count_of_type(static_cast<DeviceTypeId>(t)))
+      fmt::print("devices.{}: {}\n", c.types[t].name, n);
   }
   fmt::print("links: {}\n", c.topology.link_count());
   fmt::print("trace: {}\n", e.trace_file);

@@ -44,6 +44,23 @@ double required_local_bsz(const char* text) {
   return static_cast<double>(*v);
 }
 
+// The (local_bsz, step_time, sync_time) columns that placements.csv and scalability.csv share;
+// `row.column` names the field being read for the error.
+StepTimePoint read_step_point(const char* local_bsz, const char* step_time, const char* sync_time,
+                              CsvRow& row) {
+  StepTimePoint point;
+  row.column = "local_bsz";
+  point.local_bsz = required_local_bsz(local_bsz);
+  row.column = "step_time";
+  point.step_time_s = required_number(step_time, true);
+  row.column = "sync_time";
+  point.sync_time_s = required_number(sync_time, false);
+  if (point.sync_time_s > point.step_time_s)
+    throw FieldError{
+        fmt::format("sync_time {} exceeds step_time {}", point.sync_time_s, point.step_time_s)};
+  return point;
+}
+
 std::vector<std::string> header_of(const std::string& file) {
   if (!fs::exists(file)) throw InputError(fmt::format("{}: no such file", file));
   return read_csv_header(file);
@@ -151,46 +168,27 @@ PolluxProfile load_pollux_profile(const std::string& dir, const std::string& app
         std::string id = f[0] ? f[0] : "";
         if (id.empty() || id.find_first_not_of("1234") != std::string::npos)
           throw FieldError{fmt::format("expected GPUs per node as digits 1 to 4, got '{}'", id)};
-        StepTimePoint point;
-        row.column = "local_bsz";
-        point.local_bsz = required_local_bsz(f[1]);
-        row.column = "step_time";
-        point.step_time_s = required_number(f[2], true);
-        row.column = "sync_time";
-        point.sync_time_s = required_number(f[3], false);
-        if (point.sync_time_s > point.step_time_s)
-          throw FieldError{fmt::format("sync_time {} exceeds step_time {}", point.sync_time_s,
-                                       point.step_time_s)};
-        p.placements[id].push_back(point);
+        p.placements[id].push_back(read_step_point(f[1], f[2], f[3], row));
       });
   for (auto& [id, points] : p.placements)
     sort_points(points, placements, "placement " + id);
 
   const std::string scalability = (base / "scalability.csv").string();
-  read_rows(
-      scalability,
-      std::array<const char*, 5>{"num_nodes", "num_replicas", "local_bsz", "step_time",
-                                 "sync_time"},
-      [&](const std::array<char*, 5>& f, CsvRow& row) {
-        row.column = "num_nodes";
-        auto nodes = parse_int_field(f[0]);
-        if (!nodes || *nodes < 1 || *nodes > 1024) throw FieldError{"expected 1 to 1024 nodes"};
-        row.column = "num_replicas";
-        auto replicas = parse_int_field(f[1]);
-        if (!replicas || *replicas < *nodes || *replicas > 4096)
-          throw FieldError{"expected num_nodes to 4096 replicas"};
-        StepTimePoint point;
-        row.column = "local_bsz";
-        point.local_bsz = required_local_bsz(f[2]);
-        row.column = "step_time";
-        point.step_time_s = required_number(f[3], true);
-        row.column = "sync_time";
-        point.sync_time_s = required_number(f[4], false);
-        if (point.sync_time_s > point.step_time_s)
-          throw FieldError{fmt::format("sync_time {} exceeds step_time {}", point.sync_time_s,
-                                       point.step_time_s)};
-        p.scalability[{static_cast<int>(*nodes), static_cast<int>(*replicas)}].push_back(point);
-      });
+  read_rows(scalability,
+            std::array<const char*, 5>{"num_nodes", "num_replicas", "local_bsz", "step_time",
+                                       "sync_time"},
+            [&](const std::array<char*, 5>& f, CsvRow& row) {
+              row.column = "num_nodes";
+              auto nodes = parse_int_field(f[0]);
+              if (!nodes || *nodes < 1 || *nodes > 1024)
+                throw FieldError{"expected 1 to 1024 nodes"};
+              row.column = "num_replicas";
+              auto replicas = parse_int_field(f[1]);
+              if (!replicas || *replicas < *nodes || *replicas > 4096)
+                throw FieldError{"expected num_nodes to 4096 replicas"};
+              p.scalability[{static_cast<int>(*nodes), static_cast<int>(*replicas)}].push_back(
+                  read_step_point(f[2], f[3], f[4], row));
+            });
   for (auto& [key, points] : p.scalability)
     sort_points(points, scalability, fmt::format("({} nodes, {} replicas)", key.first, key.second));
 
