@@ -1,5 +1,6 @@
 #include "policies/registry.h"
 
+#include "policies/aiturbo/aiturbo.h"
 #include "policies/drf.h"
 #include "policies/elastic_kubeflow.h"
 #include "policies/fifo.h"
@@ -47,6 +48,8 @@ const std::vector<PolicyEntry>& policy_registry() {
       util_slot_policy(),
       util_reactive_policy(),
       util_proactive_policy(),
+      aiturbo_policy(),
+      optimus_policy(),
   };
   return entries;
 }

@@ -333,6 +333,13 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
                                  r.max_workers, r.devices_per_worker, best));
       continue;
     }
+    if (tj.curve != 0) {
+      // The curve's noise is the job's own: keyed by its name, whatever the run's seed.
+      LossCurve curve = trace.curves[tj.curve - 1];
+      curve.noise_key = fnv1a64(tj.name);
+      w.curves.push_back(curve);
+      spec.curve = static_cast<std::uint32_t>(w.curves.size());
+    }
     w.jobs.push_back(std::move(spec));
   }
   if (!unknown_model_jobs.empty() && options.warnings != nullptr) {

@@ -21,6 +21,30 @@ constexpr std::uint32_t kGpusPerNode = 8;
 
 } // namespace
 
+LossCurve draw_loss_curve(Rng& rng, double iterations, bool predictable) {
+  LossCurve curve;
+  const double l0 = rng.uniform(2.3, 6.9);
+  curve.c = rng.uniform(0.05, 0.5);
+  curve.b = 1.0 / (l0 - curve.c);
+  curve.target = curve.c + 0.05 * (l0 - curve.c);
+  const bool plateau = !predictable && rng.uniform01() < 0.5;
+  curve.family = plateau ? CurveFamily::kPlateau : CurveFamily::kOptimus;
+  curve.plateau = plateau ? std::round(rng.uniform(0.2, 0.6) * iterations) : 0;
+  curve.a = 19.0 * curve.b / std::max(1.0, iterations - curve.plateau);
+  curve.noise = predictable || plateau ? 0.01 : 0.25;
+  curve.every = kGeneratedLossEvery;
+  return curve;
+}
+
+std::string loss_curve_field(const LossCurve& c) {
+  const bool plateau = c.family == CurveFamily::kPlateau;
+  std::string f =
+      fmt::format("{};a={:.6e};b={:.6g};c={:.6g};target={:.6g};noise={};every={}",
+                  plateau ? "plateau" : "optimus", c.a, c.b, c.c, c.target, c.noise, c.every);
+  if (plateau) f += fmt::format(";plateau={}", c.plateau);
+  return f;
+}
+
 void parse_device_type_mix(const std::string& text, GenTraceOptions& o) {
   o.device_types.clear();
   o.device_type_weights.clear();
@@ -59,11 +83,16 @@ void generate_trace(const GenTraceOptions& o, std::ostream& out) {
   Rng models = Rng::stream(o.seed, "gen-trace.models");
   Rng users = Rng::stream(o.seed, "gen-trace.users");
   Rng device_types = Rng::stream(o.seed, "gen-trace.device-types");
+  Rng curves = Rng::stream(o.seed, "gen-trace.curves");
+  const bool with_curves = o.predictable_share >= 0;
+  if (with_curves && o.models.empty())
+    throw InputError("--loss-curves: jobs given by loss curves need models (--models)");
   const double rate_per_s = o.arrival_rate_per_hour / 3600.0;
 
   out << "id,submit_s,workers,gpus_per_worker,duration_s,user";
   if (!o.models.empty()) out << ",model";
   if (!o.device_types.empty()) out << ",device_type";
+  if (with_curves) out << ",loss_curve";
   out << '\n';
   double t = 0;
   fmt::memory_buffer line;
@@ -77,13 +106,26 @@ void generate_trace(const GenTraceOptions& o, std::ostream& out) {
     std::uint64_t user = users.below(std::max<std::uint32_t>(1, o.users));
     line.clear();
     // Submit times are written to the millisecond: enough for ordering, short to read.
-    fmt::format_to(std::back_inserter(line), "job{},{:.3f},{},{},{},u{}", i, t, workers, per_worker,
-                   d, user);
+    if (with_curves) {
+      // The curve gives the length: duration_s stays empty.
+      fmt::format_to(std::back_inserter(line), "job{},{:.3f},{},{},,u{}", i, t, workers, per_worker,
+                     user);
+    } else {
+      fmt::format_to(std::back_inserter(line), "job{},{:.3f},{},{},{},u{}", i, t, workers,
+                     per_worker, d, user);
+    }
     if (!o.models.empty())
       fmt::format_to(std::back_inserter(line), ",{}", o.models[models.below(o.models.size())]);
     if (!o.device_types.empty())
       fmt::format_to(std::back_inserter(line), ",{}",
                      o.device_types[device_types.weighted(o.device_type_weights)]);
+    if (with_curves) {
+      const bool predictable = curves.uniform01() < o.predictable_share;
+      fmt::format_to(
+          std::back_inserter(line), ",{}",
+          loss_curve_field(draw_loss_curve(
+              curves, std::max(100.0, std::round(d / kNominalIterationS)), predictable)));
+    }
     line.push_back('\n');
     out.write(line.data(), static_cast<std::streamsize>(line.size()));
   }

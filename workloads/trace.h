@@ -2,6 +2,8 @@
 // the common shape every trace reader produces.
 #pragma once
 
+#include "sim/workload/loss_curve.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -56,6 +58,7 @@ struct TraceJob {
   double gpu_share_min = 1;
   double gpu_share_max = -1;     // most it may be granted; -1 = the same as gpu_share_min
   double gpu_mem_gb = -1;        // device memory held per worker, GB; -1 = the model zoo's
+  std::uint32_t curve = 0;       // 1 + index into Trace::curves; 0 = no loss curve
   std::uint8_t trace_status = 0; // 0 completed, 1 failed, 2 killed/cancelled (as the trace says)
 };
 
@@ -66,6 +69,7 @@ struct Trace {
   StringTable queues;
   StringTable models;
   StringTable device_types;
+  std::vector<LossCurve> curves;         // the native loss_curve column's, by TraceJob::curve
   std::vector<std::string> warnings;     // printed once by the caller
   std::size_t skipped = 0;               // bad rows skipped with --skip-bad-jobs
   std::vector<std::string> skip_reasons; // the first few

@@ -13,6 +13,7 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -41,6 +42,16 @@ int command_gen_trace(const std::vector<std::string>& args) {
                                 "fit to a real trace's published statistics: philly, helios-venus, "
                                 "helios-earth, helios-saturn, helios-uranus (docs/traces.md)")(
       "models", po::bool_switch(), "give each job a model drawn uniformly from the model zoo")(
+      "max-duration",
+      po::value<double>(&g.max_duration_s)
+          ->default_value(g.max_duration_s, fmt::format("{}", g.max_duration_s)),
+      "longest duration drawn, seconds (longer draws are cut to it)")(
+      "model-list", po::value<std::string>(),
+      "give each job a model drawn uniformly from these zoo models (comma-separated), e.g. "
+      "resnet50,vgg16")(
+      "loss-curves", po::value<double>(),
+      "give each job a loss curve and a target loss instead of a duration, this share (0 to 1) "
+      "of them predictable (docs/aiturbo.md); needs --models")(
       "device-types", po::value<std::string>(),
       "give each job a device_type drawn from this mix: TYPES:WEIGHT,... where TYPES is a type "
       "(V100), a set (V100|XeonPhi) or a kind (any-gpu, any-cpu, any-xeonphi, any-fpga, any); "
@@ -61,11 +72,34 @@ int command_gen_trace(const std::vector<std::string>& args) {
     if (!vm["arrival-rate"].defaulted()) preset.arrival_rate_per_hour = g.arrival_rate_per_hour;
     g = preset;
   }
+  if (!vm["max-duration"].defaulted()) g.max_duration_s = vm["max-duration"].as<double>();
   if (g.jobs == 0) throw po::error("--jobs must be at least 1");
+  if (!(g.max_duration_s >= g.min_duration_s) || !(g.max_duration_s <= 4628226))
+    throw po::error(
+        fmt::format("--max-duration: expected seconds from {} to 4628226", g.min_duration_s));
   if (!(g.arrival_rate_per_hour > 0)) throw po::error("--arrival-rate must be positive");
   if (vm["models"].as<bool>()) {
     for (const auto& m : load_model_zoo(find_data_file("configs/models/zoo.yaml", "")).models)
       g.models.push_back(m.name);
+  }
+  if (vm.count("model-list")) {
+    if (!g.models.empty()) throw po::error("give --models or --model-list, not both");
+    const ModelZoo zoo = load_model_zoo(find_data_file("configs/models/zoo.yaml", ""));
+    std::stringstream list(vm["model-list"].as<std::string>());
+    for (std::string name; std::getline(list, name, ',');) {
+      if (std::none_of(zoo.models.begin(), zoo.models.end(),
+                       [&](const auto& m) { return m.name == name; }))
+        throw po::error(
+            fmt::format("--model-list: unknown model '{}' (see dlsim list models)", name));
+      g.models.push_back(name);
+    }
+    if (g.models.empty()) throw po::error("--model-list: expected at least one model");
+  }
+  if (vm.count("loss-curves")) {
+    g.predictable_share = vm["loss-curves"].as<double>();
+    if (!(g.predictable_share >= 0 && g.predictable_share <= 1))
+      throw po::error("--loss-curves: expected a share from 0 to 1");
+    if (g.models.empty()) throw po::error("--loss-curves needs --models or --model-list");
   }
   if (vm.count("device-types")) {
     try {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace dlsim {
 
@@ -71,6 +72,54 @@ double View::oracle_remaining_s(JobId j) const {
   const JobState& job = s_.jobs[j];
   double left = std::max(0.0, spec.iterations - done_at(job, s_.now));
   return left * s_.workload->perf.iter_time(spec.request.model, s_.workload->reference_device);
+}
+
+const LossCurve* View::curve_of(JobId j) const {
+  if (s_.jobs[j].status == JobStatus::kFuture && !observer_) refuse_future(j);
+  const std::uint32_t c = s_.workload->jobs[j].curve;
+  return c == 0 ? nullptr : &s_.workload->curves[c - 1];
+}
+
+bool View::has_loss_curve(JobId j) const {
+  return curve_of(j) != nullptr;
+}
+
+double View::loss_target(JobId j) const {
+  const LossCurve* c = curve_of(j);
+  return c ? c->target : 0.0;
+}
+
+double View::loss_every(JobId j) const {
+  const LossCurve* c = curve_of(j);
+  return c ? c->every : 0.0;
+}
+
+std::uint64_t View::loss_samples(JobId j) const {
+  const LossCurve* c = curve_of(j);
+  if (!c) return 0;
+  // The last observation is at the job's end at the latest: done may pass the final sample's
+  // iteration by rounding only.
+  const double done = std::min(done_at(s_.jobs[j], s_.now), s_.workload->jobs[j].iterations);
+  return static_cast<std::uint64_t>(std::floor(done / c->every));
+}
+
+double View::observed_loss(JobId j, std::uint64_t i) const {
+  const std::uint64_t n = loss_samples(j);
+  if (i >= n) {
+    throw ActionError(
+        fmt::format("job {} ('{}'): observed loss {} asked for, only {} observed so far", j,
+                    s_.workload->jobs[j].name, i, n));
+  }
+  return observed_loss_at(*curve_of(j), i);
+}
+
+const LossCurve& View::oracle_loss_curve(JobId j) const {
+  if (!oracle_) throw ActionError("a non-oracle policy asked for a job's true loss curve");
+  const LossCurve* c = curve_of(j);
+  if (!c) {
+    throw ActionError(fmt::format("job {} ('{}') has no loss curve", j, s_.workload->jobs[j].name));
+  }
+  return *c;
 }
 
 } // namespace dlsim

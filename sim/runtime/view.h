@@ -94,6 +94,18 @@ public:
   // True when worker-sized groups of the job fit on node n given its free CPUs and memory.
   [[nodiscard]] std::uint32_t workers_fitting_on(JobId j, NodeId n, DeviceTypeId t) const;
 
+  // Jobs that converge (docs/aiturbo.md#jobs-that-converge): whether j was given a loss curve,
+  // its target loss (the user's, public), how many iterations apart its losses are observed, how
+  // many have been observed so far (one per `every` iterations done) and observed loss i (at
+  // iteration (i + 1) x every; i < loss_samples(j), else ActionError). The true curve is the
+  // oracle's (oracle_loss_curve). A job without a curve has target 0 and no samples.
+  [[nodiscard]] bool has_loss_curve(JobId j) const;
+  [[nodiscard]] double loss_target(JobId j) const;
+  [[nodiscard]] double loss_every(JobId j) const;
+  [[nodiscard]] std::uint64_t loss_samples(JobId j) const;
+  [[nodiscard]] double observed_loss(JobId j, std::uint64_t i) const;
+  [[nodiscard]] const LossCurve& oracle_loss_curve(JobId j) const;
+
   // Oracle access (throws ActionError unless the policy is registered as an oracle): the
   // job's run time on the reference device with its requested workers, total and remaining.
   [[nodiscard]] bool is_oracle() const { return oracle_; }
@@ -101,6 +113,7 @@ public:
   [[nodiscard]] double oracle_remaining_s(JobId j) const;
 
 private:
+  [[nodiscard]] const LossCurve* curve_of(JobId j) const;
   [[noreturn]] void refuse_future(JobId j) const;
 
   const SimState& s_;

@@ -5,6 +5,7 @@
 
 #include "sim/cluster/device_catalog.h"
 #include "sim/engine/time.h"
+#include "sim/workload/loss_curve.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -57,6 +58,9 @@ struct JobSpec {
   std::string name; // the trace's job id
   JobRequest request;
   TraceStatus trace_status = TraceStatus::kCompleted;
+  // A job that converges: 1 + its index in Workload::curves; 0 = a fixed length (in the
+  // padding before `iterations`, so jobs without curves cost nothing).
+  std::uint32_t curve = 0;
   // Hidden truth: the total work, in iterations. A job given by duration has
   // duration_s / (time per iteration on the reference device) iterations.
   double iterations = 0;
@@ -115,6 +119,8 @@ struct Workload {
   std::vector<std::string> models;           // models[0] = "" (no model)
   std::vector<ModelFeatures> model_features; // by ModelId, [0] empty; empty when hand-made
   PerfTable perf;
+  // Loss curves of the jobs that converge (JobSpec::curve); hidden truth, like iterations.
+  std::vector<LossCurve> curves;
   // Sets of device types that jobs accept (`device_type: V100|K80|XeonPhi`, docs/traces.md),
   // each sorted and of at least two types; JobRequest::type_set indexes it.
   std::vector<std::vector<DeviceTypeId>> type_sets;

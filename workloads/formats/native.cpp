@@ -3,6 +3,7 @@
 #include "workloads/formats/native.h"
 
 #include "workloads/formats/csv_rows.h"
+#include "workloads/formats/loss_curve_field.h"
 #include "workloads/formats/trace_fields.h"
 #include "workloads/formats/trace_limits.h"
 #include "workloads/formats/unique_ids.h"
@@ -14,12 +15,12 @@ namespace dlsim {
 
 namespace {
 
-constexpr std::array<const char*, 21> kColumns = {
-    "id",          "submit_s", "workers",     "gpus_per_worker", "duration_s",
-    "iterations",  "model",    "ps",          "cpus_per_worker", "mem_gb_per_worker",
-    "user",        "queue",    "priority",    "min_workers",     "max_workers",
-    "device_type", "gpu_util", "requested_s", "gpu_share_min",   "gpu_share_max",
-    "gpu_mem_gb"};
+constexpr std::array<const char*, 22> kColumns = {
+    "id",          "submit_s",  "workers",     "gpus_per_worker", "duration_s",
+    "iterations",  "model",     "ps",          "cpus_per_worker", "mem_gb_per_worker",
+    "user",        "queue",     "priority",    "min_workers",     "max_workers",
+    "device_type", "gpu_util",  "requested_s", "gpu_share_min",   "gpu_share_max",
+    "gpu_mem_gb",  "loss_curve"};
 enum Col {
   kId,
   kSubmit,
@@ -41,7 +42,8 @@ enum Col {
   kRequested,
   kShareMin,
   kShareMax,
-  kGpuMem
+  kGpuMem,
+  kLossCurve
 };
 using Cells = std::array<char*, kColumns.size()>;
 
@@ -77,7 +79,7 @@ NativeHeader check_native_header(Trace& trace) {
     }
   }
   out.has_duration = has_column(header, "duration_s");
-  if (!out.has_duration && !has_column(header, "iterations")) {
+  if (!out.has_duration && !has_column(header, "iterations") && !has_column(header, "loss_curve")) {
     throw InputError(fmt::format("{}:1: duration_s: the header needs duration_s or iterations{}",
                                  file, out.unknown_note));
   }
@@ -126,6 +128,16 @@ void read_work(const Cells& f, CsvRow& row, const NativeHeader& header, Trace& t
   auto duration = optional_positive(f[kDuration], kMaxTraceSeconds, " s");
   row.column = "iterations";
   auto iterations = optional_positive(f[kIterations], kMaxTraceIterations, "");
+  if (!empty_field(f[kLossCurve])) {
+    // A job that converges: its length is the iterations its curve needs (docs/aiturbo.md).
+    if (duration || iterations)
+      throw FieldError{
+          fmt::format("give loss_curve or {}, not both", duration ? "duration_s" : "iterations")};
+    row.column = "loss_curve";
+    trace.curves.push_back(parse_loss_curve_field(f[kLossCurve]));
+    job.curve = static_cast<std::uint32_t>(trace.curves.size());
+    iterations = iterations_to_target(trace.curves.back());
+  }
   if (!duration && !iterations) {
     row.column = header.has_duration ? "duration_s" : "iterations";
     throw FieldError{"the job needs duration_s or iterations"};
@@ -136,7 +148,8 @@ void read_work(const Cells& f, CsvRow& row, const NativeHeader& header, Trace& t
   row.column = "model";
   if (!empty_field(f[kModel])) job.model = trace.models.intern(f[kModel]);
   if (iterations && job.model == kNoString)
-    throw FieldError{"a job given by iterations needs a model"};
+    throw FieldError{job.curve != 0 ? "a job given by loss_curve needs a model"
+                                    : "a job given by iterations needs a model"};
 }
 
 void read_host_resources(const Cells& f, CsvRow& row, TraceJob& job) {

@@ -1,0 +1,374 @@
+// AITurbo (Li et al., HPDC'21; seed aiturbo-predictability-scheduling) and the Optimus-like
+// baseline it is compared with (Peng et al., EuroSys'18), on one machinery
+// (docs/aiturbo.md#the-aiturbo-policy):
+// - at every round (interval_s) each job's step model is fitted to its observed losses and its
+//   speed model to its measured iteration times; a job is predictable once its fit has at least
+//   min_samples points and its predicted length moved by at most `stability` since the last round;
+// - predictable jobs enter the MLFQ level of their predicted remaining GPU-seconds and are
+//   ranked there by a Borda count over three criteria; unpredictable jobs enter the level of
+//   their attained GPU-seconds (Tiresias' discretized LAS, arrival order inside a level) after
+//   the predictable ones;
+// - the merged queue is walked by the shared PriorityPass, preempting at rounds only;
+// - running predictable jobs then change workers and parameter servers by the moves of
+//   choose_moves (moves.h) whose gain in remaining service beats min_gain_s plus the pause.
+// The Optimus-like mode treats every job with a fit as predictable, keeps one level ordered by
+// predicted remaining time (jobs without a prediction after, in arrival order) and adjusts the
+// same way.
+#include "policies/aiturbo/aiturbo.h"
+
+#include "policies/aiturbo/borda.h"
+#include "policies/aiturbo/moves.h"
+#include "policies/aiturbo/speed_model.h"
+#include "policies/aiturbo/step_model.h"
+#include "policies/placement.h"
+#include "policies/priority_pass.h"
+#include "sim/engine/error.h"
+#include "sim/runtime/resize_cost.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <tuple>
+
+namespace dlsim {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr std::uint64_t kFitPoints = 32; // observed losses a fit reads, spread over the history
+
+struct Options {
+  double interval_s = 300;
+  std::vector<double> thresholds;
+  double min_samples = 8;
+  double stability = 0.1;
+  double min_gain_s = 60;
+  bool adjust = true;
+  bool optimus = false;
+};
+
+struct Track {
+  StepFit fit;
+  double pred = kInf; // predicted total iterations
+  double prev_pred = kInf;
+  std::uint64_t fitted = 0; // samples the fit has seen
+  bool predictable = false;
+  SpeedModel speed;
+  SimTime last_move = -1; // the last resize or set_ps; -1 = never
+};
+
+class Aiturbo final : public Policy {
+public:
+  Aiturbo(Placement placement, Options o) : placement_(placement), o_(std::move(o)) {}
+
+  void on_arrival(JobId j, const View& view) override {
+    if (tracks_.size() <= j) tracks_.resize(j + 1);
+    const JobRequest& r = view.request(j);
+    double iter = 0;
+    for (DeviceTypeId t : view.compatible_types(j)) {
+      iter = view.perf().iter_time(r.model, t);
+      break;
+    }
+    // Prior: the zoo's time for the requested shape, all of it split over the workers.
+    tracks_[j].speed = make_speed_model(iter * r.workers, 0, 0);
+    live_.insert(j);
+    changed_ = true;
+  }
+  void on_finish(JobId j, const View&) override {
+    live_.erase(j);
+    holders_.erase(j);
+    changed_ = true;
+  }
+  void on_action_done(JobId, const View&) override { changed_ = true; }
+
+  void schedule(Control& c) override {
+    const bool round = c.now() >= wake_;
+    if (!changed_ && !round) return;
+    changed_ = false;
+    if (round) {
+      for (JobId j : live_)
+        update(c, j);
+    }
+    order(c);
+    pass_.decide(
+        c,
+        [&](const std::function<bool(JobId)>& offer) {
+          for (const auto& k : order_) {
+            const JobId j = std::get<3>(k);
+            const JobStatus s = c.state(j).status;
+            if (!(is_holder(c.state(j)) || s == JobStatus::kPending || s == JobStatus::kSuspended))
+              continue; // paying an action: keeps its devices, decided once it is done
+            if (!offer(j)) return;
+          }
+        },
+        holders_, /*preempt=*/round);
+    pass_.apply(c, placement_, holders_, /*preempt=*/round);
+    if (round && o_.adjust) adjust(c);
+    if (round && !live_.empty()) {
+      wake_ = c.now() + from_seconds(o_.interval_s);
+      c.wake_at(wake_);
+    }
+  }
+
+private:
+  // Refits j's step model to its observed losses and adds its measured speed.
+  void update(const View& v, JobId j) {
+    Track& t = tracks_[j];
+    const JobState& st = v.state(j);
+    if (st.status == JobStatus::kRunning && v.measured_iteration_s(j) > 0)
+      observe_speed(t.speed, st.workers, st.ps, v.measured_iteration_s(j));
+    if (!v.has_loss_curve(j)) return;
+    const std::uint64_t n = v.loss_samples(j);
+    if (n == t.fitted || n < 3) return;
+    const std::uint64_t m = std::min(n, kFitPoints);
+    ks_.clear();
+    ls_.clear();
+    for (std::uint64_t i = 0; i < m; ++i) {
+      const std::uint64_t idx = (i + 1) * n / m - 1; // evenly spread, the newest included
+      ks_.push_back(static_cast<double>(idx + 1) * v.loss_every(j));
+      ls_.push_back(v.observed_loss(j, idx));
+    }
+    t.fit = fit_step_model(ks_, ls_);
+    t.prev_pred = t.pred;
+    t.pred = predicted_iterations(t.fit, v.loss_target(j));
+    t.fitted = n;
+    if (o_.optimus) {
+      t.predictable = std::isfinite(t.pred);
+    } else {
+      t.predictable = static_cast<double>(n) >= o_.min_samples && std::isfinite(t.pred) &&
+                      std::isfinite(t.prev_pred) &&
+                      std::abs(t.pred - t.prev_pred) <= o_.stability * t.pred;
+    }
+  }
+
+  // Predicted seconds to finish at (w, p): remaining iterations x the speed model.
+  double remaining_s(const View& v, JobId j, std::uint32_t w, std::uint32_t p) const {
+    const Track& t = tracks_[j];
+    const double left = std::max(0.0, t.pred - done_at(v.state(j), v.now()));
+    return left * predict_speed(t.speed, w, p);
+  }
+
+  std::uint32_t level_of(double service) const {
+    return static_cast<std::uint32_t>(
+        std::upper_bound(o_.thresholds.begin(), o_.thresholds.end(), service) -
+        o_.thresholds.begin());
+  }
+
+  // order_: (level, class 0 predictable / 1 not, key, job), best first.
+  void order(const View& v) {
+    order_.clear();
+    pred_jobs_.clear();
+    for (JobId j : live_) {
+      if (tracks_[j].predictable) {
+        pred_jobs_.push_back(j);
+        continue;
+      }
+      // Discretized LAS, as Tiresias: the level of the attained service, arrival order inside it
+      // (job ids are in submission order). Optimus-like: one level.
+      const std::uint32_t level = o_.optimus ? 0 : level_of(attained_at(v.state(j), v.now()));
+      order_.emplace_back(level, 1, static_cast<double>(j), j);
+    }
+    // The predictable jobs: remaining seconds, remaining GPU-seconds and (negated) time waited
+    // since submission, lower is better on each (docs/aiturbo.md#borda-count).
+    criteria_.assign(3, std::vector<double>(pred_jobs_.size()));
+    for (std::size_t i = 0; i < pred_jobs_.size(); ++i) {
+      const JobId j = pred_jobs_[i];
+      const JobState& st = v.state(j);
+      const JobRequest& r = v.request(j);
+      const std::uint32_t w = st.workers > 0 ? st.workers : r.workers;
+      const double rem = remaining_s(v, j, w, st.ps > 0 ? st.ps : r.ps);
+      criteria_[0][i] = rem;
+      criteria_[1][i] = rem * w * r.devices_per_worker;
+      criteria_[2][i] = -(to_seconds(v.now() - r.submit) - run_time_at(st, v.now()));
+    }
+    const std::vector<double> points = borda_points(criteria_);
+    for (std::size_t i = 0; i < pred_jobs_.size(); ++i) {
+      const JobId j = pred_jobs_[i];
+      if (o_.optimus)
+        order_.emplace_back(0, 0, criteria_[0][i], j);
+      else
+        order_.emplace_back(level_of(criteria_[1][i]), 0, -points[i], j);
+    }
+    std::sort(order_.begin(), order_.end());
+  }
+
+  // Resource adjustment of the running predictable jobs (moves.h).
+  void adjust(Control& c) {
+    bool waits = false;
+    for (JobId j : live_) {
+      const JobStatus s = c.state(j).status;
+      if (s == JobStatus::kPending || s == JobStatus::kSuspended) waits = true;
+    }
+    services_.clear();
+    for (JobId j : live_) {
+      const JobState& st = c.state(j);
+      const JobRequest& r = c.request(j);
+      if (st.status != JobStatus::kRunning) continue;
+      // Devices beyond the request go back while jobs wait: the pass counts requests.
+      if (waits && st.workers > r.workers) {
+        shrink(c, j, r.workers, "aiturbo: jobs wait, back to the requested workers");
+        continue;
+      }
+      const SimTime moved = tracks_[j].last_move;
+      if (!tracks_[j].predictable || (moved >= 0 && c.now() - moved < from_seconds(o_.interval_s)))
+        continue;
+      const double pause = resize_cost_s(c.config(), r.model < c.perf().traffic.size()
+                                                         ? c.perf().traffic[r.model].model_bytes
+                                                         : 0.0);
+      JobService s;
+      s.job = j;
+      s.v = remaining_s(c, j, st.workers, st.ps);
+      if (st.workers < r.max_workers && !waits)
+        s.add_worker = remaining_s(c, j, st.workers + 1, st.ps) + pause;
+      if (st.workers > r.min_workers)
+        s.remove_worker = remaining_s(c, j, st.workers - 1, st.ps) + pause;
+      if (st.ps > 0 && st.ps < st.workers)
+        s.add_ps = remaining_s(c, j, st.workers, st.ps + 1) + pause;
+      if (st.ps > 1) s.remove_ps = remaining_s(c, j, st.workers, st.ps - 1) + pause;
+      services_.push_back(s);
+    }
+    std::uint32_t free_workers = 0;
+    if (!waits) {
+      for (std::size_t t = 0; t < c.cluster().types.size(); ++t)
+        free_workers += c.free().free(static_cast<DeviceTypeId>(t));
+    }
+    for (const ChosenMove& m : choose_moves(services_, free_workers, o_.min_gain_s)) {
+      const JobState& st = c.state(m.job);
+      switch (m.move) {
+      case Move::kAddWorker:
+        if (grow(c, m.job)) tracks_[m.job].last_move = c.now();
+        break;
+      case Move::kRemoveWorker:
+        shrink(c, m.job, st.workers - 1,
+               fmt::format("aiturbo: a worker for a job that gains more ({:.0f} s)", m.gain));
+        tracks_[m.job].last_move = c.now();
+        break;
+      case Move::kAddPs:
+      case Move::kRemovePs:
+        c.set_ps(m.job, m.move == Move::kAddPs ? st.ps + 1 : st.ps - 1,
+                 fmt::format("aiturbo: remaining service -{:.0f} s", m.gain));
+        tracks_[m.job].last_move = c.now();
+        break;
+      }
+    }
+  }
+
+  // One more worker on free devices of the job's type, its own nodes first.
+  static bool grow(Control& c, JobId j) {
+    const JobState& st = c.state(j);
+    const JobRequest& r = c.request(j);
+    std::vector<DeviceId> devices(st.devices.begin(), st.devices.end());
+    std::vector<NodeId> nodes;
+    for (DeviceId d : st.devices)
+      nodes.push_back(c.cluster().devices[d].node);
+    for (NodeId n = 0; n < c.cluster().nodes.size(); ++n)
+      nodes.push_back(n);
+    for (NodeId n : nodes) {
+      if (c.workers_fitting_on(j, n, st.type) == 0) continue;
+      take_on_node(c, n, st.type, 1, r.devices_per_worker, devices);
+      c.resize(j, devices, "aiturbo: one more worker gains the most remaining service");
+      return true;
+    }
+    return false;
+  }
+
+  static void shrink(Control& c, JobId j, std::uint32_t workers, const std::string& why) {
+    const JobState& st = c.state(j);
+    const std::uint32_t per = c.request(j).devices_per_worker;
+    std::vector<DeviceId> kept(st.devices.begin(),
+                               st.devices.begin() + static_cast<std::ptrdiff_t>(workers) * per);
+    c.resize(j, kept, why);
+  }
+
+  Placement placement_;
+  Options o_;
+  std::vector<Track> tracks_;
+  std::set<JobId> live_;
+  std::set<JobId> holders_;
+  PriorityPass pass_;
+  SimTime wake_ = 0;
+  bool changed_ = false;
+  // Scratch reused between decisions.
+  std::vector<std::tuple<std::uint32_t, int, double, JobId>> order_;
+  std::vector<JobId> pred_jobs_;
+  std::vector<std::vector<double>> criteria_;
+  std::vector<double> ks_, ls_;
+  std::vector<JobService> services_;
+};
+
+Options read_options(const PolicySetup& s, bool optimus) {
+  Options o;
+  o.optimus = optimus;
+  o.interval_s = s.params.seconds("interval_s");
+  if (!(o.interval_s > 0))
+    throw InputError(
+        fmt::format("policy.params.interval_s: expected seconds > 0, got {}", o.interval_s));
+  check_seconds(o.interval_s, "policy.params.interval_s");
+  o.min_gain_s = s.params.seconds("min_gain_s");
+  if (!(o.min_gain_s >= 0))
+    throw InputError(
+        fmt::format("policy.params.min_gain_s: expected seconds >= 0, got {}", o.min_gain_s));
+  o.adjust = s.params.flag("adjust");
+  if (!optimus) {
+    o.thresholds = s.params.numbers("thresholds");
+    for (std::size_t i = 0; i < o.thresholds.size(); ++i) {
+      if (!(o.thresholds[i] > 0) || (i > 0 && !(o.thresholds[i] > o.thresholds[i - 1])))
+        throw InputError(fmt::format("policy.params.thresholds: expected increasing positive "
+                                     "GPU-seconds, got {} at position {}",
+                                     o.thresholds[i], i + 1));
+    }
+    o.min_samples = s.params.number("min_samples");
+    if (!(o.min_samples >= 3 && o.min_samples <= 1e6))
+      throw InputError(fmt::format(
+          "policy.params.min_samples: expected a number from 3 to 1e6, got {}", o.min_samples));
+    o.stability = s.params.number("stability");
+    if (!(o.stability > 0 && o.stability <= 1))
+      throw InputError(
+          fmt::format("policy.params.stability: expected a number in (0, 1], got {}", o.stability));
+  }
+  return o;
+}
+
+std::vector<ParamSpec> common_params() {
+  return {{"interval_s", ParamType::kSeconds, "300",
+           "seconds between rounds: models refitted, preemption, resource adjustment"},
+          {"min_gain_s", ParamType::kSeconds, "60",
+           "a move must cut the remaining service by more than this, beyond its pause"},
+          {"adjust", ParamType::kFlag, "true",
+           "change running predictable jobs' workers and parameter servers"}};
+}
+
+} // namespace
+
+PolicyEntry aiturbo_policy() {
+  std::vector<ParamSpec> params = common_params();
+  params.push_back({"thresholds", ParamType::kNumbers, "[3600, 36000]",
+                    "MLFQ level limits in GPU-seconds: predicted remaining (predictable jobs) or "
+                    "attained (the others)"});
+  params.push_back({"min_samples", ParamType::kNumber, "8",
+                    "observed losses a job needs before it may be predictable"});
+  params.push_back({"stability", ParamType::kNumber, "0.1",
+                    "largest relative change of the predicted length between two rounds for a "
+                    "job to count as predictable"});
+  return {"aiturbo",
+          "predictability-aware (AITurbo, HPDC'21): step and speed models fitted online, Borda "
+          "count for predictable jobs, LAS for the others, one MLFQ, workers and PS adjusted by "
+          "remaining-service gain",
+          false, std::move(params), [](const PolicySetup& s) {
+            return std::make_unique<Aiturbo>(s.placement, read_options(s, false));
+          }};
+}
+
+PolicyEntry optimus_policy() {
+  return {"optimus",
+          "Optimus-like (EuroSys'18): every job with a fitted loss curve ranked by predicted "
+          "remaining time, workers and PS adjusted by remaining-service gain",
+          false, common_params(), [](const PolicySetup& s) {
+            return std::make_unique<Aiturbo>(s.placement, read_options(s, true));
+          }};
+}
+
+} // namespace dlsim

@@ -1,0 +1,198 @@
+#include "workloads/learn/predictability.h"
+
+#include "sim/engine/rng.h"
+#include "workloads/gen_trace.h"
+#include "workloads/learn/feature_rank.h"
+#include "workloads/learn/knn.h"
+#include "workloads/learn/logistic.h"
+#include "workloads/learn/standardize.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dlsim {
+
+namespace {
+
+// The step model's grid fit (the same as policies/aiturbo/step_model.cpp, which workloads/ may
+// not include): returns {rmse, predicted iterations to target}.
+std::pair<double, double> fit_curve(std::span<const double> k, std::span<const double> l,
+                                    double target) {
+  const auto n = static_cast<Eigen::Index>(l.size());
+  const double inf = std::numeric_limits<double>::infinity();
+  if (n < 3) return {inf, inf};
+  const double lowest = *std::min_element(l.begin(), l.end());
+  Eigen::MatrixXd x(n, 2);
+  Eigen::VectorXd y(n);
+  double best_sse = inf, pred = inf;
+  for (int g = 0; g < 32; ++g) {
+    const double c = lowest * 0.97 * g / 31;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      x(i, 0) = k[static_cast<std::size_t>(i)];
+      x(i, 1) = 1;
+      y(i) = 1.0 / (l[static_cast<std::size_t>(i)] - c);
+    }
+    const Eigen::Vector2d ab = x.colPivHouseholderQr().solve(y);
+    if (!(ab(0) > 0) || !(ab(1) > 0)) continue;
+    double sse = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double e = 1.0 / (ab(0) * x(i, 0) + ab(1)) + c - l[static_cast<std::size_t>(i)];
+      sse += e * e;
+    }
+    if (sse < best_sse) {
+      best_sse = sse;
+      pred = target > c ? (1.0 / (target - c) - ab(1)) / ab(0) : inf;
+    }
+  }
+  return {std::sqrt(best_sse / static_cast<double>(n)), pred};
+}
+
+Scores score(const std::vector<int>& predicted, const Eigen::VectorXd& truth) {
+  double tp = 0, fp = 0, fn = 0, right = 0;
+  for (std::size_t i = 0; i < predicted.size(); ++i) {
+    const int t = truth(static_cast<Eigen::Index>(i)) > 0.5 ? 1 : 0;
+    right += predicted[i] == t ? 1 : 0;
+    tp += predicted[i] == 1 && t == 1 ? 1 : 0;
+    fp += predicted[i] == 1 && t == 0 ? 1 : 0;
+    fn += predicted[i] == 0 && t == 1 ? 1 : 0;
+  }
+  return {right / static_cast<double>(predicted.size()), tp + fp > 0 ? tp / (tp + fp) : 0,
+          tp + fn > 0 ? tp / (tp + fn) : 0};
+}
+
+} // namespace
+
+const std::vector<std::string>& predictability_feature_names() {
+  static const std::vector<std::string> names = {
+      "params_m", "gflops_per_sample", "batch_size", "workers",    "ps",
+      "sync",     "loss_drop",         "fit_error",  "pred_change"};
+  return names;
+}
+
+std::vector<double> predictability_features(const ModelInfo& model, double workers, double ps,
+                                            double sync, std::span<const double> losses,
+                                            double every, double target) {
+  std::vector<double> k(losses.size());
+  for (std::size_t i = 0; i < k.size(); ++i)
+    k[i] = static_cast<double>(i + 1) * every;
+  double drop = 0, error = 1, change = 1;
+  if (!losses.empty()) {
+    drop = 1.0 - losses.back() / losses.front();
+    double mean = 0;
+    for (double l : losses)
+      mean += l / static_cast<double>(losses.size());
+    const auto [rmse, all] = fit_curve(k, losses, target);
+    const std::size_t half = losses.size() / 2;
+    const auto [rmse_half, first] = fit_curve(std::span(k).first(half), losses.first(half), target);
+    (void)rmse_half;
+    if (std::isfinite(rmse)) error = rmse / mean;
+    if (std::isfinite(all) && std::isfinite(first) && all > 0)
+      change = std::min(1.0, std::abs(all - first) / all);
+  }
+  return {model.params_m, model.gflops_per_sample, model.batch_size, workers, ps, sync, drop, error,
+          change};
+}
+
+PredictabilityData predictability_dataset(const ModelZoo& zoo, std::size_t jobs, std::uint64_t seed,
+                                          double predictable_share) {
+  Rng pick = Rng::stream(seed, "predictability.jobs");
+  Rng curves = Rng::stream(seed, "predictability.curves");
+  const GenTraceOptions g; // the duration law and GPU mix of gen-trace
+  PredictabilityData d;
+  const std::size_t f = predictability_feature_names().size();
+  d.x.resize(static_cast<Eigen::Index>(jobs), static_cast<Eigen::Index>(f));
+  d.y.resize(static_cast<Eigen::Index>(jobs));
+  std::vector<double> losses;
+  for (std::size_t j = 0; j < jobs; ++j) {
+    const ModelInfo& m = zoo.models[pick.below(zoo.models.size())];
+    const double workers = g.gpu_sizes[pick.weighted(g.gpu_weights)];
+    const double ps = static_cast<double>(pick.below(5));
+    const double sync = pick.uniform01() < 0.5 ? 1 : 0;
+    const double duration = std::clamp(std::round(pick.lognormal(g.duration_mu, g.duration_sigma)),
+                                       g.min_duration_s, g.max_duration_s);
+    const bool predictable = curves.uniform01() < predictable_share;
+    LossCurve c = draw_loss_curve(
+        curves, std::max(100.0, std::round(duration / kNominalIterationS)), predictable);
+    c.noise_key = fnv1a64(fmt::format("job{}", j));
+    const auto n = static_cast<std::uint64_t>(
+        std::min<double>(kRunningSamples, std::floor(iterations_to_target(c) / c.every)));
+    losses.clear();
+    for (std::uint64_t i = 0; i < n; ++i)
+      losses.push_back(observed_loss_at(c, i));
+    const std::vector<double> row =
+        predictability_features(m, workers, ps, sync, losses, c.every, c.target);
+    for (std::size_t k = 0; k < f; ++k)
+      d.x(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(k)) = row[k];
+    d.y(static_cast<Eigen::Index>(j)) = predictable ? 1 : 0;
+  }
+  return d;
+}
+
+std::vector<FeatureScore> score_features(const PredictabilityData& data) {
+  std::vector<FeatureScore> out;
+  const std::vector<double> y(data.y.data(), data.y.data() + data.y.size());
+  for (Eigen::Index c = 0; c < data.x.cols(); ++c) {
+    std::vector<double> x(static_cast<std::size_t>(data.x.rows()));
+    for (Eigen::Index r = 0; r < data.x.rows(); ++r)
+      x[static_cast<std::size_t>(r)] = data.x(r, c);
+    FeatureScore s{predictability_feature_names()[static_cast<std::size_t>(c)], pearson(x, y),
+                   spearman(x, y), kendall_tau_b(x, y), gini_decrease(x, y)};
+    s.selected =
+        std::max({std::abs(s.pearson), std::abs(s.spearman), std::abs(s.kendall)}) >= 0.3 ||
+        s.gini >= 0.05;
+    out.push_back(s);
+  }
+  return out;
+}
+
+ClassifierReport evaluate_classifiers(const PredictabilityData& data) {
+  ClassifierReport r;
+  r.features = score_features(data);
+  std::vector<Eigen::Index> cols;
+  for (std::size_t c = 0; c < r.features.size(); ++c)
+    if (r.features[c].selected) cols.push_back(static_cast<Eigen::Index>(c));
+  const Eigen::Index n = data.x.rows();
+  const Eigen::Index train = n * 7 / 10;
+  r.train = static_cast<std::size_t>(train);
+  r.test = static_cast<std::size_t>(n - train);
+  if (cols.empty() || train == 0 || train == n) return r;
+  Eigen::MatrixXd x(n, static_cast<Eigen::Index>(cols.size()));
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    x.col(static_cast<Eigen::Index>(c)) = data.x.col(cols[c]);
+  // Standardized by the training rows only (workloads/learn/standardize.h).
+  const learn::Standardizer st = learn::fit_standardizer(x.topRows(train));
+  x = learn::standardize(st, x);
+  const Eigen::MatrixXd xt = x.topRows(train);
+  const Eigen::VectorXd yt = data.y.head(train);
+  const LogisticModel lr = fit_logistic(xt, yt, 1e-3);
+  std::vector<int> by_lr, by_knn;
+  for (Eigen::Index i = train; i < n; ++i) {
+    const Eigen::VectorXd row = x.row(i).transpose();
+    by_lr.push_back(logistic_probability(lr, row) >= 0.5 ? 1 : 0);
+    by_knn.push_back(knn_predict(xt, yt, row, 5));
+  }
+  r.logistic = score(by_lr, data.y.tail(n - train));
+  r.knn = score(by_knn, data.y.tail(n - train));
+  return r;
+}
+
+std::string format_report(const ClassifierReport& r) {
+  std::string out = "| feature | Pearson | Spearman | Kendall | Gini decrease | selected |\n"
+                    "|---|---|---|---|---|---|\n";
+  for (const auto& f : r.features) {
+    out += fmt::format("| {} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {} |\n", f.name, f.pearson,
+                       f.spearman, f.kendall, f.gini, f.selected ? "yes" : "no");
+  }
+  out += fmt::format("\n{} jobs train, {} test\n\n", r.train, r.test);
+  out += "| classifier | accuracy | precision | recall |\n|---|---|---|---|\n";
+  out += fmt::format("| logistic regression | {:.3f} | {:.3f} | {:.3f} |\n", r.logistic.accuracy,
+                     r.logistic.precision, r.logistic.recall);
+  out += fmt::format("| KNN (k = 5) | {:.3f} | {:.3f} | {:.3f} |\n", r.knn.accuracy,
+                     r.knn.precision, r.knn.recall);
+  return out;
+}
+
+} // namespace dlsim
