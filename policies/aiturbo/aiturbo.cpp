@@ -8,7 +8,8 @@
 //   ranked there by a Borda count over three criteria; unpredictable jobs enter the level of
 //   their attained GPU-seconds (Tiresias' discretized LAS, arrival order inside a level) after
 //   the predictable ones;
-// - the merged queue is walked by the shared PriorityPass, preempting at rounds only;
+// - the merged queue is ranked at rounds (arrivals in between join it at their place) and walked
+//   by the shared PriorityPass at every decision, preempting at rounds only;
 // - running predictable jobs then change workers and parameter servers by the moves of
 //   choose_moves (moves.h) whose gain in remaining service beats min_gain_s plus the pause.
 // The Optimus-like mode treats every job with a fit as predictable, keeps one level ordered by
@@ -75,6 +76,7 @@ public:
     // Prior: the zoo's time for the requested shape, all of it split over the workers.
     tracks_[j].speed = make_speed_model(iter * r.workers, 0, 0);
     live_.insert(j);
+    arrived_.push_back(j);
     changed_ = true;
   }
   void on_finish(JobId j, const View&) override {
@@ -91,14 +93,23 @@ public:
     if (round) {
       for (JobId j : live_)
         update(c, j);
+      order(c);
+    } else {
+      // Between rounds the queue keeps its ranking; arrivals join it where a job with no
+      // service and no prediction goes (level 0, after the jobs there).
+      for (JobId j : arrived_) {
+        const Key k{0, 1, static_cast<double>(j), j};
+        order_.insert(std::upper_bound(order_.begin(), order_.end(), k), k);
+      }
     }
-    order(c);
+    arrived_.clear();
     pass_.decide(
         c,
         [&](const std::function<bool(JobId)>& offer) {
           for (const auto& k : order_) {
             const JobId j = std::get<3>(k);
             const JobStatus s = c.state(j).status;
+            if (is_over(s)) continue; // finished since the queue was ranked
             if (!(is_holder(c.state(j)) || s == JobStatus::kPending || s == JobStatus::kSuspended))
               continue; // paying an action: keeps its devices, decided once it is done
             if (!offer(j)) return;
@@ -292,7 +303,9 @@ private:
   SimTime wake_ = 0;
   bool changed_ = false;
   // Scratch reused between decisions.
-  std::vector<std::tuple<std::uint32_t, int, double, JobId>> order_;
+  using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
+  std::vector<Key> order_;     // ranked at rounds, arrivals inserted between them
+  std::vector<JobId> arrived_; // since the last ranking
   std::vector<JobId> pred_jobs_;
   std::vector<std::vector<double>> criteria_;
   std::vector<double> ks_, ls_;
