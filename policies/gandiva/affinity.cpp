@@ -46,16 +46,25 @@ bool resources_fit(const View& view, JobId j, std::span<const DeviceId> devices,
   return true;
 }
 
-int affinity_rank(const View& view, const State& st, NodeId n, std::uint32_t cls) {
-  const Node& node = view.cluster().nodes[n];
+int affinity_rank(const View& /*view*/, const State& st, NodeId n, std::uint32_t cls) {
   bool same = false;
-  for (DeviceId d = node.first_device; d < node.first_device + node.device_count; ++d) {
-    std::uint32_t g = st.holder_group(d);
-    if (g == kNoGroup) continue;
-    if (st.groups.at(g).cls != cls) return 2;
+  for (const auto& [c, count] : st.classes_on(n)) {
+    if (c != cls) return 2;
     same = true;
   }
   return same ? 0 : 1;
+}
+
+std::uint32_t free_count(const View& view, const State& st, NodeId n, DeviceTypeId t) {
+  // With no reservation on the node, its free devices are the runtime's.
+  if (st.reserved_on(n) == 0) return view.free().free_on(n, t);
+  const Node& node = view.cluster().nodes[n];
+  std::uint32_t k = 0;
+  for (DeviceId d = node.first_device; d < node.first_device + node.device_count; ++d) {
+    k += view.cluster().devices[d].type == t && view.device(d).count == 0 &&
+         st.holder_group(d) == kNoGroup;
+  }
+  return k;
 }
 
 namespace {
@@ -70,22 +79,23 @@ std::optional<std::vector<DeviceId>> place_on_type(const View& view, const State
     int rank;
     std::uint32_t fit; // whole workers the node can take
     NodeId node;
-    std::vector<DeviceId> free;
   };
   std::vector<Candidate> nodes;
   // A node takes a worker only if the runtime's per-node counts show at least dpw free devices
-  // of type t (the devices free here are those, less held, reserved or claimed ones): visit those
-  // nodes, not the cluster. Both choices below are minima over a total order (the node id breaks
-  // ties), so the visiting order does not matter.
+  // of type t (the devices free here are those, less held, reserved or claimed ones). Both
+  // choices below are minima over a total order (the node id breaks ties), so the visiting order
+  // does not matter; a node's devices are collected only once it is chosen.
   const FreeIndex& index = view.free();
-  for (std::uint32_t k = std::max<std::uint32_t>(dpw, 1); k <= index.max_per_node(t); ++k) {
-    for (NodeId n : index.nodes_with(t, k)) {
-      auto free = free_on(view, st, n, t, claims);
-      std::uint32_t fit = std::min<std::uint32_t>(static_cast<std::uint32_t>(free.size()) / dpw,
-                                                  workers_by_resources(view, j, n, claims));
-      if (fit == 0) continue;
-      nodes.push_back({affinity_rank(view, st, n, cls), fit, n, std::move(free)});
-    }
+  const auto node_count = static_cast<NodeId>(view.cluster().nodes.size());
+  const std::uint32_t least = std::max<std::uint32_t>(dpw, 1);
+  for (NodeId n = 0; n < node_count; ++n) {
+    if (index.free_on(n, t) < least) continue;
+    std::uint32_t free = claims ? static_cast<std::uint32_t>(free_on(view, st, n, t, claims).size())
+                                : free_count(view, st, n, t);
+    std::uint32_t fit =
+        std::min<std::uint32_t>(free / dpw, workers_by_resources(view, j, n, claims));
+    if (fit == 0) continue;
+    nodes.push_back({affinity_rank(view, st, n, cls), fit, n});
   }
   // One node when possible: the best rank, then the fewest free devices (best fit).
   const Candidate* best = nullptr;
@@ -94,7 +104,11 @@ std::optional<std::vector<DeviceId>> place_on_type(const View& view, const State
     if (!best || std::tie(c.rank, c.fit, c.node) < std::tie(best->rank, best->fit, best->node))
       best = &c;
   }
-  if (best) return std::vector<DeviceId>(best->free.begin(), best->free.begin() + workers * dpw);
+  if (best) {
+    auto free = free_on(view, st, best->node, t, claims);
+    free.resize(static_cast<std::size_t>(workers) * dpw);
+    return free;
+  }
   // Several nodes: the best rank first, then the most workers per node, so the job spans few.
   std::sort(nodes.begin(), nodes.end(), [](const Candidate& a, const Candidate& b) {
     return std::tie(a.rank, b.fit, a.node) < std::tie(b.rank, a.fit, b.node);
@@ -103,7 +117,8 @@ std::optional<std::vector<DeviceId>> place_on_type(const View& view, const State
   std::uint32_t left = workers;
   for (const auto& c : nodes) {
     std::uint32_t take = std::min(left, c.fit);
-    out.insert(out.end(), c.free.begin(), c.free.begin() + take * dpw);
+    auto free = free_on(view, st, c.node, t, claims);
+    out.insert(out.end(), free.begin(), free.begin() + static_cast<std::ptrdiff_t>(take) * dpw);
     left -= take;
     if (left == 0) return out;
   }

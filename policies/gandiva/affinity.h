@@ -27,6 +27,8 @@ struct Claims {
 // Devices of type t on node n that nobody holds, no group reserves and no claim takes.
 std::vector<DeviceId> free_on(const View& view, const State& st, NodeId n, DeviceTypeId t,
                               const Claims* claims = nullptr);
+// How many devices free_on(view, st, n, t) would return, in O(1) on a node no group reserves.
+std::uint32_t free_count(const View& view, const State& st, NodeId n, DeviceTypeId t);
 // How many more workers of job j node n's free CPUs and memory can take.
 std::uint32_t workers_by_resources(const View& view, JobId j, NodeId n,
                                    const Claims* claims = nullptr);

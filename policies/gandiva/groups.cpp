@@ -126,7 +126,8 @@ void change_mode(Control& control, Group& g, Mode mode) {
 void settle_parked(Control& control, State& st) {
   for (auto& [gid, g] : st.groups) {
     bool all_placed = true;
-    for (JobId m : std::vector<JobId>(g.members)) {
+    // place_member changes no group: the members can be read in place.
+    for (JobId m : g.members) {
       JobStatus s = control.state(m).status;
       if (is_parked(s) && !place_member(control, st, gid, m)) all_placed = false;
       if (s == JobStatus::kSuspending) all_placed = false;

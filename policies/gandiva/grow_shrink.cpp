@@ -18,11 +18,14 @@ void grow(Control& control, State& st) {
     const std::uint32_t dpw = req.devices_per_worker;
     // Nodes the job is on first (locality), then by affinity and most free devices.
     std::vector<std::tuple<int, long, NodeId>> order;
+    std::vector<NodeId> own_nodes;
+    for (DeviceId d : s.devices)
+      own_nodes.push_back(control.cluster().devices[d].node);
     for (NodeId n = 0; n < control.cluster().nodes.size(); ++n) {
-      bool own = std::any_of(s.devices.begin(), s.devices.end(),
-                             [&](DeviceId d) { return control.cluster().devices[d].node == n; });
-      auto free = static_cast<long>(free_on(control, st, n, g.type).size());
+      if (control.free().free_on(n, g.type) < dpw) continue; // fewer still once reserved
+      auto free = static_cast<long>(free_count(control, st, n, g.type));
       if (free < static_cast<long>(dpw)) continue;
+      bool own = std::find(own_nodes.begin(), own_nodes.end(), n) != own_nodes.end();
       order.emplace_back(own ? -1 : affinity_rank(control, st, n, g.cls), -free, n);
     }
     std::sort(order.begin(), order.end());
@@ -34,7 +37,7 @@ void grow(Control& control, State& st) {
       std::uint32_t take = std::min({left, static_cast<std::uint32_t>(free.size()) / dpw,
                                      workers_by_resources(control, m, n)});
       extra.insert(extra.end(), free.begin(),
-                   free.begin() + static_cast<std::ptrdiff_t>(take * dpw));
+                   free.begin() + static_cast<std::ptrdiff_t>(take) * dpw);
       left -= take;
     }
     if (extra.empty()) continue;

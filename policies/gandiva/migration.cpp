@@ -12,12 +12,10 @@ namespace dlsim::gandiva {
 namespace {
 
 // Free devices of type t nobody holds or reserves, cluster-wide.
-std::size_t free_count(const View& view, const State& st, DeviceTypeId t) {
+std::size_t free_of_type(const View& view, const State& st, DeviceTypeId t) {
   std::size_t n = 0;
-  for (DeviceId d = 0; d < view.cluster().devices.size(); ++d) {
-    n += view.cluster().devices[d].type == t && view.device(d).count == 0 &&
-         st.holder_group(d) == kNoGroup;
-  }
+  for (NodeId k = 0; k < view.cluster().nodes.size(); ++k)
+    n += free_count(view, st, k, t);
   return n;
 }
 
@@ -58,7 +56,7 @@ void spread(Control& control, State& st) {
       auto devices = affinity_place(control, st, *pick, control.request(*pick).workers);
       if (!devices) continue;
       DeviceTypeId t = control.cluster().devices[(*devices)[0]].type;
-      if (free_count(control, st, t) < devices->size() + demand[t])
+      if (free_of_type(control, st, t) < devices->size() + demand[t])
         continue; // keep them for waiting jobs
       Mode mode = g.mode;
       st.leave(*pick);
@@ -89,7 +87,6 @@ void improve_locality(Control& control, State& st) {
     if (s.status != JobStatus::kRunning || s.nodes_used <= 1) continue;
     const JobRequest& req = control.request(m);
     std::optional<std::tuple<int, std::size_t, NodeId>> best;
-    std::vector<DeviceId> target;
     // Only a node with that many devices free in the runtime's per-node counts can hold the job
     // (the devices free here are those, less the ones a group holds or reserves): the search
     // visits those nodes, not the cluster. The minimum key does not depend on the visiting order.
@@ -97,17 +94,15 @@ void improve_locality(Control& control, State& st) {
     const auto need = static_cast<std::uint32_t>(g.devices.size());
     for (std::uint32_t k = need; k <= index.max_per_node(g.type); ++k) {
       for (NodeId n : index.nodes_with(g.type, k)) {
-        auto free = free_on(control, st, n, g.type);
-        if (free.size() < g.devices.size() || workers_by_resources(control, m, n) < req.workers)
-          continue;
-        auto key = std::make_tuple(affinity_rank(control, st, n, g.cls), free.size(), n);
-        if (!best || key < *best) {
-          best = key;
-          target.assign(free.begin(), free.begin() + static_cast<std::ptrdiff_t>(g.devices.size()));
-        }
+        std::size_t free = free_count(control, st, n, g.type);
+        if (free < g.devices.size() || workers_by_resources(control, m, n) < req.workers) continue;
+        auto key = std::make_tuple(affinity_rank(control, st, n, g.cls), free, n);
+        if (!best || key < *best) best = key;
       }
     }
     if (!best) continue;
+    std::vector<DeviceId> target = free_on(control, st, std::get<2>(*best), g.type);
+    target.resize(g.devices.size());
     control.migrate(m, target, "to devices that suit it better");
     st.set_devices(gid, target);
   }

@@ -11,13 +11,40 @@ void State::ensure_sizes(const View& view) {
   if (notes_.size() < view.job_count()) notes_.resize(view.job_count());
   if (device_group_.size() < view.cluster().devices.size()) {
     device_group_.resize(view.cluster().devices.size(), kNoGroup);
+    cluster_ = &view.cluster();
+    node_reserved_.assign(cluster_->nodes.size(), 0);
+    node_classes_.assign(cluster_->nodes.size(), {});
   }
+}
+
+void State::reserve(DeviceId d, std::uint32_t group, std::uint32_t cls) {
+  device_group_[d] = group;
+  const NodeId n = cluster_->devices[d].node;
+  ++node_reserved_[n];
+  auto& classes = node_classes_[n];
+  auto it =
+      std::find_if(classes.begin(), classes.end(), [cls](const auto& c) { return c.first == cls; });
+  if (it == classes.end()) {
+    classes.emplace_back(cls, 1);
+  } else {
+    ++it->second;
+  }
+}
+
+void State::unreserve(DeviceId d, std::uint32_t cls) {
+  device_group_[d] = kNoGroup;
+  const NodeId n = cluster_->devices[d].node;
+  --node_reserved_[n];
+  auto& classes = node_classes_[n];
+  auto it =
+      std::find_if(classes.begin(), classes.end(), [cls](const auto& c) { return c.first == cls; });
+  if (--it->second == 0) classes.erase(it);
 }
 
 std::uint32_t State::create_group(std::vector<DeviceId> devices, std::uint32_t cls,
                                   DeviceTypeId type, Mode mode) {
   std::uint32_t id = next_group_++;
-  Group& g = groups[id];
+  Group& g = groups.add(id);
   g.cls = cls;
   g.type = type;
   g.mode = mode;
@@ -43,7 +70,7 @@ void State::leave(JobId j) {
   if (g.leaving == j) g.leaving.reset();
   if (g.members.empty()) {
     for (DeviceId d : g.devices)
-      device_group_[d] = kNoGroup;
+      unreserve(d, g.cls);
     groups.erase(id);
   }
 }
@@ -51,10 +78,10 @@ void State::leave(JobId j) {
 void State::set_devices(std::uint32_t id, std::vector<DeviceId> devices) {
   Group& g = groups.at(id);
   for (DeviceId d : g.devices)
-    device_group_[d] = kNoGroup;
+    unreserve(d, g.cls);
   g.devices = std::move(devices);
   for (DeviceId d : g.devices)
-    device_group_[d] = id;
+    reserve(d, id, g.cls);
 }
 
 double slice_efficiency(const View& view, const Options& opt) {

@@ -4,10 +4,12 @@
 
 #include "sim/runtime/view.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -51,6 +53,40 @@ struct Group {
   SimTime switch_began = -1;
 };
 
+// The live groups by id, in id (creation) order: a vector of (id, group) sorted by id, which
+// every decision walks several times (a map's node hops were a quarter of a Philly replay).
+// Ids only grow, so a new group goes at the end. Erasing moves the later groups: no caller holds
+// a group or an iterator across State::leave or create_group.
+class GroupTable {
+public:
+  using Entry = std::pair<std::uint32_t, Group>;
+
+private:
+  template <class Entries>
+  static auto find(Entries& entries, std::uint32_t id) {
+    auto it = std::lower_bound(entries.begin(), entries.end(), id,
+                               [](const Entry& e, std::uint32_t i) { return e.first < i; });
+    if (it == entries.end() || it->first != id) throw std::out_of_range("gandiva: no such group");
+    return it;
+  }
+
+public:
+  [[nodiscard]] auto begin() { return entries_.begin(); }
+  [[nodiscard]] auto end() { return entries_.end(); }
+  [[nodiscard]] auto begin() const { return entries_.begin(); }
+  [[nodiscard]] auto end() const { return entries_.end(); }
+  [[nodiscard]] Group& at(std::uint32_t id) { return find(entries_, id)->second; }
+  [[nodiscard]] const Group& at(std::uint32_t id) const { return find(entries_, id)->second; }
+  Group& add(std::uint32_t id) {
+    entries_.emplace_back(id, Group{});
+    return entries_.back().second;
+  }
+  void erase(std::uint32_t id) { entries_.erase(find(entries_, id)); }
+
+private:
+  std::vector<Entry> entries_;
+};
+
 struct JobNote {
   std::uint32_t group = kNoGroup;
   double solo_rate = 0; // iterations/s alone on its requested devices, from measurements
@@ -61,7 +97,7 @@ public:
   explicit State(Options o) : opt(o) {}
 
   Options opt;
-  std::map<std::uint32_t, Group> groups;             // by id: creation order
+  GroupTable groups;                                 // by id: creation order
   std::set<std::pair<std::uint64_t, JobId>> waiting; // arrived, in no group: arrival order
   std::set<std::pair<JobId, JobId>> rejected_pairs;  // packed once, measured worse
 
@@ -72,6 +108,14 @@ public:
   }
   // The group reserving device d, or kNoGroup.
   [[nodiscard]] std::uint32_t holder_group(DeviceId d) const { return device_group_[d]; }
+  // Per-node summary of the reservations, kept by set_devices and leave: devices of node n that
+  // groups reserve, and of those, how many groups of each GPU-count class reserve. Affinity
+  // ranks and free-device counts read it instead of scanning the node's devices.
+  [[nodiscard]] std::uint32_t reserved_on(NodeId n) const { return node_reserved_[n]; }
+  [[nodiscard]] const std::vector<std::pair<std::uint32_t, std::uint32_t>>&
+  classes_on(NodeId n) const {
+    return node_classes_[n];
+  }
 
   std::uint32_t create_group(std::vector<DeviceId> devices, std::uint32_t cls, DeviceTypeId type,
                              Mode mode);
@@ -84,6 +128,12 @@ public:
 private:
   std::vector<JobNote> notes_;
   std::vector<std::uint32_t> device_group_;
+  void reserve(DeviceId d, std::uint32_t group, std::uint32_t cls);
+  void unreserve(DeviceId d, std::uint32_t cls);
+  const Cluster* cluster_ = nullptr;
+  std::vector<std::uint32_t> node_reserved_; // [node] reserved devices
+  // [node] (class, reserved devices) for each class with some, in first-reserved order
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> node_classes_;
   std::uint32_t next_group_ = 0;
   std::uint64_t seq_ = 0;
 };
