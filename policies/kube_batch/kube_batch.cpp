@@ -40,11 +40,13 @@ public:
 
   void on_arrival(JobId j, const View& view) override {
     if (!set_up_) set_up_queues(view);
-    active_.insert(j);
+    // Ids are given in submission order: an arrival goes at the end.
+    active_.insert(std::upper_bound(active_.begin(), active_.end(), j), j);
   }
 
   void on_finish(JobId j, const View&) override {
-    active_.erase(j);
+    auto it = std::lower_bound(active_.begin(), active_.end(), j);
+    if (it != active_.end() && *it == j) active_.erase(it);
     inqueue_.erase(j);
   }
 
@@ -54,14 +56,11 @@ public:
     // the session would do nothing.
     if (control.pending_count() == 0 && (!enqueue_ || inqueue_.size() == active_.size())) return;
     // Jobs that ended otherwise (failed, or stopped by the runtime) leave the session.
-    for (auto it = active_.begin(); it != active_.end();) {
-      if (is_live(control.state(*it).status)) {
-        ++it;
-      } else {
-        inqueue_.erase(*it);
-        it = active_.erase(it);
-      }
-    }
+    std::erase_if(active_, [&](JobId j) {
+      if (is_live(control.state(j).status)) return false;
+      inqueue_.erase(j);
+      return true;
+    });
     if (active_.empty()) return;
     kb::SessionInputs in{&tiers_, &queues_, &queue_of_, &active_, &inqueue_, enqueue_};
     kb::Session& s = session_;
@@ -168,9 +167,9 @@ private:
   std::vector<kb::QueueInfo> queues_;
   std::vector<std::uint32_t> queue_of_; // Workload::queues index -> queues_ index
   bool set_up_ = false;
-  std::set<JobId> active_;  // submitted and not finished
-  std::set<JobId> inqueue_; // admitted by `enqueue`
-  kb::Session session_;     // reopened at every decision (its storage is reused)
+  std::vector<JobId> active_; // submitted and not finished, increasing ids
+  std::set<JobId> inqueue_;   // admitted by `enqueue`
+  kb::Session session_;       // reopened at every decision (its storage is reused)
 };
 
 } // namespace

@@ -18,8 +18,8 @@ struct Resources {
     return Resources{{devices, cpu, mem}};
   }
   static Resources infinite() {
-    constexpr double inf = std::numeric_limits<double>::infinity();
-    return Resources{{inf, inf, inf}};
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    return Resources{{kInf, kInf, kInf}};
   }
   [[nodiscard]] double devices() const { return v[0]; }
 

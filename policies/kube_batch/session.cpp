@@ -36,14 +36,8 @@ void Session::open(const View& view, const SessionInputs& in) {
   committed_.clear();
   gang_ready_checked_ = false;
   open_nodes(view);
+  future_total_ = idle_total_; // open_jobs adds what suspending jobs release; nothing is pipelined
   open_jobs(view);
-
-  const std::size_t types = type_ids_.size();
-  future_total_.assign(types, 0);
-  for (const NodeInfo& n : nodes_) {
-    for (std::size_t t = 0; t < types; ++t)
-      future_total_[t] += n.future_idle(static_cast<DeviceTypeId>(t));
-  }
 
   for (const Tier& tier : *in.tiers) {
     for (Plugin* p : tier.plugins) {
@@ -56,6 +50,7 @@ void Session::open(const View& view, const SessionInputs& in) {
 void Session::open_nodes(const View& view) {
   const Cluster& c = view.cluster();
   const std::size_t types = c.types.size();
+  bool all = false;
   if (nodes_.size() != c.nodes.size() || type_ids_.size() != types) {
     type_ids_.clear();
     for (DeviceTypeId t = 0; t < types; ++t)
@@ -75,99 +70,123 @@ void Session::open_nodes(const View& view) {
       node.cpu_total = spec.cpu_cores;
       node.mem_total = spec.memory_gb;
       // The idle lists start empty: right for a type with no free device, and any other has
-      // a free count that differs, so the loop below scans the node.
+      // a free count that differs, so refresh_node scans the node.
       total_ += Resources::of(spec.device_count, spec.cpu_cores, spec.memory_gb);
     }
+    idle_total_.assign(types, 0);
+    seen_free_.assign(c.nodes.size() * types, 0);
+    seen_cpu_.assign(c.nodes.size(), 0);
+    seen_mem_.assign(c.nodes.size(), 0);
+    touched_.clear();
+    touched_flag_.assign(c.nodes.size(), 0);
+    all = true;
   }
-  const FreeIndex& free = view.free();
-  for (NodeId n = 0; n < c.nodes.size(); ++n) {
+  // The last session's own changes (releasing and pipelined counts, tasks, allocations kept or
+  // discarded) are undone on the nodes it touched.
+  for (NodeId n : touched_) {
     NodeInfo& node = nodes_[n];
-    bool same = true;
-    for (DeviceTypeId t = 0; t < types; ++t) {
-      node.releasing[t] = 0;
-      node.pipelined[t] = 0;
-      same = same && node.idle[t].size() == free.free_on(n, t);
-    }
-    if (!same) {
-      for (auto& idle : node.idle)
-        idle.clear();
-      const Node& spec = c.nodes[n];
-      for (DeviceId d = spec.first_device; d < spec.first_device + spec.device_count; ++d) {
-        if (view.device(d).count == 0) node.idle[c.devices[d].type].push_back(d);
-      }
-    }
-    node.cpu_idle = view.node_cpu_free(n);
-    node.mem_idle = view.node_mem_free(n);
+    std::fill(node.releasing.begin(), node.releasing.end(), 0);
+    std::fill(node.pipelined.begin(), node.pipelined.end(), 0);
     node.cpu_releasing = node.cpu_pipelined = 0;
     node.mem_releasing = node.mem_pipelined = 0;
     node.tasks.clear();
+    refresh_node(view, n);
+    touched_flag_[n] = 0;
+  }
+  touched_.clear();
+  // Any other node differs from the snapshot only where the runtime's free devices, CPUs or
+  // memory differ from what the last refresh saw: compared over flat arrays, not NodeInfos.
+  const FreeIndex& free = view.free();
+  for (NodeId n = 0; n < c.nodes.size(); ++n) {
+    bool same =
+        !all && seen_cpu_[n] == view.node_cpu_free(n) && seen_mem_[n] == view.node_mem_free(n);
+    for (DeviceTypeId t = 0; same && t < types; ++t)
+      same = seen_free_[n * types + t] == free.free_on(n, t);
+    if (!same) refresh_node(view, n);
+  }
+  node_tasks_listed_ = false;
+}
+
+void Session::list_node_tasks() {
+  if (node_tasks_listed_) return;
+  node_tasks_listed_ = true;
+  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+    const JobInfo& job = jobs_[i];
+    for (std::uint32_t k = 0; k < job.held_at_open; ++k) {
+      const NodeId n = job.tasks[k].node;
+      touch(n);
+      nodes_[n].tasks.push_back(TaskRef{i, k});
+    }
   }
 }
 
-void Session::open_jobs(const View& view) {
+void Session::refresh_node(const View& view, NodeId n) {
   const Cluster& c = view.cluster();
+  const std::size_t types = type_ids_.size();
+  NodeInfo& node = nodes_[n];
+  const FreeIndex& free = view.free();
+  bool same = true;
+  for (DeviceTypeId t = 0; t < types; ++t)
+    same = same && node.idle[t].size() == free.free_on(n, t);
+  if (!same) {
+    for (DeviceTypeId t = 0; t < types; ++t) {
+      idle_total_[t] -= static_cast<std::int64_t>(node.idle[t].size());
+      node.idle[t].clear();
+    }
+    const Node& spec = c.nodes[n];
+    for (DeviceId d = spec.first_device; d < spec.first_device + spec.device_count; ++d) {
+      if (view.device(d).count == 0) node.idle[c.devices[d].type].push_back(d);
+    }
+    for (DeviceTypeId t = 0; t < types; ++t)
+      idle_total_[t] += static_cast<std::int64_t>(node.idle[t].size());
+  }
+  // Same free counts may be other devices (a release and a take): a new stamp all the same,
+  // as for a change of free CPUs or memory.
+  if (!same || node.cpu_idle != view.node_cpu_free(n) || node.mem_idle != view.node_mem_free(n) ||
+      node.stamp == 0)
+    node.stamp = ++stamp_;
+  node.cpu_idle = view.node_cpu_free(n);
+  node.mem_idle = view.node_mem_free(n);
+  for (DeviceTypeId t = 0; t < types; ++t)
+    seen_free_[n * types + t] = free.free_on(n, t);
+  seen_cpu_[n] = node.cpu_idle;
+  seen_mem_[n] = node.mem_idle;
+}
+
+void Session::open_jobs(const View& view) {
   const SessionInputs& in = in_;
   std::size_t count = 0;
+  // The last session's list is in increasing id order, as in.active is: a merge finds the
+  // entry a job had then. Entries below `count` are this session's; `old` looks at or past it.
+  std::size_t old = 0;
+  const std::size_t old_size = jobs_.size();
   for (JobId j : *in.active) {
     const JobState& st = view.state(j);
     if (!is_live(st.status)) continue;
-    const JobRequest& r = view.request(j);
-    if (count == jobs_.size()) jobs_.emplace_back();
+    old = std::max(old, count);
+    while (old < old_size && jobs_[old].id < j)
+      ++old;
+    // Unchanged since (the runtime's generation and status, and no session op on it): the
+    // entry is what building it again would give.
+    if (old < old_size && jobs_[old].id == j && !jobs_[old].changed &&
+        jobs_[old].generation == st.generation && jobs_[old].status == st.status) {
+      if (old != count) std::swap(jobs_[count], jobs_[old]);
+      ++old;
+    } else {
+      if (count == jobs_.size()) jobs_.emplace_back();
+      build_job(view, jobs_[count], j);
+    }
     JobInfo& job = jobs_[count];
-    job.id = j;
-    job.queue = (*in.queue_of_trace_queue)[r.queue];
-    job.priority = r.priority;
-    job.created = r.submit;
-    job.status = st.status;
-    job.min_member = r.min_workers;
-    job.devices_per_task = r.devices_per_worker;
-    job.task_req = Resources::of(r.devices_per_worker, r.cpus_per_worker, r.mem_gb_per_worker);
-    job.gpu_mem_gb = r.gpu_mem_gb;
-    job.inqueue = !in.enqueue_action || in.inqueue->count(j) > 0;
-    job.type = -1;
-    job.counts = {};
-    const std::uint32_t dpw = r.devices_per_worker;
-    const auto held = static_cast<std::uint32_t>(st.devices.size() / dpw);
-    TaskStatus holding = TaskStatus::kRunning;
-    switch (st.status) {
-    case JobStatus::kBinding:
-      holding = TaskStatus::kBound;
-      break;
-    case JobStatus::kMigrating:
-    case JobStatus::kResizing:
-      holding = TaskStatus::kBound;
-      break;
-    case JobStatus::kSuspending:
-      holding = TaskStatus::kReleasing;
-      break;
-    default:
-      break;
-    }
-    // A pending, suspended or binding job asks for all its workers; a started one has the
-    // workers it was given (an elastic job is not grown by this policy).
-    std::uint32_t n_tasks =
-        job.holds_devices() && st.status != JobStatus::kBinding ? held : std::max(r.workers, held);
     job.index = count;
-    // Reused TaskInfos keep their device vectors' storage.
-    job.tasks.resize(n_tasks);
-    for (TaskInfo& task : job.tasks) {
-      task.status = TaskStatus::kPending;
-      task.node = 0;
-      task.type = 0;
-      task.devices.clear();
-    }
-    job.counts[static_cast<int>(TaskStatus::kPending)] = n_tasks;
-    if (held > 0) job.type = static_cast<std::int32_t>(st.type);
-    for (std::uint32_t k = 0; k < held; ++k) {
-      TaskInfo& task = job.tasks[k];
-      set_status(job, task, holding);
-      task.devices.assign(st.devices.begin() + k * dpw, st.devices.begin() + (k + 1) * dpw);
-      task.node = c.devices[task.devices[0]].node;
-      task.type = st.type;
-      NodeInfo& node = nodes_[task.node];
-      node.tasks.push_back(TaskRef{count, k});
-      if (holding == TaskStatus::kReleasing) {
-        node.releasing[task.type] += dpw;
+    job.inqueue = !in.enqueue_action || in.inqueue->count(j) > 0;
+    if (st.status == JobStatus::kSuspending) {
+      const JobRequest& r = view.request(j);
+      for (std::uint32_t k = 0; k < job.held_at_open; ++k) {
+        const TaskInfo& task = job.tasks[k];
+        NodeInfo& node = nodes_[task.node];
+        touch(task.node);
+        node.releasing[task.type] += job.devices_per_task;
+        future_total_[task.type] += job.devices_per_task;
         node.cpu_releasing += r.cpus_per_worker;
         node.mem_releasing += r.mem_gb_per_worker;
       }
@@ -175,6 +194,63 @@ void Session::open_jobs(const View& view) {
     ++count;
   }
   jobs_.resize(count);
+}
+
+void Session::build_job(const View& view, JobInfo& job, JobId j) {
+  const Cluster& c = view.cluster();
+  const JobState& st = view.state(j);
+  const JobRequest& r = view.request(j);
+  job.id = j;
+  job.generation = st.generation;
+  job.changed = false;
+  job.queue = (*in_.queue_of_trace_queue)[r.queue];
+  job.priority = r.priority;
+  job.created = r.submit;
+  job.status = st.status;
+  job.min_member = r.min_workers;
+  job.devices_per_task = r.devices_per_worker;
+  job.task_req = Resources::of(r.devices_per_worker, r.cpus_per_worker, r.mem_gb_per_worker);
+  job.gpu_mem_gb = r.gpu_mem_gb;
+  job.type = -1;
+  job.counts = {};
+  const std::uint32_t dpw = r.devices_per_worker;
+  const auto held = static_cast<std::uint32_t>(st.devices.size() / dpw);
+  TaskStatus holding = TaskStatus::kRunning;
+  switch (st.status) {
+  case JobStatus::kBinding:
+  case JobStatus::kMigrating:
+  case JobStatus::kResizing:
+    holding = TaskStatus::kBound;
+    break;
+  case JobStatus::kSuspending:
+    holding = TaskStatus::kReleasing;
+    break;
+  default:
+    break;
+  }
+  // A pending, suspended or binding job asks for all its workers; a started one has the
+  // workers it was given (an elastic job is not grown by this policy).
+  std::uint32_t n_tasks =
+      job.holds_devices() && st.status != JobStatus::kBinding ? held : std::max(r.workers, held);
+  // Reused TaskInfos keep their device vectors' storage.
+  job.tasks.resize(n_tasks);
+  for (TaskInfo& task : job.tasks) {
+    task.status = TaskStatus::kPending;
+    task.node = 0;
+    task.type = 0;
+    task.devices.clear();
+  }
+  job.counts[static_cast<int>(TaskStatus::kPending)] = n_tasks;
+  job.held_at_open = held;
+  if (held > 0) job.type = static_cast<std::int32_t>(st.type);
+  for (std::uint32_t k = 0; k < held; ++k) {
+    TaskInfo& task = job.tasks[k];
+    set_status(job, task, holding);
+    const auto first = static_cast<std::ptrdiff_t>(k) * dpw;
+    task.devices.assign(st.devices.begin() + first, st.devices.begin() + first + dpw);
+    task.node = c.devices[task.devices[0]].node;
+    task.type = st.type;
+  }
 }
 
 Session::~Session() = default;
@@ -410,6 +486,30 @@ std::int32_t Session::fit_type(const JobInfo& j, const NodeInfo& n, bool future)
   return -1;
 }
 
+std::uint32_t Session::shape_of(const JobInfo& j) {
+  auto types = allowed_types(j);
+  for (std::size_t i = 0; i < shapes_.size(); ++i) {
+    const Shape& sh = shapes_[i];
+    if (sh.request.v == j.task_req.v && sh.gpu_mem_gb == j.gpu_mem_gb &&
+        std::equal(sh.types.begin(), sh.types.end(), types.begin(), types.end()))
+      return static_cast<std::uint32_t>(i);
+  }
+  shapes_.push_back(Shape{{types.begin(), types.end()}, j.task_req, j.gpu_mem_gb});
+  fits_.emplace_back();
+  return static_cast<std::uint32_t>(shapes_.size() - 1);
+}
+
+Session::IdleFit Session::idle_fit(const JobInfo& j, std::uint32_t shape, const NodeInfo& n) {
+  auto& fits = fits_[shape];
+  if (fits.size() != nodes_.size()) fits.assign(nodes_.size(), CachedFit{});
+  CachedFit& c = fits[n.id];
+  if (c.stamp == n.stamp) return c.fit;
+  c.stamp = n.stamp;
+  c.fit.type = fit_type(j, n, false);
+  c.fit.score = c.fit.type < 0 ? 0 : node_score(j, n, static_cast<DeviceTypeId>(c.fit.type));
+  return c.fit;
+}
+
 std::uint32_t Session::room_for(const JobInfo& j) const {
   std::int64_t room = 0;
   for (DeviceTypeId t : allowed_types(j))
@@ -427,11 +527,13 @@ std::int32_t Session::node_type(const JobInfo& j, const NodeInfo& n) const {
 
 void Session::do_allocate(TaskRef r, NodeId n, DeviceTypeId t, bool pipelined) {
   JobInfo& job = jobs_[r.job];
+  job.changed = true;
   TaskInfo& task = job.tasks[r.task];
   NodeInfo& node = nodes_[n];
   job.type = static_cast<std::int32_t>(t);
   task.node = n;
   task.type = t;
+  touch(n);
   const std::uint32_t dpw = job.devices_per_task;
   future_total_[t] -= dpw;
   if (pipelined) {
@@ -443,8 +545,10 @@ void Session::do_allocate(TaskRef r, NodeId n, DeviceTypeId t, bool pipelined) {
     auto& idle = node.idle[t];
     task.devices.assign(idle.begin(), idle.begin() + dpw); // the lowest free ids
     idle.erase(idle.begin(), idle.begin() + dpw);
+    idle_total_[t] -= dpw;
     node.cpu_idle -= job.task_req.v[1];
     node.mem_idle -= job.task_req.v[2];
+    node.stamp = ++stamp_;
     set_status(job, task, TaskStatus::kAllocated);
   }
   for (const Tier& tier : *in_.tiers) {
@@ -455,8 +559,10 @@ void Session::do_allocate(TaskRef r, NodeId n, DeviceTypeId t, bool pipelined) {
 
 void Session::undo_allocate(TaskRef r) {
   JobInfo& job = jobs_[r.job];
+  job.changed = true;
   TaskInfo& task = job.tasks[r.task];
   NodeInfo& node = nodes_[task.node];
+  touch(task.node);
   const std::uint32_t dpw = job.devices_per_task;
   future_total_[task.type] += dpw;
   if (task.status == TaskStatus::kPipelined) {
@@ -467,8 +573,10 @@ void Session::undo_allocate(TaskRef r) {
     auto& idle = node.idle[task.type];
     idle.insert(idle.end(), task.devices.begin(), task.devices.end());
     std::sort(idle.begin(), idle.end());
+    idle_total_[task.type] += dpw;
     node.cpu_idle += job.task_req.v[1];
     node.mem_idle += job.task_req.v[2];
+    node.stamp = ++stamp_;
   }
   set_status(job, task, TaskStatus::kPending);
   task.devices.clear();
@@ -480,9 +588,11 @@ void Session::undo_allocate(TaskRef r) {
 
 void Session::do_evict(TaskRef r) {
   JobInfo& job = jobs_[r.job];
+  job.changed = true;
   TaskInfo& task = job.tasks[r.task];
   set_status(job, task, TaskStatus::kReleasing);
   NodeInfo& node = nodes_[task.node];
+  touch(task.node);
   node.releasing[task.type] += job.devices_per_task;
   future_total_[task.type] += job.devices_per_task;
   node.cpu_releasing += job.task_req.v[1];
@@ -495,9 +605,11 @@ void Session::do_evict(TaskRef r) {
 
 void Session::undo_evict(TaskRef r) {
   JobInfo& job = jobs_[r.job];
+  job.changed = true;
   TaskInfo& task = job.tasks[r.task];
   set_status(job, task, TaskStatus::kRunning);
   NodeInfo& node = nodes_[task.node];
+  touch(task.node);
   node.releasing[task.type] -= job.devices_per_task;
   future_total_[task.type] -= job.devices_per_task;
   node.cpu_releasing -= job.task_req.v[1];

@@ -61,6 +61,9 @@ struct JobInfo {
   bool inqueue = false;   // Volcano's Inqueue phase (always true without `enqueue`)
   std::int32_t type = -1; // the device type all its tasks share, once one holds devices
   std::array<std::uint32_t, 6> counts{}; // tasks per TaskStatus, kept by the session
+  std::uint32_t held_at_open = 0;        // tasks 0..held_at_open-1 held devices at open
+  std::uint32_t generation = 0;          // the runtime's JobState::generation when built
+  bool changed = false; // a session op touched it since it was built: build it again
 
   [[nodiscard]] std::uint32_t count(TaskStatus s) const { return counts[static_cast<int>(s)]; }
   // Tasks holding or given devices now (Bound, Binding, Running, Allocated in kube-batch).
@@ -79,7 +82,12 @@ struct NodeInfo {
   std::vector<std::uint32_t> capacity;     // [device type]
   double cpu_idle = 0, cpu_releasing = 0, cpu_pipelined = 0, cpu_total = 0;
   double mem_idle = 0, mem_releasing = 0, mem_pipelined = 0, mem_total = 0;
-  std::vector<TaskRef> tasks; // tasks holding devices here at session open
+  // Tasks holding devices here at session open: listed only once an action asks
+  // (Session::list_node_tasks), since most sessions never look.
+  std::vector<TaskRef> tasks;
+  // Changes (from a session-wide counter) whenever idle, cpu_idle or mem_idle does: a score
+  // cached with the same stamp was computed on the same state (Session::idle_fit).
+  std::uint64_t stamp = 0;
 
   // Volcano's FutureIdle: idle, plus what suspending jobs release, less what is promised.
   [[nodiscard]] std::int64_t future_idle(DeviceTypeId t) const {
@@ -105,9 +113,9 @@ struct SessionInputs {
   const std::vector<Tier>* tiers = nullptr;
   const std::vector<QueueInfo>* queues = nullptr;
   const std::vector<std::uint32_t>* queue_of_trace_queue = nullptr; // Workload::queues -> queue
-  const std::set<JobId>* active = nullptr;                          // submitted, not finished
-  const std::set<JobId>* inqueue = nullptr; // admitted by `enqueue` in earlier sessions
-  bool enqueue_action = false;              // without it every job counts as Inqueue
+  const std::vector<JobId>* active = nullptr; // submitted, not finished, increasing ids
+  const std::set<JobId>* inqueue = nullptr;   // admitted by `enqueue` in earlier sessions
+  bool enqueue_action = false;                // without it every job counts as Inqueue
 };
 
 class Session {
@@ -133,6 +141,8 @@ public:
   [[nodiscard]] const std::vector<NodeInfo>& nodes() const { return nodes_; }
   [[nodiscard]] const std::vector<QueueInfo>& queues() const { return *in_.queues; }
   [[nodiscard]] const Resources& total() const { return total_; }
+  // Fills every NodeInfo::tasks (once per session): what preempt and reclaim look at.
+  void list_node_tasks();
   [[nodiscard]] bool gang_ready_checked() const { return gang_ready_checked_; }
 
   // ---- the plugins' decisions, tier by tier (session_plugins.go) ----
@@ -160,6 +170,18 @@ public:
   // The first allowed type with room for one more task on node n that passes the predicates:
   // on idle devices, or (future = true) on the node's future idle ones. -1 when none.
   [[nodiscard]] std::int32_t fit_type(const JobInfo& j, const NodeInfo& n, bool future) const;
+  // A number for what decides where one task of job j fits and how nodes score it (its device
+  // types, its request per task and its model's device memory: all that the predicates and the
+  // node scores read of a job), the same in every session.
+  [[nodiscard]] std::uint32_t shape_of(const JobInfo& j);
+  // fit_type(j, n, false) and, when it is a type, node_score(j, n, type), for a job of that
+  // shape: remembered per node and shape until the node's idle resources change. Predicates and
+  // node scores are functions of the job's shape and the node's state only.
+  struct IdleFit {
+    std::int32_t type = -1;
+    double score = 0;
+  };
+  [[nodiscard]] IdleFit idle_fit(const JobInfo& j, std::uint32_t shape, const NodeInfo& n);
   // At least as many tasks of job j as the cluster's future idle devices could hold (their
   // total over devices per task, ignoring nodes, CPUs and memory): an upper bound that lets a
   // gang that cannot fit skip the node search.
@@ -176,10 +198,21 @@ private:
   void undo_evict(TaskRef r);
   static void set_status(JobInfo& job, TaskInfo& task, TaskStatus s);
 
-  // Fills nodes_ from the view: totals once, idle lists where the free counts changed.
+  // Fills nodes_ from the view: totals once, idle lists where the free counts changed, and the
+  // session-only fields of the nodes the last session touched.
   void open_nodes(const View& view);
-  // Fills jobs_ from in_.active, reusing each JobInfo's storage.
+  // Brings node n's idle lists, CPUs and memory up to the view's.
+  void refresh_node(const View& view, NodeId n);
+  // Node n's session-only fields (releasing, pipelined, tasks) changed: reset it at next open.
+  void touch(NodeId n) {
+    if (touched_flag_[n]) return;
+    touched_flag_[n] = 1;
+    touched_.push_back(n);
+  }
+  // Fills jobs_ from in_.active: an entry the runtime and the last session left alone is kept,
+  // any other is built again in reused storage.
   void open_jobs(const View& view);
+  void build_job(const View& view, JobInfo& job, JobId j);
 
   const View* view_ = nullptr;
   std::vector<DeviceTypeId> type_ids_; // 0..types-1: one-type spans for allowed_types
@@ -188,7 +221,28 @@ private:
   std::vector<NodeInfo> nodes_;
   Resources total_;
   std::vector<std::int64_t> future_total_; // [device type] sum of the nodes' future idle
+  std::vector<std::int64_t> idle_total_;   // [device type] sum of the nodes' idle lists
+  std::vector<NodeId> touched_;            // nodes whose session-only fields are set
+  std::vector<char> touched_flag_;         // [node]
+  // What refresh_node last read of each node: [node * types + type] free devices, and [node]
+  // free CPUs and memory.
+  std::vector<std::uint32_t> seen_free_;
+  std::vector<double> seen_cpu_, seen_mem_;
+  bool node_tasks_listed_ = false;
+
   bool gang_ready_checked_ = false;
+  std::uint64_t stamp_ = 0; // the last NodeInfo::stamp given
+  struct Shape {
+    std::vector<DeviceTypeId> types;
+    Resources request;
+    double gpu_mem_gb = 0;
+  };
+  std::vector<Shape> shapes_;
+  struct CachedFit {
+    std::uint64_t stamp = 0; // the node's when computed; 0: never
+    IdleFit fit;
+  };
+  std::vector<std::vector<CachedFit>> fits_; // [shape][node]
 
 public:
   // Operations kept or committed, in order; only committed ones reach the runtime.

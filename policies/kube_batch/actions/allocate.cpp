@@ -19,14 +19,26 @@ namespace {
 
 // The best node for one more task of job j: (node, type), or node -1. Ties go to the lower node
 // id (kube-batch picks at random among equal scores).
-std::pair<std::int64_t, DeviceTypeId> best_node(const Session& s, const JobInfo& j, bool future) {
+std::pair<std::int64_t, DeviceTypeId> best_node(Session& s, const JobInfo& j, std::uint32_t shape,
+                                                bool future) {
   std::int64_t best = -1;
   DeviceTypeId best_type = 0;
   double best_score = 0;
   for (const NodeInfo& n : s.nodes()) {
+    if (!future) {
+      // The same fit and score as below, remembered while the node's idle state stays.
+      Session::IdleFit f = s.idle_fit(j, shape, n);
+      if (f.type < 0) continue;
+      if (best < 0 || f.score > best_score) {
+        best = n.id;
+        best_type = static_cast<DeviceTypeId>(f.type);
+        best_score = f.score;
+      }
+      continue;
+    }
     std::int32_t t = s.fit_type(j, n, future);
     if (t < 0) continue;
-    if (future && s.fit_type(j, n, false) >= 0) continue; // already a candidate on idle devices
+    if (s.idle_fit(j, shape, n).type >= 0) continue; // already a candidate on idle devices
     double score = s.node_score(j, n, static_cast<DeviceTypeId>(t));
     if (best < 0 || score > best_score) {
       best = n.id;
@@ -76,11 +88,13 @@ bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next, NoRoom& no_ro
     std::uint32_t k = next++;
     if (!s.allocatable(job.queue, job)) continue;
     if (no_room.shapes.count(shape) != 0) break; // as the two searches below would find
-    auto [node, type] = best_node(s, job, false);
+    // The job's allowed types narrow to one once a task holds devices: its shape after that.
+    const std::uint32_t shape_id = s.shape_of(job);
+    auto [node, type] = best_node(s, job, shape_id, false);
     if (node >= 0) {
       st.allocate(TaskRef{ji, k}, static_cast<NodeId>(node), type);
     } else {
-      std::tie(node, type) = best_node(s, job, true);
+      std::tie(node, type) = best_node(s, job, shape_id, true);
       // The tasks of a dlsim job are alike: when one fits nowhere, none of the rest does.
       if (node < 0) {
         no_room.shapes.insert(shape);
@@ -111,6 +125,7 @@ void allocate(Session& s) {
   // queue -> jobs with pending tasks
   auto jobs = jobs_by_queue(s, [](const JobInfo& j) { return j.inqueue && j.pending() > 0; });
   std::vector<std::uint32_t> queues;
+  queues.reserve(jobs.size());
   for (const auto& [q, list] : jobs)
     queues.push_back(q);
   while (!queues.empty()) {

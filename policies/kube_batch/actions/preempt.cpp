@@ -47,6 +47,7 @@ bool preempt_for_task(Session& s, Statement& st, TaskRef t) {
 } // namespace
 
 void preempt(Session& s) {
+  s.list_node_tasks(); // victims are found by node
   // queue -> preemptor jobs
   auto starving = jobs_by_queue(
       s, [&](const JobInfo& j) { return j.inqueue && j.pending() > 0 && s.job_starving(j); });

@@ -41,10 +41,12 @@ void reclaim_for_task(Session& s, Statement& st, TaskRef t) {
 } // namespace
 
 void reclaim(Session& s) {
+  s.list_node_tasks(); // victims are found by node
   // queue -> reclaimer jobs
   auto starving = jobs_by_queue(
       s, [&](const JobInfo& j) { return j.inqueue && j.pending() > 0 && s.job_starving(j); });
   std::vector<std::uint32_t> queues;
+  queues.reserve(starving.size());
   for (const auto& [q, jobs] : starving)
     queues.push_back(q);
   while (!queues.empty()) {
