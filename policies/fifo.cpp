@@ -25,9 +25,12 @@ public:
       for (const DeviceType& t : view.cluster().types)
         kind_of_.push_back(static_cast<std::size_t>(t.kind));
     }
-    queue_.push_back(j);
-    for (std::size_t k : kinds(view, j))
+    std::uint8_t mask = 0;
+    for (std::size_t k : kinds(view, j)) {
       ++waiting_on_kind_[k];
+      mask = static_cast<std::uint8_t>(mask | (1U << k));
+    }
+    queue_.push_back(Queued{j, mask});
   }
 
   void schedule(Control& control) override {
@@ -38,10 +41,17 @@ public:
     for (auto n : waiting_on_kind_)
       open += n > 0 ? 1 : 0;
     std::array<char, kKinds> reserved{};
+    unsigned reserved_mask = 0; // the same, as bits
     std::vector<std::int32_t> chosen = hetero_ ? choose(control) : std::vector<std::int32_t>{};
     std::size_t index = 0;
     for (auto it = queue_.begin(); it != queue_.end() && open > 0; ++index) {
-      const JobId j = *it;
+      // A job whose kinds are all reserved could neither start nor reserve anything: step over
+      // it without reading its request (a long queue behind a blocked head is walked per event).
+      if ((it->kinds & ~reserved_mask) == 0) {
+        ++it;
+        continue;
+      }
+      const JobId j = it->job;
       std::optional<std::vector<DeviceId>> devices;
       const std::uint32_t workers = control.request(j).workers;
       const std::int32_t want = index < chosen.size() ? chosen[index] : kNoType;
@@ -56,6 +66,7 @@ public:
         for (std::size_t k : job_kinds) {
           if (!reserved[k]) {
             reserved[k] = 1;
+            reserved_mask |= 1U << k;
             --open;
           }
         }
@@ -92,7 +103,7 @@ private:
     std::size_t walked = 0;
     for (auto it = queue_.begin(); it != queue_.end() && free_total > 0 && open > 0;
          ++it, ++walked) {
-      const JobId j = *it;
+      const JobId j = it->job;
       const std::uint32_t need = view.request(j).devices();
       std::int32_t best = kNoType;
       double best_value = -1;
@@ -144,15 +155,19 @@ private:
 
   static std::vector<std::uint32_t> free_capacity(const View& view) {
     std::vector<std::uint32_t> c(view.cluster().types.size());
-    for (DeviceTypeId t = 0; t < c.size(); ++t)
-      c[t] = view.free().free(t);
+    for (std::size_t t = 0; t < c.size(); ++t)
+      c[t] = view.free().free(static_cast<DeviceTypeId>(t));
     return c;
   }
 
   Placement placement_;
   bool hetero_;
   static constexpr std::size_t kKinds = 4; // DeviceKind's values
-  std::list<JobId> queue_;
+  struct Queued {
+    JobId job;
+    std::uint8_t kinds; // bit k: the job can use devices of kind k
+  };
+  std::list<Queued> queue_;
   std::vector<std::size_t> kind_of_;                    // DeviceKind of each type, as an index
   std::array<std::uint32_t, kKinds> waiting_on_kind_{}; // queued jobs that can use each kind
 };

@@ -61,6 +61,7 @@ public:
   void on_finish(JobId j, const View&) override { waiting_.erase(j); }
 
   void schedule(Control& control) override {
+    count_capacity(control.cluster());
     SimTime next_pod = kNever;
     std::vector<Pod> pods;
     for (auto it = waiting_.begin(); it != waiting_.end();) {
@@ -142,10 +143,7 @@ private:
   [[nodiscard]] double score_node(const Control& c, JobId j, NodeId n, DeviceTypeId t) const {
     const JobRequest& r = c.request(j);
     const Node& node = c.cluster().nodes[n];
-    std::uint32_t capacity = 0;
-    for (DeviceId d = node.first_device; d < node.first_device + node.device_count; ++d) {
-      capacity += c.cluster().devices[d].type == t;
-    }
+    const std::uint32_t capacity = capacity_of(c.cluster(), n, t);
     const double cap[3] = {static_cast<double>(capacity), node.cpu_cores, node.memory_gb};
     const double used[3] = {static_cast<double>(capacity - c.free().free_on(n, t)),
                             node.cpu_cores - c.node_cpu_free(n),
@@ -169,8 +167,21 @@ private:
     return fit + 100 * (1 - std::sqrt(var / k));
   }
 
+  // Devices of each type per node, counted once per run: scoring asks for every node per pod.
+  void count_capacity(const Cluster& cluster) {
+    const std::size_t types = cluster.types.size();
+    if (capacity_.size() == cluster.nodes.size() * types) return;
+    capacity_.assign(cluster.nodes.size() * types, 0);
+    for (const Device& d : cluster.devices)
+      ++capacity_[static_cast<std::size_t>(d.node) * types + d.type];
+  }
+  [[nodiscard]] std::uint32_t capacity_of(const Cluster& cluster, NodeId n, DeviceTypeId t) const {
+    return capacity_[static_cast<std::size_t>(n) * cluster.types.size() + t];
+  }
+
   K8sDefaultOptions o_;
-  std::set<JobId> waiting_; // submitted, some pods not bound
+  std::set<JobId> waiting_;             // submitted, some pods not bound
+  std::vector<std::uint32_t> capacity_; // [node * types + type]
 };
 
 K8sDefaultOptions k8s_default_options(const PolicyParams& params) {
