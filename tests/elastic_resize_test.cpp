@@ -2,8 +2,7 @@
 // a scripted policy. Every expected number is worked out in the comment above it.
 #include "sim/engine/error.h"
 #include "sim/runtime/resize_cost.h"
-#include "tests/support/harness.h"
-#include "tests/support/invariants.h"
+#include "tests/support/scripted_run.h"
 
 #include <catch2/catch.hpp>
 
@@ -12,39 +11,10 @@ using namespace dlsim::test;
 
 namespace {
 
-struct Scripted {
-  Cluster cluster;
-  Workload workload;
-  RuntimeConfig config;
-  std::unique_ptr<ScriptPolicy> policy;
-  std::unique_ptr<Simulation> sim;
-  InvariantChecker checker;
-
-  Scripted(const std::string& cluster_yaml, const std::string& csv,
-           std::vector<ScriptPolicy::Step> steps, RuntimeConfig cfg)
-      : cluster(cluster_from_yaml(cluster_yaml)), workload(workload_from_csv(cluster, csv)),
-        config(std::move(cfg)) {
-    policy = std::make_unique<ScriptPolicy>(std::move(steps));
-    sim = std::make_unique<Simulation>(cluster, workload, config, *policy,
-                                       PolicyInfo{"script", false});
-    sim->add_observer(&checker);
-  }
-  void run() {
-    sim->run();
-    checker.check_final(sim->state());
-  }
-  [[nodiscard]] double end_s() const { return to_seconds(sim->state().jobs[0].end); }
-};
+using Scripted = ScriptedRun;
 
 constexpr const char* kEightGpus = "nodes:\n  - {count: 1, devices: {V100: 8}}\n";
 constexpr const char* kTwoNodes4 = "nodes:\n  - {count: 2, devices: {V100: 4}}\n";
-
-std::vector<DeviceId> range(DeviceId from, DeviceId to) { // [from, to)
-  std::vector<DeviceId> out;
-  for (DeviceId d = from; d < to; ++d)
-    out.push_back(d);
-  return out;
-}
 
 RuntimeConfig with_resize(const std::string& mechanism) {
   RuntimeConfig c;
@@ -58,8 +28,8 @@ double grown_at_10(const std::string& mechanism, const std::string& model = "vgg
   Scripted s(kEightGpus,
              "id,submit_s,workers,min_workers,max_workers,iterations,model\na,0,2,1,4,1000," +
                  model + "\n",
-             {{0, [](Control& c) { c.start(0, range(0, 2)); }},
-              {10'000'000, [](Control& c) { c.resize(0, range(0, 4)); }}},
+             {{0, [](Control& c) { c.start(0, device_range(0, 2)); }},
+              {10'000'000, [](Control& c) { c.resize(0, device_range(0, 4)); }}},
              with_resize(mechanism));
   s.run();
   return s.end_s();
@@ -113,7 +83,7 @@ TEST_CASE("set_ps: more parameter servers relieve the NIC under analytic scaling
   cfg.scaling = "analytic";
   const std::string csv = "id,submit_s,workers,gpus_per_worker,iterations,model,ps\n"
                           "a,0,2,4,1000,vgg16,1\n";
-  std::vector<DeviceId> both = range(0, 8);
+  std::vector<DeviceId> both = device_range(0, 8);
   Scripted s(kTwoNodes4, csv,
              {{0, [&](Control& c) { c.start(0, both); }},
               {40'000'000, [](Control& c) { c.set_ps(0, 2); }}},
@@ -131,7 +101,7 @@ TEST_CASE("set_ps: more parameter servers relieve the NIC under analytic scaling
 TEST_CASE("set_ps refuses 0 servers and ring all-reduce jobs", "[elastic][ps][errors]") {
   auto refusal = [](const std::string& csv, std::uint32_t ps) {
     Scripted s(kEightGpus, csv,
-               {{0, [](Control& c) { c.start(0, range(0, 2)); }},
+               {{0, [](Control& c) { c.start(0, device_range(0, 2)); }},
                 {10'000'000, [ps](Control& c) { c.set_ps(0, ps); }}},
                RuntimeConfig{});
     try {

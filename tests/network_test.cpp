@@ -5,13 +5,13 @@
 #include "sim/engine/rng.h"
 #include "sim/network/iteration_time.h"
 #include "sim/network/network_model.h"
-#include "tests/support/harness.h"
-#include "tests/support/invariants.h"
+#include "tests/support/scripted_run.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -39,38 +39,17 @@ constexpr const char* kTwoNodes4 = "nodes:\n  - {count: 2, devices: {V100: 4}}\n
 constexpr const char* kTwoRacks = "fabric: {nodes_per_rack: 2, tor_uplink_gbit_s: 100}\n"
                                   "nodes:\n  - {count: 4, devices: {V100: 4}}\n";
 
-struct Scripted {
-  Cluster cluster;
-  Workload workload;
-  RuntimeConfig config;
-  std::unique_ptr<ScriptPolicy> policy;
-  std::unique_ptr<Simulation> sim;
-  InvariantChecker checker;
-
+// The scripted run with the network model on.
+struct Scripted : ScriptedRun {
   Scripted(const std::string& cluster_yaml, const std::string& csv,
            std::vector<ScriptPolicy::Step> steps)
-      : cluster(cluster_from_yaml(cluster_yaml)), workload(workload_from_csv(cluster, csv)) {
-    config.network.contention = true;
-    policy = std::make_unique<ScriptPolicy>(std::move(steps));
-    sim = std::make_unique<Simulation>(cluster, workload, config, *policy,
-                                       PolicyInfo{"script", false});
-    sim->add_observer(&checker);
-  }
-  void run() {
-    sim->run();
-    checker.check_final(sim->state());
-  }
-  double end_s(const std::string& name) const {
-    return to_seconds(sim->state().jobs[job_named(workload, name)].end);
+      : ScriptedRun(cluster_yaml, csv, std::move(steps), contended()) {}
+  static RuntimeConfig contended() {
+    RuntimeConfig c;
+    c.network.contention = true;
+    return c;
   }
 };
-
-std::vector<DeviceId> range(DeviceId from, DeviceId to) { // [from, to)
-  std::vector<DeviceId> out;
-  for (DeviceId d = from; d < to; ++d)
-    out.push_back(d);
-  return out;
-}
 
 std::vector<DeviceId> join(std::vector<DeviceId> a, const std::vector<DeviceId>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -87,6 +66,7 @@ std::string route_names(const NetworkModel& net, Router::Vertex a, Router::Verte
   std::vector<Hop> hops;
   net.router().route(a, b, hops);
   std::vector<std::string> names;
+  names.reserve(hops.size());
   for (const Hop& h : hops)
     names.push_back(net.router().hop_name(h));
   return fmt::format("{}", fmt::join(names, "|"));
@@ -345,8 +325,8 @@ TEST_CASE("two all-reduce jobs sharing an oversubscribed rack uplink each slow d
   //   iteration 0.2018147 s; JCT 201.8147 s each: 50.17 s (33%) slower than alone.
   const std::string csv = "id,submit_s,workers,gpus_per_worker,iterations,model\n"
                           "a,0,2,4,1000,vgg16\nb,0,2,4,1000,vgg16\n";
-  const auto a_devs = join(range(0, 4), range(8, 12));
-  const auto b_devs = join(range(4, 8), range(12, 16));
+  const auto a_devs = join(device_range(0, 4), device_range(8, 12));
+  const auto b_devs = join(device_range(4, 8), device_range(12, 16));
   SECTION("alone") {
     Scripted s(kTwoRacks,
                "id,submit_s,workers,gpus_per_worker,iterations,model\na,0,2,4,1000,vgg16\n",
@@ -422,12 +402,13 @@ TEST_CASE("flows follow suspend and resume and migrate and cancel: the other job
              "a,0,2,4,1000,vgg16\nb,0,2,4,1000,vgg16\n",
              {{0,
                [](Control& c) {
-                 c.start(0, join(range(0, 4), range(16, 20)));
-                 c.start(1, join(range(8, 12), range(24, 28)));
+                 c.start(0, join(device_range(0, 4), device_range(16, 20)));
+                 c.start(1, join(device_range(8, 12), device_range(24, 28)));
                }},
               {20'000'000, [](Control& c) { c.suspend(1); }},
-              {40'000'000, [](Control& c) { c.resume(1, join(range(8, 12), range(24, 28))); }},
-              {60'000'000, [](Control& c) { c.migrate(1, range(8, 16)); }},
+              {40'000'000,
+               [](Control& c) { c.resume(1, join(device_range(8, 12), device_range(24, 28))); }},
+              {60'000'000, [](Control& c) { c.migrate(1, device_range(8, 16)); }},
               {80'000'000, [](Control& c) { c.cancel(1); }}});
   s.run();
   CHECK(t2 == Approx(0.20181466667).epsilon(1e-10));
@@ -542,7 +523,7 @@ TEST_CASE("topology-aware placement avoids a loaded socket link that consolidate
   Scripted s(yaml,
              "id,submit_s,workers,gpus_per_worker,iterations,model\nx,0,1,4,1000,vgg16\ny,1,1,4,10,"
              "vgg16\n",
-             {{0, [](Control& c) { c.start(0, range(0, 4)); }},
+             {{0, [](Control& c) { c.start(0, device_range(0, 4)); }},
               {1'000'000, [&](Control& c) {
                  consolidated = place(c, 1, Placement::kConsolidate);
                  aware = place(c, 1, Placement::kTopologyAware);
@@ -551,8 +532,8 @@ TEST_CASE("topology-aware placement avoids a loaded socket link that consolidate
   s.run();
   REQUIRE(consolidated);
   REQUIRE(aware);
-  CHECK(*consolidated == range(4, 8));
-  CHECK(*aware == range(8, 12));
+  CHECK(*consolidated == device_range(4, 8));
+  CHECK(*aware == device_range(8, 12));
 }
 
 TEST_CASE("topology-aware placement keeps a multi-node job inside one rack", "[network]") {
@@ -566,7 +547,7 @@ TEST_CASE("topology-aware placement keeps a multi-node job inside one rack", "[n
   Scripted s(yaml,
              "id,submit_s,workers,gpus_per_worker,iterations,model\na,0,2,4,100,vgg16\nb,1,2,4,100,"
              "vgg16\n",
-             {{0, [](Control& c) { c.start(0, join(range(0, 4), range(8, 12))); }},
+             {{0, [](Control& c) { c.start(0, join(device_range(0, 4), device_range(8, 12))); }},
               {1'000'000, [&](Control& c) {
                  consolidated = place(c, 1, Placement::kConsolidate);
                  aware = place(c, 1, Placement::kTopologyAware);
@@ -575,8 +556,8 @@ TEST_CASE("topology-aware placement keeps a multi-node job inside one rack", "[n
   s.run();
   REQUIRE(consolidated);
   REQUIRE(aware);
-  CHECK(*consolidated == join(range(4, 8), range(12, 16)));
-  CHECK(*aware == range(16, 24));
+  CHECK(*consolidated == join(device_range(4, 8), device_range(12, 16)));
+  CHECK(*aware == device_range(16, 24));
 }
 
 TEST_CASE("topology-aware is a placement name every policy accepts", "[network]") {
@@ -651,8 +632,9 @@ TEST_CASE("incremental updates give exactly the rates of solving from scratch", 
   // 40 resources with link-like capacities (ties are common, as in a real cluster) and 2000
   // random changes (add a flow over 1-6 resources, sometimes capped, or remove one), seed 42.
   Rng rng = Rng::stream(42, "test.network.incremental");
-  const double kCaps[] = {12.5, 15.76, 25, 41.6, 150, 3.125};
+  constexpr std::array<double, 6> kCaps = {12.5, 15.76, 25, 41.6, 150, 3.125};
   std::vector<double> caps;
+  caps.reserve(40);
   for (int r = 0; r < 40; ++r)
     caps.push_back(kCaps[rng.below(6)]);
   MaxMinSolver inc(caps);
@@ -684,6 +666,7 @@ TEST_CASE("incremental updates give exactly the rates of solving from scratch", 
     fresh.solve_all();
     // 2. The same solver re-solved from scratch: nothing changes.
     std::vector<double> before;
+    before.reserve(live.size());
     for (const auto& [id, f] : live)
       before.push_back(inc.rate(id));
     CHECK(inc.solve_all().empty());
@@ -785,8 +768,8 @@ TEST_CASE("dlsim net-solve gives exactly the rates a run uses for the same flows
              "a,0,2,4,1000,vgg16,0\nb,0,2,4,1000,vgg16,0\nc,0,2,2,1000,resnet50,1\n",
              {{0,
                [](Control& c) {
-                 c.start(0, join(range(0, 4), range(16, 20)));
-                 c.start(1, join(range(8, 12), range(24, 28)));
+                 c.start(0, join(device_range(0, 4), device_range(16, 20)));
+                 c.start(1, join(device_range(8, 12), device_range(24, 28)));
                  c.start(2, std::vector<DeviceId>{4, 5, 12, 13});
                }},
               {1'000'000, [&](Control& c) {

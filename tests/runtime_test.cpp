@@ -1,8 +1,7 @@
 // The runtime's actions and models, driven by a scripted policy on tiny clusters. Every
 // expected number is worked out in the comment above it.
 #include "sim/engine/error.h"
-#include "tests/support/harness.h"
-#include "tests/support/invariants.h"
+#include "tests/support/scripted_run.h"
 
 #include <catch2/catch.hpp>
 
@@ -11,33 +10,7 @@ using namespace dlsim::test;
 
 namespace {
 
-struct Scripted {
-  Cluster cluster;
-  Workload workload;
-  RuntimeConfig config;
-  std::unique_ptr<ScriptPolicy> policy;
-  std::unique_ptr<Simulation> sim;
-  InvariantChecker checker;
-
-  Scripted(const std::string& cluster_yaml, const std::string& csv,
-           std::vector<ScriptPolicy::Step> steps, RuntimeConfig cfg = {})
-      : cluster(cluster_from_yaml(cluster_yaml)), workload(workload_from_csv(cluster, csv)),
-        config(cfg) {
-    policy = std::make_unique<ScriptPolicy>(std::move(steps));
-    sim = std::make_unique<Simulation>(cluster, workload, config, *policy,
-                                       PolicyInfo{"script", false});
-    sim->add_observer(&checker);
-  }
-  RunResult run() {
-    RunResult r = sim->run();
-    checker.check_final(sim->state());
-    return r;
-  }
-  const JobState& job(const std::string& name) const {
-    return sim->state().jobs[job_named(workload, name)];
-  }
-  JobId id(const std::string& name) const { return job_named(workload, name); }
-};
+using Scripted = ScriptedRun;
 
 constexpr const char* kOneGpu = "nodes:\n  - {count: 1, devices: {V100: 1}}\n";
 constexpr const char* kTwoGpus = "nodes:\n  - {count: 1, devices: {V100: 2}}\n";
