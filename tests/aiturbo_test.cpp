@@ -4,6 +4,8 @@
 #include "policies/aiturbo/moves.h"
 #include "policies/aiturbo/speed_model.h"
 #include "policies/aiturbo/step_model.h"
+#include "sim/cli/experiment.h"
+#include "sim/cli/policy_setup.h"
 #include "sim/engine/error.h"
 #include "tests/support/harness.h"
 #include "tests/support/invariants.h"
@@ -12,12 +14,15 @@
 #include "workloads/learn/knn.h"
 #include "workloads/learn/logistic.h"
 #include "workloads/learn/predictability.h"
+#include "workloads/learn/predictability_classifier.h"
+#include "workloads/model_zoo.h"
 
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
 
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 using namespace dlsim;
@@ -43,11 +48,14 @@ struct PolicyRun {
   SimState state;
   Suspensions suspensions;
 
+  // `classifier`: the text of a classifier file to use instead of the `classifier` parameter's
+  // (the shipped configs/models/predictability-classifier.txt unless the parameters say "").
   PolicyRun(const std::string& policy, const std::string& cluster_yaml, const std::string& csv,
-            const std::string& params)
+            const std::string& params, const std::string& classifier = "")
       : cluster(cluster_from_yaml(cluster_yaml)), workload(workload_from_csv(cluster, csv)) {
     const PolicyEntry& entry = find_policy(policy);
-    PolicySetup setup{Placement::kConsolidate, resolve_params(entry, YAML::Load(params))};
+    PolicySetup setup = make_policy_setup(entry, Placement::kConsolidate, YAML::Load(params));
+    if (!classifier.empty()) setup.data_files = {{"classifier", "test-classifier.txt", classifier}};
     auto p = entry.make(setup);
     Simulation sim(cluster, workload, RuntimeConfig{}, *p, PolicyInfo{entry.name, false});
     InvariantChecker checker;
@@ -281,6 +289,105 @@ TEST_CASE("aiturbo: a job that turns predictable moves to the level of its remai
   CHECK(high.end("p") == Approx(24750 * 0.128).margin(0.01));
 }
 
+namespace {
+
+// A classifier file that says 1 / (1 + e^-bias) for every job: one feature, weight 0.
+std::string constant_classifier(double bias) {
+  return fmt::format("dlsim-predictability-classifier 1\nmodel logistic\nfeatures fit_error\n"
+                     "mean 0\nscale 1\nbias {}\nweights 0\n",
+                     bias);
+}
+
+} // namespace
+
+TEST_CASE("aiturbo: the classifier decides which jobs may be predictable",
+          "[aiturbo][classifier]") {
+  // The job P and U of the test above (one V100, thresholds [2000], rounds every 100 s). At
+  // t = 100 P has shown 78 losses; the shipped classifier (configs/models/
+  // predictability-classifier.txt) reads every 2nd (stride 78 / 32 = 2), 32 of them, at
+  // iterations 20 .. 640 of the noise-free l(k) = 1 / (0.001 k + 0.25): from 1 / 0.27 = 3.704 to
+  // 1 / 0.89 = 1.124, loss_drop = 1 - 1.124 / 3.704 = 0.697; both fits are exact: fit_error 0,
+  // pred_change 0. Standardized: (0.697 - 0.650) / 0.287 = 0.16, (0 - 0.244) / 0.367 = -0.66,
+  // (0 - 0.475) / 0.425 = -1.12; logit -1.982 + 1.105 x 0.16 + 6.039 x 0.66 + 0.558 x 1.12 =
+  // 2.83, P = 0.94 >= 0.5 (likewise at t = 200): P turns predictable at 200 s as before and U
+  // preempts it.
+  const std::string csv = "id,submit_s,workers,model,duration_s,loss_curve\n"
+                          "p,0,1,resnet50,,optimus;a=0.001;b=0.25;c=0;target=0.04;every=10\n"
+                          "u,0,1,,500,\n";
+  const std::string params = "{thresholds: [2000], interval_s: 100}";
+  CHECK(PolicyRun("aiturbo", kOneV100, csv, params).suspended_at("p") == 200);
+  // A classifier that calls every job unpredictable (P = 1 / (1 + e^20) = 2e-9 < 0.5): P stays
+  // at level 0 by its attained service until that passes 2,000 GPU-seconds, at the round of
+  // 2,000 s, as a job without a curve.
+  CHECK(PolicyRun("aiturbo", kOneV100, csv, params, constant_classifier(-20)).suspended_at("p") ==
+        2000);
+  // One that calls every job predictable (1 / (1 + e^-20) > 0.5), and none (classifier: "",
+  // the stability rule alone): 200 s.
+  CHECK(PolicyRun("aiturbo", kOneV100, csv, params, constant_classifier(20)).suspended_at("p") ==
+        200);
+  CHECK(PolicyRun("aiturbo", kOneV100, csv, "{thresholds: [2000], interval_s: 100, classifier: ''}")
+            .suspended_at("p") == 200);
+  // A setup that names a classifier file without its text (not read by dlsim run) is an error.
+  const PolicyEntry& entry = find_policy("aiturbo");
+  CHECK_THROWS_WITH(
+      entry.make(PolicySetup{Placement::kConsolidate, resolve_params(entry, YAML::Node())}),
+      Catch::Contains("policy.params.classifier: aiturbo needs the classifier"));
+}
+
+TEST_CASE("the predictability classifier file round-trips and bad files name the line",
+          "[aiturbo][classifier]") {
+  PredictabilityClassifier c;
+  c.features = {6, 7}; // loss_drop, fit_error
+  c.standardizer.mean = Eigen::Vector2d(0.25, 0.1);
+  c.standardizer.scale = Eigen::Vector2d(0.5, 0.05);
+  c.logistic.weights = Eigen::Vector2d(1.5, -3);
+  c.logistic.bias = 0.125;
+  const std::string text = predictability_classifier_text(c);
+  CHECK(text == "dlsim-predictability-classifier 1\nmodel logistic\nfeatures loss_drop fit_error\n"
+                "mean 0.25 0.1\nscale 0.5 0.05\nbias 0.125\nweights 1.5 -3\n");
+  const PredictabilityClassifier back = parse_predictability_classifier(text, "c.txt");
+  CHECK(back.features == c.features);
+  CHECK(predictability_classifier_text(back) == text);
+  // A job with loss_drop 0.75 and fit_error 0.2: z = ((0.75 - 0.25) / 0.5, (0.2 - 0.1) / 0.05)
+  // = (1, 2); 1.5 x 1 - 3 x 2 + 0.125 = -4.375; P = 1 / (1 + e^4.375) = 0.01243.
+  const std::vector<double> row = {0, 0, 0, 0, 0, 0, 0.75, 0.2, 0};
+  CHECK(predictable_probability(back, row) == Approx(1 / (1 + std::exp(4.375))));
+  auto bad = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    t.replace(t.find(from), from.size(), to);
+    return parse_predictability_classifier(t, "c.txt");
+  };
+  CHECK_THROWS_WITH(bad("loss_drop fit_error", "loss_drop speed"),
+                    "c.txt:3: features: unknown feature 'speed' (expected some of: params_m "
+                    "gflops_per_sample batch_size workers ps sync loss_drop fit_error "
+                    "pred_change)");
+  CHECK_THROWS_WITH(bad("loss_drop fit_error", "fit_error fit_error"),
+                    "c.txt:3: features: 'fit_error' is given twice");
+  CHECK_THROWS_WITH(bad("scale 0.5 0.05", "scale 0.5 0"), "c.txt:5: scale: value 2 must be > 0");
+  CHECK_THROWS_WITH(bad("weights 1.5 -3", "weights 1.5"),
+                    "c.txt:7: weights: expected 2 numbers (one per feature), got 1");
+  CHECK_THROWS_WITH(bad("bias 0.125\nweights 1.5 -3\n", ""),
+                    "c.txt:6: the file ends where 'bias' is expected (truncated?)");
+  CHECK_THROWS_WITH(bad("bias 0.125", "bias x"),
+                    "c.txt:6: bias: expected a finite number, got 'x'");
+  CHECK_THROWS_WITH(bad("dlsim-predictability-classifier 1", "dlsim-util-predictor 1"),
+                    Catch::StartsWith("c.txt:1: not a dlsim predictability classifier"));
+}
+
+TEST_CASE("the shipped classifier is what dlsim-predictability --out writes",
+          "[aiturbo][classifier]") {
+  // configs/models/predictability-classifier.txt = `build/dlsim-predictability 2000 1
+  // configs/models/zoo.yaml --out configs/models/predictability-classifier.txt`.
+  const ModelZoo zoo = load_model_zoo(find_data_file("configs/models/zoo.yaml", ""));
+  const PredictabilityData data = predictability_dataset(zoo, 2000, 1, 0.5);
+  const ClassifierReport report = evaluate_classifiers(data);
+  std::ifstream in(find_data_file("configs/models/predictability-classifier.txt", ""));
+  std::stringstream shipped;
+  shipped << in.rdbuf();
+  CHECK(predictability_classifier_text(
+            train_predictability_classifier(data, report.train, report.features)) == shipped.str());
+}
+
 TEST_CASE("aiturbo and optimus are deterministic on a generated mix", "[aiturbo]") {
   GenTraceOptions g;
   g.jobs = 40;
@@ -295,8 +402,15 @@ TEST_CASE("aiturbo and optimus are deterministic on a generated mix", "[aiturbo]
   Workload w = workload_from_csv(c, out.str());
   REQUIRE(w.curves.size() == 40);
   for (const char* policy : {"aiturbo", "optimus"}) {
-    RunOutput a = run_policy(policy, c, w);
-    RunOutput b = run_policy(policy, c, w);
+    // The entry with its data files read as dlsim run reads them (aiturbo's classifier).
+    PolicyEntry e = find_policy(policy);
+    e.make = [inner = e.make, entry = find_policy(policy)](const PolicySetup& s) {
+      PolicySetup full = s;
+      full.data_files = make_policy_setup(entry, s.placement, YAML::Node()).data_files;
+      return inner(full);
+    };
+    RunOutput a = run_policy(e, c, w, YAML::Node());
+    RunOutput b = run_policy(e, c, w, YAML::Node());
     for (JobId j = 0; j < w.jobs.size(); ++j) {
       CHECK(a.state.jobs[j].end == b.state.jobs[j].end);
       CHECK(a.state.jobs[j].status == JobStatus::kFinished);

@@ -2,8 +2,10 @@
 // baseline it is compared with (Peng et al., EuroSys'18), on one machinery
 // (docs/aiturbo.md#the-aiturbo-policy):
 // - at every round (interval_s) each job's step model is fitted to its observed losses and its
-//   speed model to its measured iteration times; a job is predictable once its fit has at least
-//   min_samples points and its predicted length moved by at most `stability` since the last round;
+//   speed model to its measured iteration times; a job is predictable while the trained
+//   classifier (`classifier`, on its model, shape and observed losses so far) says so, it has at
+//   least min_samples observed losses and its predicted length moved by at most `stability` since
+//   the last round;
 // - predictable jobs enter the MLFQ level of their predicted remaining GPU-seconds and are
 //   ranked there by a Borda count over three criteria; unpredictable jobs enter the level of
 //   their attained GPU-seconds (Tiresias' discretized LAS, arrival order inside a level) after
@@ -25,12 +27,14 @@
 #include "policies/priority_pass.h"
 #include "sim/engine/error.h"
 #include "sim/runtime/resize_cost.h"
+#include "workloads/learn/predictability_classifier.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -49,6 +53,8 @@ struct Options {
   double min_gain_s = 60;
   bool adjust = true;
   bool optimus = false;
+  // aiturbo: the trained classifier (docs/aiturbo.md#the-classifier); none = stability alone.
+  std::optional<PredictabilityClassifier> classifier;
 };
 
 struct Track {
@@ -149,10 +155,32 @@ private:
     if (o_.optimus) {
       t.predictable = std::isfinite(t.pred);
     } else {
+      // The classifier last: it costs two more fits, and only a stable job needs its verdict.
       t.predictable = static_cast<double>(n) >= o_.min_samples && std::isfinite(t.pred) &&
                       std::isfinite(t.prev_pred) &&
-                      std::abs(t.pred - t.prev_pred) <= o_.stability * t.pred;
+                      std::abs(t.pred - t.prev_pred) <= o_.stability * t.pred &&
+                      (!o_.classifier || classify(v, j, n));
     }
+  }
+
+  // The classifier on j's features as it was trained (workloads/learn/predictability.h): the
+  // model's, the requested workers and PS (dlsim's PS jobs are synchronous: sync = 1), and the
+  // running state of its n observed losses so far (running_window).
+  bool classify(const View& v, JobId j, std::uint64_t n) {
+    const ModelFeatures& f = v.model_features(v.request(j).model);
+    ModelInfo m;
+    m.params_m = f.params_m;
+    m.gflops_per_sample = f.gflops_per_sample;
+    m.batch_size = f.batch_size;
+    const RunningWindow win = running_window(n);
+    window_.clear();
+    for (std::uint64_t i = 0; i < win.count; ++i)
+      window_.push_back(v.observed_loss(j, (i + 1) * win.stride - 1));
+    const JobRequest& r = v.request(j);
+    const std::vector<double> row = predictability_features(
+        m, r.workers, r.ps, 1, window_, static_cast<double>(win.stride) * v.loss_every(j),
+        v.loss_target(j));
+    return predictable_probability(*o_.classifier, row) >= 0.5;
   }
 
   // Predicted seconds to finish at (w, p): remaining iterations x the speed model.
@@ -309,6 +337,7 @@ private:
   std::vector<JobId> pred_jobs_;
   std::vector<std::vector<double>> criteria_;
   std::vector<double> ks_, ls_;
+  std::vector<double> window_; // the losses the classifier reads
   std::vector<JobService> services_;
 };
 
@@ -341,6 +370,14 @@ Options read_options(const PolicySetup& s, bool optimus) {
     if (!(o.stability > 0 && o.stability <= 1))
       throw InputError(
           fmt::format("policy.params.stability: expected a number in (0, 1], got {}", o.stability));
+    if (!s.params.text("classifier").empty()) {
+      const PolicySetup::DataFile* file = s.data_file("classifier");
+      if (file == nullptr)
+        throw InputError(
+            "policy.params.classifier: aiturbo needs the classifier file's text "
+            "(dlsim run reads it; give classifier: \"\" for the stability rule alone)");
+      o.classifier = parse_predictability_classifier(file->text, file->path);
+    }
   }
   return o;
 }
@@ -366,6 +403,10 @@ PolicyEntry aiturbo_policy() {
   params.push_back({"stability", ParamType::kNumber, "0.1",
                     "largest relative change of the predicted length between two rounds for a "
                     "job to count as predictable"});
+  params.push_back({"classifier", ParamType::kDataFile,
+                    "configs/models/predictability-classifier.txt",
+                    "the trained predictability classifier (dlsim-predictability --out); \"\" = "
+                    "the stability rule alone"});
   return {"aiturbo",
           "predictability-aware (AITurbo, HPDC'21): step and speed models fitted online, Borda "
           "count for predictable jobs, LAS for the others, one MLFQ, workers and PS adjusted by "

@@ -5,6 +5,7 @@
 #include "workloads/learn/feature_rank.h"
 #include "workloads/learn/knn.h"
 #include "workloads/learn/logistic.h"
+#include "workloads/learn/predictability_classifier.h"
 #include "workloads/learn/standardize.h"
 
 #include <fmt/format.h>
@@ -17,37 +18,47 @@ namespace dlsim {
 
 namespace {
 
-// The step model's grid fit (the same as policies/aiturbo/step_model.cpp, which workloads/ may
-// not include): returns {rmse, predicted iterations to target}.
+// The step model's grid fit (the same closed form as policies/aiturbo/step_model.cpp, which
+// workloads/ may not include; no allocation, as the aiturbo policy classifies every live job at
+// every round): returns {rmse, predicted iterations to target}.
 std::pair<double, double> fit_curve(std::span<const double> k, std::span<const double> l,
                                     double target) {
-  const auto n = static_cast<Eigen::Index>(l.size());
   const double inf = std::numeric_limits<double>::infinity();
+  const std::size_t n = l.size();
   if (n < 3) return {inf, inf};
   const double lowest = *std::min_element(l.begin(), l.end());
-  Eigen::MatrixXd x(n, 2);
-  Eigen::VectorXd y(n);
+  const auto nn = static_cast<double>(n);
+  double mean_k = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    mean_k += k[i] / nn;
+  double skk = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    skk += (k[i] - mean_k) * (k[i] - mean_k);
+  if (!(lowest > 0) || !(skk > 0)) return {inf, inf};
   double best_sse = inf, pred = inf;
   for (int g = 0; g < 32; ++g) {
     const double c = lowest * 0.97 * g / 31;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      x(i, 0) = k[static_cast<std::size_t>(i)];
-      x(i, 1) = 1;
-      y(i) = 1.0 / (l[static_cast<std::size_t>(i)] - c);
+    // y = 1 / (l - c) = a k + b by least squares, k centred: a = sum(k' y) / sum(k'^2).
+    double sy = 0, sky = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double y = 1.0 / (l[i] - c);
+      sy += y;
+      sky += (k[i] - mean_k) * y;
     }
-    const Eigen::Vector2d ab = x.colPivHouseholderQr().solve(y);
-    if (!(ab(0) > 0) || !(ab(1) > 0)) continue;
+    const double a = sky / skk;
+    const double b = sy / nn - a * mean_k;
+    if (!(a > 0) || !(b > 0)) continue;
     double sse = 0;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const double e = 1.0 / (ab(0) * x(i, 0) + ab(1)) + c - l[static_cast<std::size_t>(i)];
+    for (std::size_t i = 0; i < n; ++i) {
+      const double e = 1.0 / (a * k[i] + b) + c - l[i];
       sse += e * e;
     }
     if (sse < best_sse) {
       best_sse = sse;
-      pred = target > c ? (1.0 / (target - c) - ab(1)) / ab(0) : inf;
+      pred = target > c ? (1.0 / (target - c) - b) / a : inf;
     }
   }
-  return {std::sqrt(best_sse / static_cast<double>(n)), pred};
+  return {std::sqrt(best_sse / nn), pred};
 }
 
 Scores score(const std::vector<int>& predicted, const Eigen::VectorXd& truth) {
@@ -64,6 +75,11 @@ Scores score(const std::vector<int>& predicted, const Eigen::VectorXd& truth) {
 }
 
 } // namespace
+
+RunningWindow running_window(std::uint64_t n) {
+  return {std::min<std::uint64_t>(n, kRunningSamples),
+          std::max<std::uint64_t>(1, n / kRunningSamples)};
+}
 
 const std::vector<std::string>& predictability_feature_names() {
   static const std::vector<std::string> names = {
@@ -100,6 +116,7 @@ PredictabilityData predictability_dataset(const ModelZoo& zoo, std::size_t jobs,
                                           double predictable_share) {
   Rng pick = Rng::stream(seed, "predictability.jobs");
   Rng curves = Rng::stream(seed, "predictability.curves");
+  Rng seen = Rng::stream(seed, "predictability.observed");
   const GenTraceOptions g; // the duration law and GPU mix of gen-trace
   PredictabilityData d;
   const std::size_t f = predictability_feature_names().size();
@@ -117,13 +134,15 @@ PredictabilityData predictability_dataset(const ModelZoo& zoo, std::size_t jobs,
     LossCurve c = draw_loss_curve(
         curves, std::max(100.0, std::round(duration / kNominalIterationS)), predictable);
     c.noise_key = fnv1a64(fmt::format("job{}", j));
-    const auto n = static_cast<std::uint64_t>(
-        std::min<double>(kRunningSamples, std::floor(iterations_to_target(c) / c.every)));
+    // The job seen after n of the N losses it will ever show, n uniform in 1..N.
+    const auto total = static_cast<std::uint64_t>(std::floor(iterations_to_target(c) / c.every));
+    const std::uint64_t n = total > 0 ? 1 + seen.below(total) : 0;
+    const RunningWindow win = running_window(n);
     losses.clear();
-    for (std::uint64_t i = 0; i < n; ++i)
-      losses.push_back(observed_loss_at(c, i));
-    const std::vector<double> row =
-        predictability_features(m, workers, ps, sync, losses, c.every, c.target);
+    for (std::uint64_t i = 0; i < win.count; ++i)
+      losses.push_back(observed_loss_at(c, (i + 1) * win.stride - 1));
+    const std::vector<double> row = predictability_features(
+        m, workers, ps, sync, losses, static_cast<double>(win.stride) * c.every, c.target);
     for (std::size_t k = 0; k < f; ++k)
       d.x(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(k)) = row[k];
     d.y(static_cast<Eigen::Index>(j)) = predictable ? 1 : 0;
@@ -151,27 +170,26 @@ std::vector<FeatureScore> score_features(const PredictabilityData& data) {
 ClassifierReport evaluate_classifiers(const PredictabilityData& data) {
   ClassifierReport r;
   r.features = score_features(data);
-  std::vector<Eigen::Index> cols;
-  for (std::size_t c = 0; c < r.features.size(); ++c)
-    if (r.features[c].selected) cols.push_back(static_cast<Eigen::Index>(c));
   const Eigen::Index n = data.x.rows();
   const Eigen::Index train = n * 7 / 10;
   r.train = static_cast<std::size_t>(train);
   r.test = static_cast<std::size_t>(n - train);
-  if (cols.empty() || train == 0 || train == n) return r;
-  Eigen::MatrixXd x(n, static_cast<Eigen::Index>(cols.size()));
-  for (std::size_t c = 0; c < cols.size(); ++c)
-    x.col(static_cast<Eigen::Index>(c)) = data.x.col(cols[c]);
-  // Standardized by the training rows only (workloads/learn/standardize.h).
-  const learn::Standardizer st = learn::fit_standardizer(x.topRows(train));
-  x = learn::standardize(st, x);
+  const bool any = std::any_of(r.features.begin(), r.features.end(),
+                               [](const FeatureScore& f) { return f.selected; });
+  if (!any || train == 0 || train == n) return r;
+  // Logistic regression as the policy reads it (predictability_classifier.h); KNN on the same
+  // standardized features.
+  const PredictabilityClassifier lr = train_predictability_classifier(data, r.train, r.features);
+  Eigen::MatrixXd x(n, static_cast<Eigen::Index>(lr.features.size()));
+  for (std::size_t c = 0; c < lr.features.size(); ++c)
+    x.col(static_cast<Eigen::Index>(c)) = data.x.col(static_cast<Eigen::Index>(lr.features[c]));
+  x = learn::standardize(lr.standardizer, x);
   const Eigen::MatrixXd xt = x.topRows(train);
   const Eigen::VectorXd yt = data.y.head(train);
-  const LogisticModel lr = fit_logistic(xt, yt, 1e-3);
   std::vector<int> by_lr, by_knn;
   for (Eigen::Index i = train; i < n; ++i) {
     const Eigen::VectorXd row = x.row(i).transpose();
-    by_lr.push_back(logistic_probability(lr, row) >= 0.5 ? 1 : 0);
+    by_lr.push_back(logistic_probability(lr.logistic, row) >= 0.5 ? 1 : 0);
     by_knn.push_back(knn_predict(xt, yt, row, 5));
   }
   r.logistic = score(by_lr, data.y.tail(n - train));

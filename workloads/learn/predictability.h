@@ -16,8 +16,18 @@
 
 namespace dlsim {
 
-// Observed losses the running-state features read: the first kRunningSamples of a job.
+// Observed losses the running-state features read: at most kRunningSamples of a job's history.
 constexpr std::size_t kRunningSamples = 32;
+
+// Which of a job's n observed losses (at iterations every, 2 every, ..., n every) the
+// running-state features read: `count` = min(n, kRunningSamples) of them, every `stride`-th
+// (stride = max(1, n / kRunningSamples)), i.e. samples stride - 1, 2 stride - 1, ... (0-based),
+// evenly spaced over the history at a cadence of stride x every iterations.
+struct RunningWindow {
+  std::uint64_t count = 0;
+  std::uint64_t stride = 1;
+};
+RunningWindow running_window(std::uint64_t n);
 
 // Feature names, in the order of predictability_features.
 const std::vector<std::string>& predictability_feature_names();
@@ -38,7 +48,8 @@ struct PredictabilityData {
 
 // `jobs` jobs: model uniform over the zoo, workers from Philly's GPU mix, 0 to 4 PS, sync or
 // not, lengths from gen-trace's duration law, curves by draw_loss_curve with this share
-// predictable. All from streams of `seed`.
+// predictable, each seen at a point of its life drawn uniformly: n of its N observed losses,
+// n uniform in 1..N, the features read from running_window(n). All from streams of `seed`.
 PredictabilityData predictability_dataset(const ModelZoo& zoo, std::size_t jobs, std::uint64_t seed,
                                           double predictable_share);
 
