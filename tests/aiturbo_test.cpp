@@ -2,6 +2,7 @@
 // expected number is worked out in the comment above it.
 #include "policies/aiturbo/borda.h"
 #include "policies/aiturbo/moves.h"
+#include "policies/aiturbo/prediction_error.h"
 #include "policies/aiturbo/speed_model.h"
 #include "policies/aiturbo/step_model.h"
 #include "sim/cli/experiment.h"
@@ -23,6 +24,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 using namespace dlsim;
@@ -475,4 +477,72 @@ TEST_CASE("the classifiers tell generated predictable jobs from the others",
   CHECK(r.knn.accuracy > 0.8);
   // The same data twice gives the same report.
   CHECK(format_report(r) == format_report(evaluate_classifiers(data)));
+}
+
+TEST_CASE("prediction error over a job's life by hand", "[aiturbo][life-error]") {
+  // Job 0: 1,000 iterations run in 100 s; job 1: no curve (truth 0, left out); job 2: 100
+  // iterations in 10 s. Rounds (done, run s, predicted total, predicted s per iteration,
+  // predictable), in time order.
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<AiturboPrediction> log = {
+      {0, 1, 50, 5, 2000, 0.1, false},   {2, 1, 30, 3, 130, 0.1, true},
+      {1, 1, 10, 1, 40, 0.1, true},      {0, 2, 120, 12, 1200, 0.1, false},
+      {0, 3, 300, 30, 1100, 0.08, true}, {0, 4, 600, 60, inf, 0.1, true},
+      {0, 5, 800, 80, 1000, 0.1, true}};
+  const std::vector<JobTruth> truth = {{1000, 100}, {0, 0}, {100, 10}};
+  const std::vector<double> fractions = {0.10, 0.25, 0.50, 0.75};
+  const std::vector<LifeError> rows = life_errors(log, truth, fractions);
+  REQUIRE(rows.size() == 8); // (all, held predictable) per fraction
+  // 10%: job 0's first round at or past 100 iterations is done = 120: 880 left in 88 s,
+  // predicted 1,080 left: step |1080 - 880| / 880 = 0.2273; speed 88 / 880 = 0.1 as predicted:
+  // 0; time |108 - 88| / 88 = 0.2273. Job 2 at done = 30: 70 left in 7 s, predicted 100: step
+  // and time 30 / 70 = 0.4286, speed 0. Median of two = their mean 0.3279; 90th percentile by
+  // nearest rank = the 2nd = 0.4286. Held predictable: job 2 only.
+  CHECK(rows[0].jobs == 2);
+  CHECK(rows[0].step_median == Approx((200.0 / 880 + 30.0 / 70) / 2));
+  CHECK(rows[0].step_p90 == Approx(30.0 / 70));
+  CHECK(rows[0].speed_median == Approx(0).margin(1e-12));
+  CHECK(rows[0].time_p90 == Approx(30.0 / 70));
+  CHECK((rows[1].predictable && rows[1].jobs == 1));
+  CHECK(rows[1].step_median == Approx(30.0 / 70));
+  // 25%: job 0 at done = 300: 700 left in 70 s, predicted 800 left: step 100 / 700 = 0.1429;
+  // speed |0.08 - 0.1| / 0.1 = 0.2; time |800 x 0.08 - 70| / 70 = 6 / 70 = 0.0857. Job 2 as at
+  // 10%. Both held predictable.
+  CHECK(rows[2].step_median == Approx((100.0 / 700 + 30.0 / 70) / 2));
+  CHECK(rows[2].speed_p90 == Approx(0.2));
+  CHECK(rows[2].time_median == Approx((6.0 / 70 + 30.0 / 70) / 2));
+  CHECK(rows[3].jobs == 2);
+  // 50%: job 0 at done = 600 predicts no end; job 2 has no later round.
+  CHECK((rows[4].jobs == 1 && rows[4].no_end == 1 && rows[4].step_median == 0));
+  // 75%: job 0 at done = 800 predicts exactly: 200 left in 20 s.
+  CHECK((rows[6].jobs == 1 && rows[6].no_end == 0));
+  CHECK(rows[6].time_p90 == Approx(0).margin(1e-12));
+}
+
+TEST_CASE("dlsim-aiturbo-error: a job alone on its curve is predicted exactly",
+          "[aiturbo][life-error]") {
+  // P alone on one V100 (ResNet-50, 0.128 s per iteration), the noise-free curve of the tests
+  // above: 24,750 iterations, 3,168 s; rounds every 100 s. From its second round (t = 200) the
+  // step model holds the exact curve (c = 0 on the grid) and the job never changes shape, so its
+  // speed model's prior (0.128 s x 1 worker) is what it measures: at 10% (2,475 iterations, first
+  // round at or past it t = 400), 25%, 50% and 75% every error is 0 and P is held predictable.
+  ScratchDir dir;
+  const std::string trace = dir.file("p.csv");
+  const std::string exp = dir.file("p.yaml");
+  const std::string out = dir.file("out.txt");
+  std::ofstream(trace) << "id,submit_s,workers,model,loss_curve\n"
+                          "p,0,1,resnet50,optimus;a=0.001;b=0.25;c=0;target=0.04;every=10\n";
+  std::ofstream(exp) << "name: p\ncluster: {nodes: [{count: 1, devices: {V100: 1}}]}\n"
+                        "trace: {file: p.csv, format: native}\n"
+                        "policy: {name: aiturbo, params: {interval_s: 100}}\n";
+  const std::string cmd = "'" DLSIM_AITURBO_ERROR "' '" + exp + "' '" + trace + "' > '" + out + "'";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const std::string text = read_file(out);
+  for (const char* done : {"10%", "25%", "50%", "75%"}) {
+    for (const char* set : {"all with a fit", "held predictable"}) {
+      INFO(text);
+      CHECK(text.find(fmt::format("| {} | {} | 1 | 0 | 0.0% / 0.0% | 0.0% / 0.0% | 0.0% / 0.0% |",
+                                  done, set)) != std::string::npos);
+    }
+  }
 }

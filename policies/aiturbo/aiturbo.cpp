@@ -69,7 +69,8 @@ struct Track {
 
 class Aiturbo final : public Policy {
 public:
-  Aiturbo(Placement placement, Options o) : placement_(placement), o_(std::move(o)) {}
+  Aiturbo(Placement placement, Options o, std::vector<AiturboPrediction>* log = nullptr)
+      : placement_(placement), o_(std::move(o)), log_(log) {}
 
   void on_arrival(JobId j, const View& view) override {
     if (tracks_.size() <= j) tracks_.resize(j + 1);
@@ -160,6 +161,10 @@ private:
                       std::isfinite(t.prev_pred) &&
                       std::abs(t.pred - t.prev_pred) <= o_.stability * t.pred &&
                       (!o_.classifier || classify(v, j, n));
+    }
+    if (log_ != nullptr && st.status == JobStatus::kRunning) {
+      log_->push_back({j, v.now(), done_at(st, v.now()), run_time_at(st, v.now()), t.pred,
+                       predict_speed(t.speed, st.workers, st.ps), t.predictable});
     }
   }
 
@@ -324,6 +329,7 @@ private:
 
   Placement placement_;
   Options o_;
+  std::vector<AiturboPrediction>* log_; // null: not recording
   std::vector<Track> tracks_;
   std::set<JobId> live_;
   std::set<JobId> holders_;
@@ -414,6 +420,11 @@ PolicyEntry aiturbo_policy() {
           false, std::move(params), [](const PolicySetup& s) {
             return std::make_unique<Aiturbo>(s.placement, read_options(s, false));
           }};
+}
+
+std::unique_ptr<Policy> make_recording_aiturbo(const PolicySetup& setup, bool optimus,
+                                               std::vector<AiturboPrediction>* log) {
+  return std::make_unique<Aiturbo>(setup.placement, read_options(setup, optimus), log);
 }
 
 PolicyEntry optimus_policy() {

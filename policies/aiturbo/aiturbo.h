@@ -3,9 +3,29 @@
 
 #include "policies/registry.h"
 
+#include <memory>
+#include <vector>
+
 namespace dlsim {
 
 PolicyEntry aiturbo_policy();
 PolicyEntry optimus_policy();
+
+// One job's predictions at one round, as the policy acts on them
+// (docs/aiturbo.md#prediction-error-over-a-jobs-life).
+struct AiturboPrediction {
+  JobId job = 0;
+  SimTime at = 0;
+  double done = 0;        // iterations done
+  double run_s = 0;       // seconds the job has run so far
+  double iterations = 0;  // the step model's predicted total iterations (infinity: no end)
+  double iteration_s = 0; // the speed model's seconds per iteration at the job's shape now
+  bool predictable = false;
+};
+
+// The aiturbo (optimus: the Optimus-like) policy of `setup`, which also appends the predictions
+// of every running job it refits at a round to *log (kept alive by the caller).
+std::unique_ptr<Policy> make_recording_aiturbo(const PolicySetup& setup, bool optimus,
+                                               std::vector<AiturboPrediction>* log);
 
 } // namespace dlsim
