@@ -5,7 +5,7 @@
 namespace dlsim {
 
 std::uint32_t StringTable::intern(std::string_view s) {
-  auto it = index_.find(std::string(s));
+  auto it = index_.find(s);
   if (it != index_.end()) return it->second;
   auto id = static_cast<std::uint32_t>(names_.size());
   names_.emplace_back(s);

@@ -5,6 +5,7 @@
 #include "sim/workload/loss_curve.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -21,8 +22,13 @@ public:
   [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
 
 private:
+  // Looked up by string_view, without building a std::string per row.
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   std::vector<std::string> names_;
-  std::unordered_map<std::string, std::uint32_t> index_;
+  std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> index_;
 };
 
 constexpr std::uint32_t kNoString = 0xffffffffU;

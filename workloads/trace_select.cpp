@@ -171,9 +171,12 @@ SelectionReport select_trace(Trace& trace, const TraceSelection& s, std::uint64_
     vc = static_cast<std::uint32_t>(it - names.begin());
   }
 
-  std::vector<TraceJob> kept;
-  kept.reserve(trace.jobs.size());
-  for (auto& j : trace.jobs) {
+  // Filtered in place, keeping file order: a second vector of every job was the read's peak
+  // memory on a multi-million-job trace.
+  std::vector<TraceJob>& jobs = trace.jobs;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    TraceJob& j = jobs[i];
     if (s.drop_failed && j.trace_status != 0) {
       ++(j.trace_status == 1 ? r.dropped_failed : r.dropped_killed);
       continue;
@@ -191,30 +194,32 @@ SelectionReport select_trace(Trace& trace, const TraceSelection& s, std::uint64_
       ++r.outside_window;
       continue;
     }
-    kept.push_back(std::move(j));
+    if (kept != i) jobs[kept] = std::move(j);
+    ++kept;
   }
-  if (s.sample > 0 && s.sample < kept.size()) {
+  jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(kept), jobs.end());
+  if (s.sample > 0 && s.sample < jobs.size()) {
     // Selection sampling (Knuth, TAOCP vol. 2, 3.4.2, Algorithm S): every subset of the sample's
     // size is equally likely, and the kept jobs stay in file order.
     Rng rng = Rng::stream(seed, "trace.sample");
-    std::vector<TraceJob> sampled;
-    sampled.reserve(s.sample);
-    std::size_t left = kept.size();
-    for (auto& j : kept) {
-      std::size_t needed = s.sample - sampled.size();
+    std::size_t sampled = 0;
+    std::size_t left = jobs.size();
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      std::size_t needed = s.sample - sampled;
       if (needed == 0) break;
-      if (static_cast<double>(left) * rng.uniform01() < static_cast<double>(needed))
-        sampled.push_back(std::move(j));
+      if (static_cast<double>(left) * rng.uniform01() < static_cast<double>(needed)) {
+        if (sampled != i) jobs[sampled] = std::move(jobs[i]);
+        ++sampled;
+      }
       --left;
     }
-    r.not_sampled = kept.size() - sampled.size();
-    kept = std::move(sampled);
+    r.not_sampled = jobs.size() - sampled;
+    jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(sampled), jobs.end());
   }
   r.shift_s = origin + (s.window.empty() ? 0 : window.start);
-  for (auto& j : kept)
+  for (auto& j : jobs)
     j.submit_s -= r.shift_s;
-  r.kept = kept.size();
-  trace.jobs = std::move(kept);
+  r.kept = jobs.size();
   if (trace.jobs.empty()) {
     auto why = r.lines();
     throw InputError(fmt::format("{}: the trace selection leaves no job ({})", trace.file,

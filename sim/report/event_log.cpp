@@ -1,6 +1,7 @@
 #include "sim/report/event_log.h"
 
 #include "sim/report/csv_field.h"
+#include "sim/report/seconds_text.h"
 
 #include <fmt/compile.h>
 
@@ -26,7 +27,7 @@ void EventLog::write_csv(std::ostream& out, const Cluster& cluster,
   auto put = [&](auto v) { fmt::format_to(fmt::appender(buf), FMT_COMPILE("{}"), v); };
   std::vector<NodeId> nodes;
   for (const Row& r : rows_) {
-    put(to_seconds(r.time));
+    append_seconds(buf, r.time);
     buf.push_back(',');
     append_csv_field(buf, workload.jobs[r.job].name);
     buf.push_back(',');

@@ -3,6 +3,7 @@
 #include "sim/engine/error.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/result_dir.h"
+#include "sim/report/seconds_text.h"
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -49,11 +50,6 @@ double us_round(double s) {
   return std::round(s * 1e6) / 1e6;
 }
 
-// Seconds from integer microseconds, shortest exact decimal: "12.5", "3600".
-std::string secs(SimTime t) {
-  return fmt::format("{}", to_seconds(t));
-}
-
 } // namespace
 
 void write_jobs_csv(std::ostream& out, const SimState& s) {
@@ -69,7 +65,7 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
   // million-job replay (docs/performance.md). The text is the same as fmt::format("{}", v).
   fmt::memory_buffer buf;
   auto put = [&](auto v) { fmt::format_to(fmt::appender(buf), FMT_COMPILE("{}"), v); };
-  auto put_secs = [&](SimTime t) { put(to_seconds(t)); };
+  auto put_secs = [&](SimTime t) { append_seconds(buf, t); };
   auto put_text = [&](std::string_view t) { buf.append(t.data(), t.data() + t.size()); };
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
     const JobState& job = s.jobs[j];
@@ -216,11 +212,15 @@ void write_timeseries_row(std::ostream& out, const Sample& s) {
   constexpr auto kCpu = static_cast<std::size_t>(DeviceKind::kCpu);
   constexpr auto kPhi = static_cast<std::size_t>(DeviceKind::kXeonPhi);
   constexpr auto kFpga = static_cast<std::size_t>(DeviceKind::kFpga);
-  fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{}\n", secs(s.time), s.running, s.pending,
-             s.allocated_gpus, s.effective_util, s.allocated_by_kind[kCpu],
-             s.effective_util_by_kind[kCpu], s.allocated_by_kind[kPhi],
-             s.effective_util_by_kind[kPhi], s.allocated_by_kind[kFpga],
-             s.effective_util_by_kind[kFpga]);
+  // Into a buffer on the stack (no string per field), then one write.
+  fmt::memory_buffer buf;
+  append_seconds(buf, s.time);
+  fmt::format_to(fmt::appender(buf), FMT_COMPILE(",{},{},{},{},{},{},{},{},{},{}\n"), s.running,
+                 s.pending, s.allocated_gpus, s.effective_util, s.allocated_by_kind[kCpu],
+                 s.effective_util_by_kind[kCpu], s.allocated_by_kind[kPhi],
+                 s.effective_util_by_kind[kPhi], s.allocated_by_kind[kFpga],
+                 s.effective_util_by_kind[kFpga]);
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
 } // namespace dlsim

@@ -1,0 +1,63 @@
+// append_seconds (sim/report/seconds_text.h) writes a time in integer microseconds as the same
+// text as fmt::format("{}", to_seconds(t)), which every result file used before it: the files
+// stay byte-identical. Checked on the edges of its fast path and on seeded random times.
+#include "sim/engine/rng.h"
+#include "sim/report/seconds_text.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+namespace {
+
+std::string via_fmt(dlsim::SimTime t) {
+  return fmt::format("{}", dlsim::to_seconds(t));
+}
+
+std::string via_append(dlsim::SimTime t) {
+  fmt::memory_buffer buf;
+  dlsim::append_seconds(buf, t);
+  return fmt::to_string(buf);
+}
+
+} // namespace
+
+TEST_CASE("append_seconds writes what fmt writes for to_seconds", "[outputs]") {
+  // Hand-picked: integral seconds, trailing zeros, the fast path's edges (100 us = 1e-4 s, the
+  // last time fmt writes without an exponent; 10^15 - 1 us, 15 digits) and past them.
+  CHECK(via_append(0) == "0");
+  CHECK(via_append(3'600'000'000) == "3600");
+  CHECK(via_append(12'500'000) == "12.5");
+  CHECK(via_append(-250'000) == "-0.25");
+  CHECK(via_append(6'354'296'000) == "6354.296");
+  CHECK(via_append(100) == "0.0001");
+  CHECK(via_append(99) == "9.9e-05"); // fmt's exponent form, through fmt
+  CHECK(via_append(1) == "1e-06");
+  for (dlsim::SimTime t :
+       {dlsim::SimTime{100}, dlsim::SimTime{-100}, dlsim::SimTime{101}, dlsim::SimTime{999'999},
+        dlsim::SimTime{1'000'001}, dlsim::SimTime{999'999'999'999'999},
+        dlsim::SimTime{-999'999'999'999'999}, dlsim::SimTime{1'000'000'000'000'000},
+        dlsim::SimTime{123'456'789'012'345'678}, dlsim::kMaxTime, -dlsim::kMaxTime}) {
+    INFO("t = " << t);
+    CHECK(via_append(t) == via_fmt(t));
+  }
+}
+
+TEST_CASE("append_seconds matches fmt on random times of every magnitude", "[outputs]") {
+  dlsim::Rng rng = dlsim::Rng::stream(7, "test.seconds-text");
+  // Up to 10^k microseconds for k = 1..18: sub-microsecond-looking small values, trace-like
+  // times, and times past the 15-digit fast path.
+  for (int k = 1; k <= 18; ++k) {
+    std::uint64_t bound = 1;
+    for (int i = 0; i < k; ++i)
+      bound *= 10;
+    for (int n = 0; n < 2000; ++n) {
+      auto t = static_cast<dlsim::SimTime>(rng.below(bound));
+      if (n % 2 == 1) t = -t;
+      // Times in whole milliseconds too, which end in zeros.
+      if (n % 3 == 0) t -= t % 1000;
+      INFO("t = " << t);
+      REQUIRE(via_append(t) == via_fmt(t));
+    }
+  }
+}
