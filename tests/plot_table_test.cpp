@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace dlsim::test;
@@ -65,25 +66,27 @@ TEST_CASE("dlsim plot's data files of a hand FIFO case", "[plot]") {
   CHECK(block(cdf, 0) ==
         std::vector<std::string>{"100 0.3333333333333333", "110 0.6666666666666666", "140 1"});
 
-  // Samples every 25 s, 0..150. Allocated GPUs: a's 3 until 100, then b's 2 + c's 1 = 3 until
-  // 130, b's 2 at 130..150 is not sampled (rows at 125 and 150), none at 150: 3/4 = 0.75 then 0.
-  // Effective: each duration-only job runs at the default gpu_util 0.52, so 3 x 0.52 / 4 = 0.39.
+  // Samples every 25 s, 0..150, written where a value changes (docs/outputs.md). Allocated
+  // GPUs: a's 3 until 100, then b's 2 + c's 1 = 3 until 130, b's 2 at 130..150 is not sampled
+  // (grid times 125 and 150), none at 150: 3/4 = 0.75 then 0. Effective: each duration-only job
+  // runs at the default gpu_util 0.52, so 3 x 0.52 / 4 = 0.39. pending, running: at 0 a runs; at
+  // 25, 50 and 75 b and c wait (submitted at 10 and 20; FIFO keeps c behind b); at 100 and 125 b
+  // and c run; at 150 all are done. So rows at 0, 25 (the queue), 100 (the queue again) and 150
+  // (everything); 50, 75 and 125 repeat the row before them and are left out.
   auto util = block(read_file(dir.file("p/utilization.dat")), 0);
-  REQUIRE(util.size() == 7);
+  REQUIRE(util.size() == 4);
+  const double times[] = {0, 25, 100, 150};
   for (std::size_t i = 0; i < util.size(); ++i) {
     std::istringstream row(util[i]);
     double t = 0, alloc = 0, effective = 0;
     row >> t >> alloc >> effective;
     INFO(util[i]);
-    CHECK(t == 25.0 * i);
-    CHECK(alloc == (i < 6 ? 0.75 : 0.0));
-    CHECK(effective == Approx(i < 6 ? 0.39 : 0.0).margin(1e-12));
+    CHECK(t == times[i]);
+    CHECK(alloc == (i < 3 ? 0.75 : 0.0));
+    CHECK(effective == Approx(i < 3 ? 0.39 : 0.0).margin(1e-12));
   }
-  // pending, running: at 0 a runs; at 25, 50 and 75 b and c wait (submitted at 10 and 20; FIFO
-  // keeps c behind b); at 100 and 125 b and c run; at 150 all are done.
   CHECK(block(read_file(dir.file("p/queue.dat")), 0) ==
-        std::vector<std::string>{"0 0 1", "25 2 1", "50 2 1", "75 2 1", "100 0 2", "125 0 2",
-                                 "150 0 0"});
+        std::vector<std::string>{"0 0 1", "25 2 1", "100 0 2", "150 0 0"});
 
   // Gantt from events.csv: device start end job_index job, jobs numbered by first appearance.
   CHECK(block(read_file(dir.file("p/gantt.dat")), 0) ==
@@ -97,10 +100,10 @@ TEST_CASE("dlsim plot's data files of a hand FIFO case", "[plot]") {
     CHECK_THAT(script, Catch::Contains(out));
   }
   // One cluster kind (gpu): its allocated and effective lines, columns 2 and 3.
-  CHECK_THAT(script, Catch::Contains("'utilization.dat' index 0 using ($1/3600):2 with lines lw 2 "
+  CHECK_THAT(script, Catch::Contains("'utilization.dat' index 0 using ($1/3600):2 with steps lw 2 "
                                      "title 'gpu allocated'"));
   CHECK_THAT(script,
-             Catch::Contains("using ($1/3600):3 with lines lw 1 dt 2 title 'gpu effective'"));
+             Catch::Contains("using ($1/3600):3 with steps lw 1 dt 2 title 'gpu effective'"));
   CHECK_THAT(script, !Catch::Contains("utilization.dat' index 0 using ($1/3600):4"));
 }
 
@@ -153,16 +156,22 @@ TEST_CASE("dlsim plot's CDF and utilization of the default experiment agree with
   CHECK(cdf[249].substr(cdf[249].find(' ') + 1) == "0.5");
   CHECK(cdf[499].substr(cdf[499].find(' ') + 1) == "1");
   // The time average of the sampled allocated fraction approximates gpu_util_alloc, 0.35901
-  // (an integral over time; samples every 60 s of a 349,168 s run, so within 0.002).
+  // (an integral over time; samples every 60 s of a 349,168 s run, so within 0.002). Rows are
+  // change points: each value holds until the next row's time.
   auto util = block(read_file(dir.file("res-plots/utilization.dat")), 0);
-  double alloc = 0;
+  REQUIRE(util.size() > 2);
+  std::vector<std::pair<double, double>> points; // time, allocated fraction
   for (const auto& line : util) {
     std::istringstream row(line);
     double t = 0, a = 0;
     row >> t >> a;
-    alloc += a;
+    points.emplace_back(t, a);
   }
-  CHECK(alloc / util.size() == Approx(0.35901).margin(0.002));
+  double area = 0;
+  for (std::size_t i = 0; i + 1 < points.size(); ++i)
+    area += points[i].second * (points[i + 1].first - points[i].first);
+  const double alloc = area / (points.back().first - points.front().first);
+  CHECK(alloc == Approx(0.35901).margin(0.002));
   // 500 jobs on 32 GPUs: small enough for the Gantt chart by default; FIFO never preempts, so
   // one segment per job and GPU.
   std::istringstream gantt(read_file(dir.file("res-plots/gantt.dat")));

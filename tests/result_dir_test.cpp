@@ -67,11 +67,12 @@ TEST_CASE("dlsim run killed with -9 leaves the complete earlier run or the compl
   for (auto [stage, expect_new] :
        {std::pair{"writing", false}, std::pair{"staged", false}, std::pair{"swapped", true}}) {
     CAPTURE(stage);
-    REQUIRE(run_dlsim(old_args + " --out " + out, dir).code == 0);
-    Outcome killed = run_killed_at(stage, new_args + " --out " + out, dir);
+    const std::string to_out = " --out " + out;
+    REQUIRE(run_dlsim(old_args + to_out, dir).code == 0);
+    Outcome killed = run_killed_at(stage, new_args + to_out, dir);
     CHECK(killed.code == 128 + SIGKILL);
     CHECK(contents_of(out) == (expect_new ? new_run : old_run));
-    REQUIRE(run_dlsim(old_args + " --out " + out, dir).code == 0);
+    REQUIRE(run_dlsim(old_args + to_out, dir).code == 0);
     CHECK(contents_of(out) == old_run);
     CHECK(entries_named_like(dir.path(), ".dlsim-") == 0);
   }
@@ -192,31 +193,61 @@ TEST_CASE("compare rejects a JSON object that is not a summary", "[compare][atom
   CHECK_THAT(o.err, Catch::Contains("empty.json: no 'jobs' key: not a dlsim summary.json"));
 }
 
-TEST_CASE("the timeseries of a one-job trace of 999,999,999 s is bounded by doubling the period",
+namespace {
+
+std::vector<std::string> lines_of(const std::string& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::vector<std::string> rows;
+  while (std::getline(in, line))
+    rows.push_back(line);
+  return rows;
+}
+
+} // namespace
+
+TEST_CASE("the timeseries of a one-job trace of 999,999,999 s has a row where it changes",
           "[cli][bounded]") {
   // One job of 999,999,999 s on one GPU from t = 0 (no start cost in the default experiment):
-  // the run ends at T = 999,999,999 s. At the default 60 s that was 16.7 million rows held in
-  // memory (531 MB RSS, a 398 MB file). Now the period doubles after every 100,000 rows: block k
-  // (k = 1..7) has 100,000 rows at p_k = 60 * 2^(k-1) s; block k+1 starts at the last row of
-  // block k plus p_(k+1): block 1 ends at 99,999 * 60 = 5,999,940 s, block 2 starts at 6,000,060 s,
-  // ..., block 7 (p = 3,840 s) ends at 761,999,940 s and block 8 (p = 7,680 s) starts at
-  // 762,007,620 s. Block 8 then has floor((999,999,999 - 762,007,620) / 7,680) + 1 = 30,988 + 1
-  // = 30,989 rows, so 700,000 + 30,989 = 730,989 rows in all.
+  // the run ends at T = 999,999,999 s. At the default 60 s that was 16.7 million grid times
+  // (731,000 rows even after doubling the period). Only change points are written, and the
+  // state never changes before the end: the row at 0 (the job running) and the last grid time
+  // at or before T, floor(999,999,999 / 60) * 60 = 999,999,960 s, where it still runs (it
+  // finishes at 999,999,999).
   ScratchDir dir;
   std::string trace = dir.write("one.csv", "id,submit_s,workers,gpus_per_worker,duration_s\n"
                                            "long,0,1,1,999999999\n");
   Outcome o = run_dlsim("run -q --trace " + trace + " --out " + dir.file("out"), dir);
   REQUIRE(o.code == 0);
-  CHECK_THAT(o.err, Catch::Contains("730989 rows; the sampling period doubled 7 times to 7680 s"));
+  CHECK(o.err.find("doubled") == std::string::npos);
   CHECK_THAT(read_file(dir.file("out/summary.json")), Catch::Contains("\"makespan_s\": 999999999"));
-  std::ifstream in(dir.file("out/timeseries.csv"));
-  std::string line;
-  std::vector<std::string> rows;
-  while (std::getline(in, line))
-    rows.push_back(line);
-  REQUIRE(rows.size() == 1 + 730989);              // the header and the rows
-  CHECK(rows[100000].rfind("5999940,", 0) == 0);   // the last row at 60 s
-  CHECK(rows[100001].rfind("6000060,", 0) == 0);   // the first at 120 s
-  CHECK(rows[700001].rfind("762007620,", 0) == 0); // the first at 7,680 s
-  CHECK(rows.back().rfind(std::to_string(762007620 + 30988 * 7680) + ",", 0) == 0);
+  auto rows = lines_of(dir.file("out/timeseries.csv"));
+  REQUIRE(rows.size() == 1 + 2); // the header and the rows
+  CHECK(rows[1].rfind("0,1,0,1,", 0) == 0);
+  CHECK(rows[2].rfind("999999960,1,0,1,", 0) == 0);
+  CHECK(rows[1].substr(rows[1].find(',')) == rows[2].substr(rows[2].find(',')));
+}
+
+TEST_CASE("a timeseries that changes at every grid time still doubles its period",
+          "[cli][bounded]") {
+  // Job k (k = 0..50,000) is submitted at 120k s and runs 60 s, alone on one GPU, so at the
+  // grid times 120k one job runs and at 120k + 60 none: every 60 s row differs from the one
+  // before and is written. After 100,000 rows (t = 0 .. 99,999 * 60 = 5,999,940 s) the period
+  // doubles to 120 s; the next grid time is 5,999,940 + 120 = 6,000,060 s, the end of the run
+  // (job 50,000 runs 6,000,000..6,000,060). Its row equals the one at 5,999,940 (nothing runs)
+  // but is the last grid time of the run, so it is written: 100,001 rows.
+  ScratchDir dir;
+  std::string text = "id,submit_s,workers,gpus_per_worker,duration_s\n";
+  for (int k = 0; k <= 50000; ++k)
+    text += "j" + std::to_string(k) + "," + std::to_string(120 * k) + ",1,1,60\n";
+  std::string trace = dir.write("alternating.csv", text);
+  Outcome o = run_dlsim("run -q --trace " + trace + " --out " + dir.file("out"), dir);
+  REQUIRE(o.code == 0);
+  CHECK_THAT(o.err, Catch::Contains("100001 rows; the sampling period doubled 1 times to 120 s"));
+  auto rows = lines_of(dir.file("out/timeseries.csv"));
+  REQUIRE(rows.size() == 1 + 100001);
+  CHECK(rows[1].rfind("0,1,0,1,", 0) == 0);
+  CHECK(rows[2].rfind("60,0,0,0,", 0) == 0);
+  CHECK(rows[100000].rfind("5999940,0,0,0,", 0) == 0); // the last row at 60 s
+  CHECK(rows[100001].rfind("6000060,0,0,0,", 0) == 0); // the run's last grid time, at 120 s
 }

@@ -301,8 +301,10 @@ std::string plot_script(const std::vector<PlotRun>& runs, const std::vector<std:
       for (std::size_t k = 0; k < runs[r].kinds.size(); ++k) {
         const std::string& kind = runs[r].kinds[k].first;
         for (int e = 0; e < 2; ++e) {
+          // Steps: timeseries.csv has a row only where a value changed (docs/outputs.md), and
+          // the value holds until the next row.
           s += fmt::format(
-              "{}'utilization.dat' index {} using ($1/3600):{} with lines lw {} {}"
+              "{}'utilization.dat' index {} using ($1/3600):{} with steps lw {} {}"
               "title {}",
               first ? "" : ", \\\n     ", r, 2 + 2 * k + e, e ? 1 : 2, e ? "dt 2 " : "",
               gp_quote(label_prefix(runs, runs[r]) + kind + (e ? " effective" : " allocated")));
@@ -316,8 +318,8 @@ std::string plot_script(const std::vector<PlotRun>& runs, const std::vector<std:
     chart("queue", "jobs over time", "time (h)", "jobs");
     s += "plot ";
     for (std::size_t r = 0; r < runs.size(); ++r) {
-      s += fmt::format("{0}'queue.dat' index {1} using ($1/3600):2 with lines lw 2 title {2}, "
-                       "\\\n     'queue.dat' index {1} using ($1/3600):3 with lines dt 2 title {3}",
+      s += fmt::format("{0}'queue.dat' index {1} using ($1/3600):2 with steps lw 2 title {2}, "
+                       "\\\n     'queue.dat' index {1} using ($1/3600):3 with steps dt 2 title {3}",
                        r ? ", \\\n     " : "", r, gp_quote(label_prefix(runs, runs[r]) + "pending"),
                        gp_quote(label_prefix(runs, runs[r]) + "running"));
     }

@@ -44,10 +44,13 @@ struct Sample {
   std::array<double, kDeviceKinds> effective_util_by_kind{}; // 0 when the kind has no devices
 };
 
-// Samples the state every `period` (the state at time t is the one after all decisions at t)
-// and hands each sample to `sink` at once, so the series is never held in memory. The count is
-// bounded: after every `rows_per_doubling` samples the period doubles (docs/outputs.md), so a
-// run of length T at period p writes at most about rows_per_doubling * log2(T / p) rows.
+// Samples the state on a grid of times 0, p, 2p, ... (the state at time t is the one after all
+// decisions at t) and hands a sample to `sink` at once, so the series is never held in memory.
+// Only change points are handed on: a grid time whose values equal the last row's is left out,
+// except the last grid time of the run, which always is (docs/outputs.md). The state between
+// events is constant, so an advance costs O(1) however many grid times it spans. The count is
+// bounded: after every `rows_per_doubling` rows handed on the period doubles, so a run of length
+// T at period p writes at most about rows_per_doubling * log2(T / p) rows.
 class Sampler final : public RunObserver {
 public:
   static constexpr std::size_t kRowsPerDoubling = 100'000;
@@ -58,16 +61,24 @@ public:
   void on_run_end(const View& view) override;
   [[nodiscard]] SimTime period() const { return period_; } // the last one, after doublings
   [[nodiscard]] std::size_t doublings() const { return doublings_; }
-  [[nodiscard]] std::size_t rows() const { return rows_; }
+  [[nodiscard]] std::size_t rows() const { return rows_; }             // handed on
+  [[nodiscard]] std::size_t grid_times() const { return grid_times_; } // sampled or skipped
 
 private:
-  void take(SimTime t, const View& view);
+  // The sample at next_, handed on when it differs from the last row; then every grid time
+  // before `end` (exclusive) or up to it (inclusive), which sees the same state, is skipped.
+  void sample_through(SimTime end, bool inclusive, const View& view);
+  void hand_on(const Sample& sample);
   SimTime period_;
   std::function<void(const Sample&)> sink_;
   std::size_t rows_per_doubling_;
   std::size_t rows_ = 0;
+  std::size_t grid_times_ = 0;
   std::size_t doublings_ = 0;
   SimTime next_ = 0;
+  Sample last_;         // the last row handed on
+  bool held_ = false;   // a grid time after last_ was left out (its values are last_'s)
+  SimTime held_at_ = 0; // the latest such time
 };
 
 } // namespace dlsim
