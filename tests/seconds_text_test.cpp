@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 
 namespace {
@@ -59,5 +60,36 @@ TEST_CASE("append_seconds matches fmt on random times of every magnitude", "[out
       INFO("t = " << t);
       REQUIRE(via_append(t) == via_fmt(t));
     }
+  }
+}
+
+namespace {
+
+std::string decimal_via_append(double v) {
+  fmt::memory_buffer buf;
+  dlsim::append_decimal(buf, v);
+  return fmt::to_string(buf);
+}
+
+} // namespace
+
+TEST_CASE("append_decimal writes what fmt writes for any double", "[outputs]") {
+  // Whole microseconds (the fast path), other doubles (through fmt) and the signed zeros.
+  CHECK(decimal_via_append(0.0) == "0");
+  CHECK(decimal_via_append(-0.0) == "-0");
+  CHECK(decimal_via_append(1.5) == "1.5");
+  CHECK(decimal_via_append(0.1) == "0.1");
+  CHECK(decimal_via_append(1.0 / 3.0) == fmt::format("{}", 1.0 / 3.0));
+  CHECK(decimal_via_append(1e300) == fmt::format("{}", 1e300));
+  CHECK(decimal_via_append(std::nan("")) == fmt::format("{}", std::nan("")));
+  dlsim::Rng rng = dlsim::Rng::stream(7, "test.decimal-text");
+  for (int n = 0; n < 20000; ++n) {
+    // A ratio rounded to the microsecond as jobs.csv's slowdown is, and the raw ratio.
+    const double raw = (1 + rng.uniform01() * 1e6) / (1e-3 + rng.uniform01() * 100);
+    const double rounded = std::round(raw * 1e6) / 1e6;
+    INFO("raw = " << fmt::format("{}", raw));
+    REQUIRE(decimal_via_append(rounded) == fmt::format("{}", rounded));
+    REQUIRE(decimal_via_append(raw) == fmt::format("{}", raw));
+    REQUIRE(decimal_via_append(-rounded) == fmt::format("{}", -rounded));
   }
 }

@@ -12,6 +12,8 @@
 
 #include "sim/engine/time.h"
 
+#include <cmath>
+
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
@@ -44,6 +46,19 @@ inline void append_seconds(fmt::memory_buffer& buf, SimTime t) {
     --n;
   buf.push_back('.');
   buf.append(digits, digits + n);
+}
+
+// Any double, as fmt::format("{}", v) writes it; through append_seconds when v is a whole
+// number of microseconds (jobs.csv's solo_s and slowdown are rounded to them), that is when v
+// is exactly to_seconds(k) for the integer k nearest v * 10^6: then fmt's text for v is its
+// text for to_seconds(k). Zero goes through fmt, which writes -0.0 as "-0".
+inline void append_decimal(fmt::memory_buffer& buf, double v) {
+  const double k = std::round(v * 1e6);
+  if (v != 0 && std::fabs(k) < 1e15 && k / 1e6 == v) {
+    append_seconds(buf, static_cast<SimTime>(k));
+    return;
+  }
+  fmt::format_to(fmt::appender(buf), FMT_COMPILE("{}"), v);
 }
 
 } // namespace dlsim

@@ -120,10 +120,10 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
     // Solo run time: the work at the requested size on the device the trace's durations are
     // measured on (the reference device, or the required type), alone (docs/outputs.md).
     double solo_s = solo_seconds(w, j);
-    put(solo_s);
+    append_decimal(buf, solo_s);
     buf.push_back(',');
     if (ended && job.status == JobStatus::kFinished && solo_s > 0)
-      put(std::round(to_seconds(job.end - submit) / solo_s * 1e6) / 1e6);
+      append_decimal(buf, std::round(to_seconds(job.end - submit) / solo_s * 1e6) / 1e6);
     buf.push_back('\n');
     if (buf.size() >= (std::size_t{1} << 16)) {
       out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
