@@ -90,8 +90,10 @@ TEST_CASE("trace errors name file, line and column", "[trace][errors]") {
   // Not an integer.
   CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1.5,10\n"),
              Catch::Matches(".*trace.csv:2: workers: expected an integer, got '1.5'"));
-  // Duplicate id.
+  // Duplicate id; it is the error reported when submit_s or workers are bad too.
   CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1,10\na,1,1,10\n"),
+             Catch::Matches(".*trace.csv:3: id: duplicate job id 'a'"));
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1,10\na,x,0,10\n"),
              Catch::Matches(".*trace.csv:3: id: duplicate job id 'a'"));
   // Neither duration nor iterations in a row; both; iterations without a model.
   CHECK_THAT(read_error("id,submit_s,workers,duration_s,iterations\na,0,1,,\n"),
@@ -129,6 +131,20 @@ TEST_CASE("jobs that could never fit, unknown models and device types are errors
              Catch::Matches(".*trace.csv:2: device_type: job 'd': unknown device type 'TPUv4'.*"));
   CHECK_THAT(build_error("id,submit_s,workers,duration_s,device_type\nd,0,1,10,K80\n"),
              Catch::Contains("job 'd'")); // a K80 job on an all-V100 cluster never runs
+}
+
+TEST_CASE("skip-bad-jobs: a row skipped for a bad field still holds its id", "[trace]") {
+  // b's row is skipped for its submit_s; the later b repeats its id and is skipped as a
+  // duplicate, and the later c's workers error is reported as it is (c is not a repeat).
+  Trace t = trace_from_csv(
+      "id,submit_s,workers,duration_s\na,0,1,10\nb,x,1,10\nb,2,1,10\nc,3,0,10\n", true);
+  REQUIRE(t.jobs.size() == 1);
+  CHECK(t.jobs[0].name == "a");
+  CHECK(t.skipped == 3);
+  REQUIRE(t.skip_reasons.size() == 3);
+  CHECK_THAT(t.skip_reasons[0], Catch::Contains(":3: submit_s: expected a number, got 'x'"));
+  CHECK_THAT(t.skip_reasons[1], Catch::Contains(":4: id: duplicate job id 'b'"));
+  CHECK_THAT(t.skip_reasons[2], Catch::Contains(":5: workers: must be at least 1, got 0"));
 }
 
 TEST_CASE("skip-bad-jobs skips and counts bad rows instead of failing", "[trace]") {
