@@ -12,7 +12,7 @@ using namespace dlsim::test;
 
 namespace {
 
-const char* kFourV100 = "nodes:\n  - count: 1\n    devices: {V100: 4}\n";
+constexpr const char* kFourV100 = "nodes:\n  - count: 1\n    devices: {V100: 4}\n";
 
 std::string read_error(const std::string& csv) {
   try {
