@@ -200,6 +200,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     r.devices_per_worker = tj.devices_per_worker;
     r.ps = tj.ps;
     r.cpus_per_worker = tj.cpus_per_worker;
+    r.ps_cpus = tj.ps_cpus;
     r.mem_gb_per_worker = tj.mem_gb_per_worker;
     r.min_workers = tj.min_workers == 0 ? tj.workers : tj.min_workers;
     r.max_workers = tj.max_workers == 0 ? tj.workers : tj.max_workers;
@@ -314,6 +315,21 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
                                        "usable device here has {} GB",
                                        w.models[r.model], r.gpu_mem_gb, most_memory));
       continue;
+    }
+    // A parameter server's cores must fit on one node
+    // (docs/scaling.md#cpu-cores-of-ps-and-workers).
+    if (r.ps_cpus > 0) {
+      double most = 0;
+      for (const auto& g : cluster.groups)
+        most = std::max(most, g.cpu_cores);
+      if (r.ps_cpus > most + 1e-9) {
+        reject_row(trace, read_options,
+                   where("ps_cpus") +
+                       fmt::format("{} CPU cores per parameter server: no node has that many "
+                                   "(the most: {})",
+                                   r.ps_cpus, most));
+        continue;
+      }
     }
     if (best < r.min_workers) {
       std::string what = candidates.empty()

@@ -51,7 +51,8 @@ struct TraceJob {
   std::uint32_t ps = 0;
   double cpus_per_worker = 0;
   double mem_gb_per_worker = 0;
-  std::uint32_t user = 0; // into Trace::users ("" when the trace has none)
+  std::uint16_t ps_cpus = 0; // CPU cores per parameter server; 0 = not modelled
+  std::uint32_t user = 0;    // into Trace::users ("" when the trace has none)
   std::uint32_t queue = 0;
   int priority = 0;
   std::uint32_t min_workers = 0; // 0 = same as workers

@@ -217,9 +217,12 @@ double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
     // Each of the allocated workers computes one step of the request's per-worker batch, then
     // exchanges gradients (docs/scaling.md): alloc / req of the request's work per step.
     const PerfTable::Traffic& t = perf.traffic[req.model];
-    const double step_s =
-        analytic_step_s(device_iter_s(perf, req.model, job.type) * slowdown, t.model_bytes,
-                        t.comm_overlap, scaling_placement(*s.cluster, job));
+    ScalingPlacement place = scaling_placement(*s.cluster, job);
+    place.ps_cores = req.ps_cpus; // the CPU side of a PS exchange (0: not modelled)
+    place.worker_cores = req.cpus_per_worker;
+    place.devices_per_worker = req.devices_per_worker;
+    const double step_s = analytic_step_s(device_iter_s(perf, req.model, job.type) * slowdown,
+                                          t.model_bytes, t.comm_overlap, place);
     return static_cast<double>(job.workers) / (static_cast<double>(req.workers) * step_s);
   }
   return 1.0 / (iter_s * slowdown);

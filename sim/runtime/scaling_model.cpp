@@ -37,8 +37,17 @@ double ps_nic_units(std::span<const std::uint32_t> replicas_per_node,
   return worst;
 }
 
+double ps_cpu_s(double model_bytes, const ScalingPlacement& p) {
+  if (p.ps == 0 || !(p.ps_cores > 0)) return 0.0;
+  const double update = (p.replicas + 4.0) * model_bytes / p.ps / (p.ps_cores * kCoreMemoryBytesS);
+  const double copies = p.worker_cores > 0 ? 2.0 * p.devices_per_worker * model_bytes /
+                                                 (p.worker_cores * kCoreMemoryBytesS)
+                                           : 0.0;
+  return update + copies;
+}
+
 double analytic_comm_s(double model_bytes, const ScalingPlacement& p) {
-  return p.ps > 0 ? ps_comm_s(model_bytes, p)
+  return p.ps > 0 ? ps_comm_s(model_bytes, p) + ps_cpu_s(model_bytes, p)
                   : ring_comm_s(model_bytes, p.replicas, p.nodes, p.local_gb_s, p.nic_gb_s);
 }
 
@@ -79,7 +88,7 @@ ScalingPlacement scaling_placement(const Cluster& c, const JobState& job) {
     const std::uint32_t per_worker = p.replicas / job.workers;
     std::vector<std::uint32_t> shards(nodes.size(), 0);
     for (std::uint32_t shard = 0; shard < p.ps; ++shard) {
-      const DeviceId d = job.devices[(shard % job.workers) * per_worker];
+      const DeviceId d = job.devices[static_cast<std::size_t>(shard % job.workers) * per_worker];
       auto it = std::find(nodes.begin(), nodes.end(), c.devices[d].node);
       ++shards[static_cast<std::size_t>(it - nodes.begin())];
     }

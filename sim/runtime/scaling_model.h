@@ -22,7 +22,23 @@ struct ScalingPlacement {
   // With ps > 0: the largest number of bytes, in units of model_bytes / ps, that one node's NIC
   // must carry in one direction during one phase (push or pull); see ps_nic_units.
   double ps_nic_units = 0;
+  // CPU cores of each parameter server and of each worker (docs/scaling.md#cpu-cores-of-ps-and-
+  // workers); ps_cores 0 = the CPU side of the exchange is not modelled (as before it was).
+  double ps_cores = 0;
+  double worker_cores = 0;
+  std::uint32_t devices_per_worker = 1;
 };
+
+// Bytes per second one CPU core moves through memory: a Xeon Gold 6148 socket (the catalog's
+// XeonCPU) has 6 DDR4-2666 channels, 6 x 2666e6 x 8 B = 128.0 GB/s, shared by 20 cores.
+constexpr double kCoreMemoryBytesS = 6 * 2666e6 * 8 / 20;
+
+// The CPU time of a PS step (0 unless p.ps > 0 and p.ps_cores > 0): each shard sums the n
+// replicas' gradients of M/k bytes and updates its M/k parameters and momentum (read and
+// written), (n + 4) M/k bytes through c_ps cores; each worker copies its d replicas' gradients
+// out at the push and the new parameters in at the pull, 2 d M bytes through c_w cores (0 when
+// the job gives no cpus_per_worker). Both at kCoreMemoryBytesS per core.
+double ps_cpu_s(double model_bytes, const ScalingPlacement& p);
 
 // Ring all-reduce over n replicas: each sends and receives 2(n-1)/n x M (Patarasuk and Yuan,
 // JPDC 2009), at the NIC's bandwidth when the ring crosses nodes, else at the local one.

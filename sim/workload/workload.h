@@ -38,9 +38,12 @@ struct JobRequest {
   ModelId model = 0;                  // index into Workload::models / PerfTable
   std::int32_t device_type = kAnyGpu; // DeviceTypeId, kAnyGpu or kTypeSet
   std::uint16_t type_set = 0;         // with kTypeSet: index into Workload::type_sets
-  double gpu_util = 0;                // utilization when running alone, 0..1 (resolved)
-  double gpu_mem_gb = 0;              // device memory footprint (0 = unknown, not checked)
-  double requested_time_s = 0;        // the user's own estimate, when the trace has one
+  // CPU cores of each parameter server (docs/scaling.md#cpu-cores-of-ps-and-workers); 0 = the
+  // PS's CPU time is not modelled. In the padding before gpu_util: sizeof unchanged.
+  std::uint16_t ps_cpus = 0;
+  double gpu_util = 0;         // utilization when running alone, 0..1 (resolved)
+  double gpu_mem_gb = 0;       // device memory footprint (0 = unknown, not checked)
+  double requested_time_s = 0; // the user's own estimate, when the trace has one
   // Share of a device per worker (docs/runtime.md#fractional-shares): guaranteed (min) and most
   // that may be granted (max), 0 < min <= max <= 1. A job with min < 1 has one device per worker
   // and may share it, under the share controller, with others whose mins sum to at most 1.

@@ -16,12 +16,12 @@ namespace dlsim {
 
 namespace {
 
-constexpr std::array<const char*, 22> kColumns = {
-    "id",          "submit_s",  "workers",     "gpus_per_worker", "duration_s",
-    "iterations",  "model",     "ps",          "cpus_per_worker", "mem_gb_per_worker",
-    "user",        "queue",     "priority",    "min_workers",     "max_workers",
-    "device_type", "gpu_util",  "requested_s", "gpu_share_min",   "gpu_share_max",
-    "gpu_mem_gb",  "loss_curve"};
+constexpr std::array<const char*, 23> kColumns = {
+    "id",          "submit_s",   "workers",     "gpus_per_worker", "duration_s",
+    "iterations",  "model",      "ps",          "cpus_per_worker", "mem_gb_per_worker",
+    "user",        "queue",      "priority",    "min_workers",     "max_workers",
+    "device_type", "gpu_util",   "requested_s", "gpu_share_min",   "gpu_share_max",
+    "gpu_mem_gb",  "loss_curve", "ps_cpus"};
 enum Col {
   kId,
   kSubmit,
@@ -44,7 +44,8 @@ enum Col {
   kShareMin,
   kShareMax,
   kGpuMem,
-  kLossCurve
+  kLossCurve,
+  kPsCpus
 };
 using Cells = std::array<char*, kColumns.size()>;
 
@@ -158,6 +159,12 @@ void read_host_resources(const Cells& f, CsvRow& row, TraceJob& job) {
   auto ps = parse_int_field(f[kPs]).value_or(0);
   if (ps < 0) throw FieldError{fmt::format("must not be negative, got {}", ps)};
   job.ps = static_cast<std::uint32_t>(ps);
+  row.column = "ps_cpus"; // docs/scaling.md#cpu-cores-of-ps-and-workers
+  const auto ps_cpus = parse_int_field(f[kPsCpus]).value_or(0);
+  if (ps_cpus < 0 || ps_cpus > 1024)
+    throw FieldError{fmt::format("must be whole CPU cores from 0 to 1024, got {}", ps_cpus)};
+  if (ps_cpus > 0 && ps == 0) throw FieldError{"a job without parameter servers (ps 0) has none"};
+  job.ps_cpus = static_cast<std::uint16_t>(ps_cpus);
   row.column = "cpus_per_worker";
   job.cpus_per_worker = parse_double_field(f[kCpus]).value_or(0);
   if (job.cpus_per_worker < 0) throw FieldError{"must not be negative"};
