@@ -60,13 +60,22 @@ class ElasticKubeflow final : public Policy {
 public:
   explicit ElasticKubeflow(ElasticKubeflowOptions o) : o_(o) {}
 
-  void on_arrival(JobId j, const View&) override { waiting_.push_back(j); }
+  void on_arrival(JobId j, const View& view) override {
+    // A host task holds no device to scale: it starts on View::host_fit's nodes when they have
+    // room (docs/runtime.md#host-tasks).
+    if (is_host_task(view.request(j))) {
+      host_waiting_.push_back(j);
+      return;
+    }
+    waiting_.push_back(j);
+  }
   void on_finish(JobId j, const View&) override {
     std::erase(running_, j);
     std::erase(to_tune_, j);
   }
 
   void schedule(Control& c) override {
+    start_host_tasks(c, host_waiting_);
     const SimTime now = c.now();
     std::erase_if(running_, [&](JobId j) { return is_over(c.state(j).status); });
     // Phase 1: a head job that is high-priority or has waited long enough.
@@ -299,9 +308,10 @@ private:
   ElasticKubeflowOptions o_;
   SimTime wait_ = from_seconds(o_.wait_s, "policy.params.wait_s");
   SimTime idle_ = from_seconds(o_.idle_s, "policy.params.idle_s");
-  std::vector<JobId> waiting_; // arrival order
-  std::vector<JobId> running_; // start order (DRAGON's running queue)
-  std::vector<JobId> to_tune_; // jobs whose shape changed (tune_ps)
+  std::vector<JobId> waiting_;      // arrival order
+  std::vector<JobId> host_waiting_; // host tasks not yet started, arrival order
+  std::vector<JobId> running_;      // start order (DRAGON's running queue)
+  std::vector<JobId> to_tune_;      // jobs whose shape changed (tune_ps)
   SimTime last_action_ = 0;
 };
 

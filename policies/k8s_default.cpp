@@ -74,7 +74,9 @@ public:
       ++it;
       const JobRequest& r = control.request(j);
       auto bound =
-          static_cast<std::uint32_t>(control.state(j).devices.size() / r.devices_per_worker);
+          is_host_task(r)
+              ? 0U
+              : static_cast<std::uint32_t>(control.state(j).devices.size() / r.devices_per_worker);
       for (std::uint32_t k = bound; k < r.workers; ++k) {
         SimTime created =
             r.submit + from_seconds(o_.pod_interval_s * k, "policy.params.pod_interval_s x pod");
@@ -96,6 +98,12 @@ private:
   void schedule_pod(Control& c, JobId j) {
     const JobRequest& r = c.request(j);
     const JobState& st = c.state(j);
+    if (is_host_task(r)) {
+      // No device to score: its pods go whole to View::host_fit's nodes
+      // (docs/runtime.md#host-tasks).
+      if (st.status == JobStatus::kPending && c.host_fit(j)) c.start(j, {});
+      return;
+    }
     const std::uint32_t dpw = r.devices_per_worker;
     std::vector<DeviceTypeId> types;
     if (st.status == JobStatus::kBinding) {

@@ -2,10 +2,26 @@
 #include "policies/topology_aware.h"
 
 #include "sim/engine/error.h"
+#include "sim/runtime/control.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace dlsim {
+
+void start_host_tasks(Control& control, std::vector<JobId>& waiting) {
+  std::vector<JobId> still;
+  for (JobId j : waiting) {
+    if (control.state(j).status != JobStatus::kPending) continue;
+    if (control.host_fit(j)) {
+      control.start(j, {});
+      continue;
+    }
+    still.push_back(j);
+  }
+  waiting.swap(still);
+}
 
 const std::vector<std::string>& placement_names() {
   static const std::vector<std::string> names = {"consolidate", "spread", "topology-aware",
@@ -139,6 +155,7 @@ std::optional<std::vector<DeviceId>> first_fit(const View& view, JobId j, Device
 
 std::optional<std::vector<DeviceId>> place_on_type(const View& view, JobId j, Placement strategy,
                                                    std::uint32_t workers, DeviceTypeId t) {
+  if (is_host_task(view.request(j))) return place_host(view, j);
   // Fast refusal: not enough free devices of this type anywhere. Keeps a blocked FIFO head
   // from scanning the cluster at every decision.
   if (view.free().free(t) < workers * view.request(j).devices_per_worker) return std::nullopt;
@@ -157,6 +174,7 @@ std::optional<std::vector<DeviceId>> place_on_type(const View& view, JobId j, Pl
 
 std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement strategy,
                                            std::uint32_t workers) {
+  if (is_host_task(view.request(j))) return place_host(view, j);
   for (DeviceTypeId t : view.compatible_types(j)) {
     if (auto out = place_on_type(view, j, strategy, workers, t)) return out;
   }

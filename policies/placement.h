@@ -10,6 +10,8 @@
 
 namespace dlsim {
 
+class Control;
+
 enum class Placement {
   kConsolidate,   // fewest nodes: a single node by best fit, else the nodes with most free first
   kSpread,        // one worker per node, least-loaded nodes first
@@ -34,6 +36,17 @@ std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement 
 // The same on one device type only (which must be one of the job's compatible types).
 std::optional<std::vector<DeviceId>> place_on_type(const View& view, JobId j, Placement strategy,
                                                    std::uint32_t workers, DeviceTypeId t);
+// A host task (sim/runtime/job.h is_host_task) holds no devices: an empty list when its workers
+// fit on nodes now (View::host_fit, which start(j, {}) then uses), nullopt when not. place and
+// place_on_type return this for host tasks, whatever the strategy.
+inline std::optional<std::vector<DeviceId>> place_host(const View& view, JobId j) {
+  if (!view.host_fit(j)) return std::nullopt;
+  return std::vector<DeviceId>{};
+}
+// Starts the host tasks of `waiting` that fit now on View::host_fit's nodes, in list order, and
+// drops them and any no longer pending from the list: for policies that keep host tasks out of
+// their own device logic (kube-batch, elastic-kubeflow).
+void start_host_tasks(Control& control, std::vector<JobId>& waiting);
 inline std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement strategy) {
   return place(view, j, strategy, view.request(j).workers);
 }

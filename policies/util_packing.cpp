@@ -72,6 +72,7 @@ private:
   // Proactive predicts from the graph: a job whose model has none cannot be placed honestly.
   void check_features(const View& view, JobId j) const {
     const JobRequest& req = view.request(j);
+    if (is_host_task(req)) return; // no GPU to predict for
     if (!view.model_features(req.model).has_graph) {
       std::string model =
           req.model < view.model_names().size() ? view.model_names()[req.model] : std::string();

@@ -311,16 +311,16 @@ TEST_CASE("openb: pods map to one-worker jobs with fractional GPUs", "[trace][op
   const TraceJob& p5 = job(t, "p5");
   CHECK(type_of(t, p5).empty()); // A10|T4: one of several models, so any GPU
   CHECK(p5.duration_s == 95);    // 170 - 75
-  // p2, CPU-only: a job on one host socket with its cores and memory, run time observed there.
+  // p2, CPU-only: a host task (0 devices) with its cores and memory, on its observed run time.
   const TraceJob& p2 = job(t, "p2");
-  CHECK(type_of(t, p2) == "XeonCPU");
-  CHECK(p2.observed_on_device_type);
-  CHECK(p2.devices_per_worker == 1);
+  CHECK(p2.device_type == kNoString);
+  CHECK(!p2.observed_on_device_type);
+  CHECK(p2.devices_per_worker == 0);
   CHECK(p2.gpu_share_min == 1);
   CHECK(p2.cpus_per_worker == Approx(3.152));
   CHECK(p2.mem_gb_per_worker == Approx(5.46875)); // 5600 / 1024
   CHECK(p2.duration_s == 10);                     // 50 - 40
-  CHECK(has_warning(t, "1 CPU-only pods (num_gpu 0) run on a XeonCPU socket"));
+  CHECK(has_warning(t, "1 CPU-only pods (num_gpu 0) run as host tasks"));
   CHECK(has_warning(t, "skipped 1 pods that never ran"));
   CHECK(has_warning(t, "1 pods allow several GPU models"));
 }
@@ -332,7 +332,7 @@ TEST_CASE("openb: a pod list without times (multigpu files)", "[trace][openb]") 
                             "a,1000,1024,1,250\nb,8000,8192,4,1000\nc,1000,1024,0,0\n");
   Trace t = read_openb_trace(file, ReadOptions{});
   REQUIRE(t.jobs.size() == 3);
-  CHECK(type_of(t, job(t, "c")) == "XeonCPU");
+  CHECK(job(t, "c").devices_per_worker == 0); // CPU-only: a host task
   CHECK(job(t, "a").submit_s == 0);
   CHECK(job(t, "a").duration_s == kOpenbUntimedDurationS);
   CHECK(job(t, "a").gpu_share_min == 0.25);
@@ -420,11 +420,11 @@ TEST_CASE("openb: every real pod list imports with its hand count", "[trace][ope
   CHECK(p33.duration_s == 182); // 9965645 - 9965463
   CHECK(p33.cpus_per_worker == Approx(3.152));
   // Line 50: openb-pod-0048,8000,30517,0,0,,BE,Running,9992086,10013821,9992086, a CPU-only pod:
-  // one XeonCPU socket, 8 cores, 30517 / 1024 = 29.8 GB, 10013821 - 9992086 = 21,735 s there.
+  // a host task of 8 cores, 30517 / 1024 = 29.8 GB, 10013821 - 9992086 = 21,735 s, no device.
   const TraceJob& p48 = job(d, "openb-pod-0048");
-  CHECK(type_of(d, p48) == "XeonCPU");
-  CHECK(p48.observed_on_device_type);
-  CHECK(p48.devices_per_worker == 1);
+  CHECK(p48.device_type == kNoString);
+  CHECK(!p48.observed_on_device_type);
+  CHECK(p48.devices_per_worker == 0);
   CHECK(p48.cpus_per_worker == 8);
   CHECK(p48.mem_gb_per_worker == Approx(29.8017578125));
   CHECK(p48.duration_s == 21735);
@@ -620,8 +620,9 @@ TEST_CASE("cluster from an openb node list", "[cluster][openb]") {
   CHECK(c.groups[1].count == 2);
   CHECK(c.groups[1].cpu_cores == 96);  // 96000 milli-cores
   CHECK(c.groups[1].memory_gb == 384); // 393216 MiB / 1024
-  // Two host sockets on every node, GPU nodes too (for openb's CPU-only pods): 5 x 2.
-  CHECK(c.count_of_type(*find_device_type(c.types, "XeonCPU")) == 10);
+  // Two host sockets on the CPU node (a node needs a device), none on GPU nodes: openb's CPU-only
+  // pods are host tasks that hold cores and memory, no device (docs/runtime.md#host-tasks).
+  CHECK(c.count_of_type(*find_device_type(c.types, "XeonCPU")) == 2);
   CHECK(c.count_of_type(*find_device_type(c.types, "G2")) == 16);
   CHECK(c.count_of_type(*find_device_type(c.types, "V100")) == 16); // V100M16 + V100M32
   CHECK(c.groups[3].memory_gb == 768);
@@ -695,9 +696,9 @@ TEST_CASE("clusters from the real node lists match the bundled YAMLs", "[cluster
   CHECK(gpu.count_of_type(*find_device_type(gpu.types, "V100")) == 399);
   Cluster all = load_cluster(openb_cluster_yaml(openb + "/openb_node_list_all_node.csv"), "openb");
   CHECK(all.nodes.size() == 1523);
-  CHECK(gpu.count_of_type(*find_device_type(gpu.types, "XeonCPU")) == 2426); // 1,213 nodes x 2
-  // 1,523 nodes x 2 sockets (the 310 CPU nodes' 620 and the 1,213 GPU nodes' 2,426).
-  CHECK(all.count_of_type(*find_device_type(all.types, "XeonCPU")) == 3046);
+  CHECK(gpu.count_of_type(*find_device_type(gpu.types, "XeonCPU")) == 0); // GPU nodes: none
+  // The 310 CPU nodes x 2 sockets (awk -F, 'NR>1 && $4==0' openb_node_list_all_node.csv | wc -l).
+  CHECK(all.count_of_type(*find_device_type(all.types, "XeonCPU")) == 620);
   CHECK(dump(gpu) == dump(load_cluster_file(kSource + "/configs/clusters/openb-gpu.yaml")));
   CHECK(dump(all) == dump(load_cluster_file(kSource + "/configs/clusters/openb-all.yaml")));
   REQUIRE_SHARED(pai);

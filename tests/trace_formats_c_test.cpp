@@ -248,7 +248,7 @@ TEST_CASE("openb: pods never scheduled are dropped, and replayed with "
 TEST_CASE("openb: a CPU-only pod holds host cores on a GPU node, and a GPU pod waits for them",
           "[trace][openb]") {
   ScratchDir dir;
-  // One node as the openb clusters make them: a T4, two host sockets, 16 cores. Pod c (CPU only)
+  // One node as the openb clusters make them: a T4 and 16 cores. Pod c (CPU only, a host task)
   // holds 12 cores from 0 to 100 s; pod g, submitted at 1 s, needs the T4 and 8 cores, which
   // the 16 - 12 = 4 free cores cannot give until c ends: g starts at 100 and, running its
   // observed 51 - 1 = 50 s on the T4, finishes at 150. Without c it would start at 1.
@@ -258,22 +258,24 @@ TEST_CASE("openb: a CPU-only pod holds host cores on a GPU node, and a GPU pod w
                 "deletion_time,scheduled_time\n"
                 "c,12000,1024,0,0,,LS,Running,0,100,0\n"
                 "g,8000,1024,1,1000,T4,LS,Running,1,51,1\n");
-  std::string cluster =
-      dir.write("n.yaml", "nodes:\n  - count: 1\n    devices: {T4: 1, XeonCPU: 2}\n"
-                          "    cpu_cores: 16\n    memory_gb: 64\n");
+  std::string cluster = dir.write("n.yaml", "nodes:\n  - count: 1\n    devices: {T4: 1}\n"
+                                            "    cpu_cores: 16\n    memory_gb: 64\n");
   auto r = run_dlsim("run --trace " + pods + " --format openb --cluster " + cluster +
                          " --policy fifo -q --out " + dir.file("out"),
                      dir);
   REQUIRE(r.code == 0);
   std::string jobs = read_file(dir.file("out/jobs.csv"));
-  CHECK(run_s_of(jobs, "c") == 100);     // its observed run time, on the socket it is pinned to
+  CHECK(run_s_of(jobs, "c") == 100);     // its observed run time
   CHECK(column_of(jobs, "g", 2) == 100); // first_start_s
   CHECK(column_of(jobs, "g", 3) == 150); // finish_s
-  // On a cluster without host sockets the CPU pod can never run: an error naming it.
+  // On a cluster whose nodes have 8 cores (the default, 8 per device) the 12-core pod can never
+  // run: an error naming it and the largest node's figures.
   r = run_dlsim("validate --trace " + pods + " --format openb --cluster " +
                     dir.write("t4.yaml", "nodes:\n  - count: 1\n    devices: {T4: 1}\n"),
                 dir);
   CHECK(r.code == 1);
   CHECK_THAT(r.err, Catch::Contains("pods.csv:2:"));
   CHECK_THAT(r.err, Catch::Contains("job 'c'"));
+  CHECK_THAT(r.err, Catch::Contains("needs 12 CPU cores on one node; the largest node has 8 "
+                                    "cores (64 GB)"));
 }

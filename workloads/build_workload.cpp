@@ -107,6 +107,39 @@ std::string missing_resource(const Cluster& c, std::span<const DeviceTypeId> can
   return "";
 }
 
+// Why the workers of host task `r` (0 devices per worker) can never hold their cores and memory
+// at once, naming the largest node's figures; "" when they can.
+std::string host_task_misfit(const Cluster& c, const JobRequest& r) {
+  std::uint64_t total = 0;
+  double most_cores = 0, most_memory = 0;
+  for (const auto& g : c.groups) {
+    most_cores = std::max(most_cores, g.cpu_cores);
+    most_memory = std::max(most_memory, g.memory_gb);
+    std::uint64_t per_node = r.workers;
+    if (r.cpus_per_worker > 0)
+      per_node = std::min<std::uint64_t>(
+          per_node, static_cast<std::uint64_t>(g.cpu_cores / r.cpus_per_worker + 1e-9));
+    if (r.mem_gb_per_worker > 0)
+      per_node = std::min<std::uint64_t>(
+          per_node, static_cast<std::uint64_t>(g.memory_gb / r.mem_gb_per_worker + 1e-9));
+    total += per_node * g.count;
+  }
+  if (total >= r.workers) return "";
+  if (r.cpus_per_worker > most_cores + 1e-9) {
+    return fmt::format("a job of 0 devices per worker needs {} CPU cores on one node; the largest "
+                       "node has {} cores ({} GB)",
+                       r.cpus_per_worker, most_cores, most_memory);
+  }
+  if (r.mem_gb_per_worker > most_memory + 1e-9) {
+    return fmt::format("a job of 0 devices per worker needs {} GB of memory on one node; the "
+                       "largest node has {} GB ({} cores)",
+                       r.mem_gb_per_worker, most_memory, most_cores);
+  }
+  return fmt::format("{} workers of {} CPU cores and {} GB each (0 devices) cannot fit: the "
+                     "cluster holds at most {} at once",
+                     r.workers, r.cpus_per_worker, r.mem_gb_per_worker, total);
+}
+
 } // namespace
 
 Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster,
@@ -183,6 +216,14 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     std::stable_sort(order.begin(), order.end(), by_submit);
   w.jobs.reserve(trace.jobs.size());
   std::map<std::uint32_t, std::size_t> unknown_model_jobs; // trace model id -> jobs
+  auto add_curve = [&](const TraceJob& tj, JobSpec& spec) {
+    if (tj.curve == 0) return;
+    // The curve's noise is the job's own: keyed by its name, whatever the run's seed.
+    LossCurve curve = trace.curves[tj.curve - 1];
+    curve.noise_key = fnv1a64(tj.name);
+    w.curves.push_back(curve);
+    spec.curve = static_cast<std::uint32_t>(w.curves.size());
+  };
   for (std::size_t idx : order) {
     TraceJob& tj = trace.jobs[idx];
     auto where = [&](const char* column) {
@@ -225,8 +266,10 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       r.model = static_cast<ModelId>(model_of[tj.model]);
     } else if (options.assign_models && !zoo.models.empty()) {
       // Documented rule (docs/models.md): uniform over the zoo, one draw per model-less job in
-      // submit order from the stream "workload.assign-models".
-      r.model = static_cast<ModelId>(1 + assign.below(zoo.models.size()));
+      // submit order from the stream "workload.assign-models". A host task draws too (so the
+      // others' draws do not depend on it) but keeps no model: it trains none.
+      const auto drawn = static_cast<ModelId>(1 + assign.below(zoo.models.size()));
+      if (!is_host_task(r)) r.model = drawn;
     }
     if (tj.device_type != kNoString) {
       const Choice& choice = type_of[tj.device_type];
@@ -268,6 +311,32 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     spec.iterations =
         tj.iterations > 0 ? tj.iterations : tj.duration_s / w.perf.iter_time(r.model, observed_on);
 
+    if (is_host_task(r)) {
+      // No device: some nodes must hold all its workers' cores and memory at once.
+      if (tj.device_type != kNoString) {
+        reject_row(trace, read_options,
+                   where("device_type") +
+                       fmt::format("a job of 0 devices per worker holds none: it cannot require "
+                                   "'{}'",
+                                   trace.device_types.at(tj.device_type)));
+        continue;
+      }
+      if (r.min_workers != r.workers || r.max_workers != r.workers) {
+        reject_row(trace, read_options,
+                   where("workers") + "a job of 0 devices per worker is not elastic");
+        continue;
+      }
+      if (std::string why = host_task_misfit(cluster, r); !why.empty()) {
+        reject_row(trace, read_options, where("workers") + why);
+        continue;
+      }
+      r.gpu_util = 0;
+      r.gpu_mem_gb = 0;
+      add_curve(tj, spec);
+      spec.name = std::move(tj.name); // the trace's copy is read no more
+      w.jobs.push_back(std::move(spec));
+      continue;
+    }
     // Could this job ever run here? Some compatible type must hold its smallest gang at once.
     const DeviceTypeId own_type = static_cast<DeviceTypeId>(r.device_type);
     std::span<const DeviceTypeId> candidates =
@@ -353,13 +422,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
                                  r.max_workers, r.devices_per_worker, best));
       continue;
     }
-    if (tj.curve != 0) {
-      // The curve's noise is the job's own: keyed by its name, whatever the run's seed.
-      LossCurve curve = trace.curves[tj.curve - 1];
-      curve.noise_key = fnv1a64(tj.name);
-      w.curves.push_back(curve);
-      spec.curve = static_cast<std::uint32_t>(w.curves.size());
-    }
+    add_curve(tj, spec);
     spec.name = std::move(tj.name); // the trace's copy is read no more
     w.jobs.push_back(std::move(spec));
   }
@@ -391,6 +454,7 @@ std::vector<DeviceTypeId> unusable_device_types(const Workload& workload, const 
   std::vector<char> used(types, 0);
   for (const JobSpec& spec : workload.jobs) {
     const JobRequest& r = spec.request;
+    if (is_host_task(r)) continue; // uses no device type
     if (!seen.insert({r.device_type, r.type_set, r.model, r.gpu_mem_gb}).second) continue;
     const DeviceTypeId own = static_cast<DeviceTypeId>(r.device_type);
     std::span<const DeviceTypeId> accepted =

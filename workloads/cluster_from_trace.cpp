@@ -1,6 +1,5 @@
 // Node lists to cluster YAML. Model names become dlsim device types (the same mapping the
-// openb and pai2020 trace readers use for jobs), CPU-only machines become two XeonCPU sockets (and
-// openb GPU machines get two beside their GPUs, for openb's CPU-only pods).
+// openb and pai2020 trace readers use for jobs), CPU-only machines become two XeonCPU sockets.
 #include "workloads/cluster_from_trace.h"
 
 #include "workloads/formats/csv_rows.h"
@@ -17,10 +16,10 @@ namespace dlsim {
 
 namespace {
 
-// A CPU-only machine: dlsim's nodes need at least one device, and CPU jobs run on XeonCPU
-// sockets; two sockets is the common server (docs/traces.md#clusters-from-traces). openb's GPU
-// machines get the same two beside their GPUs: openb's CPU-only pods run on GPU nodes too,
-// holding cores and memory there (the fragmentation of Weng et al., ATC'23).
+// A CPU-only machine: dlsim's nodes need at least one device, and CPU jobs of the device model
+// (pai2020's) run on XeonCPU sockets; two sockets is the common server
+// (docs/traces.md#clusters-from-traces). GPU machines get none: openb's CPU-only pods are host
+// tasks that hold a node's cores and memory without a device (docs/runtime.md#host-tasks).
 constexpr std::uint32_t kCpuSocketsPerNode = 2;
 
 struct Machine {
@@ -38,8 +37,7 @@ YAML::Node num(double v) {
 }
 
 // Groups identical machines, in order of first appearance.
-YAML::Node groups_yaml(const std::vector<Machine>& machines, const std::string& prefix,
-                       bool sockets_on_gpu_nodes) {
+YAML::Node groups_yaml(const std::vector<Machine>& machines, const std::string& prefix) {
   std::vector<std::pair<Machine, std::uint32_t>> groups;
   std::map<std::tuple<std::string, std::string, std::uint32_t, double, double>, std::size_t> index;
   for (const auto& m : machines) {
@@ -55,7 +53,7 @@ YAML::Node groups_yaml(const std::vector<Machine>& machines, const std::string& 
                                               m.cpu_cores, m.memory_gb);
     g["count"] = count;
     if (!m.model.empty()) g["devices"][m.model] = m.gpus;
-    if (m.model.empty() || sockets_on_gpu_nodes) g["devices"]["XeonCPU"] = kCpuSocketsPerNode;
+    if (m.model.empty()) g["devices"]["XeonCPU"] = kCpuSocketsPerNode;
     g["cpu_cores"] = num(m.cpu_cores);
     g["memory_gb"] = num(m.memory_gb);
     nodes.push_back(g);
@@ -170,7 +168,7 @@ YAML::Node openb_cluster_yaml(const std::string& file) {
   if (machines.empty()) throw InputError(file + ": the node list has no nodes");
   YAML::Node root;
   openb_device_types(root, machines);
-  root["nodes"] = groups_yaml(machines, "openb", true);
+  root["nodes"] = groups_yaml(machines, "openb");
   return root;
 }
 
@@ -216,7 +214,7 @@ YAML::Node pai2020_cluster_yaml(const std::string& file) {
       throw_bad_row);
   if (machines.empty()) throw InputError(file + ": the machine spec has no machines");
   YAML::Node root;
-  root["nodes"] = groups_yaml(machines, "pai", false);
+  root["nodes"] = groups_yaml(machines, "pai");
   return root;
 }
 

@@ -126,6 +126,15 @@ private:
           control.state(j).status != JobStatus::kSuspended)
         continue;
       const JobRequest& req = control.request(j);
+      if (is_host_task(req)) {
+        // No device, so no group: it starts on View::host_fit's nodes when they have room
+        // (docs/runtime.md#host-tasks).
+        if (control.host_fit(j)) {
+          control.start(j, {});
+          st_.waiting.erase(entry);
+        }
+        continue;
+      }
       if (auto devices = affinity_place(control, st_, j, req.workers)) {
         start_group(control, st_, j, std::move(*devices));
         st_.waiting.erase(entry);

@@ -9,6 +9,7 @@
 #include "policies/kube_batch/config.h"
 #include "policies/kube_batch/plugin.h"
 #include "policies/kube_batch/session.h"
+#include "policies/placement.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -40,6 +41,12 @@ public:
 
   void on_arrival(JobId j, const View& view) override {
     if (!set_up_) set_up_queues(view);
+    // A host task has no device for the session's tasks: it starts on View::host_fit's nodes
+    // before each session (docs/runtime.md#host-tasks).
+    if (is_host_task(view.request(j))) {
+      host_waiting_.push_back(j);
+      return;
+    }
     // Ids are given in submission order: an arrival goes at the end.
     active_.insert(std::upper_bound(active_.begin(), active_.end(), j), j);
   }
@@ -51,6 +58,7 @@ public:
   }
 
   void schedule(Control& control) override {
+    start_host_tasks(control, host_waiting_);
     // Every action acts only on a job with pending tasks (pending, suspended, or binding with
     // pods left: all counted by pending_count) or, with `enqueue`, not yet admitted: with none,
     // the session would do nothing.
@@ -167,9 +175,10 @@ private:
   std::vector<kb::QueueInfo> queues_;
   std::vector<std::uint32_t> queue_of_; // Workload::queues index -> queues_ index
   bool set_up_ = false;
-  std::vector<JobId> active_; // submitted and not finished, increasing ids
-  std::set<JobId> inqueue_;   // admitted by `enqueue`
-  kb::Session session_;       // reopened at every decision (its storage is reused)
+  std::vector<JobId> active_;       // submitted and not finished, increasing ids
+  std::vector<JobId> host_waiting_; // host tasks not yet started, arrival order
+  std::set<JobId> inqueue_;         // admitted by `enqueue`
+  kb::Session session_;             // reopened at every decision (its storage is reused)
 };
 
 } // namespace

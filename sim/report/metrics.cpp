@@ -7,6 +7,7 @@ void UtilizationMeter::on_advance(SimTime from, SimTime to, const View& view) {
   auto dt = static_cast<double>(to - from);
   allocated_gpu_us_ += s.busy_gpus * dt;
   effective_gpu_us_ += s.effective_gpus * dt;
+  held_core_us_ += s.cores_held * dt;
   if (allocated_us_.empty()) {
     allocated_us_.assign(s.busy_by_type.size(), 0.0);
     effective_us_.assign(s.busy_by_type.size(), 0.0);

@@ -18,6 +18,8 @@ public:
   void on_advance(SimTime from, SimTime to, const View& view) override;
   [[nodiscard]] double allocated_gpu_s() const { return allocated_gpu_us_ / kMicrosPerSecond; }
   [[nodiscard]] double effective_gpu_s() const { return effective_gpu_us_ / kMicrosPerSecond; }
+  // Node CPU core-seconds held by jobs (SimState::cores_held).
+  [[nodiscard]] double held_core_s() const { return held_core_us_ / kMicrosPerSecond; }
   // By DeviceTypeId; empty before the first advance, 0 for types the cluster does not have.
   [[nodiscard]] double allocated_s(DeviceTypeId t) const { return at(allocated_us_, t); }
   [[nodiscard]] double effective_s(DeviceTypeId t) const { return at(effective_us_, t); }
@@ -28,6 +30,7 @@ private:
   }
   double allocated_gpu_us_ = 0;
   double effective_gpu_us_ = 0;
+  double held_core_us_ = 0;
   std::vector<DeviceTypeId> present_; // types with devices: the only ones integrated
   std::vector<double> allocated_us_;
   std::vector<double> effective_us_;

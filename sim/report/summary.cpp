@@ -201,6 +201,18 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
     out.gpu_util_effective = meter.effective_gpu_s() / available;
   }
   out.fairness = fairness(s);
+  std::uint64_t host_tasks = 0;
+  for (const JobSpec& spec : s.workload->jobs)
+    host_tasks += is_host_task(spec.request) ? 1 : 0;
+  if (host_tasks > 0) {
+    Summary::CpuCores cores;
+    cores.host_tasks = host_tasks;
+    for (const Node& n : s.cluster->nodes)
+      cores.cores += n.cpu_cores;
+    const double avail = cores.cores * out.makespan_s;
+    cores.alloc = avail > 0 ? meter.held_core_s() / avail : 0.0;
+    out.cpu_cores = cores;
+  }
   // Per type, then per kind as the sums over its types. The GPU kind repeats gpu_util_* exactly
   // (the same integrals, summed in another order they could differ in the last bits).
   const Cluster& c = *s.cluster;

@@ -67,6 +67,14 @@ struct Summary {
   std::uint64_t migrations = 0;
   std::uint64_t events = 0;
   std::optional<WindowSummary> window; // written only when the experiment sets one
+  // Node CPU cores held by every job (GPU jobs' cpus_per_worker too) over the cores the cluster
+  // has, over the makespan; written only when the workload has host tasks (docs/outputs.md).
+  struct CpuCores {
+    std::uint64_t host_tasks = 0; // jobs of 0 devices per worker
+    double cores = 0;             // in the cluster
+    double alloc = 0;             // held core-seconds / available core-seconds
+  };
+  std::optional<CpuCores> cpu_cores;
 };
 
 // The job's run time alone at its requested size (jobs.csv `solo_s`), to the microsecond: its

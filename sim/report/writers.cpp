@@ -105,7 +105,13 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
     append_csv_field(buf, name_in(w.queues, req.queue));
     buf.push_back(',');
     // The last allocation's type and size; nothing for a job that never got devices.
-    if (started) {
+    if (started && is_host_task(req)) {
+      // No device: an empty type, the kind `host`, 0 devices (docs/outputs.md).
+      buf.push_back(',');
+      put_text("host");
+      buf.push_back(',');
+      put(0);
+    } else if (started) {
       const DeviceType& type = cluster.types[job.type];
       append_csv_field(buf, type.name);
       buf.push_back(',');
@@ -198,6 +204,12 @@ void write_summary_json(std::ostream& out, const Summary& m) {
                    {"queue_p95_s", us_round(w.queue_p95_s)},
                    {"slowdown_mean", w.slowdown_mean},
                    {"slowdown_max", w.slowdown_max}};
+  }
+  // Only with host tasks, so that runs without them keep their bytes.
+  if (m.cpu_cores) {
+    j["cpu_cores"] = {{"host_tasks", m.cpu_cores->host_tasks},
+                      {"cores", m.cpu_cores->cores},
+                      {"alloc", m.cpu_cores->alloc}};
   }
   out << j.dump(2) << '\n';
 }

@@ -30,6 +30,7 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
   const Cluster& c = *s_.cluster;
   const JobRequest& req = s_.workload->jobs[j].request;
   const std::uint32_t dpw = req.devices_per_worker;
+  if (dpw == 0) return "a host task holds no devices (docs/runtime.md#host-tasks)";
   if (devices.empty()) return "no devices given";
   if (devices.size() % dpw != 0) {
     return fmt::format("{} devices is not a whole number of workers of {} devices", devices.size(),
@@ -158,6 +159,7 @@ std::optional<std::string> Simulation::check_bind(JobId j,
   const JobRequest& req = s_.workload->jobs[j].request;
   const JobState& job = s_.jobs[j];
   const std::uint32_t dpw = req.devices_per_worker;
+  if (dpw == 0) return "a host task holds no devices (docs/runtime.md#host-tasks)";
   if (devices.empty() || devices.size() % dpw != 0) {
     return fmt::format("{} devices is not a whole number of workers of {} devices", devices.size(),
                        dpw);
@@ -195,6 +197,59 @@ void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cos
   set_status(j, JobStatus::kRunning);
   set_running(j, true);
   refresh_rates(job.devices);
+}
+
+std::optional<std::string> Simulation::check_place_hosts(JobId j,
+                                                         std::span<const NodeId> nodes) const {
+  const Cluster& c = *s_.cluster;
+  const JobRequest& req = s_.workload->jobs[j].request;
+  if (!is_host_task(req)) {
+    return fmt::format("the job asks for {} device(s) per worker: it is placed on devices, not "
+                       "nodes",
+                       req.devices_per_worker);
+  }
+  if (nodes.size() != req.workers) {
+    return fmt::format("{} node(s) given for a host task of {} workers (one per worker)",
+                       nodes.size(), req.workers);
+  }
+  std::map<NodeId, int> workers_on_node; // small: one entry per node of the allocation
+  for (NodeId n : nodes) {
+    if (n >= c.nodes.size()) return fmt::format("node {} does not exist", n);
+    ++workers_on_node[n];
+  }
+  for (auto [node, k] : workers_on_node) {
+    if (req.cpus_per_worker * k > s_.node_cpu_free[node] + 1e-9) {
+      return fmt::format("node {} has {} free CPU cores, {} needed", node, s_.node_cpu_free[node],
+                         req.cpus_per_worker * k);
+    }
+    if (req.mem_gb_per_worker * k > s_.node_mem_free[node] + 1e-9) {
+      return fmt::format("node {} has {} GB free memory, {} needed", node, s_.node_mem_free[node],
+                         req.mem_gb_per_worker * k);
+    }
+  }
+  return std::nullopt;
+}
+
+void Simulation::do_place_hosts(JobId j, std::span<const NodeId> nodes, double cost_s,
+                                JobStatus paying) {
+  JobState& job = s_.jobs[j];
+  --s_.pending;
+  occupy_hosts(j, nodes);
+  job.packed = false;
+  job.sliced = false;
+  if (job.first_start < 0) job.first_start = s_.now;
+  job.last_update = s_.now;
+  job.rate = 0;
+  ++job.generation;
+  if (cost_s > 0) {
+    set_status(j, paying);
+    queue_.push(time_after(s_.now, cost_s, "costs.start_s / costs.resume_s"),
+                EventKind::kActionDone, j, job.generation);
+    return;
+  }
+  set_status(j, JobStatus::kRunning);
+  set_running(j, true);
+  refresh_job(j);
 }
 
 void Simulation::do_set_share(JobId j, double share_min, double share_max,
@@ -249,7 +304,7 @@ void Simulation::do_unbind(JobId j) {
 void Simulation::do_cancel(JobId j, std::string_view reason) {
   JobState& job = s_.jobs[j];
   settle(j);
-  bool holding = !job.devices.empty();
+  bool holding = !job.devices.empty() || !job.hosts.empty();
   if (job.status == JobStatus::kRunning) set_running(j, false);
   if (job.status == JobStatus::kPending || job.status == JobStatus::kSuspended ||
       job.status == JobStatus::kBinding) {
@@ -328,10 +383,54 @@ std::optional<std::string> Control::check_start(JobId j, std::span<const DeviceI
   if (st != JobStatus::kPending && st != JobStatus::kSuspended) {
     return fmt::format("job is {}, not pending or suspended", to_string(st));
   }
+  if (is_host_task(request(j)) && devices.empty()) {
+    if (host_fit(j)) return std::nullopt;
+    return "no node has the host task's cores and memory free";
+  }
   return sim_.check_place(j, devices, allow_shared ? Sharing::kPack : Sharing::kExclusive, {});
 }
 
+bool Control::place_host_task(JobId j, std::span<const DeviceId> devices, const char* action,
+                              HostFrom from, std::string_view reason) {
+  if (!is_host_task(request(j))) return false;
+  if (!devices.empty()) {
+    sim_.refuse(j, action,
+                fmt::format("{} device(s) given for a host task, which holds none (an empty "
+                            "list places it on View::host_fit's nodes)",
+                            devices.size()));
+  }
+  JobStatus st = state(j).status;
+  const bool pending_ok = from != HostFrom::kSuspended;
+  const bool suspended_ok = from != HostFrom::kPending;
+  if (!(pending_ok && st == JobStatus::kPending) &&
+      !(suspended_ok && st == JobStatus::kSuspended)) {
+    sim_.refuse(j, action,
+                fmt::format("job is {}, not {}", to_string(st),
+                            from == HostFrom::kPending     ? "pending"
+                            : from == HostFrom::kSuspended ? "suspended"
+                                                           : "pending or suspended"));
+  }
+  std::optional<std::vector<NodeId>> nodes = host_fit(j);
+  if (!nodes) sim_.refuse(j, action, "no node has the host task's cores and memory free");
+  start_on_nodes(j, *nodes, reason);
+  return true;
+}
+
+void Control::start_on_nodes(JobId j, std::span<const NodeId> nodes, std::string_view reason) {
+  JobStatus st = state(j).status;
+  if (st != JobStatus::kPending && st != JobStatus::kSuspended) {
+    sim_.refuse(j, "start_on_nodes",
+                fmt::format("job is {}, not pending or suspended", to_string(st)));
+  }
+  if (auto why = sim_.check_place_hosts(j, nodes)) sim_.refuse(j, "start_on_nodes", *why);
+  const bool resuming = st == JobStatus::kSuspended;
+  sim_.do_place_hosts(j, nodes, resuming ? config().costs.resume_s : config().costs.start_s,
+                      JobStatus::kStarting);
+  sim_.emit(j, resuming ? JobAction::kResume : JobAction::kStart, {}, reason);
+}
+
 void Control::start(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
+  if (place_host_task(j, devices, "start", HostFrom::kPending, reason)) return;
   const JobState& job = state(j);
   if (job.status == JobStatus::kBinding) {
     // The gang must include every bound device: they become part of the started allocation.
@@ -380,6 +479,7 @@ void Control::unbind(JobId j, std::string_view reason) {
 }
 
 void Control::pack(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
+  if (place_host_task(j, devices, "pack", HostFrom::kEither, reason)) return;
   JobStatus st = state(j).status;
   if (st != JobStatus::kPending && st != JobStatus::kSuspended) {
     sim_.refuse(j, "pack", fmt::format("job is {}, not pending or suspended", to_string(st)));
@@ -394,6 +494,7 @@ void Control::pack(JobId j, std::span<const DeviceId> devices, std::string_view 
 
 void Control::timeslice(JobId j, std::span<const DeviceId> devices, double slice_s,
                         std::string_view reason) {
+  if (is_host_task(request(j))) sim_.refuse(j, "timeslice", "a host task holds no devices");
   JobStatus st = state(j).status;
   if (st != JobStatus::kPending && st != JobStatus::kSuspended) {
     sim_.refuse(j, "timeslice", fmt::format("job is {}, not pending or suspended", to_string(st)));
@@ -425,6 +526,7 @@ void Control::suspend(JobId j, std::string_view reason) {
 }
 
 void Control::resume(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
+  if (place_host_task(j, devices, "resume", HostFrom::kSuspended, reason)) return;
   if (state(j).status != JobStatus::kSuspended) {
     sim_.refuse(j, "resume", fmt::format("job is {}, not suspended", to_string(state(j).status)));
   }
@@ -437,6 +539,7 @@ void Control::resume(JobId j, std::span<const DeviceId> devices, std::string_vie
 }
 
 void Control::migrate(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
+  if (is_host_task(request(j))) sim_.refuse(j, "migrate", "a host task holds no devices");
   const JobState& job = state(j);
   if (job.status != JobStatus::kRunning) {
     sim_.refuse(j, "migrate", fmt::format("job is {}, not running", to_string(job.status)));
@@ -454,6 +557,7 @@ void Control::migrate(JobId j, std::span<const DeviceId> devices, std::string_vi
 }
 
 void Control::resize(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
+  if (is_host_task(request(j))) sim_.refuse(j, "resize", "a host task holds no devices");
   const JobState& job = state(j);
   if (job.status != JobStatus::kRunning) {
     sim_.refuse(j, "resize", fmt::format("job is {}, not running", to_string(job.status)));
@@ -466,6 +570,7 @@ void Control::resize(JobId j, std::span<const DeviceId> devices, std::string_vie
 }
 
 void Control::set_share(JobId j, double share_min, double share_max, std::string_view reason) {
+  if (is_host_task(request(j))) sim_.refuse(j, "set_share", "a host task holds no devices");
   const JobState& job = state(j);
   if (job.status != JobStatus::kRunning) {
     sim_.refuse(j, "set_share", fmt::format("job is {}, not running", to_string(job.status)));

@@ -21,7 +21,8 @@ public:
   Control(Simulation& sim, const SimState& s, bool oracle) : View(s, oracle), sim_(sim) {}
 
   // Pending job onto free devices (devices_per_worker consecutive ids per worker, one node each).
-  // A binding job starts with all its bound devices plus the rest of its gang.
+  // A binding job starts with all its bound devices plus the rest of its gang. A host task (job.h
+  // is_host_task) takes an empty list and goes to View::host_fit's nodes; so do pack and resume.
   void start(JobId j, std::span<const DeviceId> devices, std::string_view reason = {});
   // Binds whole workers of a pending job to free devices without starting it: what a scheduler
   // that places pods one at a time does (Kubernetes' default). The devices stay held, idle,
@@ -55,6 +56,10 @@ public:
   // Stops a job for good, whatever its state (pending, running, suspended...): its devices are
   // released at once and it ends as `cancelled`. No cost.
   void cancel(JobId j, std::string_view reason = {});
+  // Pending or suspended host task (job.h is_host_task) onto nodes, one entry per worker (a node
+  // listed k times holds k workers), each taking cpus_per_worker cores and mem_gb_per_worker GB
+  // there. Costs costs.start_s, or costs.resume_s when suspended (docs/runtime.md#host-tasks).
+  void start_on_nodes(JobId j, std::span<const NodeId> nodes, std::string_view reason = {});
   // Ask to be scheduled again at time t (a round-based policy's timer).
   void wake_at(SimTime t);
 
@@ -63,6 +68,11 @@ public:
                                                        bool allow_shared = false) const;
 
 private:
+  enum class HostFrom : std::uint8_t { kPending, kSuspended, kEither };
+  // start, pack and resume of a host task: false when j is not one.
+  bool place_host_task(JobId j, std::span<const DeviceId> devices, const char* action,
+                       HostFrom from, std::string_view reason);
+
   Simulation& sim_;
 };
 

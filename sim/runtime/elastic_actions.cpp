@@ -22,6 +22,7 @@ void Control::set_ps(JobId j, std::uint32_t ps, std::string_view reason) {
   if (job.status != JobStatus::kRunning) {
     sim_.refuse(j, "set_ps", fmt::format("job is {}, not running", to_string(job.status)));
   }
+  if (is_host_task(request(j))) sim_.refuse(j, "set_ps", "a host task holds no devices");
   if (request(j).ps == 0) {
     sim_.refuse(j, "set_ps", "the job uses ring all-reduce (ps = 0), not parameter servers");
   }

@@ -47,6 +47,7 @@ struct JobState {
   DeviceTypeId type = 0;         // of the current (or last) allocation
   std::uint32_t workers = 0;     // allocated workers
   std::vector<DeviceId> devices; // worker-major: devices_per_worker per worker
+  std::vector<NodeId> hosts;     // a host task's workers' nodes, one per worker (below)
   double done = 0;               // iterations completed
   double rate = 0;               // iterations per second now
   SimTime last_update = 0;       // `done` is exact at this time

@@ -193,6 +193,9 @@ double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
   const JobState& job = s.jobs[j];
   const JobRequest& req = s.workload->jobs[j].request;
   const PerfTable& perf = s.workload->perf;
+  // A host task shares no device: its model's time on the reference device, where a run time
+  // given as a duration was measured (docs/runtime.md#host-tasks).
+  if (is_host_task(req)) return 1.0 / perf.iter_time(req.model, s.workload->reference_device);
   double iter_s = scaled_iter_s(device_iter_s(perf, req.model, job.type), req.workers, job.workers);
   // A gang runs at the pace of its slowest device.
   double slowdown = 1.0;

@@ -63,6 +63,7 @@ struct SimState {
   std::uint32_t gpu_count = 0; // devices of kind GPU in the cluster
   std::uint32_t busy_gpus = 0; // GPUs held by at least one job
   double effective_gpus = 0;   // sum over GPUs of device_effective (rate_model.h)
+  double cores_held = 0;       // node CPU cores held by all jobs (cpus_per_worker per worker)
   // The same two counters per device type (every kind), by DeviceTypeId (docs/outputs.md).
   std::vector<std::uint32_t> busy_by_type;
   std::vector<double> effective_by_type;

@@ -229,7 +229,7 @@ void Simulation::action_done(JobId j) {
     set_status(j, JobStatus::kRunning);
     job.last_update = s_.now;
     set_running(j, true);
-    refresh_rates(job.devices);
+    refresh_job(j);
     emit(j, JobAction::kRunning, job.devices);
     return;
   case JobStatus::kSuspending:
@@ -283,6 +283,7 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
       NodeId n = c.devices[d].node;
       s_.node_cpu_free[n] -= req.cpus_per_worker;
       s_.node_mem_free[n] -= req.mem_gb_per_worker;
+      s_.cores_held += req.cpus_per_worker;
     }
   }
   job.devices.insert(job.devices.end(), devices.begin(), devices.end());
@@ -296,6 +297,23 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
   std::sort(nodes.begin(), nodes.end());
   job.nodes_used =
       static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
+}
+
+// A host task's workers onto nodes (one entry per worker; a node listed k times holds k).
+void Simulation::occupy_hosts(JobId j, std::span<const NodeId> nodes) {
+  JobState& job = s_.jobs[j];
+  const JobRequest& req = s_.workload->jobs[j].request;
+  for (NodeId n : nodes) {
+    s_.node_cpu_free[n] -= req.cpus_per_worker;
+    s_.node_mem_free[n] -= req.mem_gb_per_worker;
+    s_.cores_held += req.cpus_per_worker;
+  }
+  job.hosts.assign(nodes.begin(), nodes.end());
+  job.workers = static_cast<std::uint32_t>(nodes.size());
+  std::vector<NodeId> distinct(nodes.begin(), nodes.end());
+  std::sort(distinct.begin(), distinct.end());
+  job.nodes_used =
+      static_cast<std::uint32_t>(std::unique(distinct.begin(), distinct.end()) - distinct.begin());
 }
 
 void Simulation::release(JobId j) {
@@ -324,8 +342,15 @@ void Simulation::release(JobId j) {
       NodeId n = c.devices[d].node;
       s_.node_cpu_free[n] += req.cpus_per_worker;
       s_.node_mem_free[n] += req.mem_gb_per_worker;
+      s_.cores_held -= req.cpus_per_worker;
     }
   }
+  for (NodeId n : job.hosts) {
+    s_.node_cpu_free[n] += req.cpus_per_worker;
+    s_.node_mem_free[n] += req.mem_gb_per_worker;
+    s_.cores_held -= req.cpus_per_worker;
+  }
+  job.hosts.clear();
   std::vector<DeviceId> old = std::move(job.devices);
   job.devices.clear();
   refresh_rates(old);
@@ -400,7 +425,7 @@ void Simulation::start_traffic(JobId j) {
   const JobState& job = s_.jobs[j];
   const JobRequest& req = s_.workload->jobs[j].request;
   const PerfTable& perf = s_.workload->perf;
-  if (req.model == 0 || req.model >= perf.traffic.size()) return;
+  if (req.model == 0 || req.model >= perf.traffic.size() || is_host_task(req)) return;
   const PerfTable::Traffic& model = perf.traffic[req.model];
   if (!(model.model_bytes > 0)) return;
   JobTrafficRequest r;
@@ -439,6 +464,18 @@ void Simulation::reschedule(JobId j) {
   if (remaining > 0 && !(us - 1e-3 <= static_cast<double>(kMaxTime - s_.now))) return;
   SimTime at = remaining <= 0 ? s_.now : s_.now + static_cast<SimTime>(std::ceil(us - 1e-3));
   queue_.push(at, EventKind::kJobFinish, j, job.generation);
+}
+
+void Simulation::refresh_job(JobId j) {
+  if (!is_host_task(s_.workload->jobs[j].request)) {
+    refresh_rates(s_.jobs[j].devices);
+    return;
+  }
+  JobState& job = s_.jobs[j];
+  if (job.status != JobStatus::kRunning) return;
+  settle(j);
+  job.rate = job_rate(s_, j, nullptr);
+  reschedule(j);
 }
 
 void Simulation::refresh_rates(std::span<const DeviceId> devices) {

@@ -69,6 +69,10 @@ private:
   [[nodiscard]] std::optional<std::string> check_bind(JobId j,
                                                       std::span<const DeviceId> devices) const;
   void do_place(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
+  // Host tasks (job.h is_host_task): workers on nodes, holding cores and memory, no device.
+  [[nodiscard]] std::optional<std::string> check_place_hosts(JobId j,
+                                                             std::span<const NodeId> nodes) const;
+  void do_place_hosts(JobId j, std::span<const NodeId> nodes, double cost_s, JobStatus paying);
   void do_suspend(JobId j, std::string_view reason);
   void do_bind(JobId j, std::span<const DeviceId> devices);
   void do_unbind(JobId j);
@@ -93,6 +97,10 @@ private:
 
   // Occupancy and progress.
   void occupy(JobId j, std::span<const DeviceId> devices);
+  void occupy_hosts(JobId j, std::span<const NodeId> nodes);
+  // A job's rate after it started running or its allocation changed: its devices' holders, or
+  // the job alone when it is a host task (no device shares it).
+  void refresh_job(JobId j);
   void release(JobId j);
   // Opens or closes job j's spell of running alone on all its devices (JobState::alone_since).
   void update_alone(JobId j, bool running);

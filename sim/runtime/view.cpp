@@ -48,7 +48,8 @@ std::span<const DeviceTypeId> View::compatible_types(JobId j) const {
 
 std::uint32_t View::workers_fitting_on(JobId j, NodeId n, DeviceTypeId t) const {
   const JobRequest& req = request(j);
-  std::uint32_t k = s_.free.free_on(n, t) / req.devices_per_worker;
+  std::uint32_t k =
+      is_host_task(req) ? req.workers : s_.free.free_on(n, t) / req.devices_per_worker;
   if (req.cpus_per_worker > 0) {
     k = std::min(k, static_cast<std::uint32_t>((s_.node_cpu_free[n] + 1e-9) / req.cpus_per_worker));
   }
@@ -57,6 +58,21 @@ std::uint32_t View::workers_fitting_on(JobId j, NodeId n, DeviceTypeId t) const 
                  static_cast<std::uint32_t>((s_.node_mem_free[n] + 1e-9) / req.mem_gb_per_worker));
   }
   return k;
+}
+
+std::optional<std::vector<NodeId>> View::host_fit(JobId j) const {
+  const JobRequest& req = request(j);
+  if (!is_host_task(req)) return std::nullopt;
+  std::vector<NodeId> nodes;
+  nodes.reserve(req.workers);
+  const auto node_count = static_cast<NodeId>(s_.node_cpu_free.size());
+  for (NodeId n = 0; n < node_count && nodes.size() < req.workers; ++n) {
+    const std::uint32_t k = std::min<std::uint32_t>(
+        workers_fitting_on(j, n, 0), req.workers - static_cast<std::uint32_t>(nodes.size()));
+    nodes.insert(nodes.end(), k, n);
+  }
+  if (nodes.size() < req.workers) return std::nullopt;
+  return nodes;
 }
 
 double View::oracle_total_s(JobId j) const {

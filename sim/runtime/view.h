@@ -91,8 +91,13 @@ public:
   // Device types job j may run on, in the order to try them: its constraint, or every GPU type
   // the cluster has whose memory holds the job's model, fastest for that model first.
   [[nodiscard]] std::span<const DeviceTypeId> compatible_types(JobId j) const;
-  // True when worker-sized groups of the job fit on node n given its free CPUs and memory.
+  // How many of the job's workers fit on node n given its free devices of type t, CPUs and
+  // memory; a host task's by CPUs and memory alone.
   [[nodiscard]] std::uint32_t workers_fitting_on(JobId j, NodeId n, DeviceTypeId t) const;
+  // Nodes for every worker of host task j (job.h is_host_task), first fit in node id order (a
+  // node takes as many workers as its free cores and memory hold), or nullopt when they do not
+  // fit at once. What start(j, {}) uses (docs/runtime.md#host-tasks).
+  [[nodiscard]] std::optional<std::vector<NodeId>> host_fit(JobId j) const;
 
   // Jobs that converge (docs/aiturbo.md#jobs-that-converge): whether j was given a loss curve,
   // its target loss (the user's, public), how many iterations apart its losses are observed, how

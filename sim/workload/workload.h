@@ -53,6 +53,14 @@ struct JobRequest {
   [[nodiscard]] std::uint32_t devices() const { return workers * devices_per_worker; }
 };
 
+// A host task: workers that hold `cpus_per_worker` cores and `mem_gb_per_worker` GB of a node
+// and no device (a CPU-only pod, a parameter server). The runtime places it on nodes
+// (JobState::hosts), not devices; it runs at its model's reference-device iteration time, alone
+// and without interference (docs/runtime.md#host-tasks).
+constexpr bool is_host_task(const JobRequest& r) {
+  return r.devices_per_worker == 0;
+}
+
 // How the trace says the job ended. Failed and killed jobs keep their observed run time as their
 // work by default; the summary counts them separately.
 enum class TraceStatus : std::uint8_t { kCompleted = 0, kFailed = 1, kKilled = 2 };

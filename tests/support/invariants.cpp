@@ -107,6 +107,11 @@ void InvariantChecker::on_decided(const View& view) {
   REQUIRE(busy_by_type == s.busy_by_type);
   for (std::size_t t = 0; t < effective_by_type.size(); ++t)
     REQUIRE(std::fabs(effective_by_type[t] - s.effective_by_type[t]) < 1e-6);
+  // Node cores and memory: what the holders' workers take (on their devices' nodes, or a host
+  // task's nodes) is what the ledger says is gone, and never more than the node has.
+  std::vector<double> cores_taken(c.nodes.size(), 0.0);
+  std::vector<double> memory_taken(c.nodes.size(), 0.0);
+  double cores_held = 0;
   // Jobs: gangs whole, progress monotone and bounded.
   for (JobId j = 0; j < s.jobs.size(); ++j) {
     const JobState& job = s.jobs[j];
@@ -114,7 +119,15 @@ void InvariantChecker::on_decided(const View& view) {
     bool holds = job.status == JobStatus::kBinding || job.status == JobStatus::kStarting ||
                  job.status == JobStatus::kRunning || job.status == JobStatus::kSuspending ||
                  job.status == JobStatus::kMigrating || job.status == JobStatus::kResizing;
-    if (holds) {
+    std::vector<NodeId> worker_nodes = job.hosts;
+    if (holds && is_host_task(req)) {
+      REQUIRE(job.devices.empty());
+      REQUIRE(job.hosts.size() == job.workers);
+      REQUIRE(job.workers == req.workers);
+    } else if (holds) {
+      REQUIRE(job.hosts.empty());
+      for (std::size_t i = 0; i < job.devices.size(); i += req.devices_per_worker)
+        worker_nodes.push_back(c.devices[job.devices[i]].node);
       REQUIRE(job.devices.size() == static_cast<std::size_t>(job.workers) * req.devices_per_worker);
       // Gangs start whole: only a binding job (placed pod by pod, not computing) holds fewer.
       if (job.status != JobStatus::kBinding) REQUIRE(job.workers >= req.min_workers);
@@ -126,6 +139,12 @@ void InvariantChecker::on_decided(const View& view) {
       }
     } else {
       REQUIRE(job.devices.empty());
+      REQUIRE(job.hosts.empty());
+    }
+    for (NodeId n : worker_nodes) {
+      cores_taken[n] += req.cpus_per_worker;
+      memory_taken[n] += req.mem_gb_per_worker;
+      cores_held += req.cpus_per_worker;
     }
     running += job.status == JobStatus::kRunning;
     REQUIRE(job.done >= last_done_[j] - 1e-9);
@@ -133,6 +152,13 @@ void InvariantChecker::on_decided(const View& view) {
     last_done_[j] = job.done;
   }
   REQUIRE(running == s.running);
+  for (NodeId n = 0; n < c.nodes.size(); ++n) {
+    REQUIRE(cores_taken[n] <= c.nodes[n].cpu_cores + 1e-6);
+    REQUIRE(memory_taken[n] <= c.nodes[n].memory_gb + 1e-6);
+    REQUIRE(std::fabs(c.nodes[n].cpu_cores - cores_taken[n] - s.node_cpu_free[n]) < 1e-6);
+    REQUIRE(std::fabs(c.nodes[n].memory_gb - memory_taken[n] - s.node_mem_free[n]) < 1e-6);
+  }
+  REQUIRE(std::fabs(cores_held - s.cores_held) < 1e-6);
   // The job lists hold every job of their statuses, each once (View::pending_jobs ...).
   std::array<std::uint32_t, 4> listed{};
   for (JobList l : {JobList::kPending, JobList::kRunning, JobList::kOver}) {

@@ -81,7 +81,8 @@ std::int64_t read_gpus(const Cells& f, CsvRow& row, TraceJob& job) {
         fmt::format("a pod of {} GPUs must have gpu_milli 1000 (whole GPUs), got {}", gpus, milli)};
   }
   if (gpus == 1 && milli == 0) throw FieldError{"a pod of 1 GPU needs gpu_milli > 0"};
-  job.devices_per_worker = static_cast<std::uint32_t>(std::max<std::int64_t>(gpus, 1));
+  // A CPU-only pod (num_gpu 0) is a host task: 0 devices per worker (docs/runtime.md#host-tasks).
+  job.devices_per_worker = static_cast<std::uint32_t>(gpus);
   if (gpus == 1) job.gpu_share_min = static_cast<double>(milli) / 1000.0;
   return gpus;
 }
@@ -157,9 +158,9 @@ bool read_times(const Cells& f, CsvRow& row, TraceJob& job) {
 void warn_about_left_out(Trace& trace, const OpenbCounts& counts) {
   const std::string& file = trace.file;
   if (counts.cpu_pods > 0) {
-    trace.warnings.push_back(fmt::format("{}: {} CPU-only pods (num_gpu 0) run on a {} socket of "
-                                         "a node, holding its cores and memory",
-                                         file, counts.cpu_pods, kOpenbCpuPodDeviceType));
+    trace.warnings.push_back(fmt::format("{}: {} CPU-only pods (num_gpu 0) run as host tasks: "
+                                         "each holds its cores and memory on a node, no device",
+                                         file, counts.cpu_pods));
   }
   if (counts.never_ran > 0) {
     trace.warnings.push_back(
@@ -215,11 +216,10 @@ Trace read_openb_trace(const std::string& file, const ReadOptions& options) {
       job.duration_s = untimed_s;
     }
     if (gpus == 0) {
-      // A CPU-only pod holds host cores and memory and no GPU: a job on one host CPU socket
-      // (every openb node has two, workloads/cluster_from_trace.cpp), whose observed run time is
-      // its run time there. gpu_spec names GPUs, which it does not use.
-      job.device_type = trace.device_types.intern(kOpenbCpuPodDeviceType);
-      job.observed_on_device_type = true;
+      // A CPU-only pod holds host cores and memory and no device (a host task), on any node; it
+      // runs its observed time. gpu_spec names GPUs, which it does not use.
+      job.device_type = kNoString;
+      job.observed_on_device_type = false;
     }
     if (pending && !options.openb_replay_pending) {
       ++counts.never_ran;

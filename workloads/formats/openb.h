@@ -15,10 +15,6 @@ Trace read_openb_trace(const std::string& file, const ReadOptions& options);
 // their name (A10, G2, G3 are defined by the openb cluster, docs/traces.md#openb).
 std::string_view openb_device_type(std::string_view model);
 
-// The device a CPU-only pod (num_gpu 0) runs on: one host CPU socket. The clusters built from
-// openb node lists give every node two (docs/traces.md#alibaba-openb-2023---format-openb).
-constexpr const char* kOpenbCpuPodDeviceType = "XeonCPU";
-
 // Run time given to every pod of a pod list that has no time columns (the multigpu files) when
 // trace.openb_duration_s is 0: the median observed run time, deletion_time - scheduled_time, of
 // the 6,203 scheduled GPU pods of openb_pod_list_default.csv (docs/traces.md#openb).
