@@ -10,6 +10,12 @@ void KeyedPass::arrive(const View& view, JobId j) {
     pos_.resize(view.job_count());
     waits_.resize(view.job_count(), 0);
   }
+  // A host task holds no device for the pass to weigh: it starts on View::host_fit's nodes when
+  // they have room and is never preempted (docs/runtime.md#host-tasks).
+  if (is_host_task(view.request(j))) {
+    host_waiting_.push_back(j);
+    return;
+  }
   keys_[j] = key_of_(view, j);
   pos_[j] = order_.insert(keys_[j]).first;
   waiting_.insert(keys_[j]);
@@ -18,6 +24,7 @@ void KeyedPass::arrive(const View& view, JobId j) {
 }
 
 void KeyedPass::finish(const View& view, JobId j) {
+  if (is_host_task(view.request(j))) return;
   order_.erase(pos_[j]);
   if (waits_[j]) waiting_.erase(keys_[j]);
   waits_[j] = 0;
@@ -44,6 +51,7 @@ void KeyedPass::rekey(const View& view, JobId j, bool waits) {
 
 void KeyedPass::decide(Control& control, Placement placement, bool preempt,
                        const BeforeApply& before_apply) {
+  start_host_tasks(control, host_waiting_);
   // Nobody waits: the pass would keep every holder and start nothing.
   if (!someone_waits()) return;
   // Every job fits the one device type together: the pass keeps every holder, and only the

@@ -50,9 +50,10 @@ private:
   // date only when a decision walks them: a key is a function of the current state, so moving
   // it late gives the order moving it at every decision would.
   std::set<PassKey> order_;
-  std::set<PassKey> waiting_; // the jobs of order_ that are not holders, by the same keys
-  std::set<JobId> holders_;   // started or resumed by this policy
-  std::uint64_t demand_ = 0;  // devices asked for by the jobs of order_
+  std::set<PassKey> waiting_;       // the jobs of order_ that are not holders, by the same keys
+  std::vector<JobId> host_waiting_; // host tasks not yet started (kept out of the pass)
+  std::set<JobId> holders_;         // started or resumed by this policy
+  std::uint64_t demand_ = 0;        // devices asked for by the jobs of order_
 };
 
 // A policy that is a keyed pass and nothing else, deciding at every call (srtf, SRSF).

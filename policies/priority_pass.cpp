@@ -119,6 +119,8 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
     for (JobId j : chosen_) {
       const JobState& st = view.state(j);
       if (is_holder(st)) continue;
+      // A host task takes no device: apply() starts it when View::host_fit finds nodes.
+      if (is_host_task(view.request(j))) continue;
       if (st.status == JobStatus::kSuspending) model_.release(j); // its checkpoint frees them
       if (!failed.empty() && failed.count(shape_of(view.request(j))))
         continue; // left out next round anyway
@@ -140,8 +142,10 @@ void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>&
     std::vector<char>& keep = marks(control);
     for (JobId j : chosen_)
       keep[j] = 1;
+    // A host task frees no device: suspending it would make room for nothing the pass counts
+    // (docs/runtime.md#host-tasks).
     for (JobId j : holders) {
-      if (!keep[j]) suspended_.push_back(j);
+      if (!keep[j] && !is_host_task(control.request(j))) suspended_.push_back(j);
     }
     for (JobId j : chosen_)
       keep[j] = 0;

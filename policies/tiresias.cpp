@@ -27,6 +27,12 @@ public:
 
   void on_arrival(JobId j, const View& view) override {
     if (jobs_.size() < view.job_count()) jobs_.resize(view.job_count());
+    // A host task attains no device service: it starts on View::host_fit's nodes when they have
+    // room and is never preempted (docs/runtime.md#host-tasks).
+    if (is_host_task(view.request(j))) {
+      host_waiting_.push_back(j);
+      return;
+    }
     Info& info = jobs_[j];
     info.queue = 0;
     info.seq = ++seq_;
@@ -38,6 +44,7 @@ public:
   }
 
   void on_finish(JobId j, const View& view) override {
+    if (is_host_task(view.request(j))) return;
     Info& info = jobs_[j];
     order_.erase(info.key);
     if (info.waits) waiting_.erase(info.key);
@@ -54,6 +61,7 @@ public:
   }
 
   void schedule(Control& control) override {
+    start_host_tasks(control, host_waiting_);
     for (JobId j : changed_)
       watch(control, j);
     changed_.clear();
@@ -274,7 +282,8 @@ private:
 
   Placement placement_;
   TiresiasOptions options_;
-  PriorityPass pass_; // its buffers are reused from one decision to the next
+  PriorityPass pass_;               // its buffers are reused from one decision to the next
+  std::vector<JobId> host_waiting_; // host tasks not yet started (kept out of the pass)
   std::vector<Info> jobs_;
   std::set<Key> order_;                            // every arrived, unfinished job
   std::set<Key> waiting_;                          // the jobs of order_ not in holders_
