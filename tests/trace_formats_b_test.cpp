@@ -94,12 +94,12 @@ std::string dump(const Cluster& c) {
 // ---------------------------------------------------------------------------------------------
 // SWF
 
-const char* kSwf = "; Version: 2.2\n"
-                   "; MaxJobs: 3\n"
-                   "\n"
-                   "1 0 5 100 8 -1 -1 8 3600 -1 1 7 1 -1 2 -1 -1 -1\n"
-                   "2 10 0 0 -1 -1 -1 6 -1 -1 5 8 1 -1 -1 -1 -1 -1\n"
-                   "   3\t20 0 50 3 -1 -1 3 -1 -1 0 -1 -1 -1 1 -1 -1 -1\n";
+constexpr const char* kSwf = "; Version: 2.2\n"
+                             "; MaxJobs: 3\n"
+                             "\n"
+                             "1 0 5 100 8 -1 -1 8 3600 -1 1 7 1 -1 2 -1 -1 -1\n"
+                             "2 10 0 0 -1 -1 -1 6 -1 -1 5 8 1 -1 -1 -1 -1 -1\n"
+                             "   3\t20 0 50 3 -1 -1 3 -1 -1 0 -1 -1 -1 1 -1 -1 -1\n";
 
 } // namespace
 
@@ -273,14 +273,15 @@ TEST_CASE("swf: the real RICC log imports whole, with its spot-checked rows",
 
 namespace {
 
-const char* kPods = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_"
-                    "time,deletion_time,scheduled_time\n"
-                    "p0,4000,8192,1,500,,LS,Running,10,110,20\n"
-                    "p1,88000,327680,8,1000,G3,Burstable,Succeeded,30,1030,30\n"
-                    "p2,3152,5600,0,0,,BE,Running,40,50,40\n"
-                    "p3,6000,12288,1,460,,BE,Pending,50,60,\n"
-                    "p4,2000,4096,2,1000,V100M16|V100M32,LS,Failed,60,60,60\n"
-                    "p5,2000,4096,1,1000,A10|T4,LS,Running,70,170,75\n";
+constexpr const char* kPods =
+    "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_"
+    "time,deletion_time,scheduled_time\n"
+    "p0,4000,8192,1,500,,LS,Running,10,110,20\n"
+    "p1,88000,327680,8,1000,G3,Burstable,Succeeded,30,1030,30\n"
+    "p2,3152,5600,0,0,,BE,Running,40,50,40\n"
+    "p3,6000,12288,1,460,,BE,Pending,50,60,\n"
+    "p4,2000,4096,2,1000,V100M16|V100M32,LS,Failed,60,60,60\n"
+    "p5,2000,4096,1,1000,A10|T4,LS,Running,70,170,75\n";
 
 } // namespace
 
