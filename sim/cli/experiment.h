@@ -44,6 +44,7 @@ struct Experiment {
   double openb_duration_s = 0;          // trace.openb_duration_s (0 = reader's default)
   bool openb_replay_pending = false;    // trace.openb_replay_pending
   std::string unknown_models = "error"; // trace.unknown_models: error or duration
+  std::string reshape = "none";         // trace.reshape: none or fit-nodes
   TraceSelection selection;             // trace.time_origin, .drop_failed, .vc, .window, .sample
   std::string models_file = "configs/models/zoo.yaml";
   std::string policy = "fifo";

@@ -96,6 +96,12 @@ std::vector<ConfigKey> trace_keys(Experiment& e) {
        .field = &e.unknown_models,
        .doc = "A job whose model is not in the zoo: an error, or run for its trace duration.",
        .choices = {"error", "duration"}},
+      {.path = "trace.reshape",
+       .type = KeyType::kText,
+       .field = &e.reshape,
+       .doc = "`fit-nodes`: split a worker that no node holds into node-sized workers "
+              "([traces.md](traces.md#workers-larger-than-a-node)).",
+       .choices = {"none", "fit-nodes"}},
       {.path = "trace.time_origin",
        .type = KeyType::kText,
        .field = &sel.time_origin,

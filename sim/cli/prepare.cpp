@@ -6,6 +6,7 @@
 #include "workloads/build_workload.h"
 #include "workloads/formats/format_guess.h"
 #include "workloads/formats/registry.h"
+#include "workloads/trace_reshape.h"
 #include "workloads/trace_select.h"
 
 #include "workloads/gen_trace.h"
@@ -114,6 +115,18 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   SelectionReport selected = select_trace(trace, e.selection, e.seed);
   for (const auto& line : selected.lines())
     fmt::print(warn, "trace: {}\n", line);
+  // Jobs whose workers no node holds: split them (trace.reshape), or name the key in the error.
+  std::size_t oversized = 0;
+  if (e.reshape == "fit-nodes") {
+    ReshapeReport reshaped = reshape_to_nodes(trace, e.cluster);
+    if (reshaped.reshaped > 0) {
+      fmt::print(warn,
+                 "trace: split the workers of {} jobs to fit a node (trace.reshape), e.g. {}\n",
+                 reshaped.reshaped, reshaped.first_example);
+    }
+  } else {
+    oversized = count_oversized_workers(trace, e.cluster);
+  }
   WorkloadOptions options;
   options.reference_device = e.reference_device;
   options.assign_models = e.assign_models;
@@ -140,9 +153,13 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
     }
     throw InputError(fmt::format(
         "{}\n  (the cluster is {}, {} GPUs; choose another with --cluster, e.g. a bundled "
-        "configs/clusters/*.yaml, or skip such jobs with --skip-bad-jobs)",
+        "configs/clusters/*.yaml,{} or skip such jobs with --skip-bad-jobs)",
         what, e.cluster_file.empty() ? "inline in " + e.source_file : e.cluster_file,
-        e.cluster.count_of_kind(DeviceKind::kGpu)));
+        e.cluster.count_of_kind(DeviceKind::kGpu),
+        oversized == 0 ? std::string()
+                       : fmt::format(" split the workers of the {} jobs whose workers no node "
+                                     "holds with --set trace.reshape=fit-nodes,",
+                                     oversized)));
   }
   for (const auto& w : build_warnings)
     fmt::print(warn, "warning: {}\n", w);
