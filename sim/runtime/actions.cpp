@@ -271,6 +271,7 @@ void Simulation::do_set_share(JobId j, double share_min, double share_max,
   for (DeviceId d : job.devices)
     s_.slots[d].controlled += under_controller(job) ? 1 : 0;
   job.rate = 0;
+  s_.changes.jobs.mark(j);
   ++job.generation;
   emit(j, JobAction::kSetShare, job.devices, reason);
   if (cost_s > 0) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "sim/cluster/cluster.h"
+#include "sim/runtime/change_log.h"
 #include "sim/runtime/free_index.h"
 #include "sim/runtime/job.h"
 #include "sim/runtime/job_lists.h"
@@ -42,6 +43,9 @@ struct SimState {
   FreeIndex free;
   std::vector<double> node_cpu_free;
   std::vector<double> node_mem_free;
+  // Nodes and jobs marked as they change (change_log.h): every write to `free`, node_cpu_free,
+  // node_mem_free marks the node; every change of a job's status, devices or rate marks the job.
+  ChangeLogs changes;
   std::vector<DeviceTypeId> gpu_types_present; // GPU types the cluster has, catalog order
   // For jobs that name no device type: per model, the GPU types present whose memory holds the
   // model, fastest first for that model (so that "any GPU" means the best one free, not K80).

@@ -27,6 +27,8 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
   s_.lists.resize(workload.jobs.size());
   s_.slots.resize(cluster.devices.size());
   s_.free.init(cluster);
+  s_.changes.nodes.init(cluster.nodes.size());
+  s_.changes.jobs.init(workload.jobs.size());
   for (const Node& n : cluster.nodes) {
     s_.node_cpu_free.push_back(n.cpu_cores);
     s_.node_mem_free.push_back(n.memory_gb);
@@ -279,13 +281,15 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
       ++s_.busy_by_type[c.devices[d].type];
       if (c.type_of(d).kind == DeviceKind::kGpu) ++s_.busy_gpus;
     }
+    NodeId n = c.devices[d].node;
     if (i % req.devices_per_worker == 0) {
-      NodeId n = c.devices[d].node;
       s_.node_cpu_free[n] -= req.cpus_per_worker;
       s_.node_mem_free[n] -= req.mem_gb_per_worker;
       s_.cores_held += req.cpus_per_worker;
     }
+    if (i == 0 || n != c.devices[devices[i - 1]].node) s_.changes.nodes.mark(n);
   }
+  s_.changes.jobs.mark(j);
   job.devices.insert(job.devices.end(), devices.begin(), devices.end());
   job.workers = static_cast<std::uint32_t>(job.devices.size() / req.devices_per_worker);
   job.type = c.devices[job.devices[0]].type;
@@ -307,7 +311,9 @@ void Simulation::occupy_hosts(JobId j, std::span<const NodeId> nodes) {
     s_.node_cpu_free[n] -= req.cpus_per_worker;
     s_.node_mem_free[n] -= req.mem_gb_per_worker;
     s_.cores_held += req.cpus_per_worker;
+    s_.changes.nodes.mark(n);
   }
+  s_.changes.jobs.mark(j);
   job.hosts.assign(nodes.begin(), nodes.end());
   job.workers = static_cast<std::uint32_t>(nodes.size());
   std::vector<NodeId> distinct(nodes.begin(), nodes.end());
@@ -338,19 +344,22 @@ void Simulation::release(JobId j) {
       --s_.busy_by_type[c.devices[d].type];
       if (c.type_of(d).kind == DeviceKind::kGpu) --s_.busy_gpus;
     }
+    NodeId n = c.devices[d].node;
     if (i % req.devices_per_worker == 0) {
-      NodeId n = c.devices[d].node;
       s_.node_cpu_free[n] += req.cpus_per_worker;
       s_.node_mem_free[n] += req.mem_gb_per_worker;
       s_.cores_held -= req.cpus_per_worker;
     }
+    if (i == 0 || n != c.devices[job.devices[i - 1]].node) s_.changes.nodes.mark(n);
   }
   for (NodeId n : job.hosts) {
     s_.node_cpu_free[n] += req.cpus_per_worker;
     s_.node_mem_free[n] += req.mem_gb_per_worker;
     s_.cores_held -= req.cpus_per_worker;
+    s_.changes.nodes.mark(n);
   }
   job.hosts.clear();
+  s_.changes.jobs.mark(j);
   std::vector<DeviceId> old = std::move(job.devices);
   job.devices.clear();
   refresh_rates(old);
@@ -510,6 +519,7 @@ void Simulation::refresh_rates(std::span<const DeviceId> devices) {
     if (rate == job.rate) continue; // unchanged: its finish event still holds
     settle(j);
     job.rate = rate;
+    s_.changes.jobs.mark(j);
     reschedule(j);
   }
   affected.clear();

@@ -55,6 +55,7 @@ private:
   void set_status(JobId j, JobStatus status) {
     s_.jobs[j].status = status;
     s_.lists.track(j, status);
+    s_.changes.jobs.mark(j);
   }
 
   // Actions (validated by Control first).

@@ -70,6 +70,9 @@ public:
   [[nodiscard]] const DeviceSlot& device(DeviceId d) const { return s_.slots[d]; }
   [[nodiscard]] double node_cpu_free(NodeId n) const { return s_.node_cpu_free[n]; }
   [[nodiscard]] double node_mem_free(NodeId n) const { return s_.node_mem_free[n]; }
+  // Nodes whose free devices, CPUs or memory changed and jobs whose status, devices or rate
+  // changed, since a stamp the reader took (change_log.h, docs/runtime.md#what-changed).
+  [[nodiscard]] const ChangeLogs& changes() const { return s_.changes; }
   [[nodiscard]] std::uint32_t pending_count() const { return s_.pending; }
   [[nodiscard]] std::uint32_t running_count() const { return s_.running; }
   // The runtime's job lists, each in the order jobs entered it (job_lists.h has the rules of a
