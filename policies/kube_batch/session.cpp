@@ -95,15 +95,22 @@ void Session::open_nodes(const View& view) {
   }
   touched_.clear();
   // Any other node differs from the snapshot only where the runtime's free devices, CPUs or
-  // memory differ from what the last refresh saw: compared over flat arrays, not NodeInfos.
+  // memory differ from what the last refresh saw, which only a node the runtime marked since the
+  // last session can (View::changes): those are compared, over flat arrays, not NodeInfos.
   const FreeIndex& free = view.free();
-  for (NodeId n = 0; n < c.nodes.size(); ++n) {
+  auto compare = [&](NodeId n) {
     bool same =
         !all && seen_cpu_[n] == view.node_cpu_free(n) && seen_mem_[n] == view.node_mem_free(n);
     for (DeviceTypeId t = 0; same && t < types; ++t)
       same = seen_free_[n * types + t] == free.free_on(n, t);
     if (!same) refresh_node(view, n);
+  };
+  const ChangeLog& log = view.changes().nodes;
+  if (all || !log.for_each_since(nodes_stamp_, compare)) {
+    for (NodeId n = 0; n < c.nodes.size(); ++n)
+      compare(n);
   }
+  nodes_stamp_ = log.stamp();
   node_tasks_listed_ = false;
 }
 
@@ -251,6 +258,11 @@ void Session::build_job(const View& view, JobInfo& job, JobId j) {
     task.node = c.devices[task.devices[0]].node;
     task.type = st.type;
   }
+  job.held = job.task_req * (job.count(TaskStatus::kBound) + job.count(TaskStatus::kRunning));
+  job.held_share = dominant_share(job.held, total_);
+  job.asked = job.held + job.task_req * job.pending();
+  job.below_min = exceeded_part(job.min_resources(), job.held);
+  job.above_min = exceeded_part(job.held, job.min_resources());
 }
 
 Session::~Session() = default;

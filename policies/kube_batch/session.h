@@ -63,6 +63,12 @@ struct JobInfo {
   std::array<std::uint32_t, 6> counts{}; // tasks per TaskStatus, kept by the session
   std::uint32_t held_at_open = 0;        // tasks 0..held_at_open-1 held devices at open
   std::uint32_t generation = 0;          // the runtime's JobState::generation when built
+  // What the drf and proportion plugins read of the job at session open, computed when it is
+  // built: task_req x (bound + running tasks), its dominant share of Session::total(), what it
+  // asks for (held + task_req x pending tasks), and what it holds below and above its minimum
+  // (exceeded_part of min_resources() and held, both ways).
+  Resources held, asked, below_min, above_min;
+  double held_share = 0;
   bool changed = false; // a session op touched it since it was built: build it again
 
   [[nodiscard]] std::uint32_t count(TaskStatus s) const { return counts[static_cast<int>(s)]; }
@@ -228,6 +234,7 @@ private:
   // free CPUs and memory.
   std::vector<std::uint32_t> seen_free_;
   std::vector<double> seen_cpu_, seen_mem_;
+  std::uint64_t nodes_stamp_ = 0; // View::changes().nodes.stamp() when the last session opened
   bool node_tasks_listed_ = false;
 
   bool gang_ready_checked_ = false;

@@ -23,9 +23,9 @@ public:
     allocated_.assign(s.jobs().size(), Resources{});
     share_.assign(s.jobs().size(), 0.0);
     for (const JobInfo& j : s.jobs()) {
-      allocated_[j.index] =
-          j.task_req * (j.count(TaskStatus::kBound) + j.count(TaskStatus::kRunning));
-      share_[j.index] = dominant_share(allocated_[j.index], s.total());
+      // task_req x (bound + running) and its dominant share, computed when the entry was built
+      allocated_[j.index] = j.held;
+      share_[j.index] = j.held_share;
     }
   }
   void on_allocate(const Session& s, const JobInfo& j) override {

@@ -45,12 +45,12 @@ public:
         a.weight = q.weight;
         a.capability = min_each(q.capability, s.total());
       }
-      const std::uint32_t ready = j.count(TaskStatus::kBound) + j.count(TaskStatus::kRunning);
-      Resources held = j.task_req * ready;
-      a.allocated += held;
-      a.request += held + j.task_req * j.pending();
-      if (j.inqueue) a.inqueue += exceeded_part(j.min_resources(), held);
-      a.elastic += exceeded_part(held, j.min_resources());
+      // Each job's terms were computed when its entry was built (JobInfo::held and the rest):
+      // held = task_req x (bound + running), asked = held + task_req x pending.
+      a.allocated += j.held;
+      a.request += j.asked;
+      if (j.inqueue) a.inqueue += j.below_min;
+      a.elastic += j.above_min;
     }
     fill_deserved(s.total());
     for (auto& [q, a] : attrs_)
