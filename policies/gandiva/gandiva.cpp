@@ -81,26 +81,35 @@ private:
 
   void forget(JobId j) {
     st_.leave(j);
+    if (!st_.note(j).waiting) return;
     for (auto it = st_.waiting.begin(); it != st_.waiting.end(); ++it) {
       if (it->second == j) {
-        st_.waiting.erase(it);
+        st_.stop_waiting(it);
         break;
       }
     }
   }
 
-  // Jobs that ended (finished, or cancelled by a wrapper that did not say so) leave their group.
+  // Jobs that ended (finished, or cancelled by a wrapper that did not say so) leave their group
+  // or the waiting jobs. Only a job whose status changed since the last call can have ended
+  // since (the runtime's job log); forgetting is the same in any order.
   void drop_over(const View& view) {
-    std::vector<JobId> gone;
-    for (const auto& [gid, g] : st_.groups) {
-      for (JobId m : g.members) {
-        if (is_over(view.state(m).status)) gone.push_back(m);
+    gone_.clear();
+    auto check = [&](JobId j) {
+      if (!is_over(view.state(j).status)) return;
+      if (st_.group_of(j) != kNoGroup || st_.note(j).waiting) gone_.push_back(j);
+    };
+    const ChangeLog& log = view.changes().jobs;
+    if (!log.for_each_since(over_stamp_, check)) {
+      for (const auto& [gid, g] : st_.groups) {
+        for (JobId m : g.members)
+          check(m);
       }
+      for (const auto& [seq, j] : st_.waiting)
+        check(j);
     }
-    for (const auto& [seq, j] : st_.waiting) {
-      if (is_over(view.state(j).status)) gone.push_back(j);
-    }
-    for (JobId j : gone)
+    over_stamp_ = log.stamp();
+    for (JobId j : gone_)
       forget(j);
   }
 
@@ -137,11 +146,11 @@ private:
       }
       if (auto devices = affinity_place(control, st_, j, req.workers)) {
         start_group(control, st_, j, std::move(*devices));
-        st_.waiting.erase(entry);
+        st_.stop_waiting(st_.waiting.find(entry));
         continue;
       }
       if (join_least_loaded(control, st_, j)) {
-        st_.waiting.erase(entry);
+        st_.stop_waiting(st_.waiting.find(entry));
         if (st_.opt.exact_slices) rotate_slices(control, st_);
         continue;
       }
@@ -150,7 +159,7 @@ private:
       auto shape = std::make_pair(req.devices(), req.devices_per_worker);
       if (no_room.count(shape)) continue;
       if (defragment(control, st_, j)) {
-        st_.waiting.erase(entry);
+        st_.stop_waiting(st_.waiting.find(entry));
         continue;
       }
       no_room.insert(shape);
@@ -167,6 +176,8 @@ private:
 
   State st_;
   SimTime wake_ = -1;
+  std::uint64_t over_stamp_ = 0; // View::changes().jobs.stamp() at the last drop_over
+  std::vector<JobId> gone_;      // drop_over's (storage kept)
 };
 
 // Reads slice_s, exact_slices, packing, pack_util_limit, migration and grow_shrink; InputError

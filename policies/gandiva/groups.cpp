@@ -103,7 +103,7 @@ bool join_least_loaded(Control& control, State& st, JobId j) {
     return true;
   }
   if (g.mode == Mode::kPack) {
-    change_mode(control, g, Mode::kSlice);
+    change_mode(control, st, g, Mode::kSlice);
     st.join(best, j); // placed with the other member once it is off the devices
     settle_parked(control, st);
     return true;
@@ -113,9 +113,10 @@ bool join_least_loaded(Control& control, State& st, JobId j) {
   return true;
 }
 
-void change_mode(Control& control, Group& g, Mode mode) {
+void change_mode(Control& control, State& st, Group& g, Mode mode) {
   g.mode = mode;
   g.converting = true;
+  st.touch(g.id);
   for (JobId m : g.members) {
     JobStatus s = control.state(m).status;
     if (s == JobStatus::kRunning || s == JobStatus::kStarting)
@@ -124,15 +125,29 @@ void change_mode(Control& control, Group& g, Mode mode) {
 }
 
 void settle_parked(Control& control, State& st) {
-  for (auto& [gid, g] : st.groups) {
+  // A group with no member parked or being suspended that is not converting is left as it is:
+  // only the others are visited, in id order as a walk of every group would. A group joins
+  // them when a member's status changes (the runtime's job log) or the group changes
+  // (State::touch), and stays while it has such a member or converts.
+  std::vector<std::uint32_t>& visit = st.take_settle_groups(control);
+  st.settle_keep.clear();
+  for (std::uint32_t gid : visit) {
+    Group& g = st.groups.at(gid);
     bool all_placed = true;
+    bool keep = false;
     // place_member changes no group: the members can be read in place.
     for (JobId m : g.members) {
       JobStatus s = control.state(m).status;
       if (is_parked(s) && !place_member(control, st, gid, m)) all_placed = false;
       if (s == JobStatus::kSuspending) all_placed = false;
+      const JobStatus now = control.state(m).status;
+      keep = keep || is_parked(now) || now == JobStatus::kSuspending;
     }
-    if (all_placed) g.converting = false;
+    if (all_placed && g.converting) {
+      g.converting = false;
+      st.touch(gid);
+    }
+    if (keep || g.converting) st.settle_keep.push_back(gid);
   }
 }
 

@@ -20,7 +20,7 @@ bool can_join(const View& view, const Group& g, JobId j);
 bool join_least_loaded(Control& control, State& st, JobId j);
 // Suspends every member that holds the devices; the group takes `mode` once all are off them
 // (settle_parked then places them again).
-void change_mode(Control& control, Group& g, Mode mode);
+void change_mode(Control& control, State& st, Group& g, Mode mode);
 // Fluid mode: places parked members (after a mode change) as soon as their devices are ready.
 void settle_parked(Control& control, State& st);
 

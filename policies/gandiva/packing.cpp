@@ -22,7 +22,10 @@ std::pair<JobId, JobId> pair_of(const Group& g) {
 
 void record_rates(const View& view, State& st) {
   const double eff = slice_efficiency(view, st.opt);
-  for (const auto& [gid, g] : st.groups) {
+  // A group's solo rates are a function of its mode, members and their states: a group that
+  // none of these changed for since the last call would write the same numbers again.
+  for (std::uint32_t gid : st.take_rate_groups(view)) {
+    const Group& g = st.groups.at(gid);
     if (g.converting) continue;
     std::size_t k = 0;
     for (JobId m : g.members)
@@ -47,7 +50,7 @@ void judge_packs(Control& control, State& st) {
     g.pack_trial = false;
     if (value >= eff) continue; // packing pays: keep it
     st.rejected_pairs.insert(pair_of(g));
-    change_mode(control, g, Mode::kSlice);
+    change_mode(control, st, g, Mode::kSlice);
   }
 }
 
@@ -66,7 +69,7 @@ void try_packing(Control& control, State& st) {
     double cap = control.cluster().types[g.type].memory_gb;
     if (cap > 0 && ra.gpu_mem_gb + rb.gpu_mem_gb > cap + 1e-9) continue;
     g.pack_trial = true;
-    change_mode(control, g, Mode::kPack);
+    change_mode(control, st, g, Mode::kPack);
   }
 }
 

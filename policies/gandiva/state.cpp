@@ -49,18 +49,21 @@ std::uint32_t State::create_group(std::vector<DeviceId> devices, std::uint32_t c
   g.type = type;
   g.mode = mode;
   set_devices(id, std::move(devices));
+  touch(id);
   return id;
 }
 
 void State::join(std::uint32_t g, JobId j) {
   groups.at(g).members.push_back(j);
   notes_[j].group = g;
+  touch(g);
 }
 
 void State::leave(JobId j) {
   std::uint32_t id = notes_[j].group;
   if (id == kNoGroup) return;
   notes_[j].group = kNoGroup;
+  touch(id);
   Group& g = groups.at(id);
   auto it = std::find(g.members.begin(), g.members.end(), j);
   auto index = static_cast<std::size_t>(it - g.members.begin());
@@ -82,6 +85,36 @@ void State::set_devices(std::uint32_t id, std::vector<DeviceId> devices) {
   g.devices = std::move(devices);
   for (DeviceId d : g.devices)
     reserve(d, id, g.cls);
+}
+
+std::vector<std::uint32_t>& State::take(const View& view, Marks& marks,
+                                        std::vector<std::uint32_t>& out) {
+  const ChangeLog& log = view.changes().jobs;
+  const bool logged = log.for_each_since(marks.stamp, [&](std::uint32_t j) {
+    if (j < notes_.size() && notes_[j].group != kNoGroup) marks.mark(notes_[j].group);
+  });
+  if (!logged) {
+    for (const auto& [gid, g] : groups)
+      marks.mark(gid);
+  }
+  marks.stamp = log.stamp();
+  out.clear();
+  for (std::uint32_t g : marks.list) {
+    marks.flag[g] = 0;
+    if (groups.find_live(g) != nullptr) out.push_back(g);
+  }
+  marks.list.clear();
+  return out;
+}
+
+std::vector<std::uint32_t>& State::take_settle_groups(const View& view) {
+  std::vector<std::uint32_t>& out = take(view, settle_, settle_visit_);
+  for (std::uint32_t g : settle_keep) {
+    if (groups.find_live(g) != nullptr) out.push_back(g);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 double slice_efficiency(const View& view, const Options& opt) {

@@ -37,6 +37,7 @@ enum class Mode : std::uint8_t {
 // A set of devices shared by jobs of one GPU-count class: Gandiva's unit of time-slicing,
 // packing and migration. Every placed member holds exactly `devices`.
 struct Group {
+  std::uint32_t id = 0;          // its key in State::groups
   std::vector<DeviceId> devices; // worker-major, as the members hold them
   std::uint32_t cls = 0;         // devices each member requested
   DeviceTypeId type = 0;
@@ -79,7 +80,14 @@ public:
   [[nodiscard]] const Group& at(std::uint32_t id) const { return find(entries_, id)->second; }
   Group& add(std::uint32_t id) {
     entries_.emplace_back(id, Group{});
+    entries_.back().second.id = id;
     return entries_.back().second;
+  }
+  // The group with that id, or nullptr when it was deleted.
+  [[nodiscard]] Group* find_live(std::uint32_t id) {
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), id,
+                               [](const Entry& e, std::uint32_t i) { return e.first < i; });
+    return it == entries_.end() || it->first != id ? nullptr : &it->second;
   }
   void erase(std::uint32_t id) { entries_.erase(find(entries_, id)); }
 
@@ -90,6 +98,7 @@ private:
 struct JobNote {
   std::uint32_t group = kNoGroup;
   double solo_rate = 0; // iterations/s alone on its requested devices, from measurements
+  bool waiting = false; // in State::waiting
 };
 
 class State {
@@ -123,7 +132,34 @@ public:
   // Removes j from its group; an empty group is deleted and its devices unreserved.
   void leave(JobId j);
   void set_devices(std::uint32_t g, std::vector<DeviceId> devices);
-  void add_waiting(JobId j) { waiting.emplace(seq_++, j); }
+  void add_waiting(JobId j) {
+    waiting.emplace(seq_++, j);
+    notes_[j].waiting = true;
+  }
+  // Takes j out of `waiting` (the entry `it` points to).
+  void stop_waiting(std::set<std::pair<std::uint64_t, JobId>>::iterator it) {
+    notes_[it->second].waiting = false;
+    waiting.erase(it);
+  }
+
+  // Group g's members, mode or `converting` changed: record_rates reads it again. Together
+  // with the jobs the runtime marks (View::changes().jobs), these are every group whose solo
+  // rates could come out differently from the last time record_rates looked.
+  // settle_parked too.
+  void touch(std::uint32_t g) {
+    rates_.mark(g);
+    settle_.mark(g);
+  }
+  // The groups touched since the last call, and those of the jobs the runtime marked since
+  // then, each once (every live group after the job log started over); clears the marks.
+  std::vector<std::uint32_t>& take_rate_groups(const View& view) {
+    return take(view, rates_, rates_visit_);
+  }
+  // The same for settle_parked (its own marks), in increasing id order.
+  std::vector<std::uint32_t>& take_settle_groups(const View& view);
+  // Groups settle_parked must visit next time whatever changes: members still parked or being
+  // suspended, or still converting. Kept sorted by settle_parked.
+  std::vector<std::uint32_t> settle_keep;
 
 private:
   std::vector<JobNote> notes_;
@@ -136,6 +172,21 @@ private:
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> node_classes_;
   std::uint32_t next_group_ = 0;
   std::uint64_t seq_ = 0;
+  // Groups marked for one reader, each once, and the job log's stamp at its last take.
+  struct Marks {
+    std::vector<std::uint32_t> list;
+    std::vector<char> flag; // [group id] in list
+    std::uint64_t stamp = 0;
+    void mark(std::uint32_t g) {
+      if (g >= flag.size()) flag.resize(g + 1, 0);
+      if (flag[g]) return;
+      flag[g] = 1;
+      list.push_back(g);
+    }
+  };
+  std::vector<std::uint32_t>& take(const View& view, Marks& marks, std::vector<std::uint32_t>& out);
+  Marks rates_, settle_;
+  std::vector<std::uint32_t> rates_visit_, settle_visit_; // the takes' answers (storage kept)
 };
 
 // Fraction of a sliced device's time spent computing (one switch per slice).
