@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -120,16 +121,21 @@ private:
     double best_score = -1;
     NodeId best_node = 0;
     DeviceTypeId best_type = 0;
-    for (NodeId n = 0; n < cluster.nodes.size(); ++n) {
-      for (DeviceTypeId t : types) {
-        if (c.free().free_on(n, t) < dpw || c.workers_fitting_on(j, n, t) < 1) continue;
-        double score = score_node(c, j, n, t);
-        if (score > best_score) {
-          best_score = score;
-          best_node = n;
-          best_type = t;
+    if (Shape* sh = shape_for(c, j, types)) {
+      // The same node as the scan below, from the shape's scores kept up to date.
+      if (sh->order.empty()) return;
+      best_node = sh->order.begin()->second;
+      best_score = sh->order.begin()->first;
+      best_type = sh->type[best_node];
+    } else {
+      for (NodeId n = 0; n < cluster.nodes.size(); ++n) {
+        if (auto fit = fit_node(c, j, n, types)) {
+          if (fit->first > best_score) {
+            best_score = fit->first;
+            best_node = n;
+            best_type = fit->second;
+          }
         }
-        break; // the first type that fits this node, as placement does
       }
     }
     if (best_score < 0) return; // unschedulable for now
@@ -145,6 +151,88 @@ private:
       std::vector<DeviceId> all = now.devices;
       c.start(j, all);
     }
+  }
+
+  // The score of node n for one more pod of job j and the type it would use: the first of
+  // `types` with room for the pod (devices, CPUs, memory), as placement does; none when no
+  // type has room.
+  [[nodiscard]] std::optional<std::pair<double, DeviceTypeId>>
+  fit_node(const Control& c, JobId j, NodeId n, const std::vector<DeviceTypeId>& types) const {
+    const std::uint32_t dpw = c.request(j).devices_per_worker;
+    for (DeviceTypeId t : types) {
+      if (c.free().free_on(n, t) < dpw || c.workers_fitting_on(j, n, t) < 1) continue;
+      return std::make_pair(score_node(c, j, n, t), t);
+    }
+    return std::nullopt;
+  }
+
+  // What a node's fit and score for a pod depend on besides the node's free devices, CPUs and
+  // memory: the types the pod may use and its request per worker. Pods of one shape share the
+  // nodes' scores, kept from one pod to the next and recomputed only for the nodes the runtime
+  // marked as changed since (View::changes): scoring every node per pod is the policy, and the
+  // scores of unchanged nodes are the ones it would compute again.
+  struct ByScore {
+    bool operator()(const std::pair<double, NodeId>& a, const std::pair<double, NodeId>& b) const {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    }
+  };
+  struct Shape {
+    std::vector<DeviceTypeId> types;
+    std::uint32_t dpw = 0;
+    double cpus = 0, mem_gb = 0;
+    std::uint64_t stamp = 0; // View::changes().nodes.stamp() when last brought up to date
+    bool built = false;
+    std::vector<char> fits;         // [node]
+    std::vector<double> score;      // [node], when it fits
+    std::vector<DeviceTypeId> type; // [node], when it fits
+    // Nodes that fit, best score first, then lower id: the scan's choice (the first node with
+    // the highest score) is the first.
+    std::set<std::pair<double, NodeId>, ByScore> order;
+  };
+  // Enough for the traces seen (a handful); a trace with more shapes scans for the rest.
+  static constexpr std::size_t kMaxShapes = 64;
+
+  // Job j's shape with every node's score up to date, or nullptr when too many shapes are kept.
+  Shape* shape_for(const Control& c, JobId j, const std::vector<DeviceTypeId>& types) {
+    const JobRequest& r = c.request(j);
+    Shape* sh = nullptr;
+    for (Shape& s : shapes_) {
+      if (s.dpw == r.devices_per_worker && s.cpus == r.cpus_per_worker &&
+          s.mem_gb == r.mem_gb_per_worker && s.types == types) {
+        sh = &s;
+        break;
+      }
+    }
+    if (sh == nullptr) {
+      if (shapes_.size() == kMaxShapes) return nullptr;
+      sh = &shapes_.emplace_back();
+      sh->types = types;
+      sh->dpw = r.devices_per_worker;
+      sh->cpus = r.cpus_per_worker;
+      sh->mem_gb = r.mem_gb_per_worker;
+    }
+    const std::size_t nodes = c.cluster().nodes.size();
+    auto update = [&](NodeId n) {
+      if (sh->fits[n]) sh->order.erase({sh->score[n], n});
+      auto fit = fit_node(c, j, n, types);
+      sh->fits[n] = fit ? 1 : 0;
+      if (!fit) return;
+      sh->score[n] = fit->first;
+      sh->type[n] = fit->second;
+      sh->order.emplace(fit->first, n);
+    };
+    const ChangeLog& log = c.changes().nodes;
+    if (!sh->built || !log.for_each_since(sh->stamp, update)) {
+      sh->fits.assign(nodes, 0);
+      sh->score.assign(nodes, 0);
+      sh->type.assign(nodes, 0);
+      sh->order.clear();
+      for (NodeId n = 0; n < nodes; ++n)
+        update(n);
+      sh->built = true;
+    }
+    sh->stamp = log.stamp();
+    return sh;
   }
 
   // NodeResourcesFit (least or most allocated) + NodeResourcesBalancedAllocation, each 0-100.
@@ -190,6 +278,7 @@ private:
   K8sDefaultOptions o_;
   std::set<JobId> waiting_;             // submitted, some pods not bound
   std::vector<std::uint32_t> capacity_; // [node * types + type]
+  std::vector<Shape> shapes_;           // at most kMaxShapes; pointers held only within a pod
 };
 
 K8sDefaultOptions k8s_default_options(const PolicyParams& params) {
