@@ -2,14 +2,13 @@
 #include "workloads/utilization/predictor.h"
 
 #include "sim/engine/error.h"
-#include "workloads/formats/field_parse.h"
+#include "workloads/keyword_lines.h"
 #include "workloads/utilization/features.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <vector>
 
 namespace dlsim {
@@ -48,25 +47,14 @@ double predict_util_pct(const UtilPredictor& p, const Eigen::VectorXd& row) {
   return std::clamp(std::expm1(log_u), 0.0, 100.0);
 }
 
-namespace {
-
-void put_vector(std::string& out, const char* key, const Eigen::VectorXd& v) {
-  out += key;
-  for (Eigen::Index i = 0; i < v.size(); ++i)
-    out += fmt::format(" {}", v(i));
-  out += '\n';
-}
-
-} // namespace
-
 std::string util_predictor_text(const UtilPredictor& p) {
   std::string out = fmt::format("{}\nmodel {}\nfeatures {}\n", kMagic, to_string(p.kind),
                                 fmt::join(kUtilFeatureNames, " "));
-  put_vector(out, "mean", p.standardizer.mean);
-  put_vector(out, "scale", p.standardizer.scale);
+  put_keyword_vector(out, "mean", p.standardizer.mean);
+  put_keyword_vector(out, "scale", p.standardizer.scale);
   if (p.kind == UtilModelKind::kRidge) {
     out += fmt::format("intercept {}\n", p.ridge.intercept);
-    put_vector(out, "weights", p.ridge.weights);
+    put_keyword_vector(out, "weights", p.ridge.weights);
   } else {
     out += fmt::format("base {}\n", p.stumps.base);
     for (const learn::Stump& s : p.stumps.stumps)
@@ -75,119 +63,27 @@ std::string util_predictor_text(const UtilPredictor& p) {
   return out;
 }
 
-namespace {
-
-// One line of the file being parsed: its number for messages and its words.
-struct Line {
-  unsigned number = 0;
-  std::vector<std::string> words;
-};
-
-class Parser {
-public:
-  Parser(std::string_view text, std::string name) : name_(std::move(name)) {
-    std::istringstream in{std::string(text)};
-    std::string raw;
-    unsigned number = 0;
-    while (std::getline(in, raw)) {
-      ++number;
-      if (!raw.empty() && raw.back() == '\r') raw.pop_back();
-      std::istringstream words(raw);
-      Line line{number, {}};
-      for (std::string w; words >> w;)
-        line.words.push_back(w);
-      if (!line.words.empty() && line.words[0][0] != '#') lines_.push_back(std::move(line));
-    }
-    last_ = number;
-  }
-
-  [[noreturn]] void fail(unsigned line, const std::string& what) const {
-    throw InputError(fmt::format("{}:{}: {}", name_, line, what));
-  }
-
-  // The next line, which must start with `key`.
-  const Line& expect(const char* key) {
-    if (next_ >= lines_.size()) {
-      fail(last_ + 1, fmt::format("the file ends where '{}' is expected (truncated?)", key));
-    }
-    const Line& line = lines_[next_++];
-    if (line.words[0] != key) {
-      fail(line.number, fmt::format("expected '{}', found {}", key, quote_input(line.words[0])));
-    }
-    return line;
-  }
-
-  [[nodiscard]] bool at_end() const { return next_ >= lines_.size(); }
-  [[nodiscard]] const Line& peek() const { return lines_[next_]; }
-
-  double number(const Line& line, std::size_t i) const {
-    std::optional<double> v;
-    try {
-      v = parse_double_field(line.words[i].c_str());
-    } catch (const FieldError&) {
-      v.reset();
-    }
-    if (!v || !std::isfinite(*v)) {
-      fail(line.number, fmt::format("{}: expected a finite number, got {}", line.words[0],
-                                    quote_input(line.words[i])));
-    }
-    return *v;
-  }
-
-  // `positive`: every value must be > 0 (a standardizer's scale).
-  Eigen::VectorXd vector(const char* key, std::size_t n, bool positive = false) {
-    const Line& line = expect(key);
-    if (line.words.size() != n + 1) {
-      fail(line.number,
-           fmt::format("{}: expected {} numbers, got {}", key, n, line.words.size() - 1));
-    }
-    Eigen::VectorXd v(static_cast<Eigen::Index>(n));
-    for (std::size_t i = 0; i < n; ++i)
-      v(static_cast<Eigen::Index>(i)) = number(line, i + 1);
-    for (std::size_t i = 0; positive && i < n; ++i) {
-      if (!(v(static_cast<Eigen::Index>(i)) > 0)) {
-        fail(line.number, fmt::format("{}: value {} must be > 0", key, i + 1));
-      }
-    }
-    return v;
-  }
-
-  double scalar(const char* key) {
-    const Line& line = expect(key);
-    if (line.words.size() != 2) fail(line.number, fmt::format("{}: expected one number", key));
-    return number(line, 1);
-  }
-
-private:
-  std::string name_;
-  std::vector<Line> lines_;
-  std::size_t next_ = 0;
-  unsigned last_ = 0;
-};
-
-} // namespace
-
 UtilPredictor parse_util_predictor(std::string_view text, const std::string& name) {
-  Parser in(text, name);
+  KeywordLines in(text, name);
   const std::size_t n = kUtilFeatureNames.size();
   {
     if (in.at_end()) in.fail(1, fmt::format("empty file; expected '{}'", kMagic));
-    const Line& first = in.peek();
+    const KeywordLine& first = in.peek();
     std::string joined = fmt::format("{}", fmt::join(first.words, " "));
     if (joined != kMagic) {
       in.fail(first.number, fmt::format("not a dlsim utilization predictor (expected '{}', "
                                         "written by dlsim predict --out)",
                                         kMagic));
     }
-    (void)in.expect(first.words[0].c_str());
+    (void)in.expect(first.words[0]);
   }
   UtilPredictor p;
-  const Line& model = in.expect("model");
+  const KeywordLine& model = in.expect("model");
   if (model.words.size() != 2 || (model.words[1] != "ridge" && model.words[1] != "stumps")) {
     in.fail(model.number, "model: expected 'ridge' or 'stumps'");
   }
   p.kind = model.words[1] == "ridge" ? UtilModelKind::kRidge : UtilModelKind::kStumps;
-  const Line& features = in.expect("features");
+  const KeywordLine& features = in.expect("features");
   std::vector<std::string> want(kUtilFeatureNames.begin(), kUtilFeatureNames.end());
   if (std::vector<std::string>(features.words.begin() + 1, features.words.end()) != want) {
     in.fail(features.number, fmt::format("features: expected '{}' (this dlsim's feature list)",
@@ -201,7 +97,7 @@ UtilPredictor parse_util_predictor(std::string_view text, const std::string& nam
   } else {
     p.stumps.base = in.scalar("base");
     while (!in.at_end()) {
-      const Line& line = in.expect("stump");
+      const KeywordLine& line = in.expect("stump");
       if (line.words.size() != 5) {
         in.fail(line.number, "stump: expected 4 values: feature threshold left right");
       }
