@@ -47,40 +47,26 @@ public:
       host_waiting_.push_back(j);
       return;
     }
-    // Ids are given in submission order: an arrival goes at the end.
-    active_.insert(std::upper_bound(active_.begin(), active_.end(), j), j);
-  }
-
-  void on_finish(JobId j, const View&) override {
-    auto it = std::lower_bound(active_.begin(), active_.end(), j);
-    if (it != active_.end() && *it == j) active_.erase(it);
-    inqueue_.erase(j);
+    arrivals_.push_back(j); // the session appends it at its next open
   }
 
   void schedule(Control& control) override {
     start_host_tasks(control, host_waiting_);
     // Every action acts only on a job with pending tasks (pending, suspended, or binding with
-    // pods left: all counted by pending_count) or, with `enqueue`, not yet admitted: with none,
-    // the session would do nothing.
-    if (control.pending_count() == 0 && (!enqueue_ || inqueue_.size() == active_.size())) return;
-    // Jobs that ended otherwise (failed, or stopped by the runtime) leave the session.
-    std::erase_if(active_, [&](JobId j) {
-      if (is_live(control.state(j).status)) return false;
-      inqueue_.erase(j);
-      return true;
-    });
-    if (active_.empty()) return;
-    kb::SessionInputs in{&tiers_, &queues_, &queue_of_, &active_, &inqueue_, enqueue_};
+    // pods left: all counted by pending_count) or, with `enqueue`, not yet admitted, which is
+    // pending too (only allocate gives devices, and only to admitted jobs): with none, the
+    // session would do nothing.
+    if (control.pending_count() == 0) return;
+    // Jobs that ended (finished, failed, or stopped by the runtime) leave the session by the
+    // runtime's job log.
+    if (session_.live_jobs() == 0 && arrivals_.empty()) return;
+    kb::SessionInputs in{&tiers_, &queues_, &queue_of_, &arrivals_, enqueue_};
     kb::Session& s = session_;
     s.open(control, in);
+    arrivals_.clear();
     for (kb::Action action : actions_)
       action(s);
     apply(s, control);
-    if (enqueue_) {
-      for (const kb::JobInfo& j : s.jobs()) {
-        if (j.inqueue) inqueue_.insert(j.id);
-      }
-    }
   }
 
 private:
@@ -175,10 +161,9 @@ private:
   std::vector<kb::QueueInfo> queues_;
   std::vector<std::uint32_t> queue_of_; // Workload::queues index -> queues_ index
   bool set_up_ = false;
-  std::vector<JobId> active_;       // submitted and not finished, increasing ids
+  std::vector<JobId> arrivals_;     // submitted since the last session, increasing ids
   std::vector<JobId> host_waiting_; // host tasks not yet started, arrival order
-  std::set<JobId> inqueue_;         // admitted by `enqueue`
-  kb::Session session_;             // reopened at every decision (its storage is reused)
+  kb::Session session_; // reopened at every decision: the scheduler cache of its jobs and nodes
 };
 
 } // namespace

@@ -119,6 +119,7 @@ void Session::list_node_tasks() {
   node_tasks_listed_ = true;
   for (std::size_t i = 0; i < jobs_.size(); ++i) {
     const JobInfo& job = jobs_[i];
+    if (!job.live) continue;
     for (std::uint32_t k = 0; k < job.held_at_open; ++k) {
       const NodeId n = job.tasks[k].node;
       touch(n);
@@ -161,46 +162,158 @@ void Session::refresh_node(const View& view, NodeId n) {
 }
 
 void Session::open_jobs(const View& view) {
-  const SessionInputs& in = in_;
-  std::size_t count = 0;
-  // The last session's list is in increasing id order, as in.active is: a merge finds the
-  // entry a job had then. Entries below `count` are this session's; `old` looks at or past it.
-  std::size_t old = 0;
-  const std::size_t old_size = jobs_.size();
-  for (JobId j : *in.active) {
-    const JobState& st = view.state(j);
-    if (!is_live(st.status)) continue;
-    old = std::max(old, count);
-    while (old < old_size && jobs_[old].id < j)
-      ++old;
-    // Unchanged since (the runtime's generation and status, and no session op on it): the
-    // entry is what building it again would give.
-    if (old < old_size && jobs_[old].id == j && !jobs_[old].changed &&
-        jobs_[old].generation == st.generation && jobs_[old].status == st.status) {
-      if (old != count) std::swap(jobs_[count], jobs_[old]);
-      ++old;
-    } else {
-      if (count == jobs_.size()) jobs_.emplace_back();
-      build_job(view, jobs_[count], j);
-    }
-    JobInfo& job = jobs_[count];
-    job.index = count;
-    job.inqueue = !in.enqueue_action || in.inqueue->count(j) > 0;
-    if (st.status == JobStatus::kSuspending) {
-      const JobRequest& r = view.request(j);
-      for (std::uint32_t k = 0; k < job.held_at_open; ++k) {
-        const TaskInfo& task = job.tasks[k];
-        NodeInfo& node = nodes_[task.node];
-        touch(task.node);
-        node.releasing[task.type] += job.devices_per_task;
-        future_total_[task.type] += job.devices_per_task;
-        node.cpu_releasing += r.cpus_per_worker;
-        node.mem_releasing += r.mem_gb_per_worker;
-      }
-    }
-    ++count;
+  rebuilt_.clear();
+  renumbered_ = false;
+  if (queue_sums_.size() != in_.queues->size()) {
+    queue_sums_.assign(in_.queues->size(), QueueSums{});
+    pending_.assign(in_.queues->size(), {});
   }
-  jobs_.resize(count);
+  if (slot_of_.size() < view.job_count()) slot_of_.resize(view.job_count(), kNoSlot);
+  // The entries the last session's ops changed, then those of the jobs the runtime marked.
+  for (std::size_t i : dirty_)
+    check_job(view, i);
+  dirty_.clear();
+  const ChangeLog& log = view.changes().jobs;
+  const bool marked = log.for_each_since(jobs_stamp_, [&](JobId j) {
+    if (j < slot_of_.size() && slot_of_[j] != kNoSlot) check_job(view, slot_of_[j]);
+  });
+  if (!marked) {
+    for (std::size_t i = 0; i < jobs_.size(); ++i)
+      check_job(view, i);
+  }
+  jobs_stamp_ = log.stamp();
+  // Ids are given in submission order: an arrival goes at the end (else compact() sorts).
+  bool in_order = true;
+  for (JobId j : *in_.arrivals) {
+    if (!is_live(view.state(j).status)) continue;
+    in_order = in_order && (jobs_.empty() || jobs_.back().id < j);
+    const std::size_t i = jobs_.size();
+    jobs_.emplace_back();
+    jobs_[i].index = i;
+    jobs_[i].inqueue = !in_.enqueue_action;
+    slot_of_[j] = static_cast<std::uint32_t>(i);
+    rebuild_job(view, i, j);
+  }
+  if (!in_order || (dead_ > 64 && 2 * dead_ > jobs_.size())) compact();
+
+  // What suspending jobs release, in job order (the CPU and memory sums are floating point).
+  std::erase_if(suspending_, [&](std::size_t i) {
+    JobInfo& job = jobs_[i];
+    const bool keep = job.live && job.status == JobStatus::kSuspending;
+    job.listed_suspending = keep;
+    return !keep;
+  });
+  std::sort(suspending_.begin(), suspending_.end());
+  for (std::size_t i : suspending_) {
+    const JobInfo& job = jobs_[i];
+    for (std::uint32_t k = 0; k < job.held_at_open; ++k) {
+      const TaskInfo& task = job.tasks[k];
+      NodeInfo& node = nodes_[task.node];
+      touch(task.node);
+      node.releasing[task.type] += job.devices_per_task;
+      future_total_[task.type] += job.devices_per_task;
+      node.cpu_releasing += job.task_req.v[1];
+      node.mem_releasing += job.task_req.v[2];
+    }
+  }
+}
+
+void Session::check_job(const View& view, std::size_t i) {
+  JobInfo& job = jobs_[i];
+  if (!job.live) return;
+  const JobState& st = view.state(job.id);
+  if (!is_live(st.status)) {
+    if (job.counted) count_terms(job, -1);
+    job.live = false;
+    ++dead_;
+    file_pending(i);
+    slot_of_[job.id] = kNoSlot;
+    return;
+  }
+  // Unchanged since (the runtime's generation and status, and no session op on it): the
+  // entry is what building it again would give.
+  if (job.changed || job.generation != st.generation || job.status != st.status)
+    rebuild_job(view, i, job.id);
+}
+
+void Session::rebuild_job(const View& view, std::size_t i, JobId j) {
+  JobInfo& job = jobs_[i];
+  if (job.counted) count_terms(job, -1);
+  build_job(view, job, j);
+  count_terms(job, 1);
+  file_pending(i);
+  if (job.status == JobStatus::kSuspending && !job.listed_suspending) {
+    job.listed_suspending = true;
+    suspending_.push_back(i);
+  }
+  rebuilt_.push_back(i);
+}
+
+void Session::compact() {
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+    if (!jobs_[i].live) continue;
+    if (out != i) std::swap(jobs_[out], jobs_[i]);
+    ++out;
+  }
+  jobs_.resize(out);
+  std::stable_sort(jobs_.begin(), jobs_.end(),
+                   [](const JobInfo& a, const JobInfo& b) { return a.id < b.id; });
+  dead_ = 0;
+  for (auto& list : pending_)
+    list.clear();
+  suspending_.clear();
+  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+    JobInfo& job = jobs_[i];
+    job.index = i;
+    slot_of_[job.id] = static_cast<std::uint32_t>(i);
+    job.pending_pos = -1;
+    file_pending(i);
+    if (job.listed_suspending) suspending_.push_back(i);
+  }
+  renumbered_ = true;
+}
+
+void Session::file_pending(std::size_t i) {
+  JobInfo& job = jobs_[i];
+  const bool want = job.live && job.pending() > 0;
+  if (want == (job.pending_pos >= 0)) return;
+  auto& list = pending_[job.queue];
+  if (want) {
+    job.pending_pos = static_cast<std::int64_t>(list.size());
+    list.push_back(i);
+    return;
+  }
+  const auto pos = static_cast<std::size_t>(job.pending_pos);
+  list[pos] = list.back();
+  jobs_[list[pos]].pending_pos = static_cast<std::int64_t>(pos);
+  list.pop_back();
+  job.pending_pos = -1;
+}
+
+void Session::count_terms(JobInfo& job, double sign) {
+  QueueSums& q = queue_sums_[job.queue];
+  if (sign > 0) {
+    ++q.jobs;
+    job.counted = true;
+    job.counted_inqueue = job.inqueue;
+    if (!job.whole) {
+      ++inexact_;
+      return;
+    }
+  } else {
+    --q.jobs;
+    job.counted = false;
+    if (!job.whole) {
+      --inexact_;
+      return;
+    }
+  }
+  // Whole numbers: exact whichever order they are added and taken back in.
+  q.held += job.held * sign;
+  q.asked += job.asked * sign;
+  q.above_min += job.above_min * sign;
+  if (job.counted_inqueue) q.inqueue_below_min += job.below_min * sign;
 }
 
 void Session::build_job(const View& view, JobInfo& job, JobId j) {
@@ -263,6 +376,9 @@ void Session::build_job(const View& view, JobInfo& job, JobId j) {
   job.asked = job.held + job.task_req * job.pending();
   job.below_min = exceeded_part(job.min_resources(), job.held);
   job.above_min = exceeded_part(job.held, job.min_resources());
+  // Whole CPUs and GB (devices always are), small enough that sums of them stay exact.
+  auto whole = [](double x) { return x == std::floor(x) && std::fabs(x) < 1e9; };
+  job.whole = whole(job.task_req.v[1]) && whole(job.task_req.v[2]);
 }
 
 Session::~Session() = default;
@@ -370,6 +486,7 @@ bool Session::job_enqueueable(const JobInfo& j) const {
 
 void Session::job_enqueued(JobInfo& j) {
   j.inqueue = true;
+  mark_changed(j); // its terms count in the queue's inqueue sum from the next session on
   for (const Tier& tier : *in_.tiers) {
     for (Plugin* p : tier.plugins) {
       if (p->options().job_enqueued) p->on_job_enqueued(*this, j);
@@ -539,7 +656,7 @@ std::int32_t Session::node_type(const JobInfo& j, const NodeInfo& n) const {
 
 void Session::do_allocate(TaskRef r, NodeId n, DeviceTypeId t, bool pipelined) {
   JobInfo& job = jobs_[r.job];
-  job.changed = true;
+  mark_changed(job);
   TaskInfo& task = job.tasks[r.task];
   NodeInfo& node = nodes_[n];
   job.type = static_cast<std::int32_t>(t);
@@ -563,6 +680,7 @@ void Session::do_allocate(TaskRef r, NodeId n, DeviceTypeId t, bool pipelined) {
     node.stamp = ++stamp_;
     set_status(job, task, TaskStatus::kAllocated);
   }
+  file_pending(r.job);
   for (const Tier& tier : *in_.tiers) {
     for (Plugin* p : tier.plugins)
       p->on_allocate(*this, job);
@@ -571,7 +689,7 @@ void Session::do_allocate(TaskRef r, NodeId n, DeviceTypeId t, bool pipelined) {
 
 void Session::undo_allocate(TaskRef r) {
   JobInfo& job = jobs_[r.job];
-  job.changed = true;
+  mark_changed(job);
   TaskInfo& task = job.tasks[r.task];
   NodeInfo& node = nodes_[task.node];
   touch(task.node);
@@ -591,6 +709,7 @@ void Session::undo_allocate(TaskRef r) {
     node.stamp = ++stamp_;
   }
   set_status(job, task, TaskStatus::kPending);
+  file_pending(r.job);
   task.devices.clear();
   for (const Tier& tier : *in_.tiers) {
     for (Plugin* p : tier.plugins)
@@ -600,7 +719,7 @@ void Session::undo_allocate(TaskRef r) {
 
 void Session::do_evict(TaskRef r) {
   JobInfo& job = jobs_[r.job];
-  job.changed = true;
+  mark_changed(job);
   TaskInfo& task = job.tasks[r.task];
   set_status(job, task, TaskStatus::kReleasing);
   NodeInfo& node = nodes_[task.node];
@@ -617,7 +736,7 @@ void Session::do_evict(TaskRef r) {
 
 void Session::undo_evict(TaskRef r) {
   JobInfo& job = jobs_[r.job];
-  job.changed = true;
+  mark_changed(job);
   TaskInfo& task = job.tasks[r.task];
   set_status(job, task, TaskStatus::kRunning);
   NodeInfo& node = nodes_[task.node];

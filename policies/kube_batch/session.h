@@ -12,7 +12,6 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -70,6 +69,16 @@ struct JobInfo {
   Resources held, asked, below_min, above_min;
   double held_share = 0;
   bool changed = false; // a session op touched it since it was built: build it again
+  bool live = true;     // false: the job ended; the entry waits for Session's compaction
+  // The session cache's bookkeeping (Session::open_jobs): whether the terms above are in
+  // Session::queue_sums() (and below_min in its inqueue sum), whether the job's requests are
+  // whole numbers, its place in its queue's pending list (-1: not there), and whether it is in
+  // the list of suspending jobs.
+  bool counted = false, counted_inqueue = false, whole = true, listed_suspending = false;
+  std::int64_t pending_pos = -1;
+  // The `allocate` action's cursor: the next of its tasks to try in this session (each pending
+  // task is tried once, as allocate.go pops the job's task queue); set when allocate queues it.
+  std::uint32_t next_task = 0;
 
   [[nodiscard]] std::uint32_t count(TaskStatus s) const { return counts[static_cast<int>(s)]; }
   // Tasks holding or given devices now (Bound, Binding, Running, Allocated in kube-batch).
@@ -114,14 +123,20 @@ struct Tier {
   std::vector<Plugin*> plugins;
 };
 
+// Sums over a queue's jobs of what the proportion plugin reads of each (JobInfo::held, asked,
+// below_min of the jobs admitted, above_min), kept by the session as entries change.
+struct QueueSums {
+  Resources held, asked, inqueue_below_min, above_min;
+  std::uint32_t jobs = 0; // live entries in the queue
+};
+
 // What the policy hands to a session.
 struct SessionInputs {
   const std::vector<Tier>* tiers = nullptr;
   const std::vector<QueueInfo>* queues = nullptr;
   const std::vector<std::uint32_t>* queue_of_trace_queue = nullptr; // Workload::queues -> queue
-  const std::vector<JobId>* active = nullptr; // submitted, not finished, increasing ids
-  const std::set<JobId>* inqueue = nullptr;   // admitted by `enqueue` in earlier sessions
-  bool enqueue_action = false;                // without it every job counts as Inqueue
+  const std::vector<JobId>* arrivals = nullptr; // submitted since the last session, increasing ids
+  bool enqueue_action = false;                  // without it every job counts as Inqueue
 };
 
 class Session {
@@ -132,14 +147,33 @@ public:
   Session& operator=(const Session&) = delete;
 
   // Opens a session on the view's current state. The policy keeps one Session and opens it at
-  // every decision: the snapshot's storage is reused, and a node whose free device counts are
-  // those the last session left (nothing released there since; only this policy's sessions
-  // take devices) keeps its lists of idle devices instead of scanning its devices again.
+  // every decision, as Volcano's scheduler cache is kept between sessions: the snapshot's
+  // storage is reused, a node whose free device counts are those the last session left keeps
+  // its lists of idle devices, and a job entry is built again only when the runtime's job log
+  // (View::changes) or the last session changed it.
   void open(const View& view, const SessionInputs& in);
 
   [[nodiscard]] const View& view() const { return *view_; }
+  // The job entries in increasing id order. An entry whose `live` is false is a job that ended:
+  // every reader skips it (they are dropped, and the rest renumbered, once they are half).
   [[nodiscard]] std::vector<JobInfo>& jobs() { return jobs_; }
   [[nodiscard]] const std::vector<JobInfo>& jobs() const { return jobs_; }
+  [[nodiscard]] std::size_t live_jobs() const { return jobs_.size() - dead_; }
+  // What this open changed: entries built (or built again) since the last session, or, when
+  // renumbered(), every entry. A plugin keeping per-entry state refreshes those only.
+  [[nodiscard]] const std::vector<std::size_t>& rebuilt() const { return rebuilt_; }
+  [[nodiscard]] bool renumbered() const { return renumbered_; }
+  // [queue] sums of the live entries' terms. Null when some live job asks for a fraction of a
+  // CPU or GB: then sums kept by adding and subtracting could differ in the last bit from a
+  // sum in job order, and a reader adds the terms up itself. Whole numbers add exactly in any
+  // order (below 2^53).
+  [[nodiscard]] const std::vector<QueueSums>* queue_sums() const {
+    return inexact_ == 0 ? &queue_sums_ : nullptr;
+  }
+  // [queue] entries with pending tasks, in no particular order.
+  [[nodiscard]] const std::vector<std::vector<std::size_t>>& pending_by_queue() const {
+    return pending_;
+  }
   [[nodiscard]] JobInfo& job(std::size_t i) { return jobs_[i]; }
   [[nodiscard]] const JobInfo& job(std::size_t i) const { return jobs_[i]; }
   [[nodiscard]] const TaskInfo& task(TaskRef r) const { return jobs_[r.job].tasks[r.task]; }
@@ -203,6 +237,16 @@ private:
   void do_evict(TaskRef r);
   void undo_evict(TaskRef r);
   static void set_status(JobInfo& job, TaskInfo& task, TaskStatus s);
+  // Files entry i in its queue's pending list, or takes it out, as its pending tasks say.
+  void file_pending(std::size_t i);
+  // Adds (sign 1) or takes back (-1) the entry's terms in queue_sums_.
+  void count_terms(JobInfo& job, double sign);
+  // An op of this session changed the entry: built again at the next open.
+  void mark_changed(JobInfo& job) {
+    if (job.changed) return;
+    job.changed = true;
+    dirty_.push_back(job.index);
+  }
 
   // Fills nodes_ from the view: totals once, idle lists where the free counts changed, and the
   // session-only fields of the nodes the last session touched.
@@ -215,15 +259,33 @@ private:
     touched_flag_[n] = 1;
     touched_.push_back(n);
   }
-  // Fills jobs_ from in_.active: an entry the runtime and the last session left alone is kept,
-  // any other is built again in reused storage.
+  // Brings jobs_ up to the view: the entries the last session changed and the jobs the
+  // runtime's job log marked are built again in place (or marked dead), arrivals are appended;
+  // any other entry is what building it again would give.
   void open_jobs(const View& view);
   void build_job(const View& view, JobInfo& job, JobId j);
+  // Entry i against the runtime: dead when the job ended, built again when it differs.
+  void check_job(const View& view, std::size_t i);
+  // Builds entry i (job j) again in its storage, keeping the bookkeeping in step.
+  void rebuild_job(const View& view, std::size_t i, JobId j);
+  // Drops dead entries and renumbers the rest.
+  void compact();
 
   const View* view_ = nullptr;
   std::vector<DeviceTypeId> type_ids_; // 0..types-1: one-type spans for allowed_types
   SessionInputs in_;
   std::vector<JobInfo> jobs_;
+  std::size_t dead_ = 0;                // entries with live == false
+  std::vector<std::uint32_t> slot_of_;  // [JobId] index into jobs_, kNoSlot: none
+  std::uint64_t jobs_stamp_ = 0;        // View::changes().jobs.stamp() at the last open
+  std::vector<std::size_t> dirty_;      // entries with `changed` set
+  std::vector<std::size_t> rebuilt_;    // entries built at this open
+  bool renumbered_ = true;              // every entry counts as rebuilt
+  std::vector<std::size_t> suspending_; // entries listed_suspending (some may have moved on)
+  std::vector<QueueSums> queue_sums_;   // [queue]
+  std::size_t inexact_ = 0;             // live entries whose requests are not whole numbers
+  std::vector<std::vector<std::size_t>> pending_; // [queue] entries with pending tasks
+  static constexpr std::uint32_t kNoSlot = 0xffffffffU;
   std::vector<NodeInfo> nodes_;
   Resources total_;
   std::vector<std::int64_t> future_total_; // [device type] sum of the nodes' future idle

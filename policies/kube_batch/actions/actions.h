@@ -43,6 +43,10 @@ private:
 // The session's jobs for which `keep` holds, one JobQueue per queue id, each sorted.
 std::map<std::uint32_t, JobQueue> jobs_by_queue(const Session& s,
                                                 const std::function<bool(const JobInfo&)>& keep);
+// The same among the jobs with pending tasks only (the session's lists of them): what allocate,
+// preempt and reclaim look at, without a walk over every job.
+std::map<std::uint32_t, JobQueue>
+pending_jobs_by_queue(const Session& s, const std::function<bool(const JobInfo&)>& keep);
 // The best queue of `queues` by the session's queue order.
 std::uint32_t best_queue(const Session& s, const std::vector<std::uint32_t>& queues);
 // Candidates sorted worst first (reverse task order: lowest priority, newest job first), the

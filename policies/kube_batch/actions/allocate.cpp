@@ -120,10 +120,13 @@ bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next, NoRoom& no_ro
 } // namespace
 
 void allocate(Session& s) {
-  std::vector<std::uint32_t> next(s.jobs().size(), 0); // job -> its next task to try
   NoRoom no_room;
   // queue -> jobs with pending tasks
-  auto jobs = jobs_by_queue(s, [](const JobInfo& j) { return j.inqueue && j.pending() > 0; });
+  auto jobs = pending_jobs_by_queue(s, [](const JobInfo& j) { return j.inqueue; });
+  for (const auto& list : s.pending_by_queue()) {
+    for (std::size_t j : list)
+      s.job(j).next_task = 0;
+  }
   std::vector<std::uint32_t> queues;
   queues.reserve(jobs.size());
   for (const auto& [q, list] : jobs)
@@ -136,7 +139,7 @@ void allocate(Session& s) {
       continue;
     }
     std::size_t j = list.pop();
-    if (allocate_job(s, j, next[j], no_room)) list.push(j);
+    if (allocate_job(s, j, s.job(j).next_task, no_room)) list.push(j);
   }
 }
 

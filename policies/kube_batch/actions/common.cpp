@@ -50,8 +50,24 @@ std::map<std::uint32_t, JobQueue> jobs_by_queue(const Session& s,
   std::map<std::uint32_t, JobQueue> by_queue;
   for (std::size_t i = 0; i < s.jobs().size(); ++i) {
     const JobInfo& j = s.job(i);
-    if (keep(j)) by_queue.try_emplace(j.queue, s).first->second.add(i);
+    if (j.live && keep(j)) by_queue.try_emplace(j.queue, s).first->second.add(i);
   }
+  for (auto& [q, list] : by_queue)
+    list.sort();
+  return by_queue;
+}
+
+std::map<std::uint32_t, JobQueue>
+pending_jobs_by_queue(const Session& s, const std::function<bool(const JobInfo&)>& keep) {
+  std::map<std::uint32_t, JobQueue> by_queue;
+  const auto& pending = s.pending_by_queue();
+  for (std::uint32_t q = 0; q < pending.size(); ++q) {
+    for (std::size_t i : pending[q]) {
+      if (keep(s.job(i))) by_queue.try_emplace(q, s).first->second.add(i);
+    }
+  }
+  // The job order is total (it ends with creation time and id): the lists' order does not
+  // matter.
   for (auto& [q, list] : by_queue)
     list.sort();
   return by_queue;

@@ -49,8 +49,8 @@ bool preempt_for_task(Session& s, Statement& st, TaskRef t) {
 void preempt(Session& s) {
   s.list_node_tasks(); // victims are found by node
   // queue -> preemptor jobs
-  auto starving = jobs_by_queue(
-      s, [&](const JobInfo& j) { return j.inqueue && j.pending() > 0 && s.job_starving(j); });
+  auto starving =
+      pending_jobs_by_queue(s, [&](const JobInfo& j) { return j.inqueue && s.job_starving(j); });
   for (auto& [q, jobs] : starving) {
     while (!jobs.empty()) {
       std::size_t ji = jobs.pop();

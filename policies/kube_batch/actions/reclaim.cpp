@@ -43,8 +43,8 @@ void reclaim_for_task(Session& s, Statement& st, TaskRef t) {
 void reclaim(Session& s) {
   s.list_node_tasks(); // victims are found by node
   // queue -> reclaimer jobs
-  auto starving = jobs_by_queue(
-      s, [&](const JobInfo& j) { return j.inqueue && j.pending() > 0 && s.job_starving(j); });
+  auto starving =
+      pending_jobs_by_queue(s, [&](const JobInfo& j) { return j.inqueue && s.job_starving(j); });
   std::vector<std::uint32_t> queues;
   queues.reserve(starving.size());
   for (const auto& [q, jobs] : starving)

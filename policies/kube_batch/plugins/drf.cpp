@@ -19,13 +19,22 @@ class Drf final : public Plugin {
 public:
   explicit Drf(const PluginOptions& o) : Plugin(o) { PluginArguments args(options(), {}); }
 
+  // Volcano builds its job attributes at every session open; here only the entries the
+  // session built again have new ones (any other is as the last session found it).
   void on_session_open(const Session& s) override {
-    allocated_.assign(s.jobs().size(), Resources{});
-    share_.assign(s.jobs().size(), 0.0);
-    for (const JobInfo& j : s.jobs()) {
+    allocated_.resize(s.jobs().size());
+    share_.resize(s.jobs().size());
+    auto reset = [&](const JobInfo& j) {
       // task_req x (bound + running) and its dominant share, computed when the entry was built
       allocated_[j.index] = j.held;
       share_[j.index] = j.held_share;
+    };
+    if (s.renumbered()) {
+      for (const JobInfo& j : s.jobs())
+        reset(j);
+    } else {
+      for (std::size_t i : s.rebuilt())
+        reset(s.job(i));
     }
   }
   void on_allocate(const Session& s, const JobInfo& j) override {

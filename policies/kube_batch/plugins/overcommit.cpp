@@ -25,7 +25,7 @@ public:
     idle_ = s.total() * factor_ - used;
     inqueue_ = Resources{};
     for (const JobInfo& j : s.jobs()) {
-      if (!j.inqueue) continue;
+      if (!j.live || !j.inqueue) continue;
       Resources held = j.task_req * (j.count(TaskStatus::kBound) + j.count(TaskStatus::kRunning));
       inqueue_ += exceeded_part(j.min_resources(), held);
     }

@@ -37,20 +37,37 @@ public:
 
   void on_session_open(const Session& s) override {
     attrs_.clear();
-    for (const JobInfo& j : s.jobs()) {
-      auto [it, fresh] = attrs_.try_emplace(j.queue);
-      Attr& a = it->second;
+    auto attr = [&](std::uint32_t queue) -> Attr& {
+      auto [it, fresh] = attrs_.try_emplace(queue);
       if (fresh) {
-        const QueueInfo& q = s.queues()[j.queue];
-        a.weight = q.weight;
-        a.capability = min_each(q.capability, s.total());
+        const QueueInfo& q = s.queues()[queue];
+        it->second.weight = q.weight;
+        it->second.capability = min_each(q.capability, s.total());
       }
-      // Each job's terms were computed when its entry was built (JobInfo::held and the rest):
-      // held = task_req x (bound + running), asked = held + task_req x pending.
-      a.allocated += j.held;
-      a.request += j.asked;
-      if (j.inqueue) a.inqueue += j.below_min;
-      a.elastic += j.above_min;
+      return it->second;
+    };
+    // Each job's terms were computed when its entry was built (JobInfo::held and the rest):
+    // held = task_req x (bound + running), asked = held + task_req x pending. The session
+    // keeps their sums per queue when they are exact; else they are added in job order.
+    if (const std::vector<QueueSums>* sums = s.queue_sums()) {
+      for (std::uint32_t q = 0; q < sums->size(); ++q) {
+        const QueueSums& sum = (*sums)[q];
+        if (sum.jobs == 0) continue;
+        Attr& a = attr(q);
+        a.allocated = sum.held;
+        a.request = sum.asked;
+        a.inqueue = sum.inqueue_below_min;
+        a.elastic = sum.above_min;
+      }
+    } else {
+      for (const JobInfo& j : s.jobs()) {
+        if (!j.live) continue;
+        Attr& a = attr(j.queue);
+        a.allocated += j.held;
+        a.request += j.asked;
+        if (j.inqueue) a.inqueue += j.below_min;
+        a.elastic += j.above_min;
+      }
     }
     fill_deserved(s.total());
     for (auto& [q, a] : attrs_)
