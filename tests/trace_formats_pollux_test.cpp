@@ -254,3 +254,35 @@ TEST_CASE("pollux: the bundled workload replays under fifo and tiresias", "[trac
   }
   CHECK(read_file(dir.file("out-fifo/jobs.csv")) != read_file(dir.file("out-tiresias/jobs.csv")));
 }
+
+TEST_CASE("pollux: a yolov3 job trains the zoo's yolov3: its profiled time on T4s, the zoo's ratio "
+          "on V100s",
+          "[trace][pollux][cli][zoo]") {
+  CHECK(pollux_application_to_zoo("yolov3") == "yolov3");
+  ScratchDir dir;
+  std::string w = dir.write("w.csv", "name,time,application,num_replicas,batch_size\n"
+                                     "yolov3-0,0,yolov3,1,8\n");
+  std::string error;
+  const double profiled =
+      pollux_run_time(load_pollux_profile(kProfiles, "yolov3", 8), 1, 8, error).run_time_s;
+  REQUIRE(error.empty());
+  auto r = run_dlsim("run --trace " + w +
+                         " --format pollux --cluster configs/clusters/pollux.yaml --policy fifo "
+                         "-q --out " +
+                         dir.file("t4"),
+                     dir);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.err, !Catch::Contains("model-less"));
+  CHECK(run_s_of(read_file(dir.file("t4/jobs.csv")), "yolov3-0") == Approx(profiled).epsilon(1e-6));
+  // On V100s the zoo's yolov3 times, T4 0.575 s and V100 0.330 s per iteration
+  // (configs/models/zoo.yaml), scale it by 0.330 / 0.575 = 0.5739; model-less it would have been
+  // the catalog's rel_throughput instead.
+  r = run_dlsim("run --trace " + w +
+                    " --format pollux --cluster configs/clusters/tiny.yaml --policy fifo -q "
+                    "--out " +
+                    dir.file("v100"),
+                dir);
+  REQUIRE(r.code == 0);
+  CHECK(run_s_of(read_file(dir.file("v100/jobs.csv")), "yolov3-0") ==
+        Approx(profiled * 0.330 / 0.575).epsilon(1e-6));
+}

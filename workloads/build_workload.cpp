@@ -202,6 +202,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       gpu_types.push_back(t);
   }
   Rng assign = Rng::stream(options.seed, "workload.assign-models");
+  const std::vector<std::size_t> drawable = drawn_models(zoo);
   ReadOptions read_options{options.skip_bad_jobs};
 
   // Stable sort by submit time: jobs submitted together keep the trace's order.
@@ -264,11 +265,11 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
         continue;
       }
       r.model = static_cast<ModelId>(model_of[tj.model]);
-    } else if (options.assign_models && !zoo.models.empty()) {
-      // Documented rule (docs/models.md): uniform over the zoo, one draw per model-less job in
-      // submit order from the stream "workload.assign-models". A host task draws too (so the
-      // others' draws do not depend on it) but keeps no model: it trains none.
-      const auto drawn = static_cast<ModelId>(1 + assign.below(zoo.models.size()));
+    } else if (options.assign_models && !drawable.empty()) {
+      // Documented rule (docs/models.md): uniform over the zoo's drawn models, one draw per
+      // model-less job in submit order from the stream "workload.assign-models". A host task
+      // draws too (so the others' draws do not depend on it) but keeps no model: it trains none.
+      const auto drawn = static_cast<ModelId>(1 + drawable[assign.below(drawable.size())]);
       if (!is_host_task(r)) r.model = drawn;
     }
     if (tj.device_type != kNoString) {

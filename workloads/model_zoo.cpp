@@ -72,6 +72,7 @@ ModelZoo load_model_zoo(const std::string& file) {
     info.comm_overlap = read_fraction(m, "comm_overlap");
     info.input_mb_per_sample = m.get<double>("input_mb_per_sample", 0.0);
     if (m.has("graph")) read_graph(m, info);
+    info.drawn = m.get<bool>("drawn", true);
     YAML::Node times = m.child("iteration_time_s");
     YamlWhere tw = m.where_of("iteration_time_s");
     if (!times.IsMap() || times.size() == 0)
@@ -104,7 +105,17 @@ ModelZoo load_model_zoo(const std::string& file) {
     zoo.models.push_back(std::move(info));
   }
   root.done();
+  if (drawn_models(zoo).empty())
+    yaml_fail(mw, models, "every model is `drawn: false`; draws need one");
   return zoo;
+}
+
+std::vector<std::size_t> drawn_models(const ModelZoo& zoo) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < zoo.models.size(); ++i) {
+    if (zoo.models[i].drawn) out.push_back(i);
+  }
+  return out;
 }
 
 } // namespace dlsim

@@ -29,6 +29,10 @@ struct ModelInfo {
   // Device types the model cannot train on, with the reason (docs/models.md): placement never
   // uses them and a job pinned to one is rejected with that reason.
   std::map<std::string, std::string> unsupported;
+  // False for a model kept out of every seeded draw over the zoo (`drawn: false`,
+  // docs/models.md#models-kept-out-of-draws): a model added for one trace's jobs must not move
+  // the draws that generated workloads already made.
+  bool drawn = true;
 };
 
 struct ModelZoo {
@@ -40,5 +44,9 @@ struct ModelZoo {
 };
 
 ModelZoo load_model_zoo(const std::string& file);
+
+// The indices into zoo.models that seeded draws choose among, in file order: every model but
+// those marked `drawn: false`.
+std::vector<std::size_t> drawn_models(const ModelZoo& zoo);
 
 } // namespace dlsim

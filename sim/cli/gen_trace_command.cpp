@@ -41,7 +41,8 @@ int command_gen_trace(const std::vector<std::string>& args) {
       "mean arrivals per hour")("like", po::value<std::string>(),
                                 "fit to a real trace's published statistics: philly, helios-venus, "
                                 "helios-earth, helios-saturn, helios-uranus (docs/traces.md)")(
-      "models", po::bool_switch(), "give each job a model drawn uniformly from the model zoo")(
+      "models", po::bool_switch(),
+      "give each job a model drawn uniformly from the model zoo (those not marked drawn: false)")(
       "max-duration",
       po::value<double>(&g.max_duration_s)
           ->default_value(g.max_duration_s, fmt::format("{}", g.max_duration_s)),
@@ -79,8 +80,9 @@ int command_gen_trace(const std::vector<std::string>& args) {
         fmt::format("--max-duration: expected seconds from {} to 4628226", g.min_duration_s));
   if (!(g.arrival_rate_per_hour > 0)) throw po::error("--arrival-rate must be positive");
   if (vm["models"].as<bool>()) {
-    for (const auto& m : load_model_zoo(find_data_file("configs/models/zoo.yaml", "")).models)
-      g.models.push_back(m.name);
+    const ModelZoo zoo = load_model_zoo(find_data_file("configs/models/zoo.yaml", ""));
+    for (std::size_t m : drawn_models(zoo))
+      g.models.push_back(zoo.models[m].name);
   }
   if (vm.count("model-list")) {
     if (!g.models.empty()) throw po::error("give --models or --model-list, not both");

@@ -39,8 +39,8 @@ Trace generated_trace(const Experiment& e, const ModelZoo& zoo, const TraceForma
   g.seed = gen.seed >= 0 ? static_cast<std::uint64_t>(gen.seed) : e.seed;
   if (gen.arrival_rate > 0) g.arrival_rate_per_hour = gen.arrival_rate;
   if (gen.models) {
-    for (const auto& m : zoo.models)
-      g.models.push_back(m.name);
+    for (std::size_t m : drawn_models(zoo))
+      g.models.push_back(zoo.models[m].name);
   }
   if (!gen.device_types.empty()) parse_device_type_mix(gen.device_types, g);
   std::string path = (fs::temp_directory_path() / "dlsim-trace-XXXXXX").string();

@@ -30,19 +30,18 @@ constexpr const char* kProfiledOn = "T4";
 
 struct Application {
   const char* pollux;
-  const char* zoo;      // "" = no zoo model
+  const char* zoo;      // the zoo model (configs/models/zoo.yaml)
   double max_local_bsz; // 0 = the largest local_bsz of placements.csv
 };
 
 // The six applications of adaptdl's simulator/applications.py. yolov3's largest per-GPU batch
-// is 8 there (max_local_bsz=8), below its measured 16. YOLOv3 is not in the zoo: adding a model
-// would change every seeded draw over the zoo (trace.assign_models, gen-trace --models).
+// is 8 there (max_local_bsz=8), below its measured 16.
 constexpr std::array<Application, 6> kApplications = {{{"bert", "bert_base", 0},
                                                        {"cifar10", "resnet18", 0},
                                                        {"deepspeech2", "deepspeech2", 0},
                                                        {"imagenet", "resnet50", 0},
                                                        {"ncf", "ncf", 0},
-                                                       {"yolov3", "", 8}}};
+                                                       {"yolov3", "yolov3", 8}}};
 
 const Application* find_application(std::string_view name) {
   for (const auto& a : kApplications) {
@@ -81,7 +80,6 @@ Trace read_pollux_trace(const std::string& file, const ReadOptions& options) {
   }
   std::map<std::string, PolluxProfile> profiles;
   std::map<std::tuple<std::string, int, int>, std::pair<PolluxRun, std::string>> runs;
-  std::map<std::string, std::size_t> model_less;
   std::unordered_set<std::string> seen_ids;
   const std::uint32_t t4 = trace.device_types.intern(kProfiledOn);
   for_each_csv_row(file, kColumns, header.size(), trace, options, [&](auto& f, CsvRow& row) {
@@ -127,22 +125,9 @@ Trace read_pollux_trace(const std::string& file, const ReadOptions& options) {
     job.workers = static_cast<std::uint32_t>(replicas);
     job.devices_per_worker = 1;
     job.observed_type = t4;
-    std::string_view zoo = pollux_application_to_zoo(app);
-    if (zoo.empty())
-      ++model_less[app];
-    else
-      job.model = trace.models.intern(zoo);
+    job.model = trace.models.intern(pollux_application_to_zoo(app));
     trace.jobs.push_back(std::move(job));
   });
-  if (!model_less.empty()) {
-    std::vector<std::string> parts;
-    parts.reserve(model_less.size());
-    for (const auto& [name, n] : model_less)
-      parts.push_back(fmt::format("{} ({})", name, n));
-    trace.warnings.push_back(fmt::format("{}: applications without a zoo model run model-less "
-                                         "on their profiled run times: {}",
-                                         file, fmt::join(parts, ", ")));
-  }
   finish_trace(trace, 0);
   return trace;
 }

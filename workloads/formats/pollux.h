@@ -14,8 +14,8 @@ namespace dlsim {
 
 Trace read_pollux_trace(const std::string& file, const ReadOptions& options);
 
-// The zoo model of a Pollux application: "" when the zoo has none (yolov3), the name itself for
-// an application Pollux does not have (a user's own profile may be named after a zoo model).
+// The zoo model of a Pollux application, the name itself for an application Pollux does not have
+// (a user's own profile may be named after a zoo model).
 std::string_view pollux_application_to_zoo(std::string_view application);
 
 } // namespace dlsim

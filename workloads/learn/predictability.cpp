@@ -123,8 +123,9 @@ PredictabilityData predictability_dataset(const ModelZoo& zoo, std::size_t jobs,
   d.x.resize(static_cast<Eigen::Index>(jobs), static_cast<Eigen::Index>(f));
   d.y.resize(static_cast<Eigen::Index>(jobs));
   std::vector<double> losses;
+  const std::vector<std::size_t> drawable = drawn_models(zoo);
   for (std::size_t j = 0; j < jobs; ++j) {
-    const ModelInfo& m = zoo.models[pick.below(zoo.models.size())];
+    const ModelInfo& m = zoo.models[drawable[pick.below(drawable.size())]];
     const double workers = g.gpu_sizes[pick.weighted(g.gpu_weights)];
     const double ps = static_cast<double>(pick.below(5));
     const double sync = pick.uniform01() < 0.5 ? 1 : 0;
