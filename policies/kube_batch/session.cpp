@@ -36,6 +36,7 @@ void Session::open(const View& view, const SessionInputs& in) {
   committed_.clear();
   gang_ready_checked_ = false;
   open_nodes(view);
+  releasing_anywhere_ = false;
   future_total_ = idle_total_; // open_jobs adds what suspending jobs release; nothing is pipelined
   open_jobs(view);
 
@@ -152,7 +153,7 @@ void Session::refresh_node(const View& view, NodeId n) {
   // as for a change of free CPUs or memory.
   if (!same || node.cpu_idle != view.node_cpu_free(n) || node.mem_idle != view.node_mem_free(n) ||
       node.stamp == 0)
-    node.stamp = ++stamp_;
+    restamp(node);
   node.cpu_idle = view.node_cpu_free(n);
   node.mem_idle = view.node_mem_free(n);
   for (DeviceTypeId t = 0; t < types; ++t)
@@ -206,6 +207,7 @@ void Session::open_jobs(const View& view) {
   std::sort(suspending_.begin(), suspending_.end());
   for (std::size_t i : suspending_) {
     const JobInfo& job = jobs_[i];
+    releasing_anywhere_ = releasing_anywhere_ || job.held_at_open > 0;
     for (std::uint32_t k = 0; k < job.held_at_open; ++k) {
       const TaskInfo& task = job.tasks[k];
       NodeInfo& node = nodes_[task.node];
@@ -625,6 +627,7 @@ std::uint32_t Session::shape_of(const JobInfo& j) {
   }
   shapes_.push_back(Shape{{types.begin(), types.end()}, j.task_req, j.gpu_mem_gb});
   fits_.emplace_back();
+  shape_nodes_.emplace_back();
   return static_cast<std::uint32_t>(shapes_.size() - 1);
 }
 
@@ -637,6 +640,45 @@ Session::IdleFit Session::idle_fit(const JobInfo& j, std::uint32_t shape, const 
   c.fit.type = fit_type(j, n, false);
   c.fit.score = c.fit.type < 0 ? 0 : node_score(j, n, static_cast<DeviceTypeId>(c.fit.type));
   return c.fit;
+}
+
+void Session::restamp(NodeInfo& n) {
+  n.stamp = ++stamp_;
+  if (restamped_.size() >= 4 * nodes_.size() + 1024) {
+    restamped_base_ += restamped_.size();
+    restamped_.clear();
+  }
+  restamped_.push_back(n.id);
+}
+
+std::pair<std::int64_t, DeviceTypeId> Session::best_idle_node(const JobInfo& j,
+                                                              std::uint32_t shape) {
+  auto& fits = fits_[shape];
+  if (fits.size() != nodes_.size()) fits.assign(nodes_.size(), CachedFit{});
+  ShapeNodes& sn = shape_nodes_[shape];
+  auto update = [&](NodeId n) {
+    const NodeInfo& node = nodes_[n];
+    CachedFit& c = fits[n];
+    if (c.listed_stamp == node.stamp) return;
+    const IdleFit f = idle_fit(j, shape, node);
+    if (c.listed) sn.order.erase({c.listed_score, n});
+    c.listed = f.type >= 0;
+    c.listed_score = f.score;
+    c.listed_stamp = node.stamp;
+    if (c.listed) sn.order.emplace(f.score, n);
+  };
+  if (!sn.built || sn.seen < restamped_base_) {
+    for (NodeId n = 0; n < nodes_.size(); ++n)
+      update(n);
+    sn.built = true;
+  } else {
+    for (std::size_t i = sn.seen - restamped_base_; i < restamped_.size(); ++i)
+      update(restamped_[i]);
+  }
+  sn.seen = restamped_base_ + restamped_.size();
+  if (sn.order.empty()) return {-1, 0};
+  const NodeId best = sn.order.begin()->second;
+  return {best, static_cast<DeviceTypeId>(fits[best].fit.type)};
 }
 
 std::uint32_t Session::room_for(const JobInfo& j) const {
@@ -677,7 +719,7 @@ void Session::do_allocate(TaskRef r, NodeId n, DeviceTypeId t, bool pipelined) {
     idle_total_[t] -= dpw;
     node.cpu_idle -= job.task_req.v[1];
     node.mem_idle -= job.task_req.v[2];
-    node.stamp = ++stamp_;
+    restamp(node);
     set_status(job, task, TaskStatus::kAllocated);
   }
   file_pending(r.job);
@@ -706,7 +748,7 @@ void Session::undo_allocate(TaskRef r) {
     idle_total_[task.type] += dpw;
     node.cpu_idle += job.task_req.v[1];
     node.mem_idle += job.task_req.v[2];
-    node.stamp = ++stamp_;
+    restamp(node);
   }
   set_status(job, task, TaskStatus::kPending);
   file_pending(r.job);
@@ -722,6 +764,7 @@ void Session::do_evict(TaskRef r) {
   mark_changed(job);
   TaskInfo& task = job.tasks[r.task];
   set_status(job, task, TaskStatus::kReleasing);
+  releasing_anywhere_ = true;
   NodeInfo& node = nodes_[task.node];
   touch(task.node);
   node.releasing[task.type] += job.devices_per_task;

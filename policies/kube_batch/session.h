@@ -12,8 +12,10 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dlsim::kb {
@@ -222,6 +224,16 @@ public:
     double score = 0;
   };
   [[nodiscard]] IdleFit idle_fit(const JobInfo& j, std::uint32_t shape, const NodeInfo& n);
+  // The best node on idle devices for one more task of job j of that shape: the highest node
+  // score, ties to the lower id (what a scan of every node's idle_fit finds), and its type;
+  // node -1 when none fits. Each shape keeps its nodes with room ordered by score, and reads
+  // again only the nodes restamped since it was last asked.
+  [[nodiscard]] std::pair<std::int64_t, DeviceTypeId> best_idle_node(const JobInfo& j,
+                                                                     std::uint32_t shape);
+  // Whether devices are being released anywhere in this session (a suspending job, an
+  // eviction). When not, no node's future idle resources exceed its idle ones, so a task that
+  // fits no node's idle devices fits no node's future ones either.
+  [[nodiscard]] bool releasing_anywhere() const { return releasing_anywhere_; }
   // At least as many tasks of job j as the cluster's future idle devices could hold (their
   // total over devices per task, ignoring nodes, CPUs and memory): an upper bound that lets a
   // gang that cannot fit skip the node search.
@@ -310,8 +322,32 @@ private:
   struct CachedFit {
     std::uint64_t stamp = 0; // the node's when computed; 0: never
     IdleFit fit;
+    // What the shape's ordered set holds for the node: as of the node's stamp listed_stamp,
+    // listed with listed_score when it has room.
+    std::uint64_t listed_stamp = 0;
+    bool listed = false;
+    double listed_score = 0;
   };
   std::vector<std::vector<CachedFit>> fits_; // [shape][node]
+  // Highest score first, then the lower id.
+  struct ByScore {
+    bool operator()(const std::pair<double, NodeId>& a, const std::pair<double, NodeId>& b) const {
+      if (a.first != b.first) return a.first > b.first;
+      return a.second < b.second;
+    }
+  };
+  struct ShapeNodes {
+    std::set<std::pair<double, NodeId>, ByScore> order; // nodes with room on idle devices
+    std::uint64_t seen = 0;                             // restamp position read up to
+    bool built = false;
+  };
+  std::vector<ShapeNodes> shape_nodes_; // [shape]
+  // Nodes given a new stamp, in order (repeats included), from position restamped_base_ on;
+  // started over when long (a shape that read less then looks at every node).
+  std::vector<NodeId> restamped_;
+  std::uint64_t restamped_base_ = 0;
+  void restamp(NodeInfo& n);
+  bool releasing_anywhere_ = false;
 
 public:
   // Operations kept or committed, in order; only committed ones reach the runtime.

@@ -8,8 +8,6 @@
 #include "policies/kube_batch/actions/actions.h"
 
 #include <algorithm>
-#include <map>
-#include <set>
 #include <tuple>
 #include <vector>
 
@@ -18,24 +16,17 @@ namespace dlsim::kb {
 namespace {
 
 // The best node for one more task of job j: (node, type), or node -1. Ties go to the lower node
-// id (kube-batch picks at random among equal scores).
+// id (kube-batch picks at random among equal scores). On idle devices, the session's ordered
+// nodes of the job's shape; on future idle devices, a scan of the nodes without room on idle ones.
 std::pair<std::int64_t, DeviceTypeId> best_node(Session& s, const JobInfo& j, std::uint32_t shape,
                                                 bool future) {
+  if (!future) return s.best_idle_node(j, shape);
+  // Nothing is being released: no node's future idle devices hold more than its idle ones.
+  if (!s.releasing_anywhere()) return {-1, 0};
   std::int64_t best = -1;
   DeviceTypeId best_type = 0;
   double best_score = 0;
   for (const NodeInfo& n : s.nodes()) {
-    if (!future) {
-      // The same fit and score as below, remembered while the node's idle state stays.
-      Session::IdleFit f = s.idle_fit(j, shape, n);
-      if (f.type < 0) continue;
-      if (best < 0 || f.score > best_score) {
-        best = n.id;
-        best_type = static_cast<DeviceTypeId>(f.type);
-        best_score = f.score;
-      }
-      continue;
-    }
     std::int32_t t = s.fit_type(j, n, future);
     if (t < 0) continue;
     if (s.idle_fit(j, shape, n).type >= 0) continue; // already a candidate on idle devices
@@ -49,22 +40,21 @@ std::pair<std::int64_t, DeviceTypeId> best_node(Session& s, const JobInfo& j, st
   return {best, best_type};
 }
 
-// What decides whether one task of a job fits a node: its device types, devices, host CPUs and
-// memory per task, and its model's device memory (the predicates plugin).
-using TaskShape = std::tuple<std::vector<DeviceTypeId>, std::uint32_t, double, double, double>;
-
-TaskShape shape_of(const Session& s, const JobInfo& j) {
-  auto types = s.allowed_types(j);
-  return {std::vector<DeviceTypeId>(types.begin(), types.end()), j.devices_per_task,
-          j.task_req.v[1], j.task_req.v[2], j.gpu_mem_gb};
-}
-
-// Shapes for which no node had room, idle or future, since resources last grew. Within one
-// allocate action resources only shrink (tasks are allocated or pipelined) until a statement is
-// discarded, so a shape that found no node finds none again: the search is skipped, which turns
-// a session from jobs x nodes into about shapes x nodes on a long queue.
+// Shapes (Session::shape_of: device types, request per task, device memory: what decides where
+// a task fits) for which no node had room, idle or future, since resources last grew. Within
+// one allocate action resources only shrink (tasks are allocated or pipelined) until a
+// statement is discarded, so a shape that found no node finds none again: the search is
+// skipped, which turns a session from jobs x nodes into about shapes x nodes on a long queue.
 struct NoRoom {
-  std::set<TaskShape> shapes;
+  std::vector<char> shapes; // [shape] 1: no room
+  [[nodiscard]] bool has(std::uint32_t shape) const {
+    return shape < shapes.size() && shapes[shape] != 0;
+  }
+  void add(std::uint32_t shape) {
+    if (shapes.size() <= shape) shapes.resize(shape + 1, 0);
+    shapes[shape] = 1;
+  }
+  void clear() { std::fill(shapes.begin(), shapes.end(), 0); }
 };
 
 // Tries the job's tasks from `next` on (each pending task is tried once per session, as
@@ -83,11 +73,11 @@ bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next, NoRoom& no_ro
     return next < n_tasks;
   };
   Statement st(s);
-  const TaskShape shape = shape_of(s, job);
+  const std::uint32_t shape = s.shape_of(job);
   while (untried()) {
     std::uint32_t k = next++;
     if (!s.allocatable(job.queue, job)) continue;
-    if (no_room.shapes.count(shape) != 0) break; // as the two searches below would find
+    if (no_room.has(shape)) break; // as the two searches below would find
     // The job's allowed types narrow to one once a task holds devices: its shape after that.
     const std::uint32_t shape_id = s.shape_of(job);
     auto [node, type] = best_node(s, job, shape_id, false);
@@ -97,7 +87,7 @@ bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next, NoRoom& no_ro
       std::tie(node, type) = best_node(s, job, shape_id, true);
       // The tasks of a dlsim job are alike: when one fits nowhere, none of the rest does.
       if (node < 0) {
-        no_room.shapes.insert(shape);
+        no_room.add(shape);
         break;
       }
       st.pipeline(TaskRef{ji, k}, static_cast<NodeId>(node), type);
@@ -111,7 +101,7 @@ bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next, NoRoom& no_ro
   if (s.job_pipelined(job)) {
     st.keep(); // Volcano: "do not commit stmt when job is pipelined"
   } else {
-    if (!st.empty()) no_room.shapes.clear(); // its tasks' resources come back
+    if (!st.empty()) no_room.clear(); // its tasks' resources come back
     st.discard();
   }
   return false;
