@@ -3,6 +3,7 @@
 
 #include "sim/engine/error.h"
 #include "sim/runtime/control.h"
+#include "sim/runtime/ps_placement.h"
 
 #include <fmt/format.h>
 
@@ -151,14 +152,8 @@ std::optional<std::vector<DeviceId>> first_fit(const View& view, JobId j, Device
   return out;
 }
 
-} // namespace
-
-std::optional<std::vector<DeviceId>> place_on_type(const View& view, JobId j, Placement strategy,
-                                                   std::uint32_t workers, DeviceTypeId t) {
-  if (is_host_task(view.request(j))) return place_host(view, j);
-  // Fast refusal: not enough free devices of this type anywhere. Keeps a blocked FIFO head
-  // from scanning the cluster at every decision.
-  if (view.free().free(t) < workers * view.request(j).devices_per_worker) return std::nullopt;
+std::optional<std::vector<DeviceId>> devices_on_type(const View& view, JobId j, Placement strategy,
+                                                     std::uint32_t workers, DeviceTypeId t) {
   switch (strategy) {
   case Placement::kConsolidate:
     return consolidate(view, j, t, workers);
@@ -170,6 +165,21 @@ std::optional<std::vector<DeviceId>> place_on_type(const View& view, JobId j, Pl
     return first_fit(view, j, t, workers);
   }
   return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::vector<DeviceId>> place_on_type(const View& view, JobId j, Placement strategy,
+                                                   std::uint32_t workers, DeviceTypeId t) {
+  if (is_host_task(view.request(j))) return place_host(view, j);
+  // Fast refusal: not enough free devices of this type anywhere. Keeps a blocked FIFO head
+  // from scanning the cluster at every decision.
+  if (view.free().free(t) < workers * view.request(j).devices_per_worker) return std::nullopt;
+  auto out = devices_on_type(view, j, strategy, workers, t);
+  // Parameter servers that hold cores go with the workers (ps_placement.h): devices whose nodes
+  // cannot also hold the shards' cores are no placement, and the job waits.
+  if (out && !ps_cores_fit(view, j, *out)) return std::nullopt;
+  return out;
 }
 
 std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement strategy,

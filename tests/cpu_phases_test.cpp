@@ -86,6 +86,7 @@ TEST_CASE("bad ps_cpus is an error naming the file, line and column", "[scaling]
              Catch::Contains("t.csv:2: ps_cpus: must be whole CPU cores from 0 to 1024, got -1"));
   CHECK_THAT(err(head + "a,0,1,100,resnet50,1,2.5\n"), Catch::Contains("t.csv:2: ps_cpus:"));
   CHECK_THAT(err(head + "a,0,1,100,resnet50,1,32\n"),
-             Catch::Contains("t.csv:2: ps_cpus: job 'a': 32 CPU cores per parameter server: no "
-                             "node has that many (the most: 16)"));
+             Catch::Contains("t.csv:2: ps_cpus: job 'a': 1 parameter server(s) of 32 CPU cores "
+                             "on 1 worker(s): a worker's node holds 1 of them, 32 cores with the "
+                             "worker's 0; the largest node has 16 (1 node(s) in the cluster)"));
 }

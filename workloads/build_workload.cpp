@@ -140,6 +140,36 @@ std::string host_task_misfit(const Cluster& c, const JobRequest& r) {
                      r.workers, r.cpus_per_worker, r.mem_gb_per_worker, total);
 }
 
+// Why job r's parameter servers, which hold ps_cpus cores each on the nodes of its workers
+// (shard s with worker s mod w), can never be placed with its workers: the busiest worker's node
+// would need more cores than the largest node has, or the job more than the cluster; "" when
+// neither. Not sufficient for a fit (devices and cores must be on the same nodes): a job that
+// passes and still never fits stays pending and is counted unfinished, like any other.
+std::string ps_misfit(const Cluster& c, const JobRequest& r) {
+  double most = 0, total = 0;
+  for (const auto& g : c.groups) {
+    most = std::max(most, g.cpu_cores);
+    total += g.cpu_cores * g.count;
+  }
+  const std::uint32_t w = std::max<std::uint32_t>(1, r.min_workers);
+  const std::uint32_t per_worker = (r.ps + w - 1) / w;
+  const double one = r.cpus_per_worker + per_worker * static_cast<double>(r.ps_cpus);
+  if (one > most + 1e-9) {
+    return fmt::format("{} parameter server(s) of {} CPU cores on {} worker(s): a worker's node "
+                       "holds {} of them, {} cores with the worker's {}; the largest node has {} "
+                       "({} node(s) in the cluster)",
+                       r.ps, r.ps_cpus, w, per_worker, one, r.cpus_per_worker, most,
+                       c.nodes.size());
+  }
+  const double all = w * r.cpus_per_worker + r.ps * static_cast<double>(r.ps_cpus);
+  if (all > total + 1e-9) {
+    return fmt::format("{} workers of {} CPU cores and {} parameter servers of {} need {} cores; "
+                       "the cluster has {}",
+                       w, r.cpus_per_worker, r.ps, r.ps_cpus, all, total);
+  }
+  return "";
+}
+
 } // namespace
 
 Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster,
@@ -327,6 +357,12 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
                    where("workers") + "a job of 0 devices per worker is not elastic");
         continue;
       }
+      if (r.ps_cpus > 0) {
+        reject_row(trace, read_options,
+                   where("ps_cpus") + "a job of 0 devices per worker has no parameter servers "
+                                      "that train with it: give its PS as their own rows");
+        continue;
+      }
       if (std::string why = host_task_misfit(cluster, r); !why.empty()) {
         reject_row(trace, read_options, where("workers") + why);
         continue;
@@ -386,18 +422,12 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
                                        w.models[r.model], r.gpu_mem_gb, most_memory));
       continue;
     }
-    // A parameter server's cores must fit on one node
-    // (docs/scaling.md#cpu-cores-of-ps-and-workers).
+    // Parameter servers hold their cores on their workers' nodes, shard s with worker s mod w
+    // (docs/scaling.md#parameter-servers-that-hold-cores): some node must hold one worker with
+    // its ceil(ps / w) shards, and the cluster all of the job's cores at once.
     if (r.ps_cpus > 0) {
-      double most = 0;
-      for (const auto& g : cluster.groups)
-        most = std::max(most, g.cpu_cores);
-      if (r.ps_cpus > most + 1e-9) {
-        reject_row(trace, read_options,
-                   where("ps_cpus") +
-                       fmt::format("{} CPU cores per parameter server: no node has that many "
-                                   "(the most: {})",
-                                   r.ps_cpus, most));
+      if (std::string why = ps_misfit(cluster, r); !why.empty()) {
+        reject_row(trace, read_options, where("ps_cpus") + why);
         continue;
       }
     }

@@ -1,6 +1,7 @@
 // The policy's actions: validation (nothing over-committed, gangs whole, right device type,
 // node CPUs and memory) and their application with modeled costs.
 #include "sim/engine/error.h"
+#include "sim/runtime/ps_placement.h"
 #include "sim/runtime/rate_model.h"
 #include "sim/runtime/simulation.h"
 
@@ -20,7 +21,16 @@ std::optional<std::string> Simulation::check_place(JobId j, std::span<const Devi
                                                    Sharing sharing, std::span<const DeviceId> own,
                                                    double slice_s) const {
   const JobRequest& req = s_.workload->jobs[j].request;
-  return check_place_workers(j, devices, sharing, own, req.min_workers, req.max_workers, slice_s);
+  auto why =
+      check_place_workers(j, devices, sharing, own, req.min_workers, req.max_workers, slice_s);
+  if (why || !holds_ps_cores(req)) return why;
+  // The shards' cores on the workers' nodes (ps_placement.h): a fresh placement at the request's
+  // cores, a move at the job's cores now.
+  const JobState& job = s_.jobs[j];
+  const bool moving = !own.empty();
+  return check_ps_cores(View(s_, true, true), j, devices, job.ps,
+                        moving ? job.ps_cores : req.ps_cpus,
+                        moving ? job.worker_cores : req.cpus_per_worker, moving);
 }
 
 std::optional<std::string>
@@ -134,16 +144,18 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
                          req.gpu_mem_gb, cap);
     }
   }
-  // Node CPUs and memory; the job's own current workers on a node give theirs back first.
+  // Node CPUs and memory; the job's own current workers on a node give theirs back first. A
+  // fresh placement takes the request's cores per worker, a move the job's now (set_cpus).
+  const double worker_cores = own.empty() ? req.cpus_per_worker : s_.jobs[j].worker_cores;
   std::map<NodeId, int> own_workers;
   for (std::size_t i = 0; i < own.size(); i += dpw)
     ++own_workers[c.devices[own[i]].node];
   for (auto [node, n] : workers_on_node) {
     int net = n - own_workers[node];
     if (net <= 0) continue;
-    if (req.cpus_per_worker * net > s_.node_cpu_free[node] + 1e-9) {
+    if (worker_cores * net > s_.node_cpu_free[node] + 1e-9) {
       return fmt::format("node {} has {} free CPU cores, {} needed", node, s_.node_cpu_free[node],
-                         req.cpus_per_worker * net);
+                         worker_cores * net);
     }
     if (req.mem_gb_per_worker * net > s_.node_mem_free[node] + 1e-9) {
       return fmt::format("node {} has {} GB free memory, {} needed", node, s_.node_mem_free[node],
@@ -183,7 +195,12 @@ void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cos
                           JobStatus paying) {
   JobState& job = s_.jobs[j];
   --s_.pending;
+  // A fresh placement holds the request's cores (a change by set_cpus lasts while it runs).
+  const JobRequest& req = s_.workload->jobs[j].request;
+  job.ps_cores = req.ps_cpus;
+  job.worker_cores = req.cpus_per_worker;
   occupy(j, devices);
+  occupy_ps(j);
   if (job.first_start < 0) job.first_start = s_.now;
   job.last_update = s_.now;
   job.rate = 0;
@@ -355,6 +372,7 @@ void Simulation::do_move(JobId j, std::span<const DeviceId> devices, double cost
   std::vector<DeviceId> target(devices.begin(), devices.end());
   release(j);
   occupy(j, target);
+  occupy_ps(j);
   job.rate = 0;
   ++job.generation;
   if (cost_s > 0) {

@@ -48,6 +48,11 @@ public:
   // Changes a running parameter-server job's shards to `ps` >= 1 (the PS/worker ratio), on its
   // own devices: it pauses for the same cost as a resize (elastic_actions.cpp).
   void set_ps(JobId j, std::uint32_t ps, std::string_view reason = {});
+  // Changes a running job's CPU cores per parameter server and per worker (at least the
+  // request's ps_cpus and cpus_per_worker; ps_cores only for a job whose request gives ps_cpus),
+  // on its own nodes: it pauses for a TensorFlow restart, costs.restart_s plus the checkpoint
+  // (elastic_actions.cpp, docs/runtime.md#cpu-resize).
+  void set_cpus(JobId j, double ps_cores, double worker_cores, std::string_view reason = {});
   // Changes a running packed job's guaranteed (min) and largest (max) share of each of its
   // devices, 0 < min <= max <= 1; the new min must fit beside the other holders' guarantees. The
   // job pauses for costs.set_share_s (status resizing), then runs with the new shares; at 0 they

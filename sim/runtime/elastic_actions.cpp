@@ -1,6 +1,7 @@
 // Elastic jobs' actions beyond Control::resize: the cost of a resize by mechanism and the change
 // of a parameter-server job's shards (docs/scaling.md#resize-mechanisms).
 #include "sim/runtime/control.h"
+#include "sim/runtime/ps_placement.h"
 #include "sim/runtime/resize_cost.h"
 #include "sim/runtime/simulation.h"
 
@@ -9,6 +10,80 @@
 #include <vector>
 
 namespace dlsim {
+
+double Simulation::cpu_resize_cost(JobId j) const {
+  // Cores are fixed when TensorFlow's tasks start: changing them restarts every task from a
+  // checkpoint (AITurbo, slide 27), so runtime.resize's flat and live costs do not apply.
+  RuntimeConfig restart = s_.config;
+  restart.resize = "checkpoint";
+  const JobRequest& req = s_.workload->jobs[j].request;
+  const PerfTable& perf = s_.workload->perf;
+  const double bytes = req.model < perf.traffic.size() ? perf.traffic[req.model].model_bytes : 0.0;
+  return resize_cost_s(restart, bytes);
+}
+
+void Simulation::do_set_cpus(JobId j, double ps_cores, double worker_cores,
+                             std::string_view reason) {
+  JobState& job = s_.jobs[j];
+  settle(j);
+  set_running(j, false);
+  set_status(j, JobStatus::kResizing);
+  const std::vector<DeviceId> same(job.devices.begin(), job.devices.end());
+  release(j); // gives back the old cores
+  job.ps_cores = ps_cores;
+  job.worker_cores = worker_cores;
+  occupy(j, same);
+  occupy_ps(j);
+  job.rate = 0;
+  ++job.resizes;
+  ++job.generation;
+  const double cost_s = cpu_resize_cost(j);
+  emit(j, JobAction::kResize, job.devices,
+       reason.empty() ? std::string_view("CPU cores changed") : reason);
+  if (cost_s > 0) {
+    queue_.push(time_after(s_.now, cost_s, "costs.restart_s"), EventKind::kActionDone, j,
+                job.generation);
+    return;
+  }
+  set_status(j, JobStatus::kRunning);
+  set_running(j, true);
+  refresh_rates(job.devices);
+}
+
+void Control::set_cpus(JobId j, double ps_cores, double worker_cores, std::string_view reason) {
+  const JobState& job = state(j);
+  const JobRequest& req = request(j);
+  if (is_host_task(req)) sim_.refuse(j, "set_cpus", "a host task holds no devices");
+  if (job.status != JobStatus::kRunning) {
+    sim_.refuse(j, "set_cpus", fmt::format("job is {}, not running", to_string(job.status)));
+  }
+  if (!(worker_cores >= req.cpus_per_worker && worker_cores <= 1024)) {
+    sim_.refuse(j, "set_cpus",
+                fmt::format("cores per worker must be from the request's {} to 1024, got {}",
+                            req.cpus_per_worker, worker_cores));
+  }
+  if (!holds_ps_cores(req)) {
+    if (ps_cores != 0) {
+      sim_.refuse(j, "set_cpus",
+                  fmt::format("the job's parameter servers hold no cores (its request gives no "
+                              "ps_cpus): ps cores must be 0, got {}",
+                              ps_cores));
+    }
+  } else if (!(ps_cores >= req.ps_cpus && ps_cores <= 1024)) {
+    sim_.refuse(j, "set_cpus",
+                fmt::format("cores per parameter server must be from the request's {} to 1024, "
+                            "got {}",
+                            req.ps_cpus, ps_cores));
+  }
+  if (ps_cores == job.ps_cores && worker_cores == job.worker_cores) {
+    sim_.refuse(j, "set_cpus", "the cores asked for are the job's now");
+  }
+  if (auto why = check_ps_cores(*this, j, job.devices, holds_ps_cores(req) ? job.ps : 0, ps_cores,
+                                worker_cores, true)) {
+    sim_.refuse(j, "set_cpus", *why);
+  }
+  sim_.do_set_cpus(j, ps_cores, worker_cores, reason);
+}
 
 double Simulation::resize_cost(JobId j) const {
   const JobRequest& req = s_.workload->jobs[j].request;
@@ -28,6 +103,10 @@ void Control::set_ps(JobId j, std::uint32_t ps, std::string_view reason) {
   }
   if (ps == 0) sim_.refuse(j, "set_ps", "a parameter-server job needs at least 1 server, got 0");
   if (ps > 1024) sim_.refuse(j, "set_ps", fmt::format("at most 1024 servers, got {}", ps));
+  if (holds_ps_cores(request(j))) {
+    if (auto why = check_ps_cores(*this, j, job.devices, ps, job.ps_cores, job.worker_cores, true))
+      sim_.refuse(j, "set_ps", *why);
+  }
   ++sim_.s_.jobs[j].resizes;
   sim_.s_.jobs[j].ps = ps;
   // The same devices: released and taken again, so rates and flows are recomputed with the new

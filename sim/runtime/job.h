@@ -64,6 +64,13 @@ struct JobState {
   double slice_s = 0;           // the time slice when sliced
   std::uint32_t nodes_used = 0; // distinct nodes of the current allocation
   std::uint32_t ps = 0;         // parameter-server shards: the request's until Control::set_ps
+  // A job whose parameter servers hold CPU cores (holds_ps_cores in ps_placement.h): the node of
+  // each shard while it holds them, shard s with worker s mod workers (docs/scaling.md#parameter-
+  // servers-that-hold-cores). Cores per shard and per worker now: the request's ps_cpus and
+  // cpus_per_worker at every placement, changed by Control::set_cpus while it runs.
+  std::vector<NodeId> ps_hosts;
+  double ps_cores = 0;
+  double worker_cores = 0;
   // Share of each device guaranteed and allowed: the request's, until Control::set_share
   // changes them (docs/runtime.md#fractional-shares).
   double share_min = 1;

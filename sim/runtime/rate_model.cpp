@@ -221,8 +221,9 @@ double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
     // exchanges gradients (docs/scaling.md): alloc / req of the request's work per step.
     const PerfTable::Traffic& t = perf.traffic[req.model];
     ScalingPlacement place = scaling_placement(*s.cluster, job);
-    place.ps_cores = req.ps_cpus; // the CPU side of a PS exchange (0: not modelled)
-    place.worker_cores = req.cpus_per_worker;
+    // The CPU side of a PS exchange (0: not modelled): the request's cores, or set_cpus'.
+    place.ps_cores = job.ps_cores;
+    place.worker_cores = job.worker_cores;
     place.devices_per_worker = req.devices_per_worker;
     const double step_s = analytic_step_s(device_iter_s(perf, req.model, job.type) * slowdown,
                                           t.model_bytes, t.comm_overlap, place);

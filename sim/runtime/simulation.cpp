@@ -4,6 +4,7 @@
 
 #include "sim/engine/error.h"
 #include "sim/runtime/gpu_types.h"
+#include "sim/runtime/ps_placement.h"
 #include "sim/runtime/rate_model.h"
 
 #include <fmt/format.h>
@@ -63,6 +64,8 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
     if (req.queue >= s_.queue_used.size()) s_.queue_used.resize(req.queue + 1, false);
     s_.queue_used[req.queue] = true;
     s_.jobs[j].ps = req.ps;
+    s_.jobs[j].ps_cores = req.ps_cpus;
+    s_.jobs[j].worker_cores = req.cpus_per_worker;
   }
   refresh_stamp_.assign(workload.jobs.size(), 0);
   net_ = std::make_unique<NetworkModel>(cluster);
@@ -283,9 +286,9 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
     }
     NodeId n = c.devices[d].node;
     if (i % req.devices_per_worker == 0) {
-      s_.node_cpu_free[n] -= req.cpus_per_worker;
+      s_.node_cpu_free[n] -= job.worker_cores;
       s_.node_mem_free[n] -= req.mem_gb_per_worker;
-      s_.cores_held += req.cpus_per_worker;
+      s_.cores_held += job.worker_cores;
     }
     if (i == 0 || n != c.devices[devices[i - 1]].node) s_.changes.nodes.mark(n);
   }
@@ -301,6 +304,18 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
   std::sort(nodes.begin(), nodes.end());
   job.nodes_used =
       static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
+}
+
+void Simulation::occupy_ps(JobId j) {
+  JobState& job = s_.jobs[j];
+  const JobRequest& req = s_.workload->jobs[j].request;
+  if (!holds_ps_cores(req)) return;
+  job.ps_hosts = ps_nodes(*s_.cluster, job.devices, req.devices_per_worker, job.ps);
+  for (NodeId n : job.ps_hosts) {
+    s_.node_cpu_free[n] -= job.ps_cores;
+    s_.cores_held += job.ps_cores;
+    s_.changes.nodes.mark(n);
+  }
 }
 
 // A host task's workers onto nodes (one entry per worker; a node listed k times holds k).
@@ -346,9 +361,9 @@ void Simulation::release(JobId j) {
     }
     NodeId n = c.devices[d].node;
     if (i % req.devices_per_worker == 0) {
-      s_.node_cpu_free[n] += req.cpus_per_worker;
+      s_.node_cpu_free[n] += job.worker_cores;
       s_.node_mem_free[n] += req.mem_gb_per_worker;
-      s_.cores_held -= req.cpus_per_worker;
+      s_.cores_held -= job.worker_cores;
     }
     if (i == 0 || n != c.devices[job.devices[i - 1]].node) s_.changes.nodes.mark(n);
   }
@@ -359,6 +374,12 @@ void Simulation::release(JobId j) {
     s_.changes.nodes.mark(n);
   }
   job.hosts.clear();
+  for (NodeId n : job.ps_hosts) {
+    s_.node_cpu_free[n] += job.ps_cores;
+    s_.cores_held -= job.ps_cores;
+    s_.changes.nodes.mark(n);
+  }
+  job.ps_hosts.clear();
   s_.changes.jobs.mark(j);
   std::vector<DeviceId> old = std::move(job.devices);
   job.devices.clear();

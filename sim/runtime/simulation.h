@@ -81,6 +81,9 @@ private:
   void do_move(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
   void do_set_share(JobId j, double share_min, double share_max, std::string_view reason);
   [[nodiscard]] double resize_cost(JobId j) const; // runtime.resize (elastic_actions.cpp)
+  // A change of cores (Control::set_cpus): a checkpoint-restart, whatever runtime.resize says.
+  [[nodiscard]] double cpu_resize_cost(JobId j) const;
+  void do_set_cpus(JobId j, double ps_cores, double worker_cores, std::string_view reason);
   void wake_at(SimTime t);
   // Tells the observers that want job events; one branch when none does.
   void emit(JobId j, JobAction action, std::span<const DeviceId> devices,
@@ -99,6 +102,9 @@ private:
   // Occupancy and progress.
   void occupy(JobId j, std::span<const DeviceId> devices);
   void occupy_hosts(JobId j, std::span<const NodeId> nodes);
+  // The cores of a job's parameter servers on its workers' nodes (ps_placement.h); no-op for a
+  // job whose PS hold none.
+  void occupy_ps(JobId j);
   // A job's rate after it started running or its allocation changed: its devices' holders, or
   // the job alone when it is a host task (no device shares it).
   void refresh_job(JobId j);

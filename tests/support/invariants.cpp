@@ -1,5 +1,6 @@
 #include "tests/support/invariants.h"
 
+#include "sim/runtime/ps_placement.h"
 #include "sim/runtime/rate_model.h"
 
 #include <catch2/catch.hpp>
@@ -141,10 +142,24 @@ void InvariantChecker::on_decided(const View& view) {
       REQUIRE(job.devices.empty());
       REQUIRE(job.hosts.empty());
     }
+    // A device job's workers hold its cores now (the request's unless set_cpus changed them);
+    // a host task's the request's.
+    const double worker_cores = is_host_task(req) ? req.cpus_per_worker : job.worker_cores;
     for (NodeId n : worker_nodes) {
-      cores_taken[n] += req.cpus_per_worker;
+      cores_taken[n] += worker_cores;
       memory_taken[n] += req.mem_gb_per_worker;
-      cores_held += req.cpus_per_worker;
+      cores_held += worker_cores;
+    }
+    // Parameter servers that hold cores (ps_placement.h): one node per shard while the job holds
+    // its devices (not while binding), shard s with worker s mod w, nothing otherwise.
+    if (holds && holds_ps_cores(req) && job.status != JobStatus::kBinding) {
+      REQUIRE(job.ps_hosts == ps_nodes(c, job.devices, req.devices_per_worker, job.ps));
+    } else {
+      REQUIRE(job.ps_hosts.empty());
+    }
+    for (NodeId n : job.ps_hosts) {
+      cores_taken[n] += job.ps_cores;
+      cores_held += job.ps_cores;
     }
     running += job.status == JobStatus::kRunning;
     REQUIRE(job.done >= last_done_[j] - 1e-9);
