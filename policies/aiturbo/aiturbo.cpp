@@ -20,12 +20,14 @@
 #include "policies/aiturbo/aiturbo.h"
 
 #include "policies/aiturbo/borda.h"
+#include "policies/aiturbo/cpu_moves.h"
 #include "policies/aiturbo/moves.h"
 #include "policies/aiturbo/speed_model.h"
 #include "policies/aiturbo/step_model.h"
 #include "policies/placement.h"
 #include "policies/priority_pass.h"
 #include "sim/engine/error.h"
+#include "sim/runtime/ps_placement.h"
 #include "sim/runtime/resize_cost.h"
 #include "workloads/learn/predictability_classifier.h"
 
@@ -256,6 +258,13 @@ private:
         shrink(c, j, r.workers, "aiturbo: jobs wait, back to the requested workers");
         continue;
       }
+      // So do cores beyond the request (set_cpus): the pass counts requested cores too.
+      if (waits && (st.ps_cores > r.ps_cpus || st.worker_cores > r.cpus_per_worker)) {
+        c.set_cpus(j, holds_ps_cores(r) ? r.ps_cpus : 0.0, r.cpus_per_worker,
+                   "aiturbo: jobs wait, back to the requested cores");
+        tracks_[j].last_move = c.now();
+        continue;
+      }
       const SimTime moved = tracks_[j].last_move;
       if (!tracks_[j].predictable || (moved >= 0 && c.now() - moved < from_seconds(o_.interval_s)))
         continue;
@@ -269,9 +278,14 @@ private:
         s.add_worker = remaining_s(c, j, st.workers + 1, st.ps) + pause;
       if (st.workers > r.min_workers)
         s.remove_worker = remaining_s(c, j, st.workers - 1, st.ps) + pause;
-      if (st.ps > 0 && st.ps < st.workers)
+      if (st.ps > 0 && st.ps < st.workers && ps_shards_fit(c, j, st.ps + 1))
         s.add_ps = remaining_s(c, j, st.workers, st.ps + 1) + pause;
-      if (st.ps > 1) s.remove_ps = remaining_s(c, j, st.workers, st.ps - 1) + pause;
+      if (st.ps > 1 && ps_shards_fit(c, j, st.ps - 1))
+        s.remove_ps = remaining_s(c, j, st.workers, st.ps - 1) + pause;
+      // +CPU(ps), +CPU(worker): the speed model's time scaled by the analytic model's CPU phases.
+      const CpuMoves cpu = cpu_moves(c, j, s.v, cpu_resize_pause_s(c, j));
+      s.add_ps_cpu = cpu.add_ps_cpu;
+      s.add_worker_cpu = cpu.add_worker_cpu;
       services_.push_back(s);
     }
     std::uint32_t free_workers = 0;
@@ -296,6 +310,15 @@ private:
                  fmt::format("aiturbo: remaining service -{:.0f} s", m.gain));
         tracks_[m.job].last_move = c.now();
         break;
+      case Move::kAddPsCpu:
+      case Move::kAddWorkerCpu: {
+        const bool ps = m.move == Move::kAddPsCpu;
+        c.set_cpus(m.job, st.ps_cores + (ps ? 1 : 0), st.worker_cores + (ps ? 0 : 1),
+                   fmt::format("aiturbo: one more core per {}: remaining service -{:.0f} s",
+                               ps ? "parameter server" : "worker", m.gain));
+        tracks_[m.job].last_move = c.now();
+        break;
+      }
       }
     }
   }
@@ -313,10 +336,23 @@ private:
     for (NodeId n : nodes) {
       if (c.workers_fitting_on(j, n, st.type) == 0) continue;
       take_on_node(c, n, st.type, 1, r.devices_per_worker, devices);
+      // Its shards' cores (ps_placement.h) must fit beside the new worker too.
+      if (!ps_cores_fit(c, j, devices)) {
+        devices.resize(st.devices.size());
+        continue;
+      }
       c.resize(j, devices, "aiturbo: one more worker gains the most remaining service");
       return true;
     }
     return false;
+  }
+
+  // Whether a running job's shards, k of them, fit on its nodes (always for a job whose PS hold
+  // no cores).
+  static bool ps_shards_fit(const View& v, JobId j, std::uint32_t k) {
+    const JobState& st = v.state(j);
+    return !holds_ps_cores(v.request(j)) ||
+           !check_ps_cores(v, j, st.devices, k, st.ps_cores, st.worker_cores, true);
   }
 
   static void shrink(Control& c, JobId j, std::uint32_t workers, const std::string& why) {
@@ -324,6 +360,9 @@ private:
     const std::uint32_t per = c.request(j).devices_per_worker;
     std::vector<DeviceId> kept(st.devices.begin(),
                                st.devices.begin() + static_cast<std::ptrdiff_t>(workers) * per);
+    // Fewer workers stack its shards on fewer nodes (shard s with worker s mod w): keep the
+    // workers when their cores do not fit there.
+    if (!ps_cores_fit(c, j, kept)) return;
     c.resize(j, kept, why);
   }
 

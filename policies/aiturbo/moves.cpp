@@ -46,12 +46,20 @@ std::vector<ChosenMove> choose_moves(std::span<const JobService> jobs, std::uint
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     if (moved[i]) continue;
     const JobService& s = jobs[i];
-    const double up = s.add_ps == kNoMove ? -kNoMove : s.v - s.add_ps;
-    const double down = s.remove_ps == kNoMove ? -kNoMove : s.v - s.remove_ps;
-    if (up >= down && up > min_gain)
-      out.push_back({s.job, Move::kAddPs, up});
-    else if (down > up && down > min_gain)
-      out.push_back({s.job, Move::kRemovePs, down});
+    const std::pair<Move, double> options[] = {{Move::kAddPs, s.add_ps},
+                                               {Move::kRemovePs, s.remove_ps},
+                                               {Move::kAddPsCpu, s.add_ps_cpu},
+                                               {Move::kAddWorkerCpu, s.add_worker_cpu}};
+    Move pick = Move::kAddPs;
+    double gain = min_gain; // only a gain above it is taken
+    bool any = false;
+    for (auto [move, after] : options) {
+      if (after == kNoMove || !(s.v - after > gain)) continue;
+      gain = s.v - after;
+      pick = move;
+      any = true;
+    }
+    if (any) out.push_back({s.job, pick, gain});
   }
   return out;
 }

@@ -10,7 +10,14 @@
 
 namespace dlsim {
 
-enum class Move : std::uint8_t { kAddWorker, kRemoveWorker, kAddPs, kRemovePs };
+enum class Move : std::uint8_t {
+  kAddWorker,
+  kRemoveWorker,
+  kAddPs,
+  kRemovePs,
+  kAddPsCpu,     // +CPU(ps): one more core for each parameter server
+  kAddWorkerCpu, // +CPU(worker): one more core for each worker
+};
 
 constexpr double kNoMove = std::numeric_limits<double>::infinity(); // the move is not possible
 
@@ -19,6 +26,7 @@ struct JobService {
   double v = 0; // remaining service now
   // Remaining service after each move (kNoMove when the job cannot make it).
   double add_worker = kNoMove, remove_worker = kNoMove, add_ps = kNoMove, remove_ps = kNoMove;
+  double add_ps_cpu = kNoMove, add_worker_cpu = kNoMove;
 };
 
 struct ChosenMove {
@@ -33,7 +41,8 @@ struct ChosenMove {
 // 2. transfers: the job with the largest gain of a worker takes one from the job that loses
 //    least by giving one, when V_A - V_A(+worker) + V_B - V_B(-worker) > min_gain (the slide's
 //    Delta = dV_A(+res) + dV_B(-res));
-// 3. parameter servers, which take no device: each remaining job makes its best of +ps and -ps.
+// 3. moves that take no device: each remaining job makes its best of +ps, -ps, +CPU(ps) and
+//    +CPU(worker) (in that order on equal gains).
 // Ties go to the job listed first.
 std::vector<ChosenMove> choose_moves(std::span<const JobService> jobs, std::uint32_t free_workers,
                                      double min_gain);
