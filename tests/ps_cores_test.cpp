@@ -222,3 +222,21 @@ TEST_CASE("impossible parameter-server shapes are trace errors naming file and l
                   dir)
             .code == 0);
 }
+
+TEST_CASE("timeseries.csv's held_core_util counts workers' and parameter servers' cores",
+          "[ps_cores][outputs]") {
+  // Two nodes of 16 cores: 32. a: 2 workers of 2 cores and 2 PS shards of 3, 1000 resnet50
+  // iterations (0 to 128 s under fifo): 2 x 2 + 2 x 3 = 10 cores held, 10 / 32 = 0.3125, in every
+  // row until it ends (rows at 0 and at 120 s, the run's last grid time).
+  ScratchDir dir;
+  dir.write("c.yaml", "nodes:\n  - {count: 2, devices: {V100: 4}, cpu_cores: 16}\n");
+  dir.write("t.csv", "id,submit_s,workers,iterations,model,ps,ps_cpus,cpus_per_worker\n"
+                     "a,0,2,1000,resnet50,2,3,2\n");
+  Outcome r = run_dlsim("run -q --policy fifo --cluster " + dir.file("c.yaml") + " --trace " +
+                            dir.file("t.csv") + " --out " + dir.file("res"),
+                        dir);
+  REQUIRE(r.code == 0);
+  const std::string ts = read_file(dir.file("res/timeseries.csv"));
+  CHECK_THAT(ts, Catch::StartsWith("time_s,") && Catch::Contains(",held_core_util\n0,1,0,2,"));
+  CHECK_THAT(ts, Catch::EndsWith(",0.3125\n"));
+}

@@ -117,11 +117,11 @@ TEST_CASE("utilization per device kind and type on a mixed cluster", "[outputs][
   CHECK(read_file(dir.file("res/timeseries.csv")) ==
         "time_s,running_jobs,pending_jobs,allocated_gpus,effective_gpu_util,allocated_cpus,"
         "effective_cpu_util,allocated_xeon_phis,effective_xeon_phi_util,allocated_fpgas,"
-        "effective_fpga_util\n"
-        "0,3,0,1,0.25,2,1,0,0,1,0.75\n"
-        "60,2,0,1,0.25,0,0,0,0,1,0.75\n"
-        "120,1,0,0,0,0,0,0,0,1,0.75\n"
-        "180,1,0,0,0,0,0,0,0,1,0.75\n");
+        "effective_fpga_util,held_core_util\n"
+        "0,3,0,1,0.25,2,1,0,0,1,0.75,0\n"
+        "60,2,0,1,0.25,0,0,0,0,1,0.75,0\n"
+        "120,1,0,0,0,0,0,0,0,1,0.75,0\n"
+        "180,1,0,0,0,0,0,0,0,1,0.75,0\n");
 }
 
 TEST_CASE("fairness: Jain's index over users' mean slowdowns, max slowdown, rho",

@@ -258,13 +258,8 @@ private:
         shrink(c, j, r.workers, "aiturbo: jobs wait, back to the requested workers");
         continue;
       }
-      // So do cores beyond the request (set_cpus): the pass counts requested cores too.
-      if (waits && (st.ps_cores > r.ps_cpus || st.worker_cores > r.cpus_per_worker)) {
-        c.set_cpus(j, holds_ps_cores(r) ? r.ps_cpus : 0.0, r.cpus_per_worker,
-                   "aiturbo: jobs wait, back to the requested cores");
-        tracks_[j].last_move = c.now();
-        continue;
-      }
+      // Cores beyond the request (set_cpus) are kept: giving one back is a TensorFlow restart, and
+      // a waiting job that needs them waits for them like for any held cores.
       const SimTime moved = tracks_[j].last_move;
       if (!tracks_[j].predictable || (moved >= 0 && c.now() - moved < from_seconds(o_.interval_s)))
         continue;
@@ -306,6 +301,8 @@ private:
         break;
       case Move::kAddPs:
       case Move::kRemovePs:
+        // Moves made before this one may have taken the cores its shards need: ask again.
+        if (!ps_shards_fit(c, m.job, m.move == Move::kAddPs ? st.ps + 1 : st.ps - 1)) break;
         c.set_ps(m.job, m.move == Move::kAddPs ? st.ps + 1 : st.ps - 1,
                  fmt::format("aiturbo: remaining service -{:.0f} s", m.gain));
         tracks_[m.job].last_move = c.now();
@@ -313,7 +310,12 @@ private:
       case Move::kAddPsCpu:
       case Move::kAddWorkerCpu: {
         const bool ps = m.move == Move::kAddPsCpu;
-        c.set_cpus(m.job, st.ps_cores + (ps ? 1 : 0), st.worker_cores + (ps ? 0 : 1),
+        const double ps_cores = st.ps_cores + (ps ? 1 : 0);
+        const double worker_cores = st.worker_cores + (ps ? 0 : 1);
+        if (check_ps_cores(c, m.job, st.devices, holds_ps_cores(c.request(m.job)) ? st.ps : 0,
+                           ps_cores, worker_cores, true))
+          break; // moves made before this one took the cores
+        c.set_cpus(m.job, ps_cores, worker_cores,
                    fmt::format("aiturbo: one more core per {}: remaining service -{:.0f} s",
                                ps ? "parameter server" : "worker", m.gain));
         tracks_[m.job].last_move = c.now();

@@ -24,10 +24,11 @@ void UtilizationMeter::on_advance(SimTime from, SimTime to, const View& view) {
 
 namespace {
 
-Sample sample_at(SimTime t, const View& view) {
+Sample sample_at(SimTime t, const View& view, double cores) {
   const SimState& s = view.raw();
   Sample sample{t, s.running, s.pending, s.busy_gpus,
                 s.gpu_count > 0 ? s.effective_gpus / s.gpu_count : 0.0};
+  sample.held_core_util = cores > 0 ? s.cores_held / cores : 0.0;
   // The other kinds: sums over their types (few), then divided by the kind's device count.
   std::array<std::uint32_t, kDeviceKinds> devices{};
   std::array<double, kDeviceKinds> effective{};
@@ -50,7 +51,8 @@ Sample sample_at(SimTime t, const View& view) {
 bool same_values(const Sample& a, const Sample& b) {
   return a.running == b.running && a.pending == b.pending && a.allocated_gpus == b.allocated_gpus &&
          a.effective_util == b.effective_util && a.allocated_by_kind == b.allocated_by_kind &&
-         a.effective_util_by_kind == b.effective_util_by_kind;
+         a.effective_util_by_kind == b.effective_util_by_kind &&
+         a.held_core_util == b.held_core_util;
 }
 
 } // namespace
@@ -68,7 +70,12 @@ void Sampler::hand_on(const Sample& sample) {
 
 void Sampler::sample_through(SimTime end, bool inclusive, const View& view) {
   if (next_ == kNever || (inclusive ? next_ > end : next_ >= end)) return;
-  const Sample sample = sample_at(next_, view);
+  if (cores_ < 0) {
+    cores_ = 0;
+    for (const Node& n : view.cluster().nodes)
+      cores_ += n.cpu_cores;
+  }
+  const Sample sample = sample_at(next_, view, cores_);
   ++grid_times_;
   if (rows_ == 0 || !same_values(sample, last_)) {
     hand_on(sample);

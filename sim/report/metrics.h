@@ -45,6 +45,8 @@ struct Sample {
   // The other kinds, indexed by DeviceKind (the GPU entries stay 0: the fields above hold them).
   std::array<std::uint32_t, kDeviceKinds> allocated_by_kind{};
   std::array<double, kDeviceKinds> effective_util_by_kind{}; // 0 when the kind has no devices
+  // Host CPU cores held by all jobs (workers, parameter servers, host tasks) / the cluster's.
+  double held_core_util = 0;
 };
 
 // Samples the state on a grid of times 0, p, 2p, ... (the state at time t is the one after all
@@ -79,6 +81,7 @@ private:
   std::size_t grid_times_ = 0;
   std::size_t doublings_ = 0;
   SimTime next_ = 0;
+  double cores_ = -1;   // the cluster's CPU cores, summed at the first sample
   Sample last_;         // the last row handed on
   bool held_ = false;   // a grid time after last_ was left out (its values are last_'s)
   SimTime held_at_ = 0; // the latest such time
