@@ -8,13 +8,28 @@
 
 namespace dlsim::gandiva {
 
+namespace {
+
+// A single running job below its largest size, settled.
+bool may_grow(const View& view, const Group& g) {
+  if (g.members.size() != 1 || g.converting) return false;
+  const JobState& s = view.state(g.members[0]);
+  return s.status == JobStatus::kRunning && s.workers < view.request(g.members[0]).max_workers;
+}
+
+// A job grown above its request, alone in its group.
+bool grown(const View& /*view*/, const Group& g) {
+  return g.grown && g.members.size() == 1;
+}
+
+} // namespace
+
 void grow(Control& control, State& st) {
-  for (auto& [gid, g] : st.groups) {
-    if (g.members.size() != 1 || g.converting) continue;
+  for (std::uint32_t gid : st.groups_where(control, State::kGrow, may_grow)) {
+    Group& g = st.groups.at(gid);
     JobId m = g.members[0];
     const JobState& s = control.state(m);
     const JobRequest& req = control.request(m);
-    if (s.status != JobStatus::kRunning || s.workers >= req.max_workers) continue;
     const std::uint32_t dpw = req.devices_per_worker;
     // Nodes the job is on first (locality), then by affinity and most free devices.
     std::vector<std::tuple<int, long, NodeId>> order;
@@ -50,8 +65,8 @@ void grow(Control& control, State& st) {
 }
 
 void shrink_grown(Control& control, State& st) {
-  for (auto& [gid, g] : st.groups) {
-    if (!g.grown || g.members.size() != 1) continue;
+  for (std::uint32_t gid : st.groups_where(control, State::kGrown, grown)) {
+    Group& g = st.groups.at(gid);
     JobId m = g.members[0];
     if (control.state(m).status != JobStatus::kRunning) continue; // resizing: next time
     const JobRequest& req = control.request(m);

@@ -29,6 +29,18 @@ std::map<DeviceTypeId, std::size_t> waiting_demand(const View& view, const State
   return out;
 }
 
+// A group some member of which could leave for free devices: over-subscribed and settled.
+bool over_subscribed(const View& /*view*/, const Group& g) {
+  return g.members.size() >= 2 && !g.converting && !g.grown;
+}
+
+// A single job that runs across several nodes, settled.
+bool spans_nodes(const View& view, const Group& g) {
+  if (g.members.size() != 1 || g.grown || g.converting) return false;
+  const JobState& s = view.state(g.members[0]);
+  return s.status == JobStatus::kRunning && s.nodes_used > 1;
+}
+
 } // namespace
 
 void spread(Control& control, State& st) {
@@ -36,10 +48,7 @@ void spread(Control& control, State& st) {
   if (!exact && !st.opt.migration) return;
   auto demand = waiting_demand(control, st);
   for (std::size_t guard = 0; guard <= control.job_count(); ++guard) {
-    std::vector<std::uint32_t> order;
-    for (const auto& [gid, g] : st.groups) {
-      if (g.members.size() >= 2 && !g.converting && !g.grown) order.push_back(gid);
-    }
+    std::vector<std::uint32_t> order = st.groups_where(control, State::kSpread, over_subscribed);
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
       return st.groups.at(a).members.size() > st.groups.at(b).members.size();
     });
@@ -80,11 +89,9 @@ void spread(Control& control, State& st) {
 
 void improve_locality(Control& control, State& st) {
   if (!st.opt.migration) return;
-  for (auto& [gid, g] : st.groups) {
-    if (g.members.size() != 1 || g.grown || g.converting) continue;
+  for (std::uint32_t gid : st.groups_where(control, State::kLocality, spans_nodes)) {
+    Group& g = st.groups.at(gid);
     JobId m = g.members[0];
-    const JobState& s = control.state(m);
-    if (s.status != JobStatus::kRunning || s.nodes_used <= 1) continue;
     const JobRequest& req = control.request(m);
     std::optional<std::tuple<int, std::size_t, NodeId>> best;
     // Only a node with that many devices free in the runtime's per-node counts can hold the job

@@ -18,6 +18,28 @@ std::pair<JobId, JobId> pair_of(const Group& g) {
   return {std::min(g.members[0], g.members[1]), std::max(g.members[0], g.members[1])};
 }
 
+// A packed pair introspection has not judged yet whose two members run.
+bool to_judge(const View& view, const Group& g) {
+  return g.mode == Mode::kPack && g.pack_trial && !g.converting && g.members.size() == 2 &&
+         running(view, g.members[0]) && running(view, g.members[1]);
+}
+
+// Two time-sliced members that both run, both measured alone, never packed and found worse,
+// whose GPU utilization and memory allow running them at once.
+bool may_pack(const State& st, const View& view, const Group& g) {
+  if (g.mode != Mode::kSlice || g.grown || g.converting || g.members.size() != 2) return false;
+  JobId a = g.members[0];
+  JobId b = g.members[1];
+  if (!running(view, a) || !running(view, b)) return false;
+  if (!(st.note(a).solo_rate > 0) || !(st.note(b).solo_rate > 0)) return false;
+  if (st.rejected_pairs.count(pair_of(g))) return false;
+  const JobRequest& ra = view.request(a);
+  const JobRequest& rb = view.request(b);
+  if (ra.gpu_util + rb.gpu_util > st.opt.pack_util_limit + 1e-9) return false;
+  double cap = view.cluster().types[g.type].memory_gb;
+  return !(cap > 0 && ra.gpu_mem_gb + rb.gpu_mem_gb > cap + 1e-9);
+}
+
 } // namespace
 
 void record_rates(const View& view, State& st) {
@@ -41,9 +63,8 @@ void record_rates(const View& view, State& st) {
 
 void judge_packs(Control& control, State& st) {
   const double eff = slice_efficiency(control, st.opt);
-  for (auto& [gid, g] : st.groups) {
-    if (g.mode != Mode::kPack || !g.pack_trial || g.converting || g.members.size() != 2) continue;
-    if (!running(control, g.members[0]) || !running(control, g.members[1])) continue;
+  for (std::uint32_t gid : st.groups_where(control, State::kJudge, to_judge)) {
+    Group& g = st.groups.at(gid);
     double value = 0;
     for (JobId m : g.members)
       value += (1.0 / control.measured_iteration_s(m)) / st.note(m).solo_rate;
@@ -56,18 +77,9 @@ void judge_packs(Control& control, State& st) {
 
 void try_packing(Control& control, State& st) {
   if (control.config().max_jobs_per_device < 2) return;
-  for (auto& [gid, g] : st.groups) {
-    if (g.mode != Mode::kSlice || g.grown || g.converting || g.members.size() != 2) continue;
-    JobId a = g.members[0];
-    JobId b = g.members[1];
-    if (!running(control, a) || !running(control, b)) continue;
-    if (!(st.note(a).solo_rate > 0) || !(st.note(b).solo_rate > 0)) continue;
-    if (st.rejected_pairs.count(pair_of(g))) continue;
-    const JobRequest& ra = control.request(a);
-    const JobRequest& rb = control.request(b);
-    if (ra.gpu_util + rb.gpu_util > st.opt.pack_util_limit + 1e-9) continue;
-    double cap = control.cluster().types[g.type].memory_gb;
-    if (cap > 0 && ra.gpu_mem_gb + rb.gpu_mem_gb > cap + 1e-9) continue;
+  auto test = [&st](const View& view, const Group& g) { return may_pack(st, view, g); };
+  for (std::uint32_t gid : st.groups_where(control, State::kPack, test)) {
+    Group& g = st.groups.at(gid);
     g.pack_trial = true;
     change_mode(control, st, g, Mode::kPack);
   }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -56,43 +57,91 @@ struct Group {
 
 // The live groups by id, in id (creation) order: a vector of (id, group) sorted by id, which
 // every decision walks several times (a map's node hops were a quarter of a Philly replay).
-// Ids only grow, so a new group goes at the end. Erasing moves the later groups: no caller holds
-// a group or an iterator across State::leave or create_group.
+// Ids only grow, so a new group goes at the end. An erased group's slot is marked and skipped,
+// and the slots are compacted once as many are erased as live (moving every later group at
+// each erase was a fifth of a 100,000-job replay): no caller holds a group or an iterator
+// across State::leave or create_group.
 class GroupTable {
 public:
   using Entry = std::pair<std::uint32_t, Group>;
 
 private:
-  template <class Entries>
-  static auto find(Entries& entries, std::uint32_t id) {
-    auto it = std::lower_bound(entries.begin(), entries.end(), id,
+  // Walks the live slots in id order.
+  template <class Table, class Value>
+  class Walk {
+  public:
+    Walk(Table* t, std::size_t i) : t_(t), i_(i) { skip(); }
+    Value& operator*() const { return t_->entries_[i_]; }
+    Walk& operator++() {
+      ++i_;
+      skip();
+      return *this;
+    }
+    bool operator==(const Walk& o) const { return i_ == o.i_; }
+
+  private:
+    void skip() {
+      while (i_ < t_->entries_.size() && t_->erased_[i_])
+        ++i_;
+    }
+    Table* t_;
+    std::size_t i_;
+  };
+
+  // The slot of group id, live or erased; entries_.size() when there is none.
+  [[nodiscard]] std::size_t slot(std::uint32_t id) const {
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), id,
                                [](const Entry& e, std::uint32_t i) { return e.first < i; });
-    if (it == entries.end() || it->first != id) throw std::out_of_range("gandiva: no such group");
-    return it;
+    return it == entries_.end() || it->first != id
+               ? entries_.size()
+               : static_cast<std::size_t>(it - entries_.begin());
+  }
+  [[nodiscard]] std::size_t live_slot(std::uint32_t id) const {
+    std::size_t i = slot(id);
+    if (i == entries_.size() || erased_[i]) throw std::out_of_range("gandiva: no such group");
+    return i;
   }
 
 public:
-  [[nodiscard]] auto begin() { return entries_.begin(); }
-  [[nodiscard]] auto end() { return entries_.end(); }
-  [[nodiscard]] auto begin() const { return entries_.begin(); }
-  [[nodiscard]] auto end() const { return entries_.end(); }
-  [[nodiscard]] Group& at(std::uint32_t id) { return find(entries_, id)->second; }
-  [[nodiscard]] const Group& at(std::uint32_t id) const { return find(entries_, id)->second; }
+  [[nodiscard]] auto begin() { return Walk<GroupTable, Entry>(this, 0); }
+  [[nodiscard]] auto end() { return Walk<GroupTable, Entry>(this, entries_.size()); }
+  [[nodiscard]] auto begin() const { return Walk<const GroupTable, const Entry>(this, 0); }
+  [[nodiscard]] auto end() const {
+    return Walk<const GroupTable, const Entry>(this, entries_.size());
+  }
+  [[nodiscard]] Group& at(std::uint32_t id) { return entries_[live_slot(id)].second; }
+  [[nodiscard]] const Group& at(std::uint32_t id) const { return entries_[live_slot(id)].second; }
   Group& add(std::uint32_t id) {
     entries_.emplace_back(id, Group{});
+    erased_.push_back(0);
     entries_.back().second.id = id;
     return entries_.back().second;
   }
   // The group with that id, or nullptr when it was deleted.
   [[nodiscard]] Group* find_live(std::uint32_t id) {
-    auto it = std::lower_bound(entries_.begin(), entries_.end(), id,
-                               [](const Entry& e, std::uint32_t i) { return e.first < i; });
-    return it == entries_.end() || it->first != id ? nullptr : &it->second;
+    std::size_t i = slot(id);
+    return i == entries_.size() || erased_[i] ? nullptr : &entries_[i].second;
   }
-  void erase(std::uint32_t id) { entries_.erase(find(entries_, id)); }
+  void erase(std::uint32_t id) {
+    std::size_t i = live_slot(id);
+    erased_[i] = 1;
+    entries_[i].second = Group{}; // its vectors' storage goes now
+    if (++erased_count_ * 2 < entries_.size()) return;
+    std::size_t out = 0;
+    for (std::size_t k = 0; k < entries_.size(); ++k) {
+      if (erased_[k]) continue;
+      if (out != k) entries_[out] = std::move(entries_[k]);
+      ++out;
+    }
+    entries_.resize(out);
+    erased_.assign(out, 0);
+    erased_count_ = 0;
+  }
 
 private:
   std::vector<Entry> entries_;
+  std::vector<char> erased_; // [slot]
+  std::size_t erased_count_ = 0;
 };
 
 struct JobNote {
@@ -112,6 +161,7 @@ public:
 
   void ensure_sizes(const View& view);
   JobNote& note(JobId j) { return notes_[j]; }
+  [[nodiscard]] const JobNote& note(JobId j) const { return notes_[j]; }
   [[nodiscard]] std::uint32_t group_of(JobId j) const {
     return j < notes_.size() ? notes_[j].group : kNoGroup;
   }
@@ -142,13 +192,15 @@ public:
     waiting.erase(it);
   }
 
-  // Group g's members, mode or `converting` changed: record_rates reads it again. Together
-  // with the jobs the runtime marks (View::changes().jobs), these are every group whose solo
-  // rates could come out differently from the last time record_rates looked.
-  // settle_parked too.
+  // Group g's members, mode or `converting` changed: record_rates, settle_parked and every
+  // groups_where list read it again. Together with the jobs the runtime marks
+  // (View::changes().jobs), these are every group whose solo rates, parked members or tests
+  // could come out differently from the last time a reader looked.
   void touch(std::uint32_t g) {
     rates_.mark(g);
     settle_.mark(g);
+    for (Marks& m : watches_)
+      m.mark(g);
   }
   // The groups touched since the last call, and those of the jobs the runtime marked since
   // then, each once (every live group after the job log started over); clears the marks.
@@ -160,6 +212,31 @@ public:
   // Groups settle_parked must visit next time whatever changes: members still parked or being
   // suspended, or still converting. Kept sorted by settle_parked.
   std::vector<std::uint32_t> settle_keep;
+
+  // The live groups g for which test(view, g) holds, in id order: what a walk over every group
+  // that skips the others would visit. `test` may read only the group (members, mode, flags,
+  // devices), its members' runtime state (status, devices, workers, rate), what record_rates
+  // writes, and what never changes; and a group must never start to pass it without a touch or
+  // a job log mark of a member (a change that makes it fail needs neither). Then the answer is
+  // the last one's groups that still pass plus the groups marked since that pass: O(answer +
+  // marks) instead of O(groups). Each walk has its own list (`watch`); one walk's actions must
+  // not change the test of the groups it has not reached yet.
+  enum Watch : std::uint8_t { kJudge, kPack, kSpread, kLocality, kGrow, kGrown, kWatches };
+  template <class Test>
+  const std::vector<std::uint32_t>& groups_where(const View& view, Watch watch, Test&& test) {
+    std::vector<std::uint32_t>& marked = take(view, watches_[watch], marked_);
+    std::sort(marked.begin(), marked.end());
+    std::vector<std::uint32_t>& kept = passed_[watch];
+    merged_.clear();
+    std::set_union(kept.begin(), kept.end(), marked.begin(), marked.end(),
+                   std::back_inserter(merged_));
+    kept.clear();
+    for (std::uint32_t id : merged_) {
+      const Group* g = groups.find_live(id);
+      if (g != nullptr && test(view, *g)) kept.push_back(id);
+    }
+    return kept;
+  }
 
 private:
   std::vector<JobNote> notes_;
@@ -187,6 +264,9 @@ private:
   std::vector<std::uint32_t>& take(const View& view, Marks& marks, std::vector<std::uint32_t>& out);
   Marks rates_, settle_;
   std::vector<std::uint32_t> rates_visit_, settle_visit_; // the takes' answers (storage kept)
+  Marks watches_[kWatches];
+  std::vector<std::uint32_t> passed_[kWatches]; // groups_where's answers, sorted by id
+  std::vector<std::uint32_t> marked_, merged_;  // its scratch (storage kept)
 };
 
 // Fraction of a sliced device's time spent computing (one switch per slice).
