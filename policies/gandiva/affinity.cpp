@@ -82,20 +82,22 @@ std::optional<std::vector<DeviceId>> place_on_type(const View& view, const State
   };
   std::vector<Candidate> nodes;
   // A node takes a worker only if the runtime's per-node counts show at least dpw free devices
-  // of type t (the devices free here are those, less held, reserved or claimed ones). Both
+  // of type t (the devices free here are those, less held, reserved or claimed ones): only the
+  // nodes of those counts are visited, not every node. Both
   // choices below are minima over a total order (the node id breaks ties), so the visiting order
   // does not matter; a node's devices are collected only once it is chosen.
   const FreeIndex& index = view.free();
-  const auto node_count = static_cast<NodeId>(view.cluster().nodes.size());
   const std::uint32_t least = std::max<std::uint32_t>(dpw, 1);
-  for (NodeId n = 0; n < node_count; ++n) {
-    if (index.free_on(n, t) < least) continue;
-    std::uint32_t free = claims ? static_cast<std::uint32_t>(free_on(view, st, n, t, claims).size())
-                                : free_count(view, st, n, t);
-    std::uint32_t fit =
-        std::min<std::uint32_t>(free / dpw, workers_by_resources(view, j, n, claims));
-    if (fit == 0) continue;
-    nodes.push_back({affinity_rank(view, st, n, cls), fit, n});
+  for (std::uint32_t k = least; k <= index.max_per_node(t); ++k) {
+    for (NodeId n : index.nodes_with(t, k)) {
+      std::uint32_t free = claims
+                               ? static_cast<std::uint32_t>(free_on(view, st, n, t, claims).size())
+                               : free_count(view, st, n, t);
+      std::uint32_t fit =
+          std::min<std::uint32_t>(free / dpw, workers_by_resources(view, j, n, claims));
+      if (fit == 0) continue;
+      nodes.push_back({affinity_rank(view, st, n, cls), fit, n});
+    }
   }
   // One node when possible: the best rank, then the fewest free devices (best fit).
   const Candidate* best = nullptr;

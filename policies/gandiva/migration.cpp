@@ -34,9 +34,11 @@ bool over_subscribed(const View& /*view*/, const Group& g) {
   return g.members.size() >= 2 && !g.converting && !g.grown;
 }
 
-// A single job that runs across several nodes, settled.
+// A single job that runs across several nodes, settled, and that one node of its type could
+// hold whole.
 bool spans_nodes(const View& view, const Group& g) {
   if (g.members.size() != 1 || g.grown || g.converting) return false;
+  if (g.devices.size() > view.free().max_per_node(g.type)) return false;
   const JobState& s = view.state(g.members[0]);
   return s.status == JobStatus::kRunning && s.nodes_used > 1;
 }

@@ -87,17 +87,24 @@ void State::set_devices(std::uint32_t id, std::vector<DeviceId> devices) {
     reserve(d, id, g.cls);
 }
 
-std::vector<std::uint32_t>& State::take(const View& view, Marks& marks,
-                                        std::vector<std::uint32_t>& out) {
+void State::read_job_log(const View& view) {
   const ChangeLog& log = view.changes().jobs;
-  const bool logged = log.for_each_since(marks.stamp, [&](std::uint32_t j) {
-    if (j < notes_.size() && notes_[j].group != kNoGroup) marks.mark(notes_[j].group);
+  if (log_stamp_ == log.stamp()) return;
+  // A job that moved to another group since it was marked left one and joined the other, and
+  // both were touched: marking the group it is in now is enough.
+  const bool logged = log.for_each_since(log_stamp_, [&](std::uint32_t j) {
+    if (j < notes_.size() && notes_[j].group != kNoGroup) touch(notes_[j].group);
   });
   if (!logged) {
     for (const auto& [gid, g] : groups)
-      marks.mark(gid);
+      touch(gid);
   }
-  marks.stamp = log.stamp();
+  log_stamp_ = log.stamp();
+}
+
+std::vector<std::uint32_t>& State::take(const View& view, Marks& marks,
+                                        std::vector<std::uint32_t>& out) {
+  read_job_log(view);
   out.clear();
   for (std::uint32_t g : marks.list) {
     marks.flag[g] = 0;
