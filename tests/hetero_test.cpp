@@ -79,13 +79,13 @@ double brute_force(const TypeChoiceProblem& p, std::vector<std::int32_t>& at, st
   return best;
 }
 
-const char* kTwoByTwo = "nodes:\n  - {count: 1, devices: {V100: 2}}\n"
-                        "  - {count: 1, devices: {K80: 2}}\n";
+const char* const kTwoByTwo = "nodes:\n  - {count: 1, devices: {V100: 2}}\n"
+                              "  - {count: 1, devices: {K80: 2}}\n";
 // Issue 12's case: 2 lstm then 4 resnet50 jobs, all at 0, 1000 s each on the reference V100.
-const char* kTwoByTwoTrace = "id,submit_s,workers,duration_s,model\n"
-                             "l1,0,1,1000,lstm\nl2,0,1,1000,lstm\n"
-                             "r1,0,1,1000,resnet50\nr2,0,1,1000,resnet50\n"
-                             "r3,0,1,1000,resnet50\nr4,0,1,1000,resnet50\n";
+const char* const kTwoByTwoTrace = "id,submit_s,workers,duration_s,model\n"
+                                   "l1,0,1,1000,lstm\nl2,0,1,1000,lstm\n"
+                                   "r1,0,1,1000,resnet50\nr2,0,1,1000,resnet50\n"
+                                   "r3,0,1,1000,resnet50\nr4,0,1,1000,resnet50\n";
 
 } // namespace
 
@@ -189,11 +189,11 @@ TEST_CASE("every zoo model has a time or a reason on every catalog type", "[hete
 
 namespace {
 
-const char* kFourKinds = "nodes:\n"
-                         "  - {count: 1, devices: {V100: 1}}\n"
-                         "  - {count: 1, devices: {XeonPhi: 1}}\n"
-                         "  - {count: 1, devices: {FPGA: 1}}\n"
-                         "  - {count: 1, devices: {XeonCPU: 1}}\n";
+const char* const kFourKinds = "nodes:\n"
+                               "  - {count: 1, devices: {V100: 1}}\n"
+                               "  - {count: 1, devices: {XeonPhi: 1}}\n"
+                               "  - {count: 1, devices: {FPGA: 1}}\n"
+                               "  - {count: 1, devices: {XeonCPU: 1}}\n";
 
 } // namespace
 
@@ -226,6 +226,31 @@ TEST_CASE("a mixed run uses all four kinds, and GPU jobs do not wait behind FPGA
   CHECK(kind_of("g1") == DeviceKind::kGpu);
   // No device type is left that no job can use.
   CHECK(unusable_device_types(w, c).empty());
+}
+
+TEST_CASE("aiturbo places a worker on a CPU socket when no GPU of the job's set is free",
+          "[hetero][aiturbo]") {
+  // Unified CPU-GPU placement (AITurbo slides 9-10, docs/aiturbo.md#unified-cpu-gpu-placement):
+  // one node with one V100 and one XeonCPU socket, two lstm jobs at 0 that accept `V100|XeonCPU`,
+  // 100 s each on the V100 (zoo: lstm V100 0.0154 s, XeonCPU 0.081 s per iteration):
+  //   c1 takes the V100 (the set's fastest free type): ends at 100.
+  //   c2 finds no V100 free and takes the socket: 100 x 0.081 / 0.0154 = 525.97 s.
+  // A job that names no type (g1) stays on GPUs: it waits for the V100 and starts at 100.
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 1, XeonCPU: 1}}\n");
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s,model,device_type\n"
+                                    "c1,0,1,100,lstm,V100|XeonCPU\n"
+                                    "c2,0,1,100,lstm,V100|XeonCPU\n"
+                                    "g1,0,1,100,lstm,\n");
+  SimState s = run_with("aiturbo", "{classifier: \"\"}", c, w);
+  const auto kind_of = [&](const std::string& job) {
+    return c.types[s.jobs[job_named(w, job)].type].kind;
+  };
+  CHECK(kind_of("c1") == DeviceKind::kGpu);
+  CHECK(kind_of("c2") == DeviceKind::kCpu);
+  CHECK(kind_of("g1") == DeviceKind::kGpu);
+  CHECK(end_s(s, w, "c1") == Approx(100).epsilon(1e-9));
+  CHECK(end_s(s, w, "c2") == Approx(100 * 0.081 / 0.0154).epsilon(1e-9));
+  CHECK(to_seconds(s.jobs[job_named(w, "g1")].first_start) == Approx(100).epsilon(1e-9));
 }
 
 TEST_CASE("device type sets: bad input is a file:line error", "[hetero][errors]") {
