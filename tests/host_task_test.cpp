@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -132,7 +133,7 @@ TEST_CASE("host tasks: placed on nodes, preempted, resumed where they fit, refus
                   }},
                  {10'000'000,
                   [](Control& ctl) {
-                    CHECK(ctl.state(0).hosts == std::vector<NodeId>{0, 1});
+                    CHECK(std::ranges::equal(ctl.hosts(0), std::vector<NodeId>{0, 1}));
                     CHECK(ctl.node_cpu_free(0) == 20); // 32 - 12
                     CHECK(ctl.node_mem_free(1) == 48); // 64 - 16
                     CHECK(ctl.state(0).nodes_used == 2);
@@ -140,7 +141,7 @@ TEST_CASE("host tasks: placed on nodes, preempted, resumed where they fit, refus
                  {40'000'000, [](Control& ctl) { ctl.suspend(0); }},
                  {45'000'000,
                   [](Control& ctl) {
-                    CHECK(ctl.state(0).hosts.empty());
+                    CHECK(ctl.hosts(0).empty());
                     CHECK(ctl.node_cpu_free(0) == 32);
                     CHECK(ctl.host_fit(0) == std::vector<NodeId>{0, 0});
                   }},
@@ -152,7 +153,7 @@ TEST_CASE("host tasks: placed on nodes, preempted, resumed where they fit, refus
   CHECK(s.job("h").run_time == 100'000'000);
   CHECK(s.job("h").preemptions == 1);
   CHECK(s.job("h").nodes_used == 1);
-  CHECK(s.job("h").hosts.empty());
+  CHECK(s.sim->state().hosts.empty());
 
   // Refusals name what is wrong.
   auto refused = [&](std::function<void(Control&)> act) {

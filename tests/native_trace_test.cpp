@@ -170,7 +170,7 @@ TEST_CASE("resolution: jobs sorted by submit, work in iterations of the referenc
   Workload w = workload_from_csv(
       c, "id,submit_s,workers,duration_s,model\nlate,50,1,100,\nearly,10,1,200,resnet50\n");
   REQUIRE(w.jobs.size() == 2);
-  CHECK(w.jobs[0].name == "early");
+  CHECK(w.job_names[0] == "early");
   CHECK(w.jobs[0].request.submit == 10'000'000);
   // No model: one iteration is one second on the reference device (V100).
   CHECK(w.jobs[1].iterations == Approx(100));

@@ -246,6 +246,10 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   if (!std::is_sorted(order.begin(), order.end(), by_submit))
     std::stable_sort(order.begin(), order.end(), by_submit);
   w.jobs.reserve(trace.jobs.size());
+  std::size_t name_chars = 0;
+  for (const TraceJob& tj : trace.jobs)
+    name_chars += tj.name.size();
+  w.job_names.reserve(trace.jobs.size(), name_chars);
   std::map<std::uint32_t, std::size_t> unknown_model_jobs; // trace model id -> jobs
   auto add_curve = [&](const TraceJob& tj, JobSpec& spec) {
     if (tj.curve == 0) return;
@@ -370,7 +374,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       r.gpu_util = 0;
       r.gpu_mem_gb = 0;
       add_curve(tj, spec);
-      spec.name = std::move(tj.name); // the trace's copy is read no more
+      w.job_names.push_back(tj.name);
       w.jobs.push_back(std::move(spec));
       continue;
     }
@@ -454,7 +458,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       continue;
     }
     add_curve(tj, spec);
-    spec.name = std::move(tj.name); // the trace's copy is read no more
+    w.job_names.push_back(tj.name);
     w.jobs.push_back(std::move(spec));
   }
   if (!unknown_model_jobs.empty() && options.warnings != nullptr) {

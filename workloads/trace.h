@@ -33,39 +33,41 @@ private:
 
 constexpr std::uint32_t kNoString = 0xffffffffU;
 
+// Laid out widest first so that no byte is padding (168 bytes; every job of a trace has one
+// while the workload is built: docs/performance.md#34-million-jobs-where-the-memory-goes).
 struct TraceJob {
   std::string name;
-  std::uint32_t line = 0; // line in the file, for errors at resolution
   double submit_s = 0;
-  std::uint32_t workers = 1;
-  std::uint32_t devices_per_worker = 1;
   double duration_s = -1; // on the reference device, uncontended; -1 = not given
-  // duration_s was observed on device_type (openb gpu_spec, PAI 2020 gpu_type), not on the
-  // reference device: other types' times are derived from it (docs/traces.md).
-  bool observed_on_device_type = false;
-  // duration_s was observed on this device type (into Trace::device_types) although the job may
-  // run on any (Pollux's profiles, measured on T4s); kNoString = not set.
-  std::uint32_t observed_type = kNoString;
-  double iterations = -1;          // -1 = not given
-  std::uint32_t model = kNoString; // into Trace::models
-  std::uint32_t ps = 0;
+  double iterations = -1; // -1 = not given
   double cpus_per_worker = 0;
   double mem_gb_per_worker = 0;
-  std::uint16_t ps_cpus = 0; // CPU cores per parameter server; 0 = not modelled
-  std::uint32_t user = 0;    // into Trace::users ("" when the trace has none)
-  std::uint32_t queue = 0;
-  int priority = 0;
-  std::uint32_t min_workers = 0; // 0 = same as workers
-  std::uint32_t max_workers = 0;
-  std::uint32_t device_type = kNoString;
   double gpu_util = -1;   // 0..1; -1 = from the model zoo
   double requested_s = 0; // the user's runtime estimate; 0 = none
   // Guaranteed share of its device per worker (PAI plan_gpu 50 = 0.5, openb gpu_milli 500 =
   // 0.5, native gpu_share_min); < 1 only with 1 device per worker.
   double gpu_share_min = 1;
-  double gpu_share_max = -1;     // most it may be granted; -1 = the same as gpu_share_min
-  double gpu_mem_gb = -1;        // device memory held per worker, GB; -1 = the model zoo's
-  std::uint32_t curve = 0;       // 1 + index into Trace::curves; 0 = no loss curve
+  double gpu_share_max = -1; // most it may be granted; -1 = the same as gpu_share_min
+  double gpu_mem_gb = -1;    // device memory held per worker, GB; -1 = the model zoo's
+  std::uint32_t line = 0;    // line in the file, for errors at resolution
+  std::uint32_t workers = 1;
+  std::uint32_t devices_per_worker = 1;
+  // duration_s was observed on this device type (into Trace::device_types) although the job may
+  // run on any (Pollux's profiles, measured on T4s); kNoString = not set.
+  std::uint32_t observed_type = kNoString;
+  std::uint32_t model = kNoString; // into Trace::models
+  std::uint32_t ps = 0;
+  std::uint32_t user = 0; // into Trace::users ("" when the trace has none)
+  std::uint32_t queue = 0;
+  int priority = 0;
+  std::uint32_t min_workers = 0; // 0 = same as workers
+  std::uint32_t max_workers = 0;
+  std::uint32_t device_type = kNoString;
+  std::uint32_t curve = 0;   // 1 + index into Trace::curves; 0 = no loss curve
+  std::uint16_t ps_cpus = 0; // CPU cores per parameter server; 0 = not modelled
+  // duration_s was observed on device_type (openb gpu_spec, PAI 2020 gpu_type), not on the
+  // reference device: other types' times are derived from it (docs/traces.md).
+  bool observed_on_device_type = false;
   std::uint8_t trace_status = 0; // 0 completed, 1 failed, 2 killed/cancelled (as the trace says)
 };
 

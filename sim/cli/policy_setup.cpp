@@ -44,8 +44,8 @@ PolicySetup make_policy_setup(const PolicyEntry& entry, Placement placement,
 void check_search_trials(const PolicySetup& setup, const Workload& workload) {
   if (setup.search_sessions.empty()) return;
   std::unordered_set<std::string_view> names;
-  for (const JobSpec& job : workload.jobs)
-    names.insert(job.name);
+  for (std::size_t j = 0; j < workload.job_names.size(); ++j)
+    names.insert(workload.job_names[j]);
   for (const SearchSession& s : setup.search_sessions) {
     for (const SearchTrial& t : draw_trials(s)) {
       if (names.count(t.job) == 0) {

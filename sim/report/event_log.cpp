@@ -29,7 +29,7 @@ void EventLog::write_csv(std::ostream& out, const Cluster& cluster,
   for (const Row& r : rows_) {
     append_seconds(buf, r.time);
     buf.push_back(',');
-    append_csv_field(buf, workload.jobs[r.job].name);
+    append_csv_field(buf, workload.job_names[r.job]);
     buf.push_back(',');
     std::string_view action = to_string(r.action);
     buf.append(action.data(), action.data() + action.size());

@@ -128,7 +128,7 @@ void Timeline::write_json(std::ostream& out, const Cluster& cluster,
     fmt::format_to(fmt::appender(buf),
                    FMT_COMPILE(",\n{{\"name\":{},\"cat\":\"job\",\"ph\":\"X\",\"ts\":{},\"dur\":{},"
                                "\"pid\":{},\"tid\":{}}}"),
-                   json_string(workload.jobs[s.job].name), s.from, s.to - s.from, s.node + 1,
+                   json_string(workload.job_names[s.job]), s.from, s.to - s.from, s.node + 1,
                    s.track);
     if (buf.size() >= (std::size_t{1} << 16)) flush();
   }

@@ -73,7 +73,7 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
     SimTime submit = spec.request.submit;
     bool started = job.first_start >= 0;
     bool ended = job.end >= 0;
-    append_csv_field(buf, spec.name);
+    append_csv_field(buf, s.workload->job_names[j]);
     buf.push_back(',');
     put_secs(submit);
     buf.push_back(',');

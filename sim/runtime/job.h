@@ -42,33 +42,26 @@ constexpr bool is_live(JobStatus s) {
   return s != JobStatus::kFuture && !is_over(s);
 }
 
+// Laid out by size, widest first, so that no byte is padding: 192 bytes, which at 3.4 million
+// jobs is most of a run's memory (docs/performance.md#34-million-jobs-where-the-memory-goes). A
+// host task's nodes are kept aside, in SimState::hosts (View::hosts), as few jobs have any.
 struct JobState {
-  JobStatus status = JobStatus::kFuture;
-  DeviceTypeId type = 0;         // of the current (or last) allocation
-  std::uint32_t workers = 0;     // allocated workers
   std::vector<DeviceId> devices; // worker-major: devices_per_worker per worker
-  std::vector<NodeId> hosts;     // a host task's workers' nodes, one per worker (below)
-  double done = 0;               // iterations completed
-  double rate = 0;               // iterations per second now
-  SimTime last_update = 0;       // `done` is exact at this time
-  std::uint32_t generation = 0;  // bumps on every change; stale events are dropped
-  SimTime first_start = -1;      // first allocation
-  SimTime end = -1;              // finish (or cancel) time
-  SimTime run_time = 0;          // time spent running (making progress)
-  double attained = 0;           // device-seconds of running: Tiresias' attained service
-  std::uint32_t preemptions = 0;
-  std::uint32_t migrations = 0;
-  std::uint32_t resizes = 0;
-  bool packed = false;          // placed by `pack` on devices shared with others
-  bool sliced = false;          // placed by `timeslice`: takes turns on its devices
-  double slice_s = 0;           // the time slice when sliced
-  std::uint32_t nodes_used = 0; // distinct nodes of the current allocation
-  std::uint32_t ps = 0;         // parameter-server shards: the request's until Control::set_ps
   // A job whose parameter servers hold CPU cores (holds_ps_cores in ps_placement.h): the node of
   // each shard while it holds them, shard s with worker s mod workers (docs/scaling.md#parameter-
-  // servers-that-hold-cores). Cores per shard and per worker now: the request's ps_cpus and
-  // cpus_per_worker at every placement, changed by Control::set_cpus while it runs.
+  // servers-that-hold-cores).
   std::vector<NodeId> ps_hosts;
+  double done = 0;          // iterations completed
+  double rate = 0;          // iterations per second now
+  SimTime last_update = 0;  // `done` is exact at this time
+  SimTime first_start = -1; // first allocation
+  SimTime end = -1;         // finish (or cancel) time
+  SimTime run_time = 0;     // time spent running (making progress)
+  double attained = 0;      // device-seconds of running: Tiresias' attained service
+  double slice_s = 0;       // the time slice when sliced
+  // A job whose parameter servers hold CPU cores (holds_ps_cores in ps_placement.h): cores per
+  // shard and per worker now: the request's ps_cpus and cpus_per_worker at every placement,
+  // changed by Control::set_cpus while it runs (ps_hosts, above, has the shards' nodes).
   double ps_cores = 0;
   double worker_cores = 0;
   // Share of each device guaranteed and allowed: the request's, until Control::set_share
@@ -80,6 +73,18 @@ struct JobState {
   // the start of the current one (-1 when the job is not running alone now).
   SimTime alone_time = 0;
   SimTime alone_since = -1;
+  std::uint32_t workers = 0;    // allocated workers
+  std::uint32_t generation = 0; // bumps on every change; stale events are dropped
+  std::uint32_t preemptions = 0;
+  std::uint32_t migrations = 0;
+  std::uint32_t resizes = 0;
+  std::uint32_t nodes_used = 0; // distinct nodes of the current allocation
+  std::uint32_t ps = 0;         // parameter-server shards: the request's until Control::set_ps
+  DeviceTypeId type = 0;        // of the current (or last) allocation
+  JobStatus status = JobStatus::kFuture;
+  // One byte for both flags (bit-fields): the byte that keeps the record free of padding.
+  bool packed : 1 = false; // placed by `pack` on devices shared with others
+  bool sliced : 1 = false; // placed by `timeslice`: takes turns on its devices
 };
 
 // Under the share controller: packed with a guaranteed share below a whole device. Such a job is

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace dlsim {
@@ -38,6 +39,9 @@ struct SimState {
   RuntimeConfig config;
   SimTime now = 0;
   std::vector<JobState> jobs;
+  // A host task's workers' nodes while it holds them, one per worker (a node listed k times holds
+  // k): by job, for the few jobs that are host tasks, so JobState need not carry a vector for it.
+  std::unordered_map<JobId, std::vector<NodeId>> hosts;
   JobLists lists; // jobs by where they stand, in the order they got there (job_lists.h)
   std::vector<DeviceSlot> slots;
   FreeIndex free;

@@ -175,7 +175,7 @@ void Simulation::check_all_could_finish() const {
         "job '{}': at {:.6g} iterations/s its remaining {:.6g} iterations need {:.6g} s, "
         "beyond dlsim's time limit of {} s; a rate this low comes from the configuration "
         "(network bandwidths such as nic_gbit_s, interference, time-slice costs)",
-        s_.workload->jobs[j].name, job.rate, left, left / job.rate, kMaxSeconds));
+        s_.workload->job_names[j], job.rate, left, left / job.rate, kMaxSeconds));
   }
 }
 
@@ -329,7 +329,7 @@ void Simulation::occupy_hosts(JobId j, std::span<const NodeId> nodes) {
     s_.changes.nodes.mark(n);
   }
   s_.changes.jobs.mark(j);
-  job.hosts.assign(nodes.begin(), nodes.end());
+  if (!nodes.empty()) s_.hosts[j].assign(nodes.begin(), nodes.end());
   job.workers = static_cast<std::uint32_t>(nodes.size());
   std::vector<NodeId> distinct(nodes.begin(), nodes.end());
   std::sort(distinct.begin(), distinct.end());
@@ -367,13 +367,15 @@ void Simulation::release(JobId j) {
     }
     if (i == 0 || n != c.devices[job.devices[i - 1]].node) s_.changes.nodes.mark(n);
   }
-  for (NodeId n : job.hosts) {
-    s_.node_cpu_free[n] += req.cpus_per_worker;
-    s_.node_mem_free[n] += req.mem_gb_per_worker;
-    s_.cores_held -= req.cpus_per_worker;
-    s_.changes.nodes.mark(n);
+  if (auto held = s_.hosts.find(j); !s_.hosts.empty() && held != s_.hosts.end()) {
+    for (NodeId n : held->second) {
+      s_.node_cpu_free[n] += req.cpus_per_worker;
+      s_.node_mem_free[n] += req.mem_gb_per_worker;
+      s_.cores_held -= req.cpus_per_worker;
+      s_.changes.nodes.mark(n);
+    }
+    s_.hosts.erase(held);
   }
-  job.hosts.clear();
   for (NodeId n : job.ps_hosts) {
     s_.node_cpu_free[n] += job.ps_cores;
     s_.cores_held -= job.ps_cores;

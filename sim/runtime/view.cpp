@@ -20,7 +20,7 @@ const SimState& View::raw() const {
 void View::refuse_future(JobId j) const {
   throw ActionError(fmt::format("the policy read job {} ('{}') before its submission at {:g} s "
                                 "(now {:g} s): a scheduler learns of a job when it is submitted",
-                                j, s_.workload->jobs[j].name,
+                                j, s_.workload->job_names[j],
                                 to_seconds(s_.workload->jobs[j].request.submit),
                                 to_seconds(s_.now)));
 }
@@ -124,7 +124,7 @@ double View::observed_loss(JobId j, std::uint64_t i) const {
   if (i >= n) {
     throw ActionError(
         fmt::format("job {} ('{}'): observed loss {} asked for, only {} observed so far", j,
-                    s_.workload->jobs[j].name, i, n));
+                    s_.workload->job_names[j], i, n));
   }
   return observed_loss_at(*curve_of(j), i);
 }
@@ -133,7 +133,7 @@ const LossCurve& View::oracle_loss_curve(JobId j) const {
   if (!oracle_) throw ActionError("a non-oracle policy asked for a job's true loss curve");
   const LossCurve* c = curve_of(j);
   if (!c) {
-    throw ActionError(fmt::format("job {} ('{}') has no loss curve", j, s_.workload->jobs[j].name));
+    throw ActionError(fmt::format("job {} ('{}') has no loss curve", j, s_.workload->job_names[j]));
   }
   return *c;
 }

@@ -33,9 +33,14 @@ public:
   }
   [[nodiscard]] std::string_view job_name(JobId j) const {
     if (s_.jobs[j].status == JobStatus::kFuture && !observer_) refuse_future(j);
-    return s_.workload->jobs[j].name;
+    return s_.workload->job_names[j];
   }
   [[nodiscard]] const JobState& state(JobId j) const { return s_.jobs[j]; }
+  // A host task's workers' nodes, one per worker, while it holds them; empty otherwise.
+  [[nodiscard]] std::span<const NodeId> hosts(JobId j) const {
+    auto it = s_.hosts.find(j);
+    return it == s_.hosts.end() ? std::span<const NodeId>() : std::span<const NodeId>(it->second);
+  }
   // The queues the trace names, flagged by whether any job uses one: configuration a cluster's
   // administrator creates before jobs arrive (Volcano queues), not knowledge of future jobs.
   [[nodiscard]] const std::vector<bool>& queues_used() const { return s_.queue_used; }

@@ -10,7 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlsim {
@@ -65,8 +67,8 @@ constexpr bool is_host_task(const JobRequest& r) {
 // work by default; the summary counts them separately.
 enum class TraceStatus : std::uint8_t { kCompleted = 0, kFailed = 1, kKilled = 2 };
 
+// A job's name (the trace's job id) is in Workload::job_names, not here: 128 bytes, not 160.
 struct JobSpec {
-  std::string name; // the trace's job id
   JobRequest request;
   TraceStatus trace_status = TraceStatus::kCompleted;
   // A job that converges: 1 + its index in Workload::curves; 0 = a fixed length (in the
@@ -122,9 +124,36 @@ struct ModelFeatures {
   double activation_mb = 0; // activation memory per sample, forward and backward
 };
 
+// The trace's job ids, by JobId, back to back in one buffer: a std::string per job took 32 bytes
+// (and a heap block for ids over 15 characters) of a record that millions of jobs each have.
+class JobNames {
+public:
+  [[nodiscard]] std::string_view operator[](std::size_t j) const {
+    const std::uint32_t from = j == 0 ? 0 : ends_[j - 1];
+    return std::string_view(text_).substr(from, ends_[j] - from);
+  }
+  [[nodiscard]] std::size_t size() const { return ends_.size(); }
+  // Throws std::length_error past 4 GiB of names in all (offsets are 32-bit).
+  void push_back(std::string_view name) {
+    if (name.size() > std::numeric_limits<std::uint32_t>::max() - text_.size())
+      throw std::length_error("job ids: more than 4 GiB of them in all");
+    text_.append(name);
+    ends_.push_back(static_cast<std::uint32_t>(text_.size()));
+  }
+  void reserve(std::size_t jobs, std::size_t chars) {
+    ends_.reserve(jobs);
+    text_.reserve(chars);
+  }
+
+private:
+  std::string text_;
+  std::vector<std::uint32_t> ends_; // ends_[j]: one past job j's last character in text_
+};
+
 // Everything the runtime needs about the jobs of a run.
 struct Workload {
   std::vector<JobSpec> jobs; // sorted by submit time; JobId = index
+  JobNames job_names;        // by JobId, as jobs
   std::vector<std::string> users;
   std::vector<std::string> queues;
   std::vector<std::string> models;           // models[0] = "" (no model)

@@ -70,7 +70,7 @@ void ScriptPolicy::schedule(Control& control) {
 
 JobId job_named(const Workload& w, const std::string& name) {
   for (JobId j = 0; j < w.jobs.size(); ++j) {
-    if (w.jobs[j].name == name) return j;
+    if (w.job_names[j] == name) return j;
   }
   throw std::runtime_error("no job named " + name);
 }

@@ -120,13 +120,16 @@ void InvariantChecker::on_decided(const View& view) {
     bool holds = job.status == JobStatus::kBinding || job.status == JobStatus::kStarting ||
                  job.status == JobStatus::kRunning || job.status == JobStatus::kSuspending ||
                  job.status == JobStatus::kMigrating || job.status == JobStatus::kResizing;
-    std::vector<NodeId> worker_nodes = job.hosts;
+    const auto held = s.hosts.find(j);
+    const std::vector<NodeId> no_hosts;
+    const std::vector<NodeId>& hosts = held == s.hosts.end() ? no_hosts : held->second;
+    std::vector<NodeId> worker_nodes = hosts;
     if (holds && is_host_task(req)) {
       REQUIRE(job.devices.empty());
-      REQUIRE(job.hosts.size() == job.workers);
+      REQUIRE(hosts.size() == job.workers);
       REQUIRE(job.workers == req.workers);
     } else if (holds) {
-      REQUIRE(job.hosts.empty());
+      REQUIRE(hosts.empty());
       for (std::size_t i = 0; i < job.devices.size(); i += req.devices_per_worker)
         worker_nodes.push_back(c.devices[job.devices[i]].node);
       REQUIRE(job.devices.size() == static_cast<std::size_t>(job.workers) * req.devices_per_worker);
@@ -140,7 +143,7 @@ void InvariantChecker::on_decided(const View& view) {
       }
     } else {
       REQUIRE(job.devices.empty());
-      REQUIRE(job.hosts.empty());
+      REQUIRE(hosts.empty());
     }
     // A device job's workers hold its cores now (the request's unless set_cpus changed them);
     // a host task's the request's.
