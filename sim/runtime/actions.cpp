@@ -8,13 +8,65 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <span>
+#include <utility>
+#include <vector>
 
 namespace dlsim {
+namespace {
+
+constexpr std::size_t kInlineDevices = 16;
+
+// Workers per node of an allocation, in node order (what a std::map<NodeId, int> gave), kept in
+// place up to kInlineNodes nodes and on the heap past that.
+class NodeCounts {
+public:
+  void add(NodeId n) {
+    for (std::size_t k = 0; k < size_; ++k) {
+      if (at(k).first == n) {
+        ++at(k).second;
+        return;
+      }
+    }
+    if (size_ < inline_.size()) {
+      inline_[size_] = {n, 1};
+    } else {
+      if (heap_.empty()) heap_.assign(inline_.begin(), inline_.end());
+      heap_.emplace_back(n, 1);
+    }
+    ++size_;
+  }
+  [[nodiscard]] int of(NodeId n) const {
+    for (std::size_t k = 0; k < size_; ++k) {
+      if (at(k).first == n) return at(k).second;
+    }
+    return 0;
+  }
+  // The counts sorted by node.
+  std::span<const std::pair<NodeId, int>> by_node() {
+    std::pair<NodeId, int>* first = heap_.empty() ? inline_.data() : heap_.data();
+    std::sort(first, first + size_);
+    return {first, size_};
+  }
+
+private:
+  static constexpr std::size_t kInlineNodes = 8;
+  std::pair<NodeId, int>& at(std::size_t k) { return heap_.empty() ? inline_[k] : heap_[k]; }
+  [[nodiscard]] const std::pair<NodeId, int>& at(std::size_t k) const {
+    return heap_.empty() ? inline_[k] : heap_[k];
+  }
+  std::array<std::pair<NodeId, int>, kInlineNodes> inline_{};
+  std::vector<std::pair<NodeId, int>> heap_;
+  std::size_t size_ = 0;
+};
+
+} // namespace
 
 void Simulation::refuse(JobId j, const std::string& action, const std::string& reason) const {
   throw ActionError(fmt::format("policy '{}': job '{}': {} refused at t={}s: {}", info_.name,
-                                s_.workload->jobs[j].name, action, to_seconds(s_.now), reason));
+                                s_.workload->job_names[j], action, to_seconds(s_.now), reason));
 }
 
 std::optional<std::string> Simulation::check_place(JobId j, std::span<const DeviceId> devices,
@@ -54,7 +106,18 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
     return fmt::format("{} workers is outside the job's elastic range [{}, {}]", workers,
                        min_workers, max_workers);
   }
-  std::vector<DeviceId> sorted(devices.begin(), devices.end());
+  // The common start (a few devices on one or two nodes) checks without a heap allocation: a
+  // vector and two maps per start were a few percent of a million-job FIFO replay.
+  std::array<DeviceId, kInlineDevices> inline_sorted{};
+  std::vector<DeviceId> heap_sorted;
+  std::span<DeviceId> sorted;
+  if (devices.size() <= inline_sorted.size()) {
+    std::copy(devices.begin(), devices.end(), inline_sorted.begin());
+    sorted = std::span<DeviceId>(inline_sorted.data(), devices.size());
+  } else {
+    heap_sorted.assign(devices.begin(), devices.end());
+    sorted = heap_sorted;
+  }
   std::sort(sorted.begin(), sorted.end());
   if (sorted.back() >= c.devices.size())
     return fmt::format("device {} does not exist", sorted.back());
@@ -78,7 +141,7 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
     return fmt::format("device {} is a {}, on which the job's model cannot train", devices[0],
                        c.types[type].name);
   }
-  std::map<NodeId, int> workers_on_node; // small: one entry per node of the allocation
+  NodeCounts workers_on_node; // small: one entry per node of the allocation
   for (std::size_t i = 0; i < devices.size(); ++i) {
     DeviceId d = devices[i];
     if (c.devices[d].type != type) {
@@ -88,7 +151,7 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
       return fmt::format("worker {} spans nodes {} and {}", i / dpw,
                          c.devices[devices[i - i % dpw]].node, c.devices[d].node);
     }
-    if (i % dpw == 0) ++workers_on_node[c.devices[d].node];
+    if (i % dpw == 0) workers_on_node.add(c.devices[d].node);
     if (double cap = c.type_of(d).memory_gb; cap > 0 && req.gpu_mem_gb > cap + 1e-9) {
       return fmt::format("device {} ({}) has {} GB of memory, the job's model needs {} GB", d,
                          c.type_of(d).name, cap, req.gpu_mem_gb);
@@ -99,7 +162,7 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
     if (slot.count == 0) continue;
     if (sharing == Sharing::kExclusive) {
       return fmt::format("device {} is in use by job '{}'", d,
-                         s_.workload->jobs[slot.jobs[0]].name);
+                         s_.workload->job_names[slot.jobs[0]]);
     }
     if (sharing == Sharing::kSlice) {
       if (slot.sliced != slot.count) {
@@ -120,7 +183,7 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
     for (unsigned k = 0; k < slot.count; ++k) {
       if (!s_.jobs[slot.jobs[k]].packed) {
         return fmt::format("device {} is held exclusively by job '{}' (placed without pack)", d,
-                           s_.workload->jobs[slot.jobs[k]].name);
+                           s_.workload->job_names[slot.jobs[k]]);
       }
     }
     // Under the share controller the guarantees bound the holders (and kMaxShare); whole-device
@@ -147,11 +210,11 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
   // Node CPUs and memory; the job's own current workers on a node give theirs back first. A
   // fresh placement takes the request's cores per worker, a move the job's now (set_cpus).
   const double worker_cores = own.empty() ? req.cpus_per_worker : s_.jobs[j].worker_cores;
-  std::map<NodeId, int> own_workers;
+  NodeCounts own_workers;
   for (std::size_t i = 0; i < own.size(); i += dpw)
-    ++own_workers[c.devices[own[i]].node];
-  for (auto [node, n] : workers_on_node) {
-    int net = n - own_workers[node];
+    own_workers.add(c.devices[own[i]].node);
+  for (auto [node, n] : workers_on_node.by_node()) {
+    int net = n - own_workers.of(node);
     if (net <= 0) continue;
     if (worker_cores * net > s_.node_cpu_free[node] + 1e-9) {
       return fmt::format("node {} has {} free CPU cores, {} needed", node, s_.node_cpu_free[node],
@@ -322,7 +385,7 @@ void Simulation::do_unbind(JobId j) {
 void Simulation::do_cancel(JobId j, std::string_view reason) {
   JobState& job = s_.jobs[j];
   settle(j);
-  bool holding = !job.devices.empty() || !job.hosts.empty();
+  bool holding = !job.devices.empty() || s_.hosts.contains(j);
   if (job.status == JobStatus::kRunning) set_running(j, false);
   if (job.status == JobStatus::kPending || job.status == JobStatus::kSuspended ||
       job.status == JobStatus::kBinding) {
