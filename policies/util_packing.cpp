@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -157,9 +158,13 @@ private:
 
   // One device per worker, each the least-cost fitting device of the first compatible type where
   // all workers fit. `leaving`: a device the job leaves (reactive consolidation); then only
-  // devices already holding jobs are considered.
-  std::optional<std::vector<DeviceId>> choose_by_cost(const View& view, JobId j,
+  // devices already holding jobs are considered. For a one-GPU job, a device the runtime would
+  // refuse it on (a share guaranteed to others, node CPUs or memory) gives way to the next best:
+  // the cost rule reads GPU memory and utilization only. (A gang's devices are checked together,
+  // by the caller.)
+  std::optional<std::vector<DeviceId>> choose_by_cost(const Control& control, JobId j,
                                                       std::optional<DeviceId> leaving) const {
+    const View& view = control;
     const JobRequest& req = view.request(j);
     const HorusParams p = params_for(view);
     std::vector<DeviceId> ids;
@@ -180,8 +185,12 @@ private:
       while (chosen.size() < req.workers) {
         auto best = horus_choose(p, views, req.gpu_mem_gb, *u);
         if (!best) break;
-        chosen.push_back(ids[*best]);
         views[*best].tasks = std::numeric_limits<int>::max() / 2; // each device once
+        const std::array<DeviceId, 1> one{ids[*best]};
+        if (leaving ? control.check_migrate(j, one).has_value()
+                    : req.workers == 1 && control.check_start(j, one, /*allow_shared=*/true))
+          continue; // the runtime would refuse it: the next best
+        chosen.push_back(ids[*best]);
       }
       if (chosen.size() == req.workers) {
         std::sort(chosen.begin(), chosen.end());

@@ -103,6 +103,29 @@ TEST_CASE("util-reactive packs a job only after it has run alone for profile_s",
   }
 }
 
+TEST_CASE("util-reactive moves no job onto a GPU whose share is guaranteed to others",
+          "[util][reactive][share]") {
+  // Two V100s. a (a whole GPU) and b (guaranteed 0.6 of a GPU, gpu_share_min) arrive at 0 and
+  // are profiled alone, a on GPU 0 and b on GPU 1; c arrives at 10 s and waits. At profile_s
+  // both are measured while c waits. The cost rule would move a onto b's GPU, but 0.6 + 1 of
+  // it guaranteed is more than the GPU (docs/runtime.md#fractional-shares), and b may not join a
+  // whole-GPU job: nobody moves (before the fix the runtime refused the migrate and the run
+  // stopped with an error). c starts when b ends, at 500 s, on b's GPU.
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 2}}\n");
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s,model,gpu_share_min\n"
+                                    "a,0,1,1000,resnet18,1\n"
+                                    "b,0,1,500,resnet18,0.6\n"
+                                    "c,10,1,100,resnet18,1\n");
+  RuntimeConfig config = packing_config();
+  config.profile_s = 60;
+  RunOutput out = run_policy("util-reactive", c, w, config);
+  const auto& jobs = out.state.jobs;
+  CHECK(jobs[job_named(w, "a")].migrations == 0);
+  CHECK(jobs[job_named(w, "b")].migrations == 0);
+  CHECK(jobs[job_named(w, "c")].first_start == from_seconds(500));
+  CHECK(jobs[job_named(w, "b")].end == from_seconds(500));
+}
+
 TEST_CASE("util-slot never shares a GPU", "[util][slot]") {
   // Same jobs: c waits for a whole GPU, until a or b ends at 1000 s.
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 2}}\n");

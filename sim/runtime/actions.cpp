@@ -620,19 +620,21 @@ void Control::resume(JobId j, std::span<const DeviceId> devices, std::string_vie
   sim_.emit(j, JobAction::kResume, state(j).devices, reason);
 }
 
-void Control::migrate(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
-  if (is_host_task(request(j))) sim_.refuse(j, "migrate", "a host task holds no devices");
+std::optional<std::string> Control::check_migrate(JobId j,
+                                                  std::span<const DeviceId> devices) const {
+  if (is_host_task(request(j))) return "a host task holds no devices";
   const JobState& job = state(j);
-  if (job.status != JobStatus::kRunning) {
-    sim_.refuse(j, "migrate", fmt::format("job is {}, not running", to_string(job.status)));
-  }
+  if (job.status != JobStatus::kRunning)
+    return fmt::format("job is {}, not running", to_string(job.status));
   if (devices.size() != job.devices.size()) {
-    sim_.refuse(j, "migrate",
-                fmt::format("{} devices given for a job holding {} (use resize)", devices.size(),
-                            job.devices.size()));
+    return fmt::format("{} devices given for a job holding {} (use resize)", devices.size(),
+                       job.devices.size());
   }
-  if (auto why = sim_.check_place(j, devices, sharing_of(job), job.devices, job.slice_s))
-    sim_.refuse(j, "migrate", *why);
+  return sim_.check_place(j, devices, sharing_of(job), job.devices, job.slice_s);
+}
+
+void Control::migrate(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
+  if (auto why = check_migrate(j, devices)) sim_.refuse(j, "migrate", *why);
   ++sim_.s_.jobs[j].migrations;
   sim_.do_move(j, devices, config().costs.migrate_s, JobStatus::kMigrating);
   sim_.emit(j, JobAction::kMigrate, state(j).devices, reason);

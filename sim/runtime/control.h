@@ -71,6 +71,9 @@ public:
   // The reason start/pack/resume would refuse, or nullopt when it would succeed.
   [[nodiscard]] std::optional<std::string> check_start(JobId j, std::span<const DeviceId> devices,
                                                        bool allow_shared = false) const;
+  // The reason migrate would refuse, or nullopt when it would succeed.
+  [[nodiscard]] std::optional<std::string> check_migrate(JobId j,
+                                                         std::span<const DeviceId> devices) const;
 
 private:
   enum class HostFrom : std::uint8_t { kPending, kSuspended, kEither };
