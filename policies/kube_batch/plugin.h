@@ -21,7 +21,10 @@ public:
   // Builds the plugin's per-session state (shares, deserved quotas) from the snapshot.
   virtual void on_session_open(const Session& /*s*/) {}
 
-  // Orders: negative when l comes first, 0 when this plugin cannot tell.
+  // Orders: negative when l comes first, 0 when this plugin cannot tell. job_order may read
+  // only the two jobs' entries and state the plugin keeps per entry (refreshed for the entries
+  // built again, Session::rebuilt): the session keeps the job order between sessions
+  // (Session::pending_in_order).
   virtual std::optional<int> job_order(const Session&, const JobInfo&, const JobInfo&) const {
     return {};
   }

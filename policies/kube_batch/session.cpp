@@ -242,6 +242,7 @@ void Session::rebuild_job(const View& view, std::size_t i, JobId j) {
   JobInfo& job = jobs_[i];
   if (job.counted) count_terms(job, -1);
   build_job(view, job, j);
+  job.ordered_at = 0; // its place in the job order is found again
   count_terms(job, 1);
   file_pending(i);
   if (job.status == JobStatus::kSuspending && !job.listed_suspending) {
@@ -274,6 +275,47 @@ void Session::compact() {
     if (job.listed_suspending) suspending_.push_back(i);
   }
   renumbered_ = true;
+  // The kept order's indices are stale: no entry counts as placed by it.
+  for (auto& list : order_)
+    list.clear();
+  ++order_epoch_;
+}
+
+const std::vector<std::vector<std::size_t>>&
+Session::pending_in_order(const std::function<bool(const JobInfo&)>& keep) {
+  const std::uint64_t last = order_epoch_;
+  const std::uint64_t now = ++order_epoch_;
+  order_.resize(pending_.size());
+  auto less = [this](std::size_t a, std::size_t b) { return job_less(jobs_[a], jobs_[b]); };
+  for (std::size_t q = 0; q < pending_.size(); ++q) {
+    // Unchanged since the last order (placed by it, not built again, not changed by an op of
+    // this session): the same relative order. Any other is sorted and placed among them.
+    auto placed = [&](const JobInfo& j) { return j.ordered_at == last && !j.changed; };
+    kept_.clear();
+    for (std::size_t i : order_[q]) {
+      const JobInfo& j = jobs_[i];
+      if (j.live && j.pending() > 0 && placed(j) && keep(j)) kept_.push_back(i);
+    }
+    fresh_.clear();
+    for (std::size_t i : pending_[q]) {
+      const JobInfo& j = jobs_[i];
+      if (!placed(j) && keep(j)) fresh_.push_back(i);
+    }
+    std::sort(fresh_.begin(), fresh_.end(), less); // a total order: ties end at the id
+    std::vector<std::size_t>& out = order_[q];
+    out.clear();
+    auto from = kept_.begin();
+    for (std::size_t f : fresh_) {
+      auto at = std::upper_bound(from, kept_.end(), f, less);
+      out.insert(out.end(), from, at);
+      out.push_back(f);
+      from = at;
+    }
+    out.insert(out.end(), from, kept_.end());
+    for (std::size_t i : out)
+      jobs_[i].ordered_at = now;
+  }
+  return order_;
 }
 
 void Session::file_pending(std::size_t i) {
@@ -333,6 +375,7 @@ void Session::build_job(const View& view, JobInfo& job, JobId j) {
   job.devices_per_task = r.devices_per_worker;
   job.task_req = Resources::of(r.devices_per_worker, r.cpus_per_worker, r.mem_gb_per_worker);
   job.gpu_mem_gb = r.gpu_mem_gb;
+  job.compatible = view.compatible_types(j);
   job.type = -1;
   job.counts = {};
   const std::uint32_t dpw = r.devices_per_worker;
@@ -600,7 +643,7 @@ std::span<const DeviceTypeId> Session::allowed_types(const JobInfo& j) const {
   // and node of every session.
   if (j.type >= 0)
     return std::span<const DeviceTypeId>(type_ids_).subspan(static_cast<std::size_t>(j.type), 1);
-  return view_->compatible_types(j.id);
+  return j.compatible;
 }
 
 std::int32_t Session::fit_type(const JobInfo& j, const NodeInfo& n, bool future) const {

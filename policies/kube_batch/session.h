@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <span>
@@ -58,6 +59,7 @@ struct JobInfo {
   std::uint32_t devices_per_task = 1;
   Resources task_req; // one pod's request
   double gpu_mem_gb = 0;
+  std::span<const DeviceTypeId> compatible; // View::compatible_types (fixed for a run)
   std::vector<TaskInfo> tasks;
   bool inqueue = false;   // Volcano's Inqueue phase (always true without `enqueue`)
   std::int32_t type = -1; // the device type all its tasks share, once one holds devices
@@ -81,6 +83,8 @@ struct JobInfo {
   // The `allocate` action's cursor: the next of its tasks to try in this session (each pending
   // task is tried once, as allocate.go pops the job's task queue); set when allocate queues it.
   std::uint32_t next_task = 0;
+  // The Session::pending_in_order call whose order placed it (0: none since it was built).
+  std::uint64_t ordered_at = 0;
 
   [[nodiscard]] std::uint32_t count(TaskStatus s) const { return counts[static_cast<int>(s)]; }
   // Tasks holding or given devices now (Bound, Binding, Running, Allocated in kube-batch).
@@ -176,6 +180,14 @@ public:
   [[nodiscard]] const std::vector<std::vector<std::size_t>>& pending_by_queue() const {
     return pending_;
   }
+  // [queue] the entries with pending tasks for which `keep` holds, in the session's job order
+  // (job_less): what Volcano's allocate puts in its per-queue job queues. The order of the last
+  // call is kept, and only the entries built again or changed since are sorted and placed into
+  // it: job_less reads only the two entries (their priority, readiness, share, creation time
+  // and id: the bundled plugins' job_order), and an entry changes only when it is built again
+  // or a session op marks it changed.
+  const std::vector<std::vector<std::size_t>>&
+  pending_in_order(const std::function<bool(const JobInfo&)>& keep);
   [[nodiscard]] JobInfo& job(std::size_t i) { return jobs_[i]; }
   [[nodiscard]] const JobInfo& job(std::size_t i) const { return jobs_[i]; }
   [[nodiscard]] const TaskInfo& task(TaskRef r) const { return jobs_[r.job].tasks[r.task]; }
@@ -297,6 +309,9 @@ private:
   std::vector<QueueSums> queue_sums_;   // [queue]
   std::size_t inexact_ = 0;             // live entries whose requests are not whole numbers
   std::vector<std::vector<std::size_t>> pending_; // [queue] entries with pending tasks
+  std::vector<std::vector<std::size_t>> order_;   // [queue] pending_in_order's last answer
+  std::uint64_t order_epoch_ = 1;         // the last call's ordered_at (0 in an entry: none)
+  std::vector<std::size_t> fresh_, kept_; // pending_in_order's scratch
   static constexpr std::uint32_t kNoSlot = 0xffffffffU;
   std::vector<NodeInfo> nodes_;
   Resources total_;

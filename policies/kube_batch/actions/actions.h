@@ -30,7 +30,7 @@ std::deque<std::uint32_t> pending_tasks(const JobInfo& j);
 class JobQueue {
 public:
   explicit JobQueue(const Session& s) : s_(&s) {}
-  void add(std::size_t job) { q_.push_back(job); } // then sort() once
+  void add(std::size_t job) { q_.push_back(job); } // then sort() once, or add in order
   void sort();
   void push(std::size_t job); // into its place
   std::size_t pop();
@@ -43,6 +43,10 @@ private:
 // The session's jobs for which `keep` holds, one JobQueue per queue id, each sorted.
 std::map<std::uint32_t, JobQueue> jobs_by_queue(const Session& s,
                                                 const std::function<bool(const JobInfo&)>& keep);
+// The same among the jobs with pending tasks only, from the order the session keeps
+// (Session::pending_in_order): what allocate looks at.
+std::map<std::uint32_t, JobQueue>
+ordered_pending_jobs_by_queue(Session& s, const std::function<bool(const JobInfo&)>& keep);
 // The same among the jobs with pending tasks only (the session's lists of them): what allocate,
 // preempt and reclaim look at, without a walk over every job.
 std::map<std::uint32_t, JobQueue>

@@ -112,7 +112,7 @@ bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next, NoRoom& no_ro
 void allocate(Session& s) {
   NoRoom no_room;
   // queue -> jobs with pending tasks
-  auto jobs = pending_jobs_by_queue(s, [](const JobInfo& j) { return j.inqueue; });
+  auto jobs = ordered_pending_jobs_by_queue(s, [](const JobInfo& j) { return j.inqueue; });
   for (const auto& list : s.pending_by_queue()) {
     for (std::size_t j : list)
       s.job(j).next_task = 0;

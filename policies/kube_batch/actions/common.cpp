@@ -58,6 +58,17 @@ std::map<std::uint32_t, JobQueue> jobs_by_queue(const Session& s,
 }
 
 std::map<std::uint32_t, JobQueue>
+ordered_pending_jobs_by_queue(Session& s, const std::function<bool(const JobInfo&)>& keep) {
+  std::map<std::uint32_t, JobQueue> by_queue;
+  const auto& ordered = s.pending_in_order(keep);
+  for (std::uint32_t q = 0; q < ordered.size(); ++q) {
+    for (std::size_t i : ordered[q])
+      by_queue.try_emplace(q, s).first->second.add(i);
+  }
+  return by_queue;
+}
+
+std::map<std::uint32_t, JobQueue>
 pending_jobs_by_queue(const Session& s, const std::function<bool(const JobInfo&)>& keep) {
   std::map<std::uint32_t, JobQueue> by_queue;
   const auto& pending = s.pending_by_queue();
