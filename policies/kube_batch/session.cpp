@@ -208,16 +208,18 @@ void Session::open_jobs(const View& view) {
   for (std::size_t i : suspending_) {
     const JobInfo& job = jobs_[i];
     releasing_anywhere_ = releasing_anywhere_ || job.held_at_open > 0;
-    for (std::uint32_t k = 0; k < job.held_at_open; ++k) {
-      const TaskInfo& task = job.tasks[k];
-      NodeInfo& node = nodes_[task.node];
-      touch(task.node);
-      node.releasing[task.type] += job.devices_per_task;
-      future_total_[task.type] += job.devices_per_task;
-      node.cpu_releasing += job.task_req.v[1];
-      node.mem_releasing += job.task_req.v[2];
-    }
+    for (std::uint32_t k = 0; k < job.held_at_open; ++k)
+      count_releasing(job, job.tasks[k]);
   }
+}
+
+void Session::count_releasing(const JobInfo& job, const TaskInfo& task) {
+  NodeInfo& node = nodes_[task.node];
+  touch(task.node);
+  node.releasing[task.type] += job.devices_per_task;
+  future_total_[task.type] += job.devices_per_task;
+  node.cpu_releasing += job.task_req.v[1];
+  node.mem_releasing += job.task_req.v[2];
 }
 
 void Session::check_job(const View& view, std::size_t i) {
@@ -808,12 +810,7 @@ void Session::do_evict(TaskRef r) {
   TaskInfo& task = job.tasks[r.task];
   set_status(job, task, TaskStatus::kReleasing);
   releasing_anywhere_ = true;
-  NodeInfo& node = nodes_[task.node];
-  touch(task.node);
-  node.releasing[task.type] += job.devices_per_task;
-  future_total_[task.type] += job.devices_per_task;
-  node.cpu_releasing += job.task_req.v[1];
-  node.mem_releasing += job.task_req.v[2];
+  count_releasing(job, task);
   for (const Tier& tier : *in_.tiers) {
     for (Plugin* p : tier.plugins)
       p->on_deallocate(*this, job);

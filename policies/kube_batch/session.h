@@ -260,6 +260,9 @@ private:
   void undo_allocate(TaskRef r);
   void do_evict(TaskRef r);
   void undo_evict(TaskRef r);
+  // A task of the job is releasing its devices, CPUs and memory on its node: the node and the
+  // cluster's future idle total count them.
+  void count_releasing(const JobInfo& job, const TaskInfo& task);
   static void set_status(JobInfo& job, TaskInfo& task, TaskStatus s);
   // Files entry i in its queue's pending list, or takes it out, as its pending tasks say.
   void file_pending(std::size_t i);
