@@ -75,6 +75,24 @@ TEST_CASE("bad experiments name the key", "[experiment][errors]") {
   CHECK_THAT(experiment_error("cluster: [unclosed\n"), Catch::Contains("YAML syntax error"));
 }
 
+TEST_CASE("a bad --set value is named by its --set, not by a line of the experiment file",
+          "[experiment][errors]") {
+  // The value's own YAML marks say line 1 (of the value's text): the message must not pass that
+  // off as line 1 of exp.yaml, whose costs are not even written there.
+  std::string scalar = experiment_error(kBase, {{"costs.suspend_s", "-1"}});
+  CHECK(scalar.rfind("--set costs.suspend_s: must not be negative, got -1") == 0);
+  CHECK_THAT(scalar, !Catch::Contains("exp.yaml"));
+  // Inside a mapping given whole: the --set, then the key path read, for a bad value and for an
+  // unknown key (reported at the key's node).
+  std::string inner = experiment_error(kBase, {{"costs", "{suspend_s: -2}"}});
+  CHECK(inner.rfind("--set costs: costs.suspend_s: must not be negative, got -2") == 0);
+  std::string unknown = experiment_error(kBase, {{"costs", "{suspend: 1}"}});
+  CHECK(unknown.rfind("--set costs: costs.suspend: unknown key") == 0);
+  // A bad value written in the file itself keeps its file and line (line 5 of kBase + costs).
+  CHECK_THAT(experiment_error(std::string(kBase) + "costs: {suspend_s: -1}\n"),
+             Catch::Contains("exp.yaml:5: costs.suspend_s: must not be negative"));
+}
+
 TEST_CASE("set overrides parse values as YAML and creates keys", "[experiment]") {
   YAML::Node root = YAML::Load("a: {b: 1}\nlist: [1, 2]\n");
   yaml_set_path(root, "a.c.d", "[1, 2]");

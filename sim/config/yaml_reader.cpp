@@ -30,7 +30,47 @@ std::size_t list_index(const std::string& digits) {
   return ec == std::errc() && end == digits.data() + digits.size() ? idx : SIZE_MAX;
 }
 
+// The nodes that --set put into a document, each with the key path it was set at. Their marks count
+// lines of the value's own text, so an error about one of them names the --set instead of a line of
+// the file the value was merged into. (A node is recognised by identity: yaml-cpp's assignment
+// shares the parsed node with the tree, and every reader reads that tree.)
+struct SetOrigin {
+  YAML::Node node;
+  std::string key;
+};
+
+std::vector<SetOrigin>& set_origins() {
+  static std::vector<SetOrigin> origins;
+  return origins;
+}
+
+void remember_set_nodes(const YAML::Node& node, const std::string& key) {
+  set_origins().push_back({node, key});
+  if (node.IsMap()) {
+    for (const auto& kv : node) {
+      set_origins().push_back({kv.first, key}); // an unknown key is reported at its key node
+      remember_set_nodes(kv.second, key);
+    }
+  } else if (node.IsSequence()) {
+    for (const auto& item : node)
+      remember_set_nodes(item, key);
+  }
+}
+
+const SetOrigin* set_origin_of(const YAML::Node& node) {
+  if (!node.IsDefined()) return nullptr;
+  for (const SetOrigin& origin : set_origins()) {
+    if (origin.node.is(node)) return &origin;
+  }
+  return nullptr;
+}
+
 std::string describe(const YamlWhere& where, const YAML::Node& node) {
+  if (const SetOrigin* origin = set_origin_of(node)) {
+    std::string out = fmt::format("--set {}: ", origin->key);
+    if (!where.path.empty() && where.path != origin->key) out += where.path + ": ";
+    return out;
+  }
   std::string out = where.file.empty() ? std::string("<config>") : where.file;
   if (node.IsDefined() && node.Mark().line >= 0) out += fmt::format(":{}", node.Mark().line + 1);
   out += ": ";
@@ -58,8 +98,8 @@ void yaml_fail(const YamlWhere& where, const YAML::Node& node, const std::string
 
 // A missing key reads as an empty mapping: every key takes its default. (A missing key's node
 // is "invalid" in yaml-cpp, and assigning to one throws, hence the choice at construction.)
-YamlMap::YamlMap(YAML::Node node, YamlWhere where)
-    : node_(node.IsDefined() ? std::move(node) : YAML::Node(YAML::NodeType::Null)),
+YamlMap::YamlMap(const YAML::Node& node, YamlWhere where)
+    : node_(node.IsDefined() ? node : YAML::Node(YAML::NodeType::Null)),
       where_(std::move(where)) {
   if (node_.IsDefined() && !node_.IsNull() && !node_.IsMap()) {
     yaml_fail(where_, node_, "expected a mapping of keys to values");
@@ -226,6 +266,7 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
         fmt::format("--set {}: cannot parse value {}: {}", dotted_path, quote_input(value), e.msg));
   }
   check_unique_keys(parsed, "--set", dotted_path);
+  remember_set_nodes(parsed, dotted_path);
   std::vector<std::string> parts;
   std::size_t start = 0;
   while (true) {

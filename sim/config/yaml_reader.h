@@ -22,7 +22,7 @@ struct YamlWhere {
 // A mapping being read. Call `done()` after reading every key you know: it rejects the rest.
 class YamlMap {
 public:
-  YamlMap(YAML::Node node, YamlWhere where);
+  YamlMap(const YAML::Node& node, YamlWhere where);
 
   [[nodiscard]] bool has(const std::string& key) const;
   // Reads `key` as T, or returns `fallback` when the key is absent (or null).
