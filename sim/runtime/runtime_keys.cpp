@@ -49,8 +49,10 @@ std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
       {.path = "costs.restart_s",
        .type = KeyType::kSeconds,
        .field = &c.costs.restart_s,
-       .doc = "With `runtime.resize: checkpoint`: the fixed part of a checkpoint-restart "
-              "([scaling.md](scaling.md#resize-mechanisms)).",
+       .doc = "The fixed part of a checkpoint-restart: of every resize with `runtime.resize: "
+              "checkpoint` ([scaling.md](scaling.md#resize-mechanisms)), and of every change of "
+              "a job's CPU cores, whatever `runtime.resize` says "
+              "([runtime.md](runtime.md#cpu-resize)).",
        .min = 0},
       {.path = "costs.live_resize_s",
        .type = KeyType::kSeconds,
