@@ -26,9 +26,10 @@ public:
         kind_of_.push_back(static_cast<std::size_t>(t.kind));
     }
     std::uint8_t mask = 0;
-    for (std::size_t k : kinds(view, j)) {
-      ++waiting_on_kind_[k];
-      mask = static_cast<std::uint8_t>(mask | (1U << k));
+    for (DeviceTypeId t : view.compatible_types(j))
+      mask = static_cast<std::uint8_t>(mask | (1U << kind_of_[t]));
+    for (std::size_t k = 0; k < kKinds; ++k) {
+      if (mask & (1U << k)) ++waiting_on_kind_[k];
     }
     queue_.push_back(Queued{j, mask});
   }
@@ -61,10 +62,11 @@ public:
         if (devices) break;
         if (!reserved[kind_of_[t]]) devices = place_on_type(control, j, placement_, workers, t);
       }
-      const auto job_kinds = kinds(control, j);
+      // The job's kinds are the bits of its mask (each kind acts alone below: order is free).
+      const unsigned job_kinds = it->kinds;
       if (!devices) {
-        for (std::size_t k : job_kinds) {
-          if (!reserved[k]) {
+        for (std::size_t k = 0; k < kKinds; ++k) {
+          if ((job_kinds & (1U << k)) && !reserved[k]) {
             reserved[k] = 1;
             reserved_mask |= 1U << k;
             --open;
@@ -74,8 +76,8 @@ public:
         continue;
       }
       control.start(j, *devices);
-      for (std::size_t k : job_kinds) {
-        if (--waiting_on_kind_[k] == 0 && !reserved[k]) --open;
+      for (std::size_t k = 0; k < kKinds; ++k) {
+        if ((job_kinds & (1U << k)) && --waiting_on_kind_[k] == 0 && !reserved[k]) --open;
       }
       it = queue_.erase(it);
     }

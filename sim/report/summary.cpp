@@ -1,9 +1,10 @@
 #include "sim/report/summary.h"
 
+#include "sim/report/duration_stats.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <numeric>
 
 namespace dlsim {
 
@@ -32,10 +33,6 @@ DeviceTypeId solo_device(const Workload& w, const JobRequest& req) {
   return best;
 }
 
-double mean(const std::vector<double>& v) {
-  return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-}
-
 // Jain's fairness index (Jain, Chiu and Hawe, DEC-TR-301, 1984): (sum x)^2 / (n sum x^2).
 double jain_index(const std::vector<double>& x) {
   double sum = 0, squares = 0;
@@ -46,55 +43,69 @@ double jain_index(const std::vector<double>& x) {
   return squares > 0 ? sum * sum / (static_cast<double>(x.size()) * squares) : 0.0;
 }
 
-Fairness fairness(const SimState& s) {
-  Fairness f;
-  const Workload& w = *s.workload;
-  std::vector<double> user_sum(w.users.size() + 1, 0.0); // + 1: a user id past the names
-  std::vector<std::uint64_t> user_jobs(user_sum.size(), 0);
-  double sum = 0;
-  for (std::size_t j = 0; j < s.jobs.size(); ++j) {
-    const JobState& job = s.jobs[j];
-    if (job.status != JobStatus::kFinished) continue;
+// The fairness sums, added one finished job at a time in job id order (summarize's one pass
+// over the jobs; the order the sums always had).
+class FairnessSums {
+public:
+  explicit FairnessSums(const Workload& w)
+      : user_sum_(w.users.size() + 1, 0.0), // + 1: a user id past the names
+        user_jobs_(user_sum_.size(), 0) {}
+
+  void add_finished(const Workload& w, std::size_t j, const JobState& job) {
     double solo = solo_seconds(w, j);
-    if (!(solo > 0)) continue;
+    if (!(solo > 0)) return;
     double slowdown = to_seconds(job.end - w.jobs[j].request.submit) / solo;
-    std::size_t u = std::min<std::size_t>(w.jobs[j].request.user, user_sum.size() - 1);
-    user_sum[u] += slowdown;
-    ++user_jobs[u];
-    ++f.jobs;
-    sum += slowdown;
-    f.slowdown_max = std::max(f.slowdown_max, slowdown);
+    std::size_t u = std::min<std::size_t>(w.jobs[j].request.user, user_sum_.size() - 1);
+    user_sum_[u] += slowdown;
+    ++user_jobs_[u];
+    ++f_.jobs;
+    sum_ += slowdown;
+    f_.slowdown_max = std::max(f_.slowdown_max, slowdown);
   }
-  if (f.jobs == 0) return f;
-  std::vector<double> user_means;
-  for (std::size_t u = 0; u < user_sum.size(); ++u) {
-    if (user_jobs[u] > 0) user_means.push_back(user_sum[u] / static_cast<double>(user_jobs[u]));
+
+  Fairness result() const {
+    Fairness f = f_;
+    if (f.jobs == 0) return f;
+    std::vector<double> user_means;
+    for (std::size_t u = 0; u < user_sum_.size(); ++u) {
+      if (user_jobs_[u] > 0)
+        user_means.push_back(user_sum_[u] / static_cast<double>(user_jobs_[u]));
+    }
+    f.users = user_means.size();
+    f.jain_user_slowdown = jain_index(user_means);
+    f.slowdown_mean = sum_ / static_cast<double>(f.jobs);
+    // Isolated JCT = solo_s, so rho is the slowdown (docs/outputs.md#fairness says why).
+    f.ftf_rho_mean = f.slowdown_mean;
+    f.ftf_rho_max = f.slowdown_max;
+    return f;
   }
-  f.users = user_means.size();
-  f.jain_user_slowdown = jain_index(user_means);
-  f.slowdown_mean = sum / static_cast<double>(f.jobs);
-  // Isolated JCT = solo_s, so rho is the slowdown (docs/outputs.md#fairness says why).
-  f.ftf_rho_mean = f.slowdown_mean;
-  f.ftf_rho_max = f.slowdown_max;
-  return f;
-}
+
+private:
+  std::vector<double> user_sum_;
+  std::vector<std::uint64_t> user_jobs_;
+  double sum_ = 0;
+  Fairness f_;
+};
 
 // JCT and queueing statistics of a Summary or a WindowSummary (same field names); sorts both.
+// The durations are sorted as whole microseconds (sort_durations) and turned into seconds in
+// that order: to_seconds is monotone, so this is the sorted vector of seconds the statistics
+// were always taken from, and the mean adds the same values in the same order.
 template <class Out>
-void set_jct_stats(Out& out, std::vector<double>& jct) {
-  std::sort(jct.begin(), jct.end());
-  out.jct_mean_s = mean(jct);
-  out.jct_median_s = percentile_sorted(jct, 50);
-  out.jct_p95_s = percentile_sorted(jct, 95);
-  out.jct_p99_s = percentile_sorted(jct, 99);
+void set_jct_stats(Out& out, std::vector<SimTime>& jct) {
+  sort_durations(jct);
+  out.jct_mean_s = mean_of_sorted(jct);
+  out.jct_median_s = percentile_of_sorted(jct, 50);
+  out.jct_p95_s = percentile_of_sorted(jct, 95);
+  out.jct_p99_s = percentile_of_sorted(jct, 99);
 }
 
 template <class Out>
-void set_queue_stats(Out& out, std::vector<double>& queue) {
-  std::sort(queue.begin(), queue.end());
-  out.queue_mean_s = mean(queue);
-  out.queue_median_s = percentile_sorted(queue, 50);
-  out.queue_p95_s = percentile_sorted(queue, 95);
+void set_queue_stats(Out& out, std::vector<SimTime>& queue) {
+  sort_durations(queue);
+  out.queue_mean_s = mean_of_sorted(queue);
+  out.queue_median_s = percentile_of_sorted(queue, 50);
+  out.queue_p95_s = percentile_of_sorted(queue, 95);
 }
 
 // The queueing delays of the jobs that `take(j)` accepts, after the JCTs' vector is released:
@@ -102,12 +113,12 @@ void set_queue_stats(Out& out, std::vector<double>& queue) {
 // memory (docs/performance.md).
 template <class Out, class Take>
 void collect_queue_stats(Out& out, const SimState& s, Take&& take) {
-  std::vector<double> queue;
+  std::vector<SimTime> queue;
   queue.reserve(s.jobs.size());
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
     const JobState& job = s.jobs[j];
     if (job.first_start >= 0 && take(j))
-      queue.push_back(to_seconds(job.first_start - s.workload->jobs[j].request.submit));
+      queue.push_back(job.first_start - s.workload->jobs[j].request.submit);
   }
   set_queue_stats(out, queue);
 }
@@ -126,7 +137,7 @@ WindowSummary summarize_window(const SimState& s, double from_s, double to_s) {
   out.from_s = from_s;
   out.to_s = to_s;
   const Workload& w = *s.workload;
-  std::vector<double> jct;
+  std::vector<SimTime> jct;
   jct.reserve(s.jobs.size()); // as in summarize
   double slowdown_sum = 0;
   std::uint64_t slowdowns = 0;
@@ -138,8 +149,8 @@ WindowSummary summarize_window(const SimState& s, double from_s, double to_s) {
     ++out.jobs;
     if (job.status == JobStatus::kFinished) {
       ++out.finished;
+      jct.push_back(job.end - submit);
       double t = to_seconds(job.end - submit);
-      jct.push_back(t);
       double solo = solo_seconds(w, j);
       if (solo > 0) {
         slowdown_sum += t / solo;
@@ -151,7 +162,7 @@ WindowSummary summarize_window(const SimState& s, double from_s, double to_s) {
     }
   }
   set_jct_stats(out, jct);
-  std::vector<double>().swap(jct);
+  std::vector<SimTime>().swap(jct);
   collect_queue_stats(out, s, [&](std::size_t j) {
     double submit_s = to_seconds(w.jobs[j].request.submit);
     return submit_s >= from_s && submit_s <= to_s;
@@ -168,29 +179,35 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
   out.jobs = s.jobs.size();
   out.events = result.events;
   out.skipped_bad_jobs = s.workload->skipped_bad_jobs;
-  std::vector<double> jct;
+  std::vector<SimTime> jct;
   // Room for every job at once, so that the vector never doubles and copies (a doubling at 3.4M
   // jobs was the run's peak memory); pages past the last value are never touched.
   jct.reserve(s.jobs.size());
   SimTime last_finish = 0;
+  FairnessSums fair(*s.workload);
+  std::uint64_t host_tasks = 0;
+  // One pass over the records (a million jobs' are far larger than the cache).
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
     const JobState& job = s.jobs[j];
-    SimTime submit = s.workload->jobs[j].request.submit;
+    const JobSpec& spec = s.workload->jobs[j];
+    SimTime submit = spec.request.submit;
     if (job.status == JobStatus::kFinished) {
       ++out.finished;
-      jct.push_back(to_seconds(job.end - submit));
+      jct.push_back(job.end - submit);
       last_finish = std::max(last_finish, job.end);
+      fair.add_finished(*s.workload, j, job);
     } else if (job.status == JobStatus::kCancelled) {
       ++out.cancelled;
     }
-    out.trace_failed += s.workload->jobs[j].trace_status == TraceStatus::kFailed;
-    out.trace_killed += s.workload->jobs[j].trace_status == TraceStatus::kKilled;
+    out.trace_failed += spec.trace_status == TraceStatus::kFailed;
+    out.trace_killed += spec.trace_status == TraceStatus::kKilled;
     out.preemptions += job.preemptions;
     out.migrations += job.migrations;
+    host_tasks += is_host_task(spec.request) ? 1 : 0;
   }
   out.unfinished = out.jobs - out.finished - out.failed - out.cancelled;
   set_jct_stats(out, jct);
-  std::vector<double>().swap(jct);
+  std::vector<SimTime>().swap(jct);
   collect_queue_stats(out, s, [](std::size_t) { return true; });
   SimTime first_submit = s.workload->jobs.empty() ? 0 : s.workload->jobs.front().request.submit;
   SimTime end = out.unfinished == 0 ? last_finish : result.end;
@@ -200,10 +217,7 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
     out.gpu_util_alloc = meter.allocated_gpu_s() / available;
     out.gpu_util_effective = meter.effective_gpu_s() / available;
   }
-  out.fairness = fairness(s);
-  std::uint64_t host_tasks = 0;
-  for (const JobSpec& spec : s.workload->jobs)
-    host_tasks += is_host_task(spec.request) ? 1 : 0;
+  out.fairness = fair.result();
   if (host_tasks > 0) {
     Summary::CpuCores cores;
     cores.host_tasks = host_tasks;

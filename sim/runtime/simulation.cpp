@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace dlsim {
@@ -75,6 +76,48 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
   policy_.check_config(s_.config);
 }
 
+namespace {
+
+// The queue's next event is nearly always a job's finish, and the first thing done with it is
+// reading that job's state (is_stale, then finish_job) and spec. Finish times bear no relation
+// to job ids, so with a million jobs those records are not in the cache: one miss per finish,
+// which was most of next_event_time's time (80% of its samples on that one load). Asking for
+// them as soon as the event reaches the top lets the fetch overlap with the policy's decision.
+// Inlined always: GCC 12 finds a function of prefetches alone free of side effects and drops
+// the call (the prefetches vanished from the binary).
+[[gnu::always_inline]] inline void prefetch_job(const SimState& s, std::uint32_t j) {
+  constexpr std::size_t kCacheLine = 64;
+  if (j >= s.jobs.size()) return; // a wake-up's subject, 0, is a job too; stay in bounds anyway
+  const auto* state = reinterpret_cast<const char*>(&s.jobs[j]);
+  for (std::size_t at = 0; at < sizeof(JobState); at += kCacheLine)
+    __builtin_prefetch(state + at);
+  const auto* spec = reinterpret_cast<const char*>(&s.workload->jobs[j]);
+  for (std::size_t at = 0; at < sizeof(JobSpec); at += kCacheLine)
+    __builtin_prefetch(spec + at);
+}
+
+// How many nodes the workers of an allocation span (a worker's node is its first device's).
+// Without a heap allocation for the usual few workers: this runs at every start.
+std::uint32_t distinct_worker_nodes(const Cluster& c, std::span<const DeviceId> devices,
+                                    std::uint32_t per_worker) {
+  constexpr std::size_t kOnStack = 64;
+  std::array<NodeId, kOnStack> stack{};
+  std::vector<NodeId> heap;
+  const std::size_t workers = (devices.size() + per_worker - 1) / per_worker;
+  std::span<NodeId> nodes(stack.data(), std::min(workers, kOnStack));
+  if (workers > kOnStack) {
+    heap.resize(workers);
+    nodes = heap;
+  }
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < devices.size(); i += per_worker)
+    nodes[n++] = c.devices[devices[i]].node;
+  std::sort(nodes.begin(), nodes.end());
+  return static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
+}
+
+} // namespace
+
 bool Simulation::is_stale(const Event& e) const {
   const JobState& job = s_.jobs[e.subject];
   switch (e.kind) {
@@ -123,7 +166,9 @@ Event Simulation::pop_next() {
       return e;
     }
   }
-  return queue_.pop();
+  Event e = queue_.pop();
+  if (!queue_.empty()) prefetch_job(s_, queue_.top().subject);
+  return e;
 }
 
 RunResult Simulation::run(SimTime until) {
@@ -296,14 +341,7 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
   job.devices.insert(job.devices.end(), devices.begin(), devices.end());
   job.workers = static_cast<std::uint32_t>(job.devices.size() / req.devices_per_worker);
   job.type = c.devices[job.devices[0]].type;
-  std::vector<NodeId> nodes;
-  nodes.reserve(job.workers);
-  for (std::size_t i = 0; i < job.devices.size(); i += req.devices_per_worker) {
-    nodes.push_back(c.devices[job.devices[i]].node);
-  }
-  std::sort(nodes.begin(), nodes.end());
-  job.nodes_used =
-      static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
+  job.nodes_used = distinct_worker_nodes(c, job.devices, req.devices_per_worker);
 }
 
 void Simulation::occupy_ps(JobId j) {

@@ -1,0 +1,24 @@
+// Statistics of many durations (JCTs, queueing delays) kept as whole microseconds: sorted by a
+// radix sort, read as seconds in sorted order (summary.json's means and percentiles).
+#pragma once
+
+#include "sim/engine/time.h"
+
+#include <span>
+#include <vector>
+
+namespace dlsim {
+
+// Sorts ascending. to_seconds is monotone, so the seconds of the sorted durations are the sorted
+// seconds: the statistics below equal those of a sorted vector of doubles.
+void sort_durations(std::vector<SimTime>& durations);
+
+// Linear-interpolation percentile (numpy's default, as percentile_sorted) of sorted durations,
+// in seconds: position p/100*(n-1) between the two nearest ranks.
+double percentile_of_sorted(std::span<const SimTime> sorted, double p);
+
+// The mean in seconds, the seconds added in the order given (so a sorted vector gives the bits
+// std::accumulate over the sorted seconds gave).
+double mean_of_sorted(std::span<const SimTime> sorted);
+
+} // namespace dlsim

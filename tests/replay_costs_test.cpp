@@ -1,0 +1,119 @@
+// What the 1M-job replay's cost cuts (issue 19, session 9) must keep: the summary's statistics
+// from durations sorted as integers, the free-device buckets moving tree nodes between them, the
+// FIFO queue's kinds read from its mask, and same-time events in their band order.
+#include "sim/engine/rng.h"
+#include "sim/report/duration_stats.h"
+#include "sim/report/summary.h"
+#include "sim/runtime/free_index.h"
+#include "tests/support/harness.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+using namespace dlsim;
+using namespace dlsim::test;
+
+TEST_CASE("duration percentiles and mean, worked by hand", "[report][summary]") {
+  // 4, 1, 3, 2, 10 s: sorted 1, 2, 3, 4, 10 s.
+  std::vector<SimTime> v{4'000'000, 1'000'000, 3'000'000, 2'000'000, 10'000'000};
+  sort_durations(v);
+  CHECK(v == std::vector<SimTime>{1'000'000, 2'000'000, 3'000'000, 4'000'000, 10'000'000});
+  // p50: position 0.5 x 4 = 2 -> the third value, 3 s.
+  CHECK(percentile_of_sorted(v, 50) == 3.0);
+  // p95: position 0.95 x 4 = 3.8 -> 4 + (10 - 4) x 0.8 = 8.8 s.
+  CHECK(percentile_of_sorted(v, 95) == Approx(8.8).epsilon(1e-15));
+  // p99: position 3.96 -> 4 + 6 x 0.96 = 9.76 s.
+  CHECK(percentile_of_sorted(v, 99) == Approx(9.76).epsilon(1e-15));
+  // Mean (1 + 2 + 3 + 4 + 10) / 5 = 4 s.
+  CHECK(mean_of_sorted(v) == 4.0);
+  std::vector<SimTime> one{2'500'000};
+  CHECK(percentile_of_sorted(one, 99) == 2.5); // one value is every percentile
+  CHECK(percentile_of_sorted({}, 50) == 0.0);
+  CHECK(mean_of_sorted({}) == 0.0);
+}
+
+TEST_CASE("durations sorted as integers give the bits a sort of seconds gave",
+          "[report][summary]") {
+  // The summary used to sort doubles (to_seconds of each duration) and accumulate them; it now
+  // sorts the microseconds. Same values in the same order, so the same bits: checked on 200,000
+  // seeded durations with many ties and a wide range (0 to about 58 days).
+  Rng rng(7);
+  std::vector<SimTime> v(200'000);
+  for (auto& t : v) {
+    double u = rng.uniform01();
+    t = u < 0.3 ? 0 : static_cast<SimTime>(std::exp(u * 29.0));
+  }
+  std::vector<double> seconds(v.size());
+  std::transform(v.begin(), v.end(), seconds.begin(), [](SimTime t) { return to_seconds(t); });
+  std::sort(seconds.begin(), seconds.end());
+  sort_durations(v);
+  REQUIRE(std::is_sorted(v.begin(), v.end()));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    REQUIRE(to_seconds(v[i]) == seconds[i]);
+  const double mean =
+      std::accumulate(seconds.begin(), seconds.end(), 0.0) / static_cast<double>(seconds.size());
+  CHECK(mean_of_sorted(v) == mean); // exactly: same additions in the same order
+  for (double p : {50.0, 95.0, 99.0, 99.9})
+    CHECK(percentile_of_sorted(v, p) == percentile_sorted(seconds, p));
+}
+
+TEST_CASE("free-device buckets follow takes and frees", "[runtime][free-index]") {
+  // Two nodes of 4 GPUs: devices 0-3 on node 0, 4-7 on node 1.
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 2, devices: {V100: 4}}\n");
+  const DeviceTypeId v100 = c.devices[0].type;
+  FreeIndex f;
+  f.init(c);
+  CHECK(f.nodes_with(v100, 4) == std::set<NodeId>{0, 1});
+  f.device_taken(c, 0); // node 0: 4 -> 3 free
+  f.device_taken(c, 1); // 3 -> 2
+  f.device_taken(c, 5); // node 1: 4 -> 3
+  CHECK(f.nodes_with(v100, 4).empty());
+  CHECK(f.nodes_with(v100, 3) == std::set<NodeId>{1});
+  CHECK(f.nodes_with(v100, 2) == std::set<NodeId>{0});
+  CHECK(f.free(v100) == 5);
+  f.device_taken(c, 2);
+  f.device_taken(c, 3); // node 0: 0 free, in no bucket
+  for (std::uint32_t k = 1; k <= 4; ++k)
+    CHECK(f.nodes_with(v100, k).count(0) == 0);
+  f.device_freed(c, 3); // node 0: 1 free
+  f.device_freed(c, 5); // node 1: 4 free
+  CHECK(f.nodes_with(v100, 1) == std::set<NodeId>{0});
+  CHECK(f.nodes_with(v100, 4) == std::set<NodeId>{1});
+  CHECK(f.nodes_with(v100, 3).empty());
+  CHECK(f.free(v100) == 5);
+}
+
+TEST_CASE("a finish and an arrival at the same time: the finish frees the devices first",
+          "[runtime][fifo]") {
+  // One GPU. A (0 s, 10 s) runs 0-10. B arrives at 10 s, the instant A finishes: the finish
+  // band comes before the arrival band, so when FIFO decides at 10 s the GPU is free and B runs
+  // 10-15 with no wait. C arrives at 10 s too, behind B: it waits for B, 15-18.
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 1}}\n");
+  Workload w =
+      workload_from_csv(c, "id,submit_s,workers,duration_s\nA,0,1,10\nB,10,1,5\nC,10,1,3\n");
+  RunOutput out = run_policy("fifo", c, w);
+  const auto& b = out.state.jobs[job_named(w, "B")];
+  const auto& cj = out.state.jobs[job_named(w, "C")];
+  CHECK(b.first_start == 10'000'000);
+  CHECK(b.end == 15'000'000);
+  CHECK(cj.first_start == 15'000'000);
+  CHECK(cj.end == 18'000'000);
+  // Events: 3 arrivals + 3 finishes; the decisions at 10 s saw both arrivals and A's finish.
+  CHECK(out.result.events == 6);
+}
+
+TEST_CASE("FIFO with several kinds: a blocked GPU job does not hold back a CPU-only job",
+          "[policy][fifo]") {
+  // One node, 1 GPU and 1 CPU device. G1 holds the GPU 0-100; G2 (GPU) waits behind it from 1 s;
+  // K (any CPU device) arrives at 2 s behind G2 and starts at once, because G2 reserves only the
+  // GPU kind (the queue reads each job's kinds from its mask).
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 1, XeonCPU: 1}}\n");
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s,device_type\n"
+                                    "G1,0,1,100,V100\nG2,1,1,10,V100\nK,2,1,5,XeonCPU\n");
+  RunOutput out = run_policy("fifo", c, w);
+  CHECK(out.state.jobs[job_named(w, "K")].first_start == 2'000'000);
+  CHECK(out.state.jobs[job_named(w, "G2")].first_start == 100'000'000);
+}
