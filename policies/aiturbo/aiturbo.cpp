@@ -67,6 +67,8 @@ struct Track {
   bool predictable = false;
   SpeedModel speed;
   SimTime last_move = -1; // the last resize or set_ps; -1 = never
+  bool live = false;      // arrived, not finished: in live_
+  bool held = false;      // in holders_
 };
 
 class Aiturbo final : public Policy {
@@ -84,13 +86,23 @@ public:
     }
     // Prior: the zoo's time for the requested shape, all of it split over the workers.
     tracks_[j].speed = make_speed_model(iter * r.workers, 0, 0);
-    live_.insert(j);
+    tracks_[j].live = true;
+    // Ids are in submission order, so arrivals come in id order: live_ stays sorted.
+    live_.insert(std::upper_bound(live_.begin(), live_.end(), j), j);
+    ++live_count_;
     arrived_.push_back(j);
+    demand_ += r.devices();
     changed_ = true;
   }
-  void on_finish(JobId j, const View&) override {
-    live_.erase(j);
+  void on_finish(JobId j, const View& view) override {
+    // Left in live_ until half of it is finished jobs, then dropped together.
+    tracks_[j].live = false;
+    --live_count_;
+    if (2 * live_count_ < live_.size())
+      std::erase_if(live_, [&](JobId k) { return !tracks_[k].live; });
     holders_.erase(j);
+    tracks_[j].held = false;
+    demand_ -= view.request(j).devices();
     changed_ = true;
   }
   void on_action_done(JobId, const View&) override { changed_ = true; }
@@ -99,41 +111,97 @@ public:
     const bool round = c.now() >= wake_;
     if (!changed_ && !round) return;
     changed_ = false;
+    // Holders the full walk would not offer (paying an action): at a round it suspends them.
+    std::size_t busy_holders = 0;
     if (round) {
-      for (JobId j : live_)
+      for_live([&](JobId j) {
         update(c, j);
+        if (tracks_[j].held && !is_holder(c.state(j))) ++busy_holders;
+      });
       order(c);
+      keep_waiting(c);
     } else {
       // Between rounds the queue keeps its ranking; arrivals join it where a job with no
       // service and no prediction goes (level 0, after the jobs there).
       for (JobId j : arrived_) {
         const Key k{0, 1, static_cast<double>(j), j};
-        order_.insert(std::upper_bound(order_.begin(), order_.end(), k), k);
+        order_.push_back(k);
+        sorted_ = false;
+        waiting_.insert(std::upper_bound(waiting_.begin(), waiting_.end(), k), k);
       }
     }
     arrived_.clear();
-    pass_.decide(
-        c,
-        [&](const std::function<bool(JobId)>& offer) {
-          for (const auto& k : order_) {
-            const JobId j = std::get<3>(k);
-            const JobStatus s = c.state(j).status;
-            if (is_over(s)) continue; // finished since the queue was ranked
-            if (!(is_holder(c.state(j)) || s == JobStatus::kPending || s == JobStatus::kSuspended))
-              continue; // paying an action: keeps its devices, decided once it is done
-            if (!offer(j)) return;
-          }
-        },
-        holders_, /*preempt=*/round);
-    pass_.apply(c, placement_, holders_, /*preempt=*/round);
+    // When every live job fits the one device type together, step 1 of the pass chooses every
+    // job it is offered: every holder is kept and only the waiting jobs' order matters
+    // (PriorityPass::decide with holders_kept); with none waiting the pass would keep every
+    // holder and start nothing. At a round the full walk would also suspend the holders it
+    // does not offer: only without any.
+    const bool kept = busy_holders == 0 && demand_ < single_type_devices(c);
+    bool pass = true;
+    if (kept) {
+      std::erase_if(waiting_, [&](const Key& k) { return !may_wait(c.state(std::get<3>(k))); });
+      pass = !waiting_.empty();
+    } else if (!sorted_) {
+      std::sort(order_.begin(), order_.end());
+      sorted_ = true;
+    }
+    if (pass) {
+      pass_.decide(
+          c,
+          [&](const std::function<bool(JobId)>& offer) {
+            for (const auto& k : kept ? waiting_ : order_) {
+              const JobId j = std::get<3>(k);
+              const JobStatus s = c.state(j).status;
+              if (is_over(s)) continue; // finished since the queue was ranked
+              if (!(is_holder(c.state(j)) || s == JobStatus::kPending ||
+                    s == JobStatus::kSuspended))
+                continue; // paying an action: keeps its devices, decided once it is done
+              if (!offer(j)) return;
+            }
+          },
+          holders_, /*preempt=*/round, kept);
+      pass_.apply(c, placement_, holders_, /*preempt=*/round);
+      for (JobId j : pass_.started())
+        tracks_[j].held = true;
+      for (JobId j : pass_.suspended())
+        tracks_[j].held = false;
+      // The suspended ones wait from now on.
+      if (!pass_.suspended().empty()) keep_waiting(c);
+    }
     if (round && o_.adjust) adjust(c);
-    if (round && !live_.empty()) {
+    if (round && live_count_ > 0) {
       wake_ = c.now() + from_seconds(o_.interval_s);
       c.wake_at(wake_);
     }
   }
 
 private:
+  // Calls f(j) for every live job in id order.
+  template <class F>
+  void for_live(F&& f) const {
+    for (JobId j : live_) {
+      if (tracks_[j].live) f(j);
+    }
+  }
+
+  // Waiting, or about to (a checkpoint being written): a job the pass may offer as waiting
+  // before the next round. The only jobs that are not and become so before the next round are
+  // the ones suspended at a round (the policy preempts at rounds only) and arrivals.
+  static bool may_wait(const JobState& st) {
+    return st.status == JobStatus::kPending || st.status == JobStatus::kSuspended ||
+           st.status == JobStatus::kSuspending;
+  }
+
+  // waiting_ from order_: its entries whose job may wait, in order. order_ itself is sorted
+  // only when a full walk needs it (keys are unique: sorting later orders them as sorting now).
+  void keep_waiting(const View& v) {
+    waiting_.clear();
+    for (const Key& k : order_) {
+      if (may_wait(v.state(std::get<3>(k)))) waiting_.push_back(k);
+    }
+    if (!sorted_) std::sort(waiting_.begin(), waiting_.end());
+  }
+
   // Refits j's step model to its observed losses and adds its measured speed.
   void update(const View& v, JobId j) {
     Track& t = tracks_[j];
@@ -203,20 +271,20 @@ private:
         o_.thresholds.begin());
   }
 
-  // order_: (level, class 0 predictable / 1 not, key, job), best first.
+  // order_: (level, class 0 predictable / 1 not, key, job), best first once sorted.
   void order(const View& v) {
     order_.clear();
     pred_jobs_.clear();
-    for (JobId j : live_) {
+    for_live([&](JobId j) {
       if (tracks_[j].predictable) {
         pred_jobs_.push_back(j);
-        continue;
+        return;
       }
       // Discretized LAS, as Tiresias: the level of the attained service, arrival order inside it
       // (job ids are in submission order). Optimus-like: one level.
       const std::uint32_t level = o_.optimus ? 0 : level_of(attained_at(v.state(j), v.now()));
       order_.emplace_back(level, 1, static_cast<double>(j), j);
-    }
+    });
     // The predictable jobs: remaining seconds, remaining GPU-seconds and (negated) time waited
     // since submission, lower is better on each (docs/aiturbo.md#borda-count).
     criteria_.assign(3, std::vector<double>(pred_jobs_.size()));
@@ -238,31 +306,32 @@ private:
       else
         order_.emplace_back(level_of(criteria_[1][i]), 0, -points[i], j);
     }
-    std::sort(order_.begin(), order_.end());
+    sorted_ = false; // sorted when a walk needs it
   }
 
   // Resource adjustment of the running predictable jobs (moves.h).
   void adjust(Control& c) {
+    // Every live job that is pending or suspended is in waiting_ (keep_waiting, arrivals).
     bool waits = false;
-    for (JobId j : live_) {
-      const JobStatus s = c.state(j).status;
+    for (const Key& k : waiting_) {
+      const JobStatus s = c.state(std::get<3>(k)).status;
       if (s == JobStatus::kPending || s == JobStatus::kSuspended) waits = true;
     }
     services_.clear();
-    for (JobId j : live_) {
+    for_live([&](JobId j) {
       const JobState& st = c.state(j);
       const JobRequest& r = c.request(j);
-      if (st.status != JobStatus::kRunning) continue;
+      if (st.status != JobStatus::kRunning) return;
       // Devices beyond the request go back while jobs wait: the pass counts requests.
       if (waits && st.workers > r.workers) {
         shrink(c, j, r.workers, "aiturbo: jobs wait, back to the requested workers");
-        continue;
+        return;
       }
       // Cores beyond the request (set_cpus) are kept: giving one back is a TensorFlow restart, and
       // a waiting job that needs them waits for them like for any held cores.
       const SimTime moved = tracks_[j].last_move;
       if (!tracks_[j].predictable || (moved >= 0 && c.now() - moved < from_seconds(o_.interval_s)))
-        continue;
+        return;
       const double pause = resize_cost_s(c.config(), r.model < c.perf().traffic.size()
                                                          ? c.perf().traffic[r.model].model_bytes
                                                          : 0.0);
@@ -282,7 +351,7 @@ private:
       s.add_ps_cpu = cpu.add_ps_cpu;
       s.add_worker_cpu = cpu.add_worker_cpu;
       services_.push_back(s);
-    }
+    });
     std::uint32_t free_workers = 0;
     if (!waits) {
       for (std::size_t t = 0; t < c.cluster().types.size(); ++t)
@@ -372,14 +441,18 @@ private:
   Options o_;
   std::vector<AiturboPrediction>* log_; // null: not recording
   std::vector<Track> tracks_;
-  std::set<JobId> live_;
+  std::vector<JobId> live_;    // arrived jobs in id order, finished ones until dropped
+  std::size_t live_count_ = 0; // the live ones (Track::live)
   std::set<JobId> holders_;
   PriorityPass pass_;
   SimTime wake_ = 0;
   bool changed_ = false;
   // Scratch reused between decisions.
   using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
-  std::vector<Key> order_;     // ranked at rounds, arrivals inserted between them
+  std::vector<Key> order_;     // keys given at rounds, arrivals' added between them
+  bool sorted_ = true;         // order_ is in order
+  std::vector<Key> waiting_;   // the entries of order_ whose job may wait (may_wait), in order
+  std::uint64_t demand_ = 0;   // devices the live jobs ask for
   std::vector<JobId> arrived_; // since the last ranking
   std::vector<JobId> pred_jobs_;
   std::vector<std::vector<double>> criteria_;

@@ -3,6 +3,8 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 
 namespace dlsim {
 
@@ -29,8 +31,12 @@ void observe_speed(SpeedModel& m, std::uint32_t workers, std::uint32_t ps, doubl
   if (it == m.shapes.end()) {
     m.shapes.push_back({workers, ps, seconds, 1});
   } else {
+    const double before = it->mean_s;
     ++it->count;
     it->mean_s += (seconds - it->mean_s) / it->count;
+    // The fit reads the shapes' means only: an unchanged mean (a job measured at the same
+    // speed again, every round while nothing moves) leaves theta as it is, bit for bit.
+    if (std::bit_cast<std::uint64_t>(it->mean_s) == std::bit_cast<std::uint64_t>(before)) return;
   }
   // Ridge towards the prior: minimise sum (x_i . theta - T_i)^2 + lambda |theta - prior|^2 with
   // lambda = kSpeedPrior x the mean squared feature, so the prior weighs like kSpeedPrior shapes.
