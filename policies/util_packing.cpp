@@ -14,6 +14,7 @@
 #include "policies/util_packing.h"
 
 #include "policies/horus_cost.h"
+#include "policies/horus_devices.h"
 #include "sim/engine/error.h"
 #include "sim/engine/time.h"
 #include "workloads/utilization/features.h"
@@ -163,36 +164,29 @@ private:
   // the cost rule reads GPU memory and utilization only. (A gang's devices are checked together,
   // by the caller.)
   std::optional<std::vector<DeviceId>> choose_by_cost(const Control& control, JobId j,
-                                                      std::optional<DeviceId> leaving) const {
+                                                      std::optional<DeviceId> leaving) {
     const View& view = control;
     const JobRequest& req = view.request(j);
     const HorusParams p = params_for(view);
-    std::vector<DeviceId> ids;
-    std::vector<HorusDevice> views;
+    devices_.refresh(view);
+    const auto read = [&](DeviceId d, JobId except) { return horus_view(view, d, except); };
     for (DeviceTypeId t : view.compatible_types(j)) {
       std::optional<double> u = expected_util(view, j, t);
       if (!u) continue;
-      ids.clear();
-      views.clear();
-      for (DeviceId d = 0; d < view.cluster().devices.size(); ++d) {
-        if (view.cluster().devices[d].type != t || (leaving && d == *leaving)) continue;
-        std::optional<HorusDevice> h = horus_view(view, d, j);
-        if (!h || (leaving && h->tasks == 0)) continue;
-        ids.push_back(d);
-        views.push_back(*h);
+      chosen_.clear();
+      if (req.workers > 0) {
+        // Least cost first, each device once (HorusDevices::choose is repeated horus_choose).
+        devices_.choose(view, t, j, leaving, p, req.gpu_mem_gb, *u, read, [&](DeviceId d) {
+          const std::array<DeviceId, 1> one{d};
+          if (leaving ? control.check_migrate(j, one).has_value()
+                      : req.workers == 1 && control.check_start(j, one, /*allow_shared=*/true))
+            return true; // the runtime would refuse it: the next best
+          chosen_.push_back(d);
+          return chosen_.size() < req.workers;
+        });
       }
-      std::vector<DeviceId> chosen;
-      while (chosen.size() < req.workers) {
-        auto best = horus_choose(p, views, req.gpu_mem_gb, *u);
-        if (!best) break;
-        views[*best].tasks = std::numeric_limits<int>::max() / 2; // each device once
-        const std::array<DeviceId, 1> one{ids[*best]};
-        if (leaving ? control.check_migrate(j, one).has_value()
-                    : req.workers == 1 && control.check_start(j, one, /*allow_shared=*/true))
-          continue; // the runtime would refuse it: the next best
-        chosen.push_back(ids[*best]);
-      }
-      if (chosen.size() == req.workers) {
+      if (chosen_.size() == req.workers) {
+        std::vector<DeviceId> chosen = chosen_;
         std::sort(chosen.begin(), chosen.end());
         return chosen;
       }
@@ -236,6 +230,8 @@ private:
   }
 
   UtilPackingOptions o_;
+  HorusDevices devices_;         // what the cost rule reads of each device, kept between decisions
+  std::vector<DeviceId> chosen_; // scratch of choose_by_cost
   std::deque<JobId> waiting_;
   std::vector<JobId> profiling_; // reactive: placed alone, not yet packed, in placement order
   // proactive: predicted utilization (%) by job x device type, NaN until asked for
