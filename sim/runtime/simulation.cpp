@@ -143,6 +143,12 @@ bool Simulation::next_event_time(SimTime& t) {
   if (!queue_.empty()) {
     t = queue_.top().time;
     any = true;
+    // The top's state is read by now (drop_stale): ask for its device list too, which its
+    // finish walks (set_running, release) after the policy's decision that usually comes first.
+    if (const std::uint32_t j = queue_.top().subject; j < s_.jobs.size()) {
+      const std::vector<DeviceId>& devices = s_.jobs[j].devices;
+      if (!devices.empty()) __builtin_prefetch(devices.data());
+    }
   }
   if (next_arrival_ < s_.workload->jobs.size()) {
     SimTime a = s_.workload->jobs[next_arrival_].request.submit;
