@@ -1,6 +1,8 @@
 // Devices grouped by what the Horus cost rule reads of them (horus_devices.h).
 #include "policies/horus_devices.h"
 
+#include "sim/engine/time.h"
+
 #include <algorithm>
 
 namespace dlsim {
@@ -15,6 +17,8 @@ void HorusDevices::refresh(const View& view) {
     key_.assign(c.devices.size(), Key{});
     grouped_.assign(c.devices.size(), 0);
     volatile_at_.assign(c.devices.size(), kNone);
+    recheck_at_.assign(c.devices.size(), 0);
+    seen_.assign(c.devices.size(), Holders{});
     volatile_.clear();
     started_ = true;
   } else {
@@ -30,13 +34,30 @@ void HorusDevices::refresh(const View& view) {
   }
   stamp_ = log.stamp();
   // A holder measured since: backwards, as read_device() moves the last entry into a place
-  // already visited when it drops one.
-  for (std::size_t i = volatile_.size(); i-- > 0;)
-    read_device(view, volatile_[i]);
+  // already visited when it drops one. Only the devices whose holder could be measured by now
+  // (recheck_at_): until then reading them again changes nothing. (A volatile device is read
+  // through the policy at every choice anyway: when it joins a group changes the cost of a
+  // choice, never the choice.)
+  const SimTime now = view.now();
+  for (std::size_t i = volatile_.size(); i-- > 0;) {
+    if (recheck_at_[volatile_[i]] <= now) read_device(view, volatile_[i]);
+  }
 }
 
 void HorusDevices::read_device(const View& view, DeviceId d) {
   const DeviceSlot& slot = view.device(d);
+  // The same holders in the same order as at the last reading: a grouped device keeps its key
+  // (a measured utilization stays measured, and what is read of a job does not change), and a
+  // volatile one stays so until recheck_at_.
+  Holders& seen = seen_[d];
+  if (seen.count == slot.count &&
+      std::equal(slot.jobs.begin(), slot.jobs.begin() + slot.count, seen.jobs.begin())) {
+    if (grouped_[d] != 0) return;
+    if (volatile_at_[d] != kNone && recheck_at_[d] > view.now()) return;
+  } else {
+    seen.count = slot.count;
+    std::copy(slot.jobs.begin(), slot.jobs.begin() + slot.count, seen.jobs.begin());
+  }
   double held = 0;
   double util = 0;
   for (unsigned i = 0; i < slot.count; ++i) {
@@ -45,6 +66,13 @@ void HorusDevices::read_device(const View& view, DeviceId d) {
     if (!m) {
       leave_group(d);
       make_volatile(d);
+      // j's time alone (View::measured_gpu_util) grows at most as fast as time: it cannot reach
+      // runtime.profile_s before this (a millisecond early, for rounding).
+      const JobState& st = view.state(j);
+      const SimTime alone = st.alone_time + (st.alone_since >= 0 ? view.now() - st.alone_since : 0);
+      const double wait_s = view.config().profile_s - to_seconds(alone) - 1e-3;
+      recheck_at_[d] =
+          wait_s > 0 ? view.now() + from_seconds(std::min(wait_s, kMaxSeconds)) : view.now();
       return;
     }
     // As the policy reads a measured holder: its request's memory, its utilization in percent.

@@ -11,6 +11,7 @@
 #include "policies/horus_cost.h"
 #include "sim/runtime/view.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -65,6 +66,14 @@ private:
   std::vector<char> grouped_;                             // [device]: in groups_
   std::vector<std::uint32_t> volatile_at_;                // [device]: index in volatile_, kNone
   std::vector<DeviceId> volatile_;
+  std::vector<SimTime> recheck_at_; // [device]: volatile, read again from then on
+  // [device]: its holders at the last reading (count kUnread before the first).
+  struct Holders {
+    static constexpr unsigned kUnread = 0xff;
+    std::array<JobId, DeviceSlot::kMaxShare> jobs{};
+    unsigned count = kUnread;
+  };
+  std::vector<Holders> seen_;
   // Scratch of choose(): a heap of (cost, device, source); source: an index in cursors_ (the
   // group's next member), or kNone (one device read through the policy).
   struct Cursor {

@@ -54,6 +54,9 @@ public:
   }
 
   void schedule(Control& control) override {
+    // The groups follow the runtime's node log at every decision, so that the log never
+    // starts over between two choices (each would then read every device again).
+    if (o_.mode != PackMode::kSlot) devices_.refresh(control);
     if (o_.mode == PackMode::kReactive) consolidate(control);
     bool placed = true;
     while (placed && !waiting_.empty()) {
