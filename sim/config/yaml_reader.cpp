@@ -99,8 +99,7 @@ void yaml_fail(const YamlWhere& where, const YAML::Node& node, const std::string
 // A missing key reads as an empty mapping: every key takes its default. (A missing key's node
 // is "invalid" in yaml-cpp, and assigning to one throws, hence the choice at construction.)
 YamlMap::YamlMap(const YAML::Node& node, YamlWhere where)
-    : node_(node.IsDefined() ? node : YAML::Node(YAML::NodeType::Null)),
-      where_(std::move(where)) {
+    : node_(node.IsDefined() ? node : YAML::Node(YAML::NodeType::Null)), where_(std::move(where)) {
   if (node_.IsDefined() && !node_.IsNull() && !node_.IsMap()) {
     yaml_fail(where_, node_, "expected a mapping of keys to values");
   }
