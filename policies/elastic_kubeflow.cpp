@@ -69,15 +69,19 @@ public:
     }
     waiting_.push_back(j);
   }
-  void on_finish(JobId j, const View&) override {
-    std::erase(running_, j);
-    std::erase(to_tune_, j);
+  void on_finish(JobId, const View& view) override {
+    // running_ keeps over jobs until they are half of it (every walk skips them; a cancelled
+    // job ends without on_finish), so a finish costs O(1) amortised, not a walk of the list.
+    // to_tune_ skips them too (tune_ps).
+    if (++finished_in_running_ * 2 > running_.size()) {
+      std::erase_if(running_, [&](JobId v) { return is_over(view.state(v).status); });
+      finished_in_running_ = 0;
+    }
   }
 
   void schedule(Control& c) override {
     start_host_tasks(c, host_waiting_);
     const SimTime now = c.now();
-    std::erase_if(running_, [&](JobId j) { return is_over(c.state(j).status); });
     // Phase 1: a head job that is high-priority or has waited long enough.
     bool high = false;
     bool room = false;
@@ -114,13 +118,35 @@ public:
       const SimTime t = c.request(waiting_.front()).submit + wait_;
       if (t > now) c.wake_at(t);
     }
-    const bool can_grow = std::any_of(running_.begin(), running_.end(), [&](JobId j) {
-      return c.state(j).workers < c.request(j).max_workers;
-    });
-    if (can_grow && last_action_ + idle_ > now) c.wake_at(last_action_ + idle_);
+    if (last_action_ + idle_ > now && can_grow(c)) c.wake_at(last_action_ + idle_);
   }
 
 private:
+  // Whether a started job that is not over has fewer than max_workers. growable_ holds every
+  // such job (and maybe others): a job's workers change only when this policy starts or resizes
+  // it, and each of those adds it (note_shape). An entry found over or full is dropped, once
+  // per addition, so this is O(1) amortised instead of a walk of every running job.
+  bool can_grow(const View& c) {
+    while (!growable_.empty()) {
+      const JobId j = growable_.back();
+      const JobState& st = c.state(j);
+      if (!is_over(st.status) && st.workers < c.request(j).max_workers) return true;
+      growable_.pop_back();
+      in_growable_[j] = false;
+    }
+    return false;
+  }
+
+  // Job j was started or resized: it may be able to grow, and its servers may want tuning.
+  void note_shape(JobId j) {
+    if (j >= in_growable_.size()) in_growable_.resize(std::size_t{j} + 1, false);
+    if (!in_growable_[j]) {
+      in_growable_[j] = true;
+      growable_.push_back(j);
+    }
+    if (o_.tune_ps) to_tune_.push_back(j);
+  }
+
   // Phase 1 (DRAGON's ScaleDown). True when the head's min_workers fit, now or after the
   // removals it made.
   bool scale_down(Control& c, JobId head) {
@@ -172,7 +198,7 @@ private:
                       vs.devices.begin() + first + static_cast<std::ptrdiff_t>(per));
         }
         c.resize(v, kept, fmt::format("scale down for {}", c.job_name(head)));
-        to_tune_.push_back(v);
+        note_shape(v);
       }
       return true;
     }
@@ -229,7 +255,7 @@ private:
 
   void started(JobId j) {
     running_.push_back(j);
-    to_tune_.push_back(j);
+    note_shape(j);
   }
 
   // Phase 3 (DRAGON's ScaleUp): greedy growth to max_workers in start order.
@@ -262,7 +288,7 @@ private:
       }
       if (workers == st.workers) continue;
       c.resize(j, devices, "grow after idle");
-      to_tune_.push_back(j);
+      note_shape(j);
     }
   }
 
@@ -308,10 +334,13 @@ private:
   ElasticKubeflowOptions o_;
   SimTime wait_ = from_seconds(o_.wait_s, "policy.params.wait_s");
   SimTime idle_ = from_seconds(o_.idle_s, "policy.params.idle_s");
-  std::vector<JobId> waiting_;      // arrival order
-  std::vector<JobId> host_waiting_; // host tasks not yet started, arrival order
-  std::vector<JobId> running_;      // start order (DRAGON's running queue)
-  std::vector<JobId> to_tune_;      // jobs whose shape changed (tune_ps)
+  std::vector<JobId> waiting_;          // arrival order
+  std::vector<JobId> host_waiting_;     // host tasks not yet started, arrival order
+  std::vector<JobId> running_;          // start order (DRAGON's running queue), over jobs skipped
+  std::size_t finished_in_running_ = 0; // finishes since running_ last dropped its over jobs
+  std::vector<JobId> growable_;   // a superset of the running jobs below max_workers (can_grow)
+  std::vector<bool> in_growable_; // by job id: in growable_
+  std::vector<JobId> to_tune_;    // jobs whose shape changed (tune_ps only)
   SimTime last_action_ = 0;
 };
 

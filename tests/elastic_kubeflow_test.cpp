@@ -35,7 +35,7 @@ struct Run {
   SimState state;
   Recorder events;
 
-  Run(const std::string& cluster_yaml, const std::string& csv, RuntimeConfig config = {},
+  Run(const std::string& cluster_yaml, const std::string& csv, const RuntimeConfig& config = {},
       const std::string& params = "{}")
       : cluster(cluster_from_yaml(cluster_yaml)), workload(workload_from_csv(cluster, csv)) {
     const PolicyEntry& entry = find_policy("elastic-kubeflow");
@@ -198,4 +198,48 @@ TEST_CASE("elastic ranges: bad input names the row", "[elastic-kubeflow][errors]
   CHECK_THROWS_WITH(
       e.make(PolicySetup{Placement::kConsolidate, resolve_params(e, YAML::Load("{idle_s: 0}"))}),
       Catch::Contains("policy.params.idle_s"));
+}
+
+TEST_CASE("elastic-kubeflow: a full job shrunk for the head is woken to grow again",
+          "[elastic-kubeflow]") {
+  // The policy keeps the jobs that could grow in a list (can_grow), dropping a job found at
+  // max_workers; a shrink must put it back, or no wake-up is asked for at last action + idle_s.
+  // One node of 4 GPUs; flat resizes of 5 s.
+  // t=0: r (4 workers, 2 to 4, 1000 s) takes 0-3: at max_workers, nothing can grow.
+  // t=10: h (1 worker, 100 s) arrives: nothing free. t=40: h has waited 30 s: r drops its
+  //      last-added worker (3) and h starts there: last action at 40, r could grow: wake at 100.
+  // t=100: 60 s without an action: r cannot grow (nothing free); that counts as the action.
+  // t=140: h ends (40 s after 100: no growth). t=160: r grows onto 3.
+  // (Without the wake-up, r would grow at 140, when h's end makes a decision.)
+  // r's progress, in seconds of its 4-worker request: 0-40 at 1: 40; 40-45 resizing; 45-160 at
+  // 3/4: 86.25 (126.25); 160-165 resizing; 873.75 left at 1: r ends at 1038.75.
+  Run r(kOneNode4, "id,submit_s,workers,min_workers,max_workers,duration_s\n"
+                   "r,0,4,2,4,1000\nh,10,1,1,1,100\n");
+  std::vector<std::string> expected = {
+      "0 r start [0 1 2 3] fits on one node",
+      "40 r resize [0 1 2] scale down for h",
+      "40 h start [3] fits on one node",
+      "160 r resize [0 1 2 3] grow after idle",
+  };
+  CHECK(r.events.lines == expected);
+  CHECK(r.end("h") == 140);
+  CHECK(r.end("r") == Approx(1038.75).margin(2e-6));
+}
+
+TEST_CASE("elastic-kubeflow grows jobs in start order after finished jobs leave its list",
+          "[elastic-kubeflow]") {
+  // The running list keeps finished jobs until they are more than half of it, then drops them
+  // in place: start order must survive that. One node of 8 GPUs (0-7); flat resizes of 5 s.
+  // t=0: p, q (1 worker, 1 to 2, 1000 s) take 0 and 1, x1-x4 (1 worker, 10 s) take 2-5: the
+  //      list is p q x1 x2 x3 x4.
+  // t=10: x1-x4 end; at the fourth, 4 of the list's 6 are over (4 x 2 > 6): it keeps p q.
+  // t=60: 60 s without an action: p grows first, on its node, onto the lowest free GPU, 2; then
+  //      q onto 3. (In the wrong order q would take 2 and p 3.)
+  Run r("nodes:\n  - {count: 1, devices: {V100: 8}}\n",
+        "id,submit_s,workers,min_workers,max_workers,duration_s\n"
+        "p,0,1,1,2,1000\nq,0,1,1,2,1000\nx1,0,1,1,1,10\nx2,0,1,1,1,10\n"
+        "x3,0,1,1,1,10\nx4,0,1,1,1,10\n");
+  REQUIRE(r.events.lines.size() == 8);
+  CHECK(r.events.lines[6] == "60 p resize [0 2] grow after idle");
+  CHECK(r.events.lines[7] == "60 q resize [1 3] grow after idle");
 }
