@@ -81,13 +81,14 @@ private:
 
   void add_usage(const View& view, JobId j, double sign) {
     const JobRequest& r = view.request(j);
+    const RequestDetails& rd = view.details(j);
     // The request, not the allocation: an elastic job started with fewer workers is rare here,
     // and the request is what was added when it started.
     const double workers = r.workers;
     User& user = users_[owner(view, j)];
     user.used[0] += sign * static_cast<double>(r.devices());
-    user.used[1] += sign * workers * r.cpus_per_worker;
-    user.used[2] += sign * workers * r.mem_gb_per_worker;
+    user.used[1] += sign * workers * rd.cpus_per_worker;
+    user.used[2] += sign * workers * rd.mem_gb_per_worker;
   }
 
   [[nodiscard]] double dominant_share(std::uint32_t u) const {

@@ -22,10 +22,11 @@ namespace dlsim {
 namespace {
 
 // Whole workers of `req` that fit on a node with `dev` free devices, `cpu` cores and `mem` GB.
-std::uint32_t workers_fitting(const JobRequest& req, double dev, double cpu, double mem) {
+std::uint32_t workers_fitting(const JobRequest& req, const RequestDetails& rd, double dev,
+                              double cpu, double mem) {
   double k = std::floor(dev / req.devices_per_worker + 1e-9);
-  if (req.cpus_per_worker > 0) k = std::min(k, std::floor(cpu / req.cpus_per_worker + 1e-9));
-  if (req.mem_gb_per_worker > 0) k = std::min(k, std::floor(mem / req.mem_gb_per_worker + 1e-9));
+  if (rd.cpus_per_worker > 0) k = std::min(k, std::floor(cpu / rd.cpus_per_worker + 1e-9));
+  if (rd.mem_gb_per_worker > 0) k = std::min(k, std::floor(mem / rd.mem_gb_per_worker + 1e-9));
   return k > 0 ? static_cast<std::uint32_t>(k) : 0;
 }
 
@@ -38,6 +39,7 @@ public:
   // Free resources per node now, for device type t.
   void init(const View& view, JobId head, DeviceTypeId t) {
     head_ = view.request(head);
+    head_details_ = view.details(head);
     type_ = t;
     const auto n = view.cluster().nodes.size();
     dev_.assign(n, 0);
@@ -56,14 +58,15 @@ public:
   // Adds (sign +1: a job ends) or removes (-1: a job takes them) a job's devices on `devices`.
   void change(const View& view, JobId j, std::span<const DeviceId> devices, double sign) {
     const JobRequest& req = view.request(j);
+    const RequestDetails& rd = view.details(j);
     const std::uint32_t dpw = req.devices_per_worker;
     for (std::size_t i = 0; i < devices.size(); i += dpw) {
       NodeId n = view.cluster().devices[devices[i]].node;
       for (std::size_t k = i; k < i + dpw; ++k) {
         if (view.cluster().devices[devices[k]].type == type_) dev_[n] += sign;
       }
-      cpu_[n] += sign * req.cpus_per_worker;
-      mem_[n] += sign * req.mem_gb_per_worker;
+      cpu_[n] += sign * rd.cpus_per_worker;
+      mem_[n] += sign * rd.mem_gb_per_worker;
       refit(n);
     }
   }
@@ -81,11 +84,12 @@ public:
 private:
   void refit(NodeId n) {
     total_ -= fit_[n];
-    fit_[n] = workers_fitting(head_, std::max(0.0, dev_[n]), cpu_[n], mem_[n]);
+    fit_[n] = workers_fitting(head_, head_details_, std::max(0.0, dev_[n]), cpu_[n], mem_[n]);
     total_ += fit_[n];
   }
 
   JobRequest head_;
+  RequestDetails head_details_;
   DeviceTypeId type_ = 0;
   std::vector<double> dev_, cpu_, mem_;
   std::vector<std::uint32_t> fit_;
@@ -143,7 +147,7 @@ private:
   // Estimated run time in seconds, or a negative number when there is none.
   [[nodiscard]] double estimate_s(const View& view, JobId j, bool remaining) const {
     if (oracle_) return remaining ? view.oracle_remaining_s(j) : view.oracle_total_s(j);
-    double r = view.request(j).requested_time_s;
+    double r = view.details(j).requested_time_s;
     return r > 0 ? r : -1;
   }
 

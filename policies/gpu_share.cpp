@@ -25,8 +25,8 @@ public:
     prune(control);
     // The runtime's pending list is in arrival order, and nothing here preempts.
     for (JobId j : control.pending_jobs()) {
-      const JobRequest& req = control.request(j);
-      if (req.gpu_share_min < 1) {
+      const RequestDetails& rd = control.details(j);
+      if (rd.gpu_share_min < 1) {
         auto devices = share_fit(control, j);
         // Node CPUs and memory of the whole gang are the runtime's to check: a refusal waits,
         // like a job that does not fit.
@@ -53,15 +53,15 @@ private:
   // Whether device d, already shared under the controller, can take one more worker of j.
   static bool has_room(const View& view, JobId j, DeviceId d) {
     const DeviceSlot& slot = view.device(d);
-    const JobRequest& req = view.request(j);
+    const RequestDetails& rd = view.details(j);
     if (slot.count >= DeviceSlot::kMaxShare) return false;
-    if (slot.guaranteed + req.gpu_share_min > 1 + kEps) return false;
+    if (slot.guaranteed + rd.gpu_share_min > 1 + kEps) return false;
     double cap = view.cluster().type_of(d).memory_gb;
-    if (cap > 0 && req.gpu_mem_gb > 0 && slot.mem_gb + req.gpu_mem_gb > cap + kEps) return false;
+    if (cap > 0 && rd.gpu_mem_gb > 0 && slot.mem_gb + rd.gpu_mem_gb > cap + kEps) return false;
     // Host CPUs and memory for one more worker on the device's node.
     NodeId n = view.cluster().devices[d].node;
-    return req.cpus_per_worker <= view.node_cpu_free(n) + kEps &&
-           req.mem_gb_per_worker <= view.node_mem_free(n) + kEps;
+    return rd.cpus_per_worker <= view.node_cpu_free(n) + kEps &&
+           rd.mem_gb_per_worker <= view.node_mem_free(n) + kEps;
   }
 
   // Best fit: for each worker, the shared device of one compatible type with the least share
@@ -69,6 +69,7 @@ private:
   // free devices of that type by the placement strategy. nullopt when the job does not fit now.
   std::optional<std::vector<DeviceId>> share_fit(const View& view, JobId j) const {
     const JobRequest& req = view.request(j);
+    const RequestDetails& rd = view.details(j);
     std::vector<DeviceId> chosen;
     for (DeviceTypeId t : view.compatible_types(j)) {
       chosen.clear();
@@ -79,7 +80,7 @@ private:
           if (view.cluster().devices[d].type != t) continue;
           if (std::find(chosen.begin(), chosen.end(), d) != chosen.end()) continue;
           if (!has_room(view, j, d)) continue;
-          double left = 1 - view.device(d).guaranteed - req.gpu_share_min;
+          double left = 1 - view.device(d).guaranteed - rd.gpu_share_min;
           if (left < best_left) {
             best_left = left;
             best = d;

@@ -76,7 +76,7 @@ void HorusDevices::read_device(const View& view, DeviceId d) {
       return;
     }
     // As the policy reads a measured holder: its request's memory, its utilization in percent.
-    held += view.request(j).gpu_mem_gb;
+    held += view.details(j).gpu_mem_gb;
     util += *m * 100;
   }
   if (volatile_at_[d] != kNone) {

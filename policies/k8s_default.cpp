@@ -219,10 +219,11 @@ private:
   // The shape of job j's next pod.
   [[nodiscard]] std::uint32_t shape_of(const View& v, JobId j) {
     const JobRequest& r = v.request(j);
+    const RequestDetails& rd = v.details(j);
     const JobState& st = v.state(j);
     ShapeKey key;
-    key.cpus = r.cpus_per_worker;
-    key.mem_gb = r.mem_gb_per_worker;
+    key.cpus = rd.cpus_per_worker;
+    key.mem_gb = rd.mem_gb_per_worker;
     if (is_host_task(r)) {
       key.host = true;
       key.workers = r.workers;
@@ -591,14 +592,15 @@ private:
   // NodeResourcesFit (least or most allocated) + NodeResourcesBalancedAllocation, each 0-100.
   [[nodiscard]] double score_node(const View& c, JobId j, NodeId n, DeviceTypeId t) const {
     const JobRequest& r = c.request(j);
+    const RequestDetails& rd = c.details(j);
     const Node& node = c.cluster().nodes[n];
     const std::uint32_t capacity = capacity_of(c.cluster(), n, t);
     const double cap[3] = {static_cast<double>(capacity), node.cpu_cores, node.memory_gb};
     const double used[3] = {static_cast<double>(capacity - c.free().free_on(n, t)),
                             node.cpu_cores - c.node_cpu_free(n),
                             node.memory_gb - c.node_mem_free(n)};
-    const double req[3] = {static_cast<double>(r.devices_per_worker), r.cpus_per_worker,
-                           r.mem_gb_per_worker};
+    const double req[3] = {static_cast<double>(r.devices_per_worker), rd.cpus_per_worker,
+                           rd.mem_gb_per_worker};
     double f[3];
     int k = 0;
     for (int i = 0; i < 3; ++i) {

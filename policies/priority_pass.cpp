@@ -50,9 +50,11 @@ namespace {
 
 // Jobs with the same shape fit the same nodes.
 using Shape = std::tuple<std::uint32_t, std::uint32_t, double, double, std::int32_t, std::uint16_t>;
-Shape shape_of(const JobRequest& r) {
-  return {r.workers,           r.devices_per_worker, r.cpus_per_worker,
-          r.mem_gb_per_worker, r.device_type,        r.type_set};
+Shape shape_of(const View& view, JobId j) {
+  const JobRequest& r = view.request(j);
+  const RequestDetails& rd = view.details(j);
+  return {r.workers, r.devices_per_worker, rd.cpus_per_worker, rd.mem_gb_per_worker, r.device_type,
+          r.type_set};
 }
 
 } // namespace
@@ -91,7 +93,7 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
       const JobState& st = view.state(j);
       const bool holds = is_holder(st);
       if (!holds && !first_failed.empty()) {
-        Shape shape = shape_of(view.request(j));
+        Shape shape = shape_of(view, j);
         auto it = first_failed.find(shape);
         if (it != first_failed.end() && (it->second == j || excluded.count(shape))) {
           excluded.insert(shape);
@@ -122,10 +124,10 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
       // A host task takes no device: apply() starts it when View::host_fit finds nodes.
       if (is_host_task(view.request(j))) continue;
       if (st.status == JobStatus::kSuspending) model_.release(j); // its checkpoint frees them
-      if (!failed.empty() && failed.count(shape_of(view.request(j))))
+      if (!failed.empty() && failed.count(shape_of(view, j)))
         continue; // left out next round anyway
       if (!model_.take(j)) {
-        Shape shape = shape_of(view.request(j));
+        Shape shape = shape_of(view, j);
         failed.insert(shape);
         first_failed[shape] = j;
       }
@@ -244,8 +246,9 @@ std::uint32_t FreeModel::fit(const JobRequest& r, NodeId n, DeviceTypeId t) cons
   double cpu = view_->node_cpu_free(n) + dcpu_[n];
   double mem = view_->node_mem_free(n) + dmem_[n];
   double k = std::floor(static_cast<double>(dev) / r.devices_per_worker + 1e-9);
-  if (r.cpus_per_worker > 0) k = std::min(k, std::floor(cpu / r.cpus_per_worker + 1e-9));
-  if (r.mem_gb_per_worker > 0) k = std::min(k, std::floor(mem / r.mem_gb_per_worker + 1e-9));
+  const RequestDetails& rd = view_->details_of(r);
+  if (rd.cpus_per_worker > 0) k = std::min(k, std::floor(cpu / rd.cpus_per_worker + 1e-9));
+  if (rd.mem_gb_per_worker > 0) k = std::min(k, std::floor(mem / rd.mem_gb_per_worker + 1e-9));
   return k > 0 ? static_cast<std::uint32_t>(k) : 0;
 }
 
@@ -284,11 +287,13 @@ void FreeModel::change_host(NodeId n, double cpu, double mem) {
 void FreeModel::release(JobId j) {
   const JobState& st = view_->state(j);
   const JobRequest& r = view_->request(j);
+  const RequestDetails& rd = view_->details(j);
   const Cluster& c = view_->cluster();
   for (std::size_t i = 0; i < st.devices.size(); ++i) {
     const Device& d = c.devices[st.devices[i]];
     change_dev(d.node, d.type, 1);
-    if (i % r.devices_per_worker == 0) change_host(d.node, r.cpus_per_worker, r.mem_gb_per_worker);
+    if (i % r.devices_per_worker == 0)
+      change_host(d.node, rd.cpus_per_worker, rd.mem_gb_per_worker);
   }
 }
 
@@ -312,9 +317,10 @@ std::int64_t FreeModel::best_single(const JobRequest& r, DeviceTypeId t) const {
   if (first > free.max_per_node(t)) return best_node;
   // No node there has the host CPUs or memory for the workers: the search below would find
   // none (a pod whose CPUs no node with enough free devices holds, in a burst of them).
-  if (!host_max_[t].empty() &&
-      (workers_by(r.cpus_per_worker, host_max_[t][first].first + cpu_up_) < r.workers ||
-       workers_by(r.mem_gb_per_worker, host_max_[t][first].second + mem_up_) < r.workers))
+  if (!host_max_[t].empty() && (workers_by(view_->details_of(r).cpus_per_worker,
+                                           host_max_[t][first].first + cpu_up_) < r.workers ||
+                                workers_by(view_->details_of(r).mem_gb_per_worker,
+                                           host_max_[t][first].second + mem_up_) < r.workers))
     return best_node;
   std::size_t skipped = 0;
   auto scan = [&](std::uint32_t k, const auto& nodes) -> std::int64_t {
@@ -360,6 +366,7 @@ std::int64_t FreeModel::best_single(const JobRequest& r, DeviceTypeId t) const {
 
 bool FreeModel::take(JobId j) {
   const JobRequest& r = view_->request(j);
+  const RequestDetails& rd = view_->details(j);
   const std::uint32_t dpw = r.devices_per_worker;
   const FreeIndex& free = view_->free();
   for (DeviceTypeId t : view_->compatible_types(j)) {
@@ -368,7 +375,7 @@ bool FreeModel::take(JobId j) {
     if (single >= 0) {
       auto n = static_cast<NodeId>(single);
       change_dev(n, t, -static_cast<std::int64_t>(r.workers) * dpw);
-      change_host(n, -(r.workers * r.cpus_per_worker), -(r.workers * r.mem_gb_per_worker));
+      change_host(n, -(r.workers * rd.cpus_per_worker), -(r.workers * rd.mem_gb_per_worker));
       return true;
     }
     // One worker needs one node: none holds it, so spreading cannot either.
@@ -401,7 +408,7 @@ bool FreeModel::take(JobId j) {
       std::uint32_t k = std::min(left, std::get<2>(c));
       NodeId n = std::get<1>(c);
       change_dev(n, t, -static_cast<std::int64_t>(k) * dpw);
-      change_host(n, -(k * r.cpus_per_worker), -(k * r.mem_gb_per_worker));
+      change_host(n, -(k * rd.cpus_per_worker), -(k * rd.mem_gb_per_worker));
       left -= k;
       if (left == 0) break;
     }

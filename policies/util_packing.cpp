@@ -123,7 +123,7 @@ private:
       if (other == except) continue;
       std::optional<double> u = expected_util(view, other, t);
       if (!u) return std::nullopt;
-      h.held_gb += view.request(other).gpu_mem_gb;
+      h.held_gb += view.details(other).gpu_mem_gb;
       h.util_pct += *u;
       ++h.tasks;
     }
@@ -170,6 +170,7 @@ private:
                                                       std::optional<DeviceId> leaving) {
     const View& view = control;
     const JobRequest& req = view.request(j);
+    const RequestDetails& rd = view.details(j);
     const HorusParams p = params_for(view);
     devices_.refresh(view);
     const auto read = [&](DeviceId d, JobId except) { return horus_view(view, d, except); };
@@ -179,7 +180,7 @@ private:
       chosen_.clear();
       if (req.workers > 0) {
         // Least cost first, each device once (HorusDevices::choose is repeated horus_choose).
-        devices_.choose(view, t, j, leaving, p, req.gpu_mem_gb, *u, read, [&](DeviceId d) {
+        devices_.choose(view, t, j, leaving, p, rd.gpu_mem_gb, *u, read, [&](DeviceId d) {
           const std::array<DeviceId, 1> one{d};
           if (leaving ? control.check_migrate(j, one).has_value()
                       : req.workers == 1 && control.check_start(j, one, /*allow_shared=*/true))

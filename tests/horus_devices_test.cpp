@@ -31,7 +31,7 @@ std::optional<HorusDevice> reactive_read(const View& v, DeviceId d, JobId except
     if (other == except) continue;
     const std::optional<double> u = v.measured_gpu_util(other);
     if (!u) return std::nullopt;
-    h.held_gb += v.request(other).gpu_mem_gb;
+    h.held_gb += v.details(other).gpu_mem_gb;
     h.util_pct += *u * 100;
     ++h.tasks;
   }
@@ -68,10 +68,10 @@ struct Index {
   std::vector<DeviceId> choose(const View& v, JobId j, std::optional<DeviceId> leaving = {},
                                std::size_t most = 1000) {
     devices.refresh(v);
-    const JobRequest& r = v.request(j);
+    const RequestDetails& rd = v.details(j);
     std::vector<DeviceId> out;
     devices.choose(
-        v, v.cluster().devices[0].type, j, leaving, p, r.gpu_mem_gb, r.gpu_util * 100,
+        v, v.cluster().devices[0].type, j, leaving, p, rd.gpu_mem_gb, rd.gpu_util * 100,
         [&](DeviceId d, JobId except) { return reactive_read(v, d, except); },
         [&](DeviceId d) {
           out.push_back(d);
@@ -176,13 +176,13 @@ TEST_CASE("Horus device groups choose as the scan of every device, over a changi
     for (JobId j = 0; j < ctl.job_count(); ++j) {
       const JobState& st = ctl.state(j);
       if (st.status == JobStatus::kFuture || is_over(st.status)) continue;
-      const JobRequest& r = ctl.request(j);
-      const double util = r.gpu_util * 100;
+      const RequestDetails& rd = ctl.details(j);
+      const double util = rd.gpu_util * 100;
       const DeviceTypeId t = ctl.cluster().devices[0].type;
-      CHECK(index.choose(ctl, j) == scanned(ctl, t, j, {}, index.p, r.gpu_mem_gb, util));
+      CHECK(index.choose(ctl, j) == scanned(ctl, t, j, {}, index.p, rd.gpu_mem_gb, util));
       if (st.devices.size() == 1) {
         CHECK(index.choose(ctl, j, st.devices[0]) ==
-              scanned(ctl, t, j, st.devices[0], index.p, r.gpu_mem_gb, util));
+              scanned(ctl, t, j, st.devices[0], index.p, rd.gpu_mem_gb, util));
       }
       ++compared;
     }

@@ -1,6 +1,7 @@
 // The native trace reader and the resolution of a trace into a workload: one test per error
 // class, each checking that the message names the file, line and column.
 #include "sim/engine/error.h"
+#include "sim/runtime/sim_state.h"
 #include "tests/support/harness.h"
 #include "workloads/build_workload.h"
 #include "workloads/formats/native.h"
@@ -178,6 +179,55 @@ TEST_CASE("resolution: jobs sorted by submit, work in iterations of the referenc
   double v100 = zoo().models[*zoo().find("resnet50")].iteration_time_s.at("V100");
   CHECK(w.jobs[0].iterations == Approx(200 / v100));
   // Utilization: the zoo's for resnet50, the runtime default (0.52) for no model.
-  CHECK(w.jobs[0].request.gpu_util == zoo().models[*zoo().find("resnet50")].gpu_util);
-  CHECK(w.jobs[1].request.gpu_util == 0.52);
+  CHECK(w.details_of(w.jobs[0].request).gpu_util == zoo().models[*zoo().find("resnet50")].gpu_util);
+  CHECK(w.details_of(w.jobs[1].request).gpu_util == 0.52);
+}
+
+TEST_CASE("request details: each job reads back its own, equal ones are kept once", "[trace]") {
+  // A job's cores, memory, utilization, device memory, estimate and shares live in
+  // Workload::details, once per distinct value (workload.h RequestDetails). a and c give none:
+  // the defaults, with the runtime's default utilization 0.52 for a job without a model (not
+  // RequestDetails{}'s 0, so not entry 0). b and d give all seven, the same. Entries: [0] the
+  // defaults, [1] a's and c's, [2] b's and d's.
+  Cluster c = cluster_from_yaml(kFourV100);
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s,cpus_per_worker,"
+                                    "mem_gb_per_worker,gpu_util,requested_s,gpu_share_min,"
+                                    "gpu_share_max,gpu_mem_gb\n"
+                                    "a,0,1,10,,,,,,,\n"
+                                    "b,1,1,10,2,8,0.3,600,0.5,0.75,4\n"
+                                    "c,2,1,10,,,,,,,\n"
+                                    "d,3,1,10,2,8,0.3,600,0.5,0.75,4\n");
+  REQUIRE(w.jobs.size() == 4);
+  const RequestDetails& a = w.details_of(w.jobs[0].request);
+  CHECK(a.cpus_per_worker == 0);
+  CHECK(a.mem_gb_per_worker == 0);
+  CHECK(a.gpu_util == 0.52);
+  CHECK(a.gpu_mem_gb == 0);
+  CHECK(a.requested_time_s == 0);
+  CHECK(a.gpu_share_min == 1);
+  CHECK(a.gpu_share_max == 1);
+  const RequestDetails& b = w.details_of(w.jobs[1].request);
+  CHECK(b.cpus_per_worker == 2);
+  CHECK(b.mem_gb_per_worker == 8);
+  CHECK(b.gpu_util == 0.3);
+  CHECK(b.gpu_mem_gb == 4);
+  CHECK(b.requested_time_s == 600);
+  CHECK(b.gpu_share_min == 0.5);
+  CHECK(b.gpu_share_max == 0.75);
+  CHECK(w.details.size() == 3);
+  CHECK(w.details[0].gpu_util == 0);
+  CHECK(w.jobs[0].request.details == 1);
+  CHECK(w.jobs[1].request.details == 2);
+  CHECK(w.jobs[2].request.details == 1);
+  CHECK(w.jobs[3].request.details == 2);
+  // The runtime reads them through its view: b's shares, as the share controller would.
+  SimState s;
+  s.cluster = &c;
+  s.workload = &w;
+  s.jobs.resize(4);
+  CHECK(s.share_min(1) == 0.5);
+  CHECK(s.share_max(1) == 0.75);
+  CHECK(s.worker_cores(1) == 2);
+  CHECK(s.share_min(2) == 1);
+  CHECK(s.worker_cores(2) == 0);
 }

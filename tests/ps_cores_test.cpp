@@ -51,7 +51,7 @@ TEST_CASE("parameter servers hold cores on their workers' nodes while the job ru
                   [&](Control& c) {
                     at5[0] = c.node_cpu_free(0);
                     at5[1] = c.node_cpu_free(1);
-                    hosts_at5 = c.state(0).ps_hosts;
+                    hosts_at5.assign(c.ps_hosts(0).begin(), c.ps_hosts(0).end());
                     c.set_ps(0, 1);
                   }},
                  {11'000'000, [&](Control& c) {
@@ -67,7 +67,8 @@ TEST_CASE("parameter servers hold cores on their workers' nodes while the job ru
   // Finished: everything back.
   CHECK(s.sim->state().node_cpu_free[0] == 16);
   CHECK(s.sim->state().node_cpu_free[1] == 16);
-  CHECK(s.job("a").ps_hosts.empty());
+  CHECK(s.sim->state().ps_hosts_of(0).empty());
+  CHECK(s.sim->state().ps_hosts.empty());
 }
 
 TEST_CASE("more shards than nodes stack on the workers' nodes", "[ps_cores]") {
@@ -80,7 +81,7 @@ TEST_CASE("more shards than nodes stack on the workers' nodes", "[ps_cores]") {
                 "a,0,1,100,resnet50,3,2,2\n",
                 {{0, [](Control& c) { c.start(0, std::vector<DeviceId>{1}); }},
                  {1'000'000, [&](Control& c) {
-                    hosts = c.state(0).ps_hosts;
+                    hosts.assign(c.ps_hosts(0).begin(), c.ps_hosts(0).end());
                     free0 = c.node_cpu_free(0);
                     free1 = c.node_cpu_free(1);
                   }}});
@@ -187,7 +188,7 @@ TEST_CASE("set_cpus refuses what it cannot do, naming why", "[ps_cores][cpu_resi
                   {10'000'000, [](Control& c) { c.set_cpus(0, 0, 6); }},
                   {20'000'000, [](Control& c) { CHECK(c.node_cpu_free(0) == 2); }}});
   ok.run();
-  CHECK(ok.job("a").worker_cores == 6);
+  CHECK(ok.sim->state().worker_cores(0) == 6);
 }
 
 TEST_CASE("impossible parameter-server shapes are trace errors naming file and line",
@@ -239,4 +240,63 @@ TEST_CASE("timeseries.csv's held_core_util counts workers' and parameter servers
   const std::string ts = read_file(dir.file("res/timeseries.csv"));
   CHECK_THAT(ts, Catch::StartsWith("time_s,") && Catch::Contains(",held_core_util\n0,1,0,2,"));
   CHECK_THAT(ts, Catch::EndsWith(",0.3125\n"));
+}
+
+TEST_CASE("a job's shards' nodes and set_cpus' cores are kept aside through suspend and resume",
+          "[ps_cores]") {
+  // SimState keeps a PS job's shards' nodes and the cores set_cpus gave it aside (sim_state.h),
+  // not in JobState. Job a as above: 2 workers of 2 cores, 2 shards of 3 cores, on devices 0
+  // (node 0) and 4 (node 1). set_cpus(4, 3) at 5 s: each node holds 3 + 4 = 7 cores, 9 free.
+  // Suspended at 100 s (5 s to checkpoint): nothing held, 16 free, the cores it was given still
+  // read back until it is placed again. Resumed at 110 s on the same devices: the request's
+  // cores again, 2 + 3 = 5 per node, 11 free, and the shards on nodes 0 and 1 once more.
+  struct Seen {
+    std::vector<NodeId> hosts;
+    double ps_cores = -1, worker_cores = -1, free0 = -1, free1 = -1;
+  };
+  Seen at100, at110, at120;
+  auto see = [](const Control& c, Seen& out) {
+    out.hosts.assign(c.ps_hosts(0).begin(), c.ps_hosts(0).end());
+    out.ps_cores = c.ps_cores(0);
+    out.worker_cores = c.worker_cores(0);
+    out.free0 = c.node_cpu_free(0);
+    out.free1 = c.node_cpu_free(1);
+  };
+  ScriptedRun s(kTwoNodes16,
+                "id,submit_s,workers,iterations,model,ps,ps_cpus,cpus_per_worker\n"
+                "a,0,2,1000,resnet50,2,3,2\n",
+                {{0,
+                  [](Control& c) {
+                    c.start(0, std::vector<DeviceId>{0, 4});
+                  }},
+                 {5'000'000, [](Control& c) { c.set_cpus(0, 4, 3); }},
+                 {100'000'000,
+                  [&](Control& c) {
+                    see(c, at100);
+                    c.suspend(0);
+                  }},
+                 {110'000'000,
+                  [&](Control& c) {
+                    see(c, at110);
+                    c.resume(0, std::vector<DeviceId>{0, 4});
+                  }},
+                 {120'000'000, [&](Control& c) { see(c, at120); }}});
+  s.run();
+  CHECK(at100.hosts == std::vector<NodeId>{0, 1});
+  CHECK(at100.ps_cores == 4);
+  CHECK(at100.worker_cores == 3);
+  CHECK(at100.free0 == 9);
+  CHECK(at100.free1 == 9);
+  CHECK(at110.hosts.empty());
+  CHECK(at110.ps_cores == 4);
+  CHECK(at110.worker_cores == 3);
+  CHECK(at110.free0 == 16);
+  CHECK(at110.free1 == 16);
+  CHECK(at120.hosts == std::vector<NodeId>{0, 1});
+  CHECK(at120.ps_cores == 3);
+  CHECK(at120.worker_cores == 2);
+  CHECK(at120.free0 == 11);
+  CHECK(at120.free1 == 11);
+  CHECK(s.job("a").status == JobStatus::kFinished);
+  CHECK(s.sim->state().ps_hosts.empty());
 }

@@ -150,7 +150,9 @@ TEST_CASE("set_share changes a running job's shares after costs.set_share_s", "[
   s.run();
   CHECK(s.end("b") == Approx(100));
   CHECK(s.end("a") == Approx(146.875));
-  CHECK(s.sim->state().jobs[0].share_max == 0.8);
+  CHECK(s.sim->state().share_max(0) == 0.8);
+  CHECK(s.sim->state().share_min(0) == 0.2);
+  CHECK(s.sim->state().share_max(1) == 0.3); // b's from its request: no set_share
 }
 
 TEST_CASE("set_share refuses shares out of range and a min that does not fit", "[share][errors]") {

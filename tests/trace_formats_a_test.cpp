@@ -310,7 +310,7 @@ TEST_CASE("helios: the synthetic cluster_log.csv maps every column", "[formats][
   CHECK(a.trace_status == TraceStatus::kFailed);
   CHECK(a.request.workers == 2);
   CHECK(a.request.devices_per_worker == 8);
-  CHECK(a.request.cpus_per_worker == 32);
+  CHECK(w.details_of(a.request).cpus_per_worker == 32);
   CHECK(a.request.submit == from_seconds(120));
   CHECK(a.iterations == Approx(300));
   CHECK(w.users[a.request.user] == "uAa01");
@@ -319,7 +319,7 @@ TEST_CASE("helios: the synthetic cluster_log.csv maps every column", "[formats][
   const JobSpec& b = spec_named(w, "200010");
   CHECK(b.request.workers == 1);
   CHECK(b.request.devices_per_worker == 3);
-  CHECK(b.request.cpus_per_worker == 6);
+  CHECK(w.details_of(b.request).cpus_per_worker == 6);
   // TIMEOUT and NODE_FAIL count as failed, CANCELLED as killed.
   CHECK(spec_named(w, "200007").trace_status == TraceStatus::kFailed);
   CHECK(spec_named(w, "200008").trace_status == TraceStatus::kFailed);

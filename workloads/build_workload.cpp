@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -14,6 +16,7 @@
 #include <set>
 #include <span>
 #include <tuple>
+#include <unordered_map>
 
 namespace dlsim {
 
@@ -55,7 +58,8 @@ PerfTable build_perf_table(const ModelZoo& zoo, const std::vector<DeviceType>& t
 namespace {
 
 // How many workers of job `r` the whole cluster could hold at once on type t, if empty.
-std::uint64_t worker_capacity(const Cluster& c, DeviceTypeId t, const JobRequest& r) {
+std::uint64_t worker_capacity(const Cluster& c, DeviceTypeId t, const JobRequest& r,
+                              const RequestDetails& rd) {
   std::uint64_t total = 0;
   for (const auto& g : c.groups) {
     std::uint32_t devs = 0;
@@ -63,12 +67,12 @@ std::uint64_t worker_capacity(const Cluster& c, DeviceTypeId t, const JobRequest
       if (type == t) devs += n;
     }
     std::uint64_t per_node = devs / r.devices_per_worker;
-    if (r.cpus_per_worker > 0)
+    if (rd.cpus_per_worker > 0)
       per_node = std::min<std::uint64_t>(
-          per_node, static_cast<std::uint64_t>(g.cpu_cores / r.cpus_per_worker + 1e-9));
-    if (r.mem_gb_per_worker > 0)
+          per_node, static_cast<std::uint64_t>(g.cpu_cores / rd.cpus_per_worker + 1e-9));
+    if (rd.mem_gb_per_worker > 0)
       per_node = std::min<std::uint64_t>(
-          per_node, static_cast<std::uint64_t>(g.memory_gb / r.mem_gb_per_worker + 1e-9));
+          per_node, static_cast<std::uint64_t>(g.memory_gb / rd.mem_gb_per_worker + 1e-9));
     total += per_node * g.count;
   }
   return total;
@@ -78,7 +82,7 @@ std::uint64_t worker_capacity(const Cluster& c, DeviceTypeId t, const JobRequest
 // and memory that no node has enough of, with the largest node's figure; "" when one worker fits
 // somewhere (the gang as a whole is then too large).
 std::string missing_resource(const Cluster& c, std::span<const DeviceTypeId> candidates,
-                             const JobRequest& r) {
+                             const JobRequest& r, const RequestDetails& rd) {
   std::uint32_t most_devices = 0;
   double most_cores = 0, most_memory = 0; // of the nodes with enough devices
   for (const auto& g : c.groups) {
@@ -96,48 +100,48 @@ std::string missing_resource(const Cluster& c, std::span<const DeviceTypeId> can
     return fmt::format("no node has {} {}GPUs (the most on one node: {})", r.devices_per_worker,
                        type, most_devices);
   }
-  if (r.cpus_per_worker > 0 && most_cores + 1e-9 < r.cpus_per_worker) {
+  if (rd.cpus_per_worker > 0 && most_cores + 1e-9 < rd.cpus_per_worker) {
     return fmt::format("no node with {} {}GPUs has {} CPU cores (the most: {})",
-                       r.devices_per_worker, type, r.cpus_per_worker, most_cores);
+                       r.devices_per_worker, type, rd.cpus_per_worker, most_cores);
   }
-  if (r.mem_gb_per_worker > 0 && most_memory + 1e-9 < r.mem_gb_per_worker) {
+  if (rd.mem_gb_per_worker > 0 && most_memory + 1e-9 < rd.mem_gb_per_worker) {
     return fmt::format("no node with {} {}GPUs has {} GB of memory (the most: {} GB)",
-                       r.devices_per_worker, type, r.mem_gb_per_worker, most_memory);
+                       r.devices_per_worker, type, rd.mem_gb_per_worker, most_memory);
   }
   return "";
 }
 
 // Why the workers of host task `r` (0 devices per worker) can never hold their cores and memory
 // at once, naming the largest node's figures; "" when they can.
-std::string host_task_misfit(const Cluster& c, const JobRequest& r) {
+std::string host_task_misfit(const Cluster& c, const JobRequest& r, const RequestDetails& rd) {
   std::uint64_t total = 0;
   double most_cores = 0, most_memory = 0;
   for (const auto& g : c.groups) {
     most_cores = std::max(most_cores, g.cpu_cores);
     most_memory = std::max(most_memory, g.memory_gb);
     std::uint64_t per_node = r.workers;
-    if (r.cpus_per_worker > 0)
+    if (rd.cpus_per_worker > 0)
       per_node = std::min<std::uint64_t>(
-          per_node, static_cast<std::uint64_t>(g.cpu_cores / r.cpus_per_worker + 1e-9));
-    if (r.mem_gb_per_worker > 0)
+          per_node, static_cast<std::uint64_t>(g.cpu_cores / rd.cpus_per_worker + 1e-9));
+    if (rd.mem_gb_per_worker > 0)
       per_node = std::min<std::uint64_t>(
-          per_node, static_cast<std::uint64_t>(g.memory_gb / r.mem_gb_per_worker + 1e-9));
+          per_node, static_cast<std::uint64_t>(g.memory_gb / rd.mem_gb_per_worker + 1e-9));
     total += per_node * g.count;
   }
   if (total >= r.workers) return "";
-  if (r.cpus_per_worker > most_cores + 1e-9) {
+  if (rd.cpus_per_worker > most_cores + 1e-9) {
     return fmt::format("a job of 0 devices per worker needs {} CPU cores on one node; the largest "
                        "node has {} cores ({} GB)",
-                       r.cpus_per_worker, most_cores, most_memory);
+                       rd.cpus_per_worker, most_cores, most_memory);
   }
-  if (r.mem_gb_per_worker > most_memory + 1e-9) {
+  if (rd.mem_gb_per_worker > most_memory + 1e-9) {
     return fmt::format("a job of 0 devices per worker needs {} GB of memory on one node; the "
                        "largest node has {} GB ({} cores)",
-                       r.mem_gb_per_worker, most_memory, most_cores);
+                       rd.mem_gb_per_worker, most_memory, most_cores);
   }
   return fmt::format("{} workers of {} CPU cores and {} GB each (0 devices) cannot fit: the "
                      "cluster holds at most {} at once",
-                     r.workers, r.cpus_per_worker, r.mem_gb_per_worker, total);
+                     r.workers, rd.cpus_per_worker, rd.mem_gb_per_worker, total);
 }
 
 // Why job r's parameter servers, which hold ps_cpus cores each on the nodes of its workers
@@ -145,7 +149,7 @@ std::string host_task_misfit(const Cluster& c, const JobRequest& r) {
 // would need more cores than the largest node has, or the job more than the cluster; "" when
 // neither. Not sufficient for a fit (devices and cores must be on the same nodes): a job that
 // passes and still never fits stays pending and is counted unfinished, like any other.
-std::string ps_misfit(const Cluster& c, const JobRequest& r) {
+std::string ps_misfit(const Cluster& c, const JobRequest& r, const RequestDetails& rd) {
   double most = 0, total = 0;
   for (const auto& g : c.groups) {
     most = std::max(most, g.cpu_cores);
@@ -153,22 +157,70 @@ std::string ps_misfit(const Cluster& c, const JobRequest& r) {
   }
   const std::uint32_t w = std::max<std::uint32_t>(1, r.min_workers);
   const std::uint32_t per_worker = (r.ps + w - 1) / w;
-  const double one = r.cpus_per_worker + per_worker * static_cast<double>(r.ps_cpus);
+  const double one = rd.cpus_per_worker + per_worker * static_cast<double>(r.ps_cpus);
   if (one > most + 1e-9) {
     return fmt::format("{} parameter server(s) of {} CPU cores on {} worker(s): a worker's node "
                        "holds {} of them, {} cores with the worker's {}; the largest node has {} "
                        "({} node(s) in the cluster)",
-                       r.ps, r.ps_cpus, w, per_worker, one, r.cpus_per_worker, most,
+                       r.ps, r.ps_cpus, w, per_worker, one, rd.cpus_per_worker, most,
                        c.nodes.size());
   }
-  const double all = w * r.cpus_per_worker + r.ps * static_cast<double>(r.ps_cpus);
+  const double all = w * rd.cpus_per_worker + r.ps * static_cast<double>(r.ps_cpus);
   if (all > total + 1e-9) {
     return fmt::format("{} workers of {} CPU cores and {} parameter servers of {} need {} cores; "
                        "the cluster has {}",
-                       w, r.cpus_per_worker, r.ps, r.ps_cpus, all, total);
+                       w, rd.cpus_per_worker, r.ps, r.ps_cpus, all, total);
   }
   return "";
 }
+
+// Each distinct RequestDetails once, in order of first use (Workload::details, [0] the
+// defaults), compared bit for bit so that every job reads back exactly the numbers it was given.
+// Most traces give many jobs in a row the same details: those skip the hash.
+class DetailsInterner {
+public:
+  explicit DetailsInterner(std::vector<RequestDetails>& table) : table_(table) {
+    for (std::size_t i = 0; i < table_.size(); ++i)
+      index_.emplace(key_of(table_[i]), static_cast<std::uint32_t>(i));
+  }
+  std::uint32_t intern(const RequestDetails& d) {
+    const Key key = key_of(d);
+    if (has_last_ && key == last_key_) return last_;
+    auto [it, added] = index_.try_emplace(key, static_cast<std::uint32_t>(table_.size()));
+    if (added) table_.push_back(d);
+    has_last_ = true;
+    last_key_ = key;
+    last_ = it->second;
+    return last_;
+  }
+
+private:
+  using Key = std::array<std::uint64_t, 7>;
+  static Key key_of(const RequestDetails& d) {
+    return {std::bit_cast<std::uint64_t>(d.cpus_per_worker),
+            std::bit_cast<std::uint64_t>(d.mem_gb_per_worker),
+            std::bit_cast<std::uint64_t>(d.gpu_util),
+            std::bit_cast<std::uint64_t>(d.gpu_mem_gb),
+            std::bit_cast<std::uint64_t>(d.requested_time_s),
+            std::bit_cast<std::uint64_t>(d.gpu_share_min),
+            std::bit_cast<std::uint64_t>(d.gpu_share_max)};
+  }
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      std::uint64_t h = 14695981039346656037ULL; // FNV-1a over the seven words
+      for (std::uint64_t v : k) {
+        h ^= v;
+        h *= 1099511628211ULL;
+      }
+      return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+  };
+  std::vector<RequestDetails>& table_;
+  std::unordered_map<Key, std::uint32_t, KeyHash> index_;
+  bool has_last_ = false;
+  Key last_key_{};
+  std::uint32_t last_ = 0;
+};
 
 } // namespace
 
@@ -246,6 +298,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   if (!std::is_sorted(order.begin(), order.end(), by_submit))
     std::stable_sort(order.begin(), order.end(), by_submit);
   w.jobs.reserve(trace.jobs.size());
+  DetailsInterner details(w.details);
   std::size_t name_chars = 0;
   for (const TraceJob& tj : trace.jobs)
     name_chars += tj.name.size();
@@ -266,6 +319,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     };
     JobSpec spec;
     JobRequest& r = spec.request;
+    RequestDetails rd; // interned into w.details when the job is kept
     // The error's context is formatted only when the check fails: a string per job was a
     // tenth of reading a million-job trace.
     if (!(std::fabs(tj.submit_s) <= kMaxSeconds))
@@ -275,17 +329,17 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     r.workers = tj.workers;
     r.devices_per_worker = tj.devices_per_worker;
     r.ps = tj.ps;
-    r.cpus_per_worker = tj.cpus_per_worker;
+    rd.cpus_per_worker = tj.cpus_per_worker;
     r.ps_cpus = tj.ps_cpus;
-    r.mem_gb_per_worker = tj.mem_gb_per_worker;
+    rd.mem_gb_per_worker = tj.mem_gb_per_worker;
     r.min_workers = tj.min_workers == 0 ? tj.workers : tj.min_workers;
     r.max_workers = tj.max_workers == 0 ? tj.workers : tj.max_workers;
     r.priority = tj.priority;
     r.user = tj.user;
     r.queue = tj.queue;
-    r.requested_time_s = tj.requested_s;
-    r.gpu_share_min = tj.gpu_share_min;
-    r.gpu_share_max = tj.gpu_share_max < 0 ? tj.gpu_share_min : tj.gpu_share_max;
+    rd.requested_time_s = tj.requested_s;
+    rd.gpu_share_min = tj.gpu_share_min;
+    rd.gpu_share_max = tj.gpu_share_max < 0 ? tj.gpu_share_min : tj.gpu_share_max;
     spec.trace_status = static_cast<TraceStatus>(tj.trace_status);
     if (tj.model != kNoString && model_of[tj.model] < 0 && options.unknown_models_on_duration) {
       ++unknown_model_jobs[tj.model];
@@ -316,8 +370,9 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       r.type_set = choice.type_set;
     }
     const ModelInfo* info = r.model > 0 ? &zoo.models[r.model - 1] : nullptr;
-    r.gpu_util = tj.gpu_util > 0 ? tj.gpu_util : (info ? info->gpu_util : options.default_gpu_util);
-    r.gpu_mem_gb = tj.gpu_mem_gb >= 0 ? tj.gpu_mem_gb : (info ? info->gpu_mem_gb : 0);
+    rd.gpu_util =
+        tj.gpu_util > 0 ? tj.gpu_util : (info ? info->gpu_util : options.default_gpu_util);
+    rd.gpu_mem_gb = tj.gpu_mem_gb >= 0 ? tj.gpu_mem_gb : (info ? info->gpu_mem_gb : 0);
     // A run time observed on a GPU type is the run time on that type.
     DeviceTypeId observed_on = tj.observed_on_device_type && r.device_type >= 0
                                    ? static_cast<DeviceTypeId>(r.device_type)
@@ -367,13 +422,14 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
                                       "that train with it: give its PS as their own rows");
         continue;
       }
-      if (std::string why = host_task_misfit(cluster, r); !why.empty()) {
+      if (std::string why = host_task_misfit(cluster, r, rd); !why.empty()) {
         reject_row(trace, read_options, where("workers") + why);
         continue;
       }
-      r.gpu_util = 0;
-      r.gpu_mem_gb = 0;
+      rd.gpu_util = 0;
+      rd.gpu_mem_gb = 0;
       add_curve(tj, spec);
+      r.details = details.intern(rd);
       w.job_names.push_back(tj.name);
       w.jobs.push_back(std::move(spec));
       continue;
@@ -411,26 +467,26 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       // A replica keeps the whole model on each of its devices (docs/runtime.md).
       const double cap = cluster.types[t].memory_gb;
       most_memory = std::max(most_memory, cap);
-      if (cap > 0 && r.gpu_mem_gb > cap + 1e-9) continue;
-      best = std::max(best, worker_capacity(cluster, t, r));
+      if (cap > 0 && rd.gpu_mem_gb > cap + 1e-9) continue;
+      best = std::max(best, worker_capacity(cluster, t, r, rd));
     }
-    if (best == 0 && !candidates.empty() && r.gpu_mem_gb > most_memory + 1e-9 && most_memory > 0) {
+    if (best == 0 && !candidates.empty() && rd.gpu_mem_gb > most_memory + 1e-9 && most_memory > 0) {
       reject_row(trace, read_options,
                  tj.gpu_mem_gb >= 0
                      ? where("gpu_mem_gb") +
                            fmt::format("{} GB per device; the largest usable device here has {} GB",
-                                       r.gpu_mem_gb, most_memory)
+                                       rd.gpu_mem_gb, most_memory)
                      : where("model") +
                            fmt::format("model '{}' needs {} GB per device; the largest "
                                        "usable device here has {} GB",
-                                       w.models[r.model], r.gpu_mem_gb, most_memory));
+                                       w.models[r.model], rd.gpu_mem_gb, most_memory));
       continue;
     }
     // Parameter servers hold their cores on their workers' nodes, shard s with worker s mod w
     // (docs/scaling.md#parameter-servers-that-hold-cores): some node must hold one worker with
     // its ceil(ps / w) shards, and the cluster all of the job's cores at once.
     if (r.ps_cpus > 0) {
-      if (std::string why = ps_misfit(cluster, r); !why.empty()) {
+      if (std::string why = ps_misfit(cluster, r, rd); !why.empty()) {
         reject_row(trace, read_options, where("ps_cpus") + why);
         continue;
       }
@@ -442,7 +498,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
                                            "cluster holds at most {} such workers at once",
                                            r.min_workers, r.devices_per_worker, best);
       if (best == 0 && !candidates.empty()) {
-        std::string why = missing_resource(cluster, candidates, r);
+        std::string why = missing_resource(cluster, candidates, r, rd);
         if (!why.empty()) what += ": " + why;
       }
       reject_row(trace, read_options, where("workers") + what);
@@ -458,6 +514,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       continue;
     }
     add_curve(tj, spec);
+    r.details = details.intern(rd);
     w.job_names.push_back(tj.name);
     w.jobs.push_back(std::move(spec));
   }
@@ -489,8 +546,9 @@ std::vector<DeviceTypeId> unusable_device_types(const Workload& workload, const 
   std::vector<char> used(types, 0);
   for (const JobSpec& spec : workload.jobs) {
     const JobRequest& r = spec.request;
+    const RequestDetails& rd = workload.details_of(r);
     if (is_host_task(r)) continue; // uses no device type
-    if (!seen.insert({r.device_type, r.type_set, r.model, r.gpu_mem_gb}).second) continue;
+    if (!seen.insert({r.device_type, r.type_set, r.model, rd.gpu_mem_gb}).second) continue;
     const DeviceTypeId own = static_cast<DeviceTypeId>(r.device_type);
     std::span<const DeviceTypeId> accepted =
         r.device_type >= 0          ? std::span<const DeviceTypeId>(&own, 1)
@@ -498,7 +556,7 @@ std::vector<DeviceTypeId> unusable_device_types(const Workload& workload, const 
                                     : std::span<const DeviceTypeId>(gpu_types);
     for (DeviceTypeId t : accepted) {
       const double cap = cluster.types[t].memory_gb;
-      if (cap > 0 && r.gpu_mem_gb > cap + 1e-9) continue;
+      if (cap > 0 && rd.gpu_mem_gb > cap + 1e-9) continue;
       if (workload.perf.supports(r.model, t)) used[t] = 1;
     }
   }

@@ -379,8 +379,8 @@ private:
       case Move::kAddPsCpu:
       case Move::kAddWorkerCpu: {
         const bool ps = m.move == Move::kAddPsCpu;
-        const double ps_cores = st.ps_cores + (ps ? 1 : 0);
-        const double worker_cores = st.worker_cores + (ps ? 0 : 1);
+        const double ps_cores = c.ps_cores(m.job) + (ps ? 1 : 0);
+        const double worker_cores = c.worker_cores(m.job) + (ps ? 0 : 1);
         if (check_ps_cores(c, m.job, st.devices, holds_ps_cores(c.request(m.job)) ? st.ps : 0,
                            ps_cores, worker_cores, true))
           break; // moves made before this one took the cores
@@ -423,7 +423,7 @@ private:
   static bool ps_shards_fit(const View& v, JobId j, std::uint32_t k) {
     const JobState& st = v.state(j);
     return !holds_ps_cores(v.request(j)) ||
-           !check_ps_cores(v, j, st.devices, k, st.ps_cores, st.worker_cores, true);
+           !check_ps_cores(v, j, st.devices, k, v.ps_cores(j), v.worker_cores(j), true);
   }
 
   static void shrink(Control& c, JobId j, std::uint32_t workers, const std::string& why) {

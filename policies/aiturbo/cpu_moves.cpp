@@ -19,8 +19,8 @@ double cpu_step_ratio(const View& v, JobId j, double ps_cores, double worker_cor
   ScalingPlacement p = scaling_placement(v.cluster(), st);
   p.devices_per_worker = r.devices_per_worker;
   const double compute = perf.iter_time(r.model, st.type);
-  p.ps_cores = st.ps_cores;
-  p.worker_cores = st.worker_cores;
+  p.ps_cores = v.ps_cores(j);
+  p.worker_cores = v.worker_cores(j);
   const double now = analytic_step_s(compute, t.model_bytes, t.comm_overlap, p);
   p.ps_cores = ps_cores;
   p.worker_cores = worker_cores;
@@ -43,13 +43,15 @@ CpuMoves cpu_moves(const View& v, JobId j, double v_now, double pause_s) {
   const JobRequest& r = v.request(j);
   const bool ps_cores = holds_ps_cores(r);
   const std::uint32_t shards = ps_cores ? st.ps : 0;
-  if (ps_cores && st.ps_cores + 1 <= 1024 &&
-      !check_ps_cores(v, j, st.devices, shards, st.ps_cores + 1, st.worker_cores, true)) {
-    out.add_ps_cpu = v_now * cpu_step_ratio(v, j, st.ps_cores + 1, st.worker_cores) + pause_s;
+  const double ps_now = v.ps_cores(j);
+  const double worker_now = v.worker_cores(j);
+  if (ps_cores && ps_now + 1 <= 1024 &&
+      !check_ps_cores(v, j, st.devices, shards, ps_now + 1, worker_now, true)) {
+    out.add_ps_cpu = v_now * cpu_step_ratio(v, j, ps_now + 1, worker_now) + pause_s;
   }
-  if (st.worker_cores > 0 && st.worker_cores + 1 <= 1024 &&
-      !check_ps_cores(v, j, st.devices, shards, st.ps_cores, st.worker_cores + 1, true)) {
-    out.add_worker_cpu = v_now * cpu_step_ratio(v, j, st.ps_cores, st.worker_cores + 1) + pause_s;
+  if (worker_now > 0 && worker_now + 1 <= 1024 &&
+      !check_ps_cores(v, j, st.devices, shards, ps_now, worker_now + 1, true)) {
+    out.add_worker_cpu = v_now * cpu_step_ratio(v, j, ps_now, worker_now + 1) + pause_s;
   }
   return out;
 }

@@ -21,7 +21,7 @@ std::vector<DeviceId> free_on(const View& view, const State& st, NodeId n, Devic
 }
 
 std::uint32_t workers_by_resources(const View& view, JobId j, NodeId n, const Claims* claims) {
-  const JobRequest& req = view.request(j);
+  const RequestDetails& rd = view.details(j);
   auto limit = [](double free, double per) {
     return per > 0 ? static_cast<std::uint32_t>(std::max(0.0, free + 1e-9) / per) : 0xffffffffU;
   };
@@ -31,7 +31,7 @@ std::uint32_t workers_by_resources(const View& view, JobId j, NodeId n, const Cl
     if (auto it = claims->cpu.find(n); it != claims->cpu.end()) cpu -= it->second;
     if (auto it = claims->mem.find(n); it != claims->mem.end()) mem -= it->second;
   }
-  return std::min(limit(cpu, req.cpus_per_worker), limit(mem, req.mem_gb_per_worker));
+  return std::min(limit(cpu, rd.cpus_per_worker), limit(mem, rd.mem_gb_per_worker));
 }
 
 bool resources_fit(const View& view, JobId j, std::span<const DeviceId> devices,

@@ -62,9 +62,10 @@ Usage usage_of(const View& view, const Group& g) {
   Usage u;
   for (JobId m : g.members) {
     const JobRequest& r = view.request(m);
+    const RequestDetails& rd = view.details(m);
     double workers = static_cast<double>(g.devices.size() / r.devices_per_worker);
-    u.cpu += workers * r.cpus_per_worker;
-    u.mem += workers * r.mem_gb_per_worker;
+    u.cpu += workers * rd.cpus_per_worker;
+    u.mem += workers * rd.mem_gb_per_worker;
   }
   return u;
 }
@@ -177,6 +178,7 @@ private:
   std::optional<NodePlan> evaluate(NodeId n, std::uint32_t want, const Claims& base,
                                    const std::map<std::uint32_t, std::size_t>& base_joins) const {
     const JobRequest& req = view_.request(j_);
+    const RequestDetails& rd = view_.details(j_);
     NodePlan p;
     p.node = n;
     p.workers = want;
@@ -226,13 +228,13 @@ private:
       auto it = m.find(n);
       return it == m.end() ? 0.0 : it->second;
     };
-    if (want * req.cpus_per_worker > avail.cpu - claimed(base.cpu, n) + 1e-9 ||
-        want * req.mem_gb_per_worker > avail.mem - claimed(base.mem, n) + 1e-9) {
+    if (want * rd.cpus_per_worker > avail.cpu - claimed(base.cpu, n) + 1e-9 ||
+        want * rd.mem_gb_per_worker > avail.mem - claimed(base.mem, n) + 1e-9) {
       return std::nullopt;
     }
     p.claims.nodes_off.insert(n);
-    p.claims.cpu[n] += want * req.cpus_per_worker;
-    p.claims.mem[n] += want * req.mem_gb_per_worker;
+    p.claims.cpu[n] += want * rd.cpus_per_worker;
+    p.claims.mem[n] += want * rd.mem_gb_per_worker;
     return p;
   }
 

@@ -16,7 +16,8 @@ bool slice_ready(const View& view, const State& st, std::uint32_t gid, const Gro
     if (slot.count >= view.config().max_timeslice_jobs) return false;
     for (unsigned k = 0; k < slot.count; ++k) {
       const JobState& h = view.state(slot.jobs[k]);
-      if (st.group_of(slot.jobs[k]) != gid || !h.sliced || h.slice_s != st.opt.slice_s)
+      if (st.group_of(slot.jobs[k]) != gid || !h.sliced ||
+          view.slice_s(slot.jobs[k]) != st.opt.slice_s)
         return false;
     }
   }

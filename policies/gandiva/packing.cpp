@@ -33,11 +33,11 @@ bool may_pack(const State& st, const View& view, const Group& g) {
   if (!running(view, a) || !running(view, b)) return false;
   if (!(st.note(a).solo_rate > 0) || !(st.note(b).solo_rate > 0)) return false;
   if (st.rejected_pairs.count(pair_of(g))) return false;
-  const JobRequest& ra = view.request(a);
-  const JobRequest& rb = view.request(b);
-  if (ra.gpu_util + rb.gpu_util > st.opt.pack_util_limit + 1e-9) return false;
+  const RequestDetails& da = view.details(a);
+  const RequestDetails& db = view.details(b);
+  if (da.gpu_util + db.gpu_util > st.opt.pack_util_limit + 1e-9) return false;
   double cap = view.cluster().types[g.type].memory_gb;
-  return !(cap > 0 && ra.gpu_mem_gb + rb.gpu_mem_gb > cap + 1e-9);
+  return !(cap > 0 && da.gpu_mem_gb + db.gpu_mem_gb > cap + 1e-9);
 }
 
 } // namespace

@@ -366,6 +366,7 @@ void Session::build_job(const View& view, JobInfo& job, JobId j) {
   const Cluster& c = view.cluster();
   const JobState& st = view.state(j);
   const JobRequest& r = view.request(j);
+  const RequestDetails& rd = view.details(j);
   job.id = j;
   job.generation = st.generation;
   job.changed = false;
@@ -375,8 +376,8 @@ void Session::build_job(const View& view, JobInfo& job, JobId j) {
   job.status = st.status;
   job.min_member = r.min_workers;
   job.devices_per_task = r.devices_per_worker;
-  job.task_req = Resources::of(r.devices_per_worker, r.cpus_per_worker, r.mem_gb_per_worker);
-  job.gpu_mem_gb = r.gpu_mem_gb;
+  job.task_req = Resources::of(r.devices_per_worker, rd.cpus_per_worker, rd.mem_gb_per_worker);
+  job.gpu_mem_gb = rd.gpu_mem_gb;
   job.compatible = view.compatible_types(j);
   job.type = -1;
   job.counts = {};

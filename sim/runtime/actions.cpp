@@ -73,6 +73,7 @@ std::optional<std::string> Simulation::check_place(JobId j, std::span<const Devi
                                                    Sharing sharing, std::span<const DeviceId> own,
                                                    double slice_s) const {
   const JobRequest& req = s_.workload->jobs[j].request;
+  const RequestDetails& rd = s_.details_of(j);
   auto why =
       check_place_workers(j, devices, sharing, own, req.min_workers, req.max_workers, slice_s);
   if (why || !holds_ps_cores(req)) return why;
@@ -81,8 +82,8 @@ std::optional<std::string> Simulation::check_place(JobId j, std::span<const Devi
   const JobState& job = s_.jobs[j];
   const bool moving = !own.empty();
   return check_ps_cores(View(s_, true, true), j, devices, job.ps,
-                        moving ? job.ps_cores : req.ps_cpus,
-                        moving ? job.worker_cores : req.cpus_per_worker, moving);
+                        moving ? s_.ps_cores(j) : req.ps_cpus,
+                        moving ? s_.worker_cores(j) : rd.cpus_per_worker, moving);
 }
 
 std::optional<std::string>
@@ -91,6 +92,7 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
                                 std::uint32_t max_workers, double slice_s) const {
   const Cluster& c = *s_.cluster;
   const JobRequest& req = s_.workload->jobs[j].request;
+  const RequestDetails& rd = s_.details_of(j);
   const std::uint32_t dpw = req.devices_per_worker;
   if (dpw == 0) return "a host task holds no devices (docs/runtime.md#host-tasks)";
   if (devices.empty()) return "no devices given";
@@ -152,9 +154,9 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
                          c.devices[devices[i - i % dpw]].node, c.devices[d].node);
     }
     if (i % dpw == 0) workers_on_node.add(c.devices[d].node);
-    if (double cap = c.type_of(d).memory_gb; cap > 0 && req.gpu_mem_gb > cap + 1e-9) {
+    if (double cap = c.type_of(d).memory_gb; cap > 0 && rd.gpu_mem_gb > cap + 1e-9) {
       return fmt::format("device {} ({}) has {} GB of memory, the job's model needs {} GB", d,
-                         c.type_of(d).name, cap, req.gpu_mem_gb);
+                         c.type_of(d).name, cap, rd.gpu_mem_gb);
     }
     bool mine = std::find(own.begin(), own.end(), d) != own.end();
     if (mine) continue;
@@ -188,7 +190,7 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
     }
     // Under the share controller the guarantees bound the holders (and kMaxShare); whole-device
     // jobs packed by a policy like Gandiva are bounded by max_jobs_per_device and memory.
-    const double need = s_.jobs[j].share_min;
+    const double need = s_.share_min(j);
     const bool controlled = need < 1 || slot.controlled > 0;
     const unsigned most = controlled ? DeviceSlot::kMaxShare : s_.config.max_jobs_per_device;
     if (slot.count >= most) {
@@ -202,14 +204,14 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
                          slot.guaranteed, need);
     }
     double cap = c.type_of(d).memory_gb;
-    if (cap > 0 && req.gpu_mem_gb > 0 && slot.mem_gb + req.gpu_mem_gb > cap + 1e-9) {
+    if (cap > 0 && rd.gpu_mem_gb > 0 && slot.mem_gb + rd.gpu_mem_gb > cap + 1e-9) {
       return fmt::format("device {} memory: {} GB held + {} GB needed > {} GB", d, slot.mem_gb,
-                         req.gpu_mem_gb, cap);
+                         rd.gpu_mem_gb, cap);
     }
   }
   // Node CPUs and memory; the job's own current workers on a node give theirs back first. A
   // fresh placement takes the request's cores per worker, a move the job's now (set_cpus).
-  const double worker_cores = own.empty() ? req.cpus_per_worker : s_.jobs[j].worker_cores;
+  const double worker_cores = own.empty() ? rd.cpus_per_worker : s_.worker_cores(j);
   NodeCounts own_workers;
   for (std::size_t i = 0; i < own.size(); i += dpw)
     own_workers.add(c.devices[own[i]].node);
@@ -220,9 +222,9 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
       return fmt::format("node {} has {} free CPU cores, {} needed", node, s_.node_cpu_free[node],
                          worker_cores * net);
     }
-    if (req.mem_gb_per_worker * net > s_.node_mem_free[node] + 1e-9) {
+    if (rd.mem_gb_per_worker * net > s_.node_mem_free[node] + 1e-9) {
       return fmt::format("node {} has {} GB free memory, {} needed", node, s_.node_mem_free[node],
-                         req.mem_gb_per_worker * net);
+                         rd.mem_gb_per_worker * net);
     }
   }
   return std::nullopt;
@@ -259,9 +261,10 @@ void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cos
   JobState& job = s_.jobs[j];
   --s_.pending;
   // A fresh placement holds the request's cores (a change by set_cpus lasts while it runs).
-  const JobRequest& req = s_.workload->jobs[j].request;
-  job.ps_cores = req.ps_cpus;
-  job.worker_cores = req.cpus_per_worker;
+  if (job.own_cores) {
+    job.own_cores = false;
+    s_.cores.erase(j);
+  }
   occupy(j, devices);
   occupy_ps(j);
   if (job.first_start < 0) job.first_start = s_.now;
@@ -283,6 +286,7 @@ std::optional<std::string> Simulation::check_place_hosts(JobId j,
                                                          std::span<const NodeId> nodes) const {
   const Cluster& c = *s_.cluster;
   const JobRequest& req = s_.workload->jobs[j].request;
+  const RequestDetails& rd = s_.details_of(j);
   if (!is_host_task(req)) {
     return fmt::format("the job asks for {} device(s) per worker: it is placed on devices, not "
                        "nodes",
@@ -298,13 +302,13 @@ std::optional<std::string> Simulation::check_place_hosts(JobId j,
     ++workers_on_node[n];
   }
   for (auto [node, k] : workers_on_node) {
-    if (req.cpus_per_worker * k > s_.node_cpu_free[node] + 1e-9) {
+    if (rd.cpus_per_worker * k > s_.node_cpu_free[node] + 1e-9) {
       return fmt::format("node {} has {} free CPU cores, {} needed", node, s_.node_cpu_free[node],
-                         req.cpus_per_worker * k);
+                         rd.cpus_per_worker * k);
     }
-    if (req.mem_gb_per_worker * k > s_.node_mem_free[node] + 1e-9) {
+    if (rd.mem_gb_per_worker * k > s_.node_mem_free[node] + 1e-9) {
       return fmt::format("node {} has {} GB free memory, {} needed", node, s_.node_mem_free[node],
-                         req.mem_gb_per_worker * k);
+                         rd.mem_gb_per_worker * k);
     }
   }
   return std::nullopt;
@@ -336,20 +340,22 @@ void Simulation::do_set_share(JobId j, double share_min, double share_max,
                               std::string_view reason) {
   JobState& job = s_.jobs[j];
   settle(j);
-  const bool was_controlled = under_controller(job);
+  const bool was_controlled = s_.under_controller(j);
+  const double old_min = s_.share_min(j);
   // Stop first, with the old shares, so that the device's effective work is taken out as it
   // was put in.
   const double cost_s = s_.config.costs.set_share_s;
   if (cost_s > 0) set_running(j, false);
   for (DeviceId d : job.devices) {
     DeviceSlot& slot = s_.slots[d];
-    slot.guaranteed += share_min - job.share_min;
+    slot.guaranteed += share_min - old_min;
     slot.controlled -= was_controlled ? 1 : 0;
   }
-  job.share_min = share_min;
-  job.share_max = share_max;
+  s_.shares[j] = SimState::Shares{share_min, share_max};
+  job.own_share = true;
+  const bool controlled = s_.under_controller(j);
   for (DeviceId d : job.devices)
-    s_.slots[d].controlled += under_controller(job) ? 1 : 0;
+    s_.slots[d].controlled += controlled ? 1 : 0;
   job.rate = 0;
   s_.changes.jobs.mark(j);
   ++job.generation;
@@ -593,7 +599,7 @@ void Control::timeslice(JobId j, std::span<const DeviceId> devices, double slice
   JobState& job = sim_.s_.jobs[j];
   job.sliced = true;
   job.packed = false;
-  job.slice_s = slice_s;
+  sim_.s_.slices[j] = slice_s;
   double cost = st == JobStatus::kSuspended ? config().costs.resume_s : config().costs.start_s;
   sim_.do_place(j, devices, cost, JobStatus::kStarting);
   sim_.emit(j, JobAction::kSlice, state(j).devices, reason);
@@ -630,7 +636,7 @@ std::optional<std::string> Control::check_migrate(JobId j,
     return fmt::format("{} devices given for a job holding {} (use resize)", devices.size(),
                        job.devices.size());
   }
-  return sim_.check_place(j, devices, sharing_of(job), job.devices, job.slice_s);
+  return sim_.check_place(j, devices, sharing_of(job), job.devices, sim_.s_.slice_s(j));
 }
 
 void Control::migrate(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
@@ -646,7 +652,7 @@ void Control::resize(JobId j, std::span<const DeviceId> devices, std::string_vie
   if (job.status != JobStatus::kRunning) {
     sim_.refuse(j, "resize", fmt::format("job is {}, not running", to_string(job.status)));
   }
-  if (auto why = sim_.check_place(j, devices, sharing_of(job), job.devices, job.slice_s))
+  if (auto why = sim_.check_place(j, devices, sharing_of(job), job.devices, sim_.s_.slice_s(j)))
     sim_.refuse(j, "resize", *why);
   ++sim_.s_.jobs[j].resizes;
   sim_.do_move(j, devices, sim_.resize_cost(j), JobStatus::kResizing);
@@ -668,10 +674,11 @@ void Control::set_share(JobId j, double share_min, double share_max, std::string
   if (share_min < 1 && request(j).devices_per_worker != 1) {
     sim_.refuse(j, "set_share", "a share of a device needs one device per worker");
   }
+  const double own_min = sim_.s_.share_min(j);
   for (DeviceId d : job.devices) {
     const DeviceSlot& slot = device(d);
-    const double others = slot.guaranteed - job.share_min;
-    if (slot.count > 1 && (share_min >= 1) != (job.share_min >= 1)) {
+    const double others = slot.guaranteed - own_min;
+    if (slot.count > 1 && (share_min >= 1) != (own_min >= 1)) {
       sim_.refuse(j, "set_share",
                   fmt::format("device {} is shared: a job cannot move between a share and a "
                               "whole device there",

@@ -30,8 +30,8 @@ void Simulation::do_set_cpus(JobId j, double ps_cores, double worker_cores,
   set_status(j, JobStatus::kResizing);
   const std::vector<DeviceId> same(job.devices.begin(), job.devices.end());
   release(j); // gives back the old cores
-  job.ps_cores = ps_cores;
-  job.worker_cores = worker_cores;
+  s_.cores[j] = SimState::Cores{ps_cores, worker_cores};
+  job.own_cores = true;
   occupy(j, same);
   occupy_ps(j);
   job.rate = 0;
@@ -53,14 +53,15 @@ void Simulation::do_set_cpus(JobId j, double ps_cores, double worker_cores,
 void Control::set_cpus(JobId j, double ps_cores, double worker_cores, std::string_view reason) {
   const JobState& job = state(j);
   const JobRequest& req = request(j);
+  const RequestDetails& rd = details(j);
   if (is_host_task(req)) sim_.refuse(j, "set_cpus", "a host task holds no devices");
   if (job.status != JobStatus::kRunning) {
     sim_.refuse(j, "set_cpus", fmt::format("job is {}, not running", to_string(job.status)));
   }
-  if (!(worker_cores >= req.cpus_per_worker && worker_cores <= 1024)) {
+  if (!(worker_cores >= rd.cpus_per_worker && worker_cores <= 1024)) {
     sim_.refuse(j, "set_cpus",
                 fmt::format("cores per worker must be from the request's {} to 1024, got {}",
-                            req.cpus_per_worker, worker_cores));
+                            rd.cpus_per_worker, worker_cores));
   }
   if (!holds_ps_cores(req)) {
     if (ps_cores != 0) {
@@ -75,7 +76,7 @@ void Control::set_cpus(JobId j, double ps_cores, double worker_cores, std::strin
                             "got {}",
                             req.ps_cpus, ps_cores));
   }
-  if (ps_cores == job.ps_cores && worker_cores == job.worker_cores) {
+  if (ps_cores == sim_.s_.ps_cores(j) && worker_cores == sim_.s_.worker_cores(j)) {
     sim_.refuse(j, "set_cpus", "the cores asked for are the job's now");
   }
   if (auto why = check_ps_cores(*this, j, job.devices, holds_ps_cores(req) ? job.ps : 0, ps_cores,
@@ -104,7 +105,8 @@ void Control::set_ps(JobId j, std::uint32_t ps, std::string_view reason) {
   if (ps == 0) sim_.refuse(j, "set_ps", "a parameter-server job needs at least 1 server, got 0");
   if (ps > 1024) sim_.refuse(j, "set_ps", fmt::format("at most 1024 servers, got {}", ps));
   if (holds_ps_cores(request(j))) {
-    if (auto why = check_ps_cores(*this, j, job.devices, ps, job.ps_cores, job.worker_cores, true))
+    if (auto why = check_ps_cores(*this, j, job.devices, ps, sim_.s_.ps_cores(j),
+                                  sim_.s_.worker_cores(j), true))
       sim_.refuse(j, "set_ps", *why);
   }
   ++sim_.s_.jobs[j].resizes;

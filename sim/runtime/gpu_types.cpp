@@ -13,7 +13,8 @@ gpu_types_by_model(const Cluster& cluster, const Workload& workload,
   std::vector<double> mem_gb(models, 0.0);
   for (const JobSpec& j : workload.jobs) {
     if (j.request.model < models)
-      mem_gb[j.request.model] = std::max(mem_gb[j.request.model], j.request.gpu_mem_gb);
+      mem_gb[j.request.model] =
+          std::max(mem_gb[j.request.model], workload.details_of(j.request).gpu_mem_gb);
   }
   const bool have_perf = workload.perf.type_count == cluster.types.size() &&
                          workload.perf.iter_time_s.size() >= models * workload.perf.type_count;

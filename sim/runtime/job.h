@@ -42,32 +42,20 @@ constexpr bool is_live(JobStatus s) {
   return s != JobStatus::kFuture && !is_over(s);
 }
 
-// Laid out by size, widest first, so that no byte is padding: 192 bytes, which at 3.4 million
-// jobs is most of a run's memory (docs/performance.md#34-million-jobs-where-the-memory-goes). A
-// host task's nodes are kept aside, in SimState::hosts (View::hosts), as few jobs have any.
+// Laid out by size, widest first, so that no byte is padding: 128 bytes, which at 3.4 million
+// jobs is most of a run's memory (docs/performance.md#smaller-records-session-9). What few jobs
+// have is kept aside in SimState, read through View: a host task's nodes (hosts), a parameter
+// server's nodes and cores (ps_hosts, ps_cores, worker_cores), shares changed by set_share
+// (share_min, share_max) and a time slice (slice_s).
 struct JobState {
   std::vector<DeviceId> devices; // worker-major: devices_per_worker per worker
-  // A job whose parameter servers hold CPU cores (holds_ps_cores in ps_placement.h): the node of
-  // each shard while it holds them, shard s with worker s mod workers (docs/scaling.md#parameter-
-  // servers-that-hold-cores).
-  std::vector<NodeId> ps_hosts;
-  double done = 0;          // iterations completed
-  double rate = 0;          // iterations per second now
-  SimTime last_update = 0;  // `done` is exact at this time
-  SimTime first_start = -1; // first allocation
-  SimTime end = -1;         // finish (or cancel) time
-  SimTime run_time = 0;     // time spent running (making progress)
-  double attained = 0;      // device-seconds of running: Tiresias' attained service
-  double slice_s = 0;       // the time slice when sliced
-  // A job whose parameter servers hold CPU cores (holds_ps_cores in ps_placement.h): cores per
-  // shard and per worker now: the request's ps_cpus and cpus_per_worker at every placement,
-  // changed by Control::set_cpus while it runs (ps_hosts, above, has the shards' nodes).
-  double ps_cores = 0;
-  double worker_cores = 0;
-  // Share of each device guaranteed and allowed: the request's, until Control::set_share
-  // changes them (docs/runtime.md#fractional-shares).
-  double share_min = 1;
-  double share_max = 1;
+  double done = 0;               // iterations completed
+  double rate = 0;               // iterations per second now
+  SimTime last_update = 0;       // `done` is exact at this time
+  SimTime first_start = -1;      // first allocation
+  SimTime end = -1;              // finish (or cancel) time
+  SimTime run_time = 0;          // time spent running (making progress)
+  double attained = 0;           // device-seconds of running: Tiresias' attained service
   // Time run alone on all its devices (the only job running on each), which a profiler needs to
   // measure the job's own utilization (View::measured_gpu_util): the total of closed spells, and
   // the start of the current one (-1 when the job is not running alone now).
@@ -82,17 +70,14 @@ struct JobState {
   std::uint32_t ps = 0;         // parameter-server shards: the request's until Control::set_ps
   DeviceTypeId type = 0;        // of the current (or last) allocation
   JobStatus status = JobStatus::kFuture;
-  // One byte for both flags (bit-fields): the byte that keeps the record free of padding.
+  // One byte for the flags (bit-fields): the byte that keeps the record free of padding.
   bool packed : 1 = false; // placed by `pack` on devices shared with others
   bool sliced : 1 = false; // placed by `timeslice`: takes turns on its devices
+  // Control::set_share gave it shares of its own (SimState::shares), not the request's.
+  bool own_share : 1 = false;
+  // Control::set_cpus gave it cores of its own while placed (SimState::cores), not the request's.
+  bool own_cores : 1 = false;
 };
-
-// Under the share controller: packed with a guaranteed share below a whole device. Such a job is
-// granted a share of each of its devices and isolated from interference; the others on its
-// devices are too (admission never mixes them with whole-device jobs).
-constexpr bool under_controller(const JobState& s) {
-  return s.packed && s.share_min < 1;
-}
 
 // A job's counters up to `now`: the runtime settles done, attained and run_time only when a job's
 // rate or state changes (Simulation::settle), so a running job's true values add the run since

@@ -33,9 +33,9 @@ std::optional<std::string> check_ps_cores(const View& v, JobId j, std::span<cons
   if (give_back) {
     const JobState& job = v.state(j);
     for (std::size_t i = 0; i < job.devices.size(); i += dpw)
-      back[c.devices[job.devices[i]].node] += job.worker_cores;
-    for (NodeId n : job.ps_hosts)
-      back[n] += job.ps_cores;
+      back[c.devices[job.devices[i]].node] += v.worker_cores(j);
+    for (NodeId n : v.ps_hosts(j))
+      back[n] += v.ps_cores(j);
   }
   for (auto [n, cores] : need) {
     auto it = back.find(n);

@@ -40,8 +40,8 @@ inline bool ps_cores_fit(const View& v, JobId j, std::span<const DeviceId> devic
   if (!holds_ps_cores(r)) return true;
   const JobState& s = v.state(j);
   const bool moving = !s.devices.empty();
-  return !check_ps_cores(v, j, devices, s.ps, moving ? s.ps_cores : r.ps_cpus,
-                         moving ? s.worker_cores : r.cpus_per_worker, moving);
+  return !check_ps_cores(v, j, devices, s.ps, moving ? v.ps_cores(j) : r.ps_cpus,
+                         moving ? v.worker_cores(j) : v.details(j).cpus_per_worker, moving);
 }
 
 } // namespace dlsim

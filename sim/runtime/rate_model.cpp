@@ -77,13 +77,14 @@ std::size_t device_grants(const SimState& s, const DeviceSlot& slot, JobId also,
   for (unsigned k = 0; k < slot.count; ++k) {
     const JobId h = slot.jobs[k];
     const JobState& holder = s.jobs[h];
-    if (!under_controller(holder) || h == leaving ||
+    if (!s.under_controller(h) || h == leaving ||
         (holder.status != JobStatus::kRunning && h != also))
       continue;
-    const double u = s.workload->jobs[h].request.gpu_util;
+    const double u = s.details_of(h).gpu_util;
     jobs[n] = h;
-    lo[n] = holder.share_min;
-    hi[n] = std::max(holder.share_min, std::min(holder.share_max, u));
+    const double share_min = s.share_min(h);
+    lo[n] = share_min;
+    hi[n] = std::max(share_min, std::min(s.share_max(h), u));
     ++n;
   }
   water_fill(std::span<const double>(lo.data(), n), std::span<const double>(hi.data(), n),
@@ -109,7 +110,7 @@ double share_effective(const SimState& s, const DeviceSlot& slot, JobId leaving)
   const std::size_t n = device_grants(s, slot, kNoJob, leaving, jobs, grant);
   double sum = 0;
   for (std::size_t i = 0; i < n; ++i)
-    sum += std::min(s.workload->jobs[jobs[i]].request.gpu_util, grant[i]);
+    sum += std::min(s.details_of(jobs[i]).gpu_util, grant[i]);
   return sum;
 }
 
@@ -158,7 +159,7 @@ double pair_slowdown(const SimState& s, DeviceTypeId type, JobId j, JobId other)
       s.config.interference_pairs.at(type, jobs[j].request.model, jobs[other].request.model);
   if (measured > 0) return measured;
   return interference_slowdown(interference_of(s.config, type),
-                               jobs[j].request.gpu_util + jobs[other].request.gpu_util);
+                               s.details_of(j).gpu_util + s.details_of(other).gpu_util);
 }
 
 } // namespace
@@ -181,9 +182,8 @@ double device_effective_on(const SimState& s, DeviceId d, JobId leaving) {
   JobId pair[2];
   if (slot.running == 2 && !s.config.interference_pairs.empty() &&
       running_pair(s, slot, leaving, pair)) {
-    const auto& jobs = s.workload->jobs;
-    double work = jobs[pair[0]].request.gpu_util / pair_slowdown(s, type, pair[0], pair[1]) +
-                  jobs[pair[1]].request.gpu_util / pair_slowdown(s, type, pair[1], pair[0]);
+    double work = s.details_of(pair[0]).gpu_util / pair_slowdown(s, type, pair[0], pair[1]) +
+                  s.details_of(pair[1]).gpu_util / pair_slowdown(s, type, pair[1], pair[0]);
     return std::min(1.0, work);
   }
   return device_effective(slot, s.config, type);
@@ -192,6 +192,7 @@ double device_effective_on(const SimState& s, DeviceId d, JobId leaving) {
 double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
   const JobState& job = s.jobs[j];
   const JobRequest& req = s.workload->jobs[j].request;
+  const RequestDetails& rd = s.details_of(j);
   const PerfTable& perf = s.workload->perf;
   // A host task shares no device: its model's time on the reference device, where a run time
   // given as a duration was measured (docs/runtime.md#host-tasks).
@@ -199,10 +200,10 @@ double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
   double iter_s = scaled_iter_s(device_iter_s(perf, req.model, job.type), req.workers, job.workers);
   // A gang runs at the pace of its slowest device.
   double slowdown = 1.0;
-  if (under_controller(job)) {
+  if (s.under_controller(j)) {
     // Isolated by its grant on each device (controlled sharing): no interference term.
     for (DeviceId d : job.devices) {
-      slowdown = std::max(slowdown, 1.0 / share_speed(share_grant(s, s.slots[d], j), req.gpu_util));
+      slowdown = std::max(slowdown, 1.0 / share_speed(share_grant(s, s.slots[d], j), rd.gpu_util));
     }
   } else {
     for (DeviceId d : job.devices) {
@@ -222,8 +223,8 @@ double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
     const PerfTable::Traffic& t = perf.traffic[req.model];
     ScalingPlacement place = scaling_placement(*s.cluster, job);
     // The CPU side of a PS exchange (0: not modelled): the request's cores, or set_cpus'.
-    place.ps_cores = job.ps_cores;
-    place.worker_cores = job.worker_cores;
+    place.ps_cores = s.ps_cores(j);
+    place.worker_cores = s.worker_cores(j);
     place.devices_per_worker = req.devices_per_worker;
     const double step_s = analytic_step_s(device_iter_s(perf, req.model, job.type) * slowdown,
                                           t.model_bytes, t.comm_overlap, place);

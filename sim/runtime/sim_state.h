@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -42,6 +43,28 @@ struct SimState {
   // A host task's workers' nodes while it holds them, one per worker (a node listed k times holds
   // k): by job, for the few jobs that are host tasks, so JobState need not carry a vector for it.
   std::unordered_map<JobId, std::vector<NodeId>> hosts;
+  // What few jobs have, by job, so that every JobState need not carry it (docs/performance.md#
+  // smaller-records-session-9); read through the accessors below (and View's):
+  // - a job whose parameter servers hold CPU cores (holds_ps_cores in ps_placement.h): the node
+  //   of each shard while it holds them, shard s with worker s mod workers (docs/scaling.md#
+  //   parameter-servers-that-hold-cores);
+  std::unordered_map<JobId, std::vector<NodeId>> ps_hosts;
+  // - cores per shard and per worker that Control::set_cpus gave a placed job (JobState::
+  //   own_cores); every placement takes the request's ps_cpus and cpus_per_worker again;
+  struct Cores {
+    double ps = 0;
+    double worker = 0;
+  };
+  std::unordered_map<JobId, Cores> cores;
+  // - shares of each device guaranteed and allowed that Control::set_share gave (JobState::
+  //   own_share; docs/runtime.md#fractional-shares): the request's until then;
+  struct Shares {
+    double min = 1;
+    double max = 1;
+  };
+  std::unordered_map<JobId, Shares> shares;
+  // - the time slice of a job placed by `timeslice` (JobState::sliced), kept once set.
+  std::unordered_map<JobId, double> slices;
   JobLists lists; // jobs by where they stand, in the order they got there (job_lists.h)
   std::vector<DeviceSlot> slots;
   FreeIndex free;
@@ -76,6 +99,40 @@ struct SimState {
   std::vector<std::uint32_t> busy_by_type;
   std::vector<double> effective_by_type;
   std::uint64_t events = 0; // events applied (stale ones excluded)
+
+  // What job j asked for beyond its shape (workload.h RequestDetails).
+  [[nodiscard]] const RequestDetails& details_of(JobId j) const {
+    return workload->details_of(workload->jobs[j].request);
+  }
+  [[nodiscard]] double share_min(JobId j) const {
+    return jobs[j].own_share ? shares.at(j).min : details_of(j).gpu_share_min;
+  }
+  [[nodiscard]] double share_max(JobId j) const {
+    return jobs[j].own_share ? shares.at(j).max : details_of(j).gpu_share_max;
+  }
+  // Cores per PS shard and per worker now: the request's, or set_cpus' while placed.
+  [[nodiscard]] double ps_cores(JobId j) const {
+    return jobs[j].own_cores ? cores.at(j).ps : workload->jobs[j].request.ps_cpus;
+  }
+  [[nodiscard]] double worker_cores(JobId j) const {
+    return jobs[j].own_cores ? cores.at(j).worker : details_of(j).cpus_per_worker;
+  }
+  // The shards' nodes while they hold cores; empty otherwise.
+  [[nodiscard]] std::span<const NodeId> ps_hosts_of(JobId j) const {
+    if (ps_hosts.empty()) return {};
+    auto it = ps_hosts.find(j);
+    return it == ps_hosts.end() ? std::span<const NodeId>() : std::span<const NodeId>(it->second);
+  }
+  // The slice of a job placed by `timeslice` (0 for one never sliced).
+  [[nodiscard]] double slice_s(JobId j) const {
+    if (slices.empty()) return 0;
+    auto it = slices.find(j);
+    return it == slices.end() ? 0.0 : it->second;
+  }
+  // Under the share controller: packed with a guaranteed share below a whole device. Such a job
+  // is granted a share of each of its devices and isolated from interference; the others on its
+  // devices are too (admission never mixes them with whole-device jobs).
+  [[nodiscard]] bool under_controller(JobId j) const { return jobs[j].packed && share_min(j) < 1; }
 };
 
 } // namespace dlsim

@@ -60,13 +60,9 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
   s_.queue_used.assign(workload.queues.size(), false);
   for (JobId j = 0; j < workload.jobs.size(); ++j) {
     const JobRequest& req = workload.jobs[j].request;
-    s_.jobs[j].share_min = req.gpu_share_min;
-    s_.jobs[j].share_max = req.gpu_share_max;
     if (req.queue >= s_.queue_used.size()) s_.queue_used.resize(req.queue + 1, false);
     s_.queue_used[req.queue] = true;
     s_.jobs[j].ps = req.ps;
-    s_.jobs[j].ps_cores = req.ps_cpus;
-    s_.jobs[j].worker_cores = req.cpus_per_worker;
   }
   refresh_stamp_.assign(workload.jobs.size(), 0);
   net_ = std::make_unique<NetworkModel>(cluster);
@@ -319,16 +315,21 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
   const Cluster& c = *s_.cluster;
   JobState& job = s_.jobs[j];
   const JobRequest& req = s_.workload->jobs[j].request;
+  const RequestDetails& rd = s_.details_of(j);
+  const double share_min = s_.share_min(j);
+  const bool controlled = s_.under_controller(j);
+  const double slice_s = job.sliced ? s_.slice_s(j) : 0.0;
+  const double worker_cores = s_.worker_cores(j);
   for (std::size_t i = 0; i < devices.size(); ++i) {
     DeviceId d = devices[i];
     DeviceSlot& slot = s_.slots[d];
     slot.jobs[slot.count++] = j;
-    slot.mem_gb += req.gpu_mem_gb;
-    slot.guaranteed += job.share_min;
-    if (under_controller(job)) ++slot.controlled;
+    slot.mem_gb += rd.gpu_mem_gb;
+    slot.guaranteed += share_min;
+    if (controlled) ++slot.controlled;
     if (job.sliced) {
       ++slot.sliced;
-      slot.slice_s = job.slice_s;
+      slot.slice_s = slice_s;
     }
     if (slot.count == 1) {
       s_.free.device_taken(c, d);
@@ -337,9 +338,9 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
     }
     NodeId n = c.devices[d].node;
     if (i % req.devices_per_worker == 0) {
-      s_.node_cpu_free[n] -= job.worker_cores;
-      s_.node_mem_free[n] -= req.mem_gb_per_worker;
-      s_.cores_held += job.worker_cores;
+      s_.node_cpu_free[n] -= worker_cores;
+      s_.node_mem_free[n] -= rd.mem_gb_per_worker;
+      s_.cores_held += worker_cores;
     }
     if (i == 0 || n != c.devices[devices[i - 1]].node) s_.changes.nodes.mark(n);
   }
@@ -354,22 +355,24 @@ void Simulation::occupy_ps(JobId j) {
   JobState& job = s_.jobs[j];
   const JobRequest& req = s_.workload->jobs[j].request;
   if (!holds_ps_cores(req)) return;
-  job.ps_hosts = ps_nodes(*s_.cluster, job.devices, req.devices_per_worker, job.ps);
-  for (NodeId n : job.ps_hosts) {
-    s_.node_cpu_free[n] -= job.ps_cores;
-    s_.cores_held += job.ps_cores;
+  std::vector<NodeId> hosts = ps_nodes(*s_.cluster, job.devices, req.devices_per_worker, job.ps);
+  const double ps_cores = s_.ps_cores(j);
+  for (NodeId n : hosts) {
+    s_.node_cpu_free[n] -= ps_cores;
+    s_.cores_held += ps_cores;
     s_.changes.nodes.mark(n);
   }
+  if (!hosts.empty()) s_.ps_hosts[j] = std::move(hosts);
 }
 
 // A host task's workers onto nodes (one entry per worker; a node listed k times holds k).
 void Simulation::occupy_hosts(JobId j, std::span<const NodeId> nodes) {
   JobState& job = s_.jobs[j];
-  const JobRequest& req = s_.workload->jobs[j].request;
+  const RequestDetails& rd = s_.details_of(j);
   for (NodeId n : nodes) {
-    s_.node_cpu_free[n] -= req.cpus_per_worker;
-    s_.node_mem_free[n] -= req.mem_gb_per_worker;
-    s_.cores_held += req.cpus_per_worker;
+    s_.node_cpu_free[n] -= rd.cpus_per_worker;
+    s_.node_mem_free[n] -= rd.mem_gb_per_worker;
+    s_.cores_held += rd.cpus_per_worker;
     s_.changes.nodes.mark(n);
   }
   s_.changes.jobs.mark(j);
@@ -385,6 +388,10 @@ void Simulation::release(JobId j) {
   const Cluster& c = *s_.cluster;
   JobState& job = s_.jobs[j];
   const JobRequest& req = s_.workload->jobs[j].request;
+  const RequestDetails& rd = s_.details_of(j);
+  const double share_min = s_.share_min(j);
+  const bool controlled = s_.under_controller(j);
+  const double worker_cores = s_.worker_cores(j);
   for (std::size_t i = 0; i < job.devices.size(); ++i) {
     DeviceId d = job.devices[i];
     DeviceSlot& slot = s_.slots[d];
@@ -392,9 +399,9 @@ void Simulation::release(JobId j) {
     auto* it = std::find(slot.jobs.begin(), end, j);
     std::copy(it + 1, end, it); // keep holders in arrival order: deterministic and fair
     --slot.count;
-    slot.mem_gb -= req.gpu_mem_gb;
-    slot.guaranteed -= job.share_min;
-    if (under_controller(job)) --slot.controlled;
+    slot.mem_gb -= rd.gpu_mem_gb;
+    slot.guaranteed -= share_min;
+    if (controlled) --slot.controlled;
     if (job.sliced) --slot.sliced;
     if (slot.count == 0) {
       slot.mem_gb = 0; // no drift from repeated add and subtract
@@ -405,27 +412,30 @@ void Simulation::release(JobId j) {
     }
     NodeId n = c.devices[d].node;
     if (i % req.devices_per_worker == 0) {
-      s_.node_cpu_free[n] += job.worker_cores;
-      s_.node_mem_free[n] += req.mem_gb_per_worker;
-      s_.cores_held -= job.worker_cores;
+      s_.node_cpu_free[n] += worker_cores;
+      s_.node_mem_free[n] += rd.mem_gb_per_worker;
+      s_.cores_held -= worker_cores;
     }
     if (i == 0 || n != c.devices[job.devices[i - 1]].node) s_.changes.nodes.mark(n);
   }
   if (auto held = s_.hosts.find(j); !s_.hosts.empty() && held != s_.hosts.end()) {
     for (NodeId n : held->second) {
-      s_.node_cpu_free[n] += req.cpus_per_worker;
-      s_.node_mem_free[n] += req.mem_gb_per_worker;
-      s_.cores_held -= req.cpus_per_worker;
+      s_.node_cpu_free[n] += rd.cpus_per_worker;
+      s_.node_mem_free[n] += rd.mem_gb_per_worker;
+      s_.cores_held -= rd.cpus_per_worker;
       s_.changes.nodes.mark(n);
     }
     s_.hosts.erase(held);
   }
-  for (NodeId n : job.ps_hosts) {
-    s_.node_cpu_free[n] += job.ps_cores;
-    s_.cores_held -= job.ps_cores;
-    s_.changes.nodes.mark(n);
+  if (auto held = s_.ps_hosts.find(j); !s_.ps_hosts.empty() && held != s_.ps_hosts.end()) {
+    const double ps_cores = s_.ps_cores(j);
+    for (NodeId n : held->second) {
+      s_.node_cpu_free[n] += ps_cores;
+      s_.cores_held -= ps_cores;
+      s_.changes.nodes.mark(n);
+    }
+    s_.ps_hosts.erase(held);
   }
-  job.ps_hosts.clear();
   s_.changes.jobs.mark(j);
   std::vector<DeviceId> old = std::move(job.devices);
   job.devices.clear();
@@ -447,7 +457,7 @@ void Simulation::update_alone(JobId j, bool running) {
 
 void Simulation::set_running(JobId j, bool running) {
   JobState& job = s_.jobs[j];
-  double util = s_.workload->jobs[j].request.gpu_util;
+  double util = s_.details_of(j).gpu_util;
   for (DeviceId d : job.devices) {
     DeviceSlot& slot = s_.slots[d];
     if (running) {

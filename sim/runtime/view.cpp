@@ -34,7 +34,7 @@ std::optional<double> View::measured_gpu_util(JobId j) const {
   const JobState& job = s_.jobs[j];
   SimTime alone = job.alone_time + (job.alone_since >= 0 ? s_.now - job.alone_since : 0);
   if (job.status == JobStatus::kFuture || to_seconds(alone) < s_.config.profile_s) return {};
-  return s_.workload->jobs[j].request.gpu_util;
+  return s_.details_of(j).gpu_util;
 }
 
 std::span<const DeviceTypeId> View::compatible_types(JobId j) const {
@@ -48,14 +48,15 @@ std::span<const DeviceTypeId> View::compatible_types(JobId j) const {
 
 std::uint32_t View::workers_fitting_on(JobId j, NodeId n, DeviceTypeId t) const {
   const JobRequest& req = request(j);
+  const RequestDetails& rd = details(j);
   std::uint32_t k =
       is_host_task(req) ? req.workers : s_.free.free_on(n, t) / req.devices_per_worker;
-  if (req.cpus_per_worker > 0) {
-    k = std::min(k, static_cast<std::uint32_t>((s_.node_cpu_free[n] + 1e-9) / req.cpus_per_worker));
+  if (rd.cpus_per_worker > 0) {
+    k = std::min(k, static_cast<std::uint32_t>((s_.node_cpu_free[n] + 1e-9) / rd.cpus_per_worker));
   }
-  if (req.mem_gb_per_worker > 0) {
+  if (rd.mem_gb_per_worker > 0) {
     k = std::min(k,
-                 static_cast<std::uint32_t>((s_.node_mem_free[n] + 1e-9) / req.mem_gb_per_worker));
+                 static_cast<std::uint32_t>((s_.node_mem_free[n] + 1e-9) / rd.mem_gb_per_worker));
   }
   return k;
 }

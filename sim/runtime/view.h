@@ -31,6 +31,15 @@ public:
     if (s_.jobs[j].status == JobStatus::kFuture && !observer_) refuse_future(j);
     return s_.workload->jobs[j].request;
   }
+  // The details of a request this view gave (request(j) above).
+  [[nodiscard]] const RequestDetails& details_of(const JobRequest& r) const {
+    return s_.workload->details_of(r);
+  }
+  // The rest of what j asked for (workload.h RequestDetails), hidden the same way.
+  [[nodiscard]] const RequestDetails& details(JobId j) const {
+    if (s_.jobs[j].status == JobStatus::kFuture && !observer_) refuse_future(j);
+    return s_.workload->details_of(s_.workload->jobs[j].request);
+  }
   [[nodiscard]] std::string_view job_name(JobId j) const {
     if (s_.jobs[j].status == JobStatus::kFuture && !observer_) refuse_future(j);
     return s_.workload->job_names[j];
@@ -41,6 +50,17 @@ public:
     auto it = s_.hosts.find(j);
     return it == s_.hosts.end() ? std::span<const NodeId>() : std::span<const NodeId>(it->second);
   }
+  // What SimState keeps aside for the few jobs that have it (sim_state.h): the nodes of the
+  // shards of a job whose parameter servers hold cores, while they hold them (empty otherwise),
+  // and its cores per shard and per worker now; the shares of each device guaranteed and allowed
+  // (the request's until Control::set_share); the time slice of a job placed by `timeslice`.
+  [[nodiscard]] std::span<const NodeId> ps_hosts(JobId j) const { return s_.ps_hosts_of(j); }
+  [[nodiscard]] double ps_cores(JobId j) const { return s_.ps_cores(j); }
+  [[nodiscard]] double worker_cores(JobId j) const { return s_.worker_cores(j); }
+  [[nodiscard]] double share_min(JobId j) const { return s_.share_min(j); }
+  [[nodiscard]] double share_max(JobId j) const { return s_.share_max(j); }
+  [[nodiscard]] double slice_s(JobId j) const { return s_.slice_s(j); }
+  [[nodiscard]] bool under_controller(JobId j) const { return s_.under_controller(j); }
   // The queues the trace names, flagged by whether any job uses one: configuration a cluster's
   // administrator creates before jobs arrive (Volcano queues), not knowledge of future jobs.
   [[nodiscard]] const std::vector<bool>& queues_used() const { return s_.queue_used; }

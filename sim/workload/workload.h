@@ -24,25 +24,14 @@ constexpr std::int32_t kAnyGpu = -1; // JobRequest::device_type when the trace g
 // JobRequest::device_type of a job that accepts several types: Workload::type_sets[type_set].
 constexpr std::int32_t kTypeSet = -2;
 
-// What a real scheduler sees of a job when it is submitted.
-struct JobRequest {
-  SimTime submit = 0;
-  std::uint32_t workers = 1;
-  std::uint32_t devices_per_worker = 1;
-  std::uint32_t ps = 0;       // parameter servers (communication pattern)
+// What a job asks for beyond its shape that most jobs leave at a default or share with many
+// others (a model's utilization and memory, the cores and memory of a worker): kept once per
+// distinct value in Workload::details, which JobRequest::details indexes, so that millions of
+// jobs do not each carry 56 bytes of it (docs/performance.md#smaller-records-session-9). Read
+// through Workload::details_of(request) or View::details(j).
+struct RequestDetails {
   double cpus_per_worker = 0; // 0 = not constrained
   double mem_gb_per_worker = 0;
-  std::uint32_t min_workers = 1; // elastic range; both = workers for a rigid job
-  std::uint32_t max_workers = 1;
-  int priority = 0;
-  std::uint32_t user = 0;             // index into Workload::users
-  std::uint32_t queue = 0;            // index into Workload::queues
-  ModelId model = 0;                  // index into Workload::models / PerfTable
-  std::int32_t device_type = kAnyGpu; // DeviceTypeId, kAnyGpu or kTypeSet
-  std::uint16_t type_set = 0;         // with kTypeSet: index into Workload::type_sets
-  // CPU cores of each parameter server (docs/scaling.md#cpu-cores-of-ps-and-workers); 0 = the
-  // PS's CPU time is not modelled. In the padding before gpu_util: sizeof unchanged.
-  std::uint16_t ps_cpus = 0;
   double gpu_util = 0;         // utilization when running alone, 0..1 (resolved)
   double gpu_mem_gb = 0;       // device memory footprint (0 = unknown, not checked)
   double requested_time_s = 0; // the user's own estimate, when the trace has one
@@ -51,6 +40,26 @@ struct JobRequest {
   // and may share it, under the share controller, with others whose mins sum to at most 1.
   double gpu_share_min = 1;
   double gpu_share_max = 1;
+};
+
+// What a real scheduler sees of a job when it is submitted (with its RequestDetails). 56 bytes.
+struct JobRequest {
+  SimTime submit = 0;
+  std::uint32_t workers = 1;
+  std::uint32_t devices_per_worker = 1;
+  std::uint32_t ps = 0;          // parameter servers (communication pattern)
+  std::uint32_t min_workers = 1; // elastic range; both = workers for a rigid job
+  std::uint32_t max_workers = 1;
+  int priority = 0;
+  std::uint32_t user = 0;             // index into Workload::users
+  std::uint32_t queue = 0;            // index into Workload::queues
+  std::int32_t device_type = kAnyGpu; // DeviceTypeId, kAnyGpu or kTypeSet
+  std::uint32_t details = 0;          // index into Workload::details; 0 = RequestDetails{}
+  ModelId model = 0;                  // index into Workload::models / PerfTable
+  std::uint16_t type_set = 0;         // with kTypeSet: index into Workload::type_sets
+  // CPU cores of each parameter server (docs/scaling.md#cpu-cores-of-ps-and-workers); 0 = the
+  // PS's CPU time is not modelled.
+  std::uint16_t ps_cpus = 0;
 
   [[nodiscard]] std::uint32_t devices() const { return workers * devices_per_worker; }
 };
@@ -67,7 +76,7 @@ constexpr bool is_host_task(const JobRequest& r) {
 // work by default; the summary counts them separately.
 enum class TraceStatus : std::uint8_t { kCompleted = 0, kFailed = 1, kKilled = 2 };
 
-// A job's name (the trace's job id) is in Workload::job_names, not here: 128 bytes, not 160.
+// A job's name (the trace's job id) is in Workload::job_names, not here: 72 bytes.
 struct JobSpec {
   JobRequest request;
   TraceStatus trace_status = TraceStatus::kCompleted;
@@ -153,7 +162,12 @@ private:
 // Everything the runtime needs about the jobs of a run.
 struct Workload {
   std::vector<JobSpec> jobs; // sorted by submit time; JobId = index
-  JobNames job_names;        // by JobId, as jobs
+  // Each distinct RequestDetails of the jobs once, by JobRequest::details; [0] the defaults.
+  std::vector<RequestDetails> details{RequestDetails{}};
+  [[nodiscard]] const RequestDetails& details_of(const JobRequest& r) const {
+    return details[r.details];
+  }
+  JobNames job_names; // by JobId, as jobs
   std::vector<std::string> users;
   std::vector<std::string> queues;
   std::vector<std::string> models;           // models[0] = "" (no model)

@@ -48,10 +48,10 @@ void InvariantChecker::on_decided(const View& view) {
     double memory = 0;
     for (unsigned k = 0; k < slot.count; ++k) {
       const JobState& job = s.jobs[slot.jobs[k]];
-      controlled += under_controller(job) ? 1 : 0;
-      guaranteed += job.share_min;
-      if (!job.sliced) memory += s.workload->jobs[slot.jobs[k]].request.gpu_mem_gb;
-      if (under_controller(job) && job.status == JobStatus::kRunning)
+      controlled += s.under_controller(slot.jobs[k]) ? 1 : 0;
+      guaranteed += s.share_min(slot.jobs[k]);
+      if (!job.sliced) memory += s.details_of(slot.jobs[k]).gpu_mem_gb;
+      if (s.under_controller(slot.jobs[k]) && job.status == JobStatus::kRunning)
         granted += share_grant(s, slot, slot.jobs[k]);
     }
     REQUIRE(controlled == slot.controlled);
@@ -71,7 +71,7 @@ void InvariantChecker::on_decided(const View& view) {
       if (slot.count > 1) REQUIRE((job.packed || job.sliced)); // only pack and timeslice share
       if (slot.sliced > 0) REQUIRE(job.sliced);                // and they do not mix
       if (job.status == JobStatus::kRunning) {
-        util += s.workload->jobs[slot.jobs[k]].request.gpu_util;
+        util += s.details_of(slot.jobs[k]).gpu_util;
         ++running_here;
       }
     }
@@ -82,7 +82,7 @@ void InvariantChecker::on_decided(const View& view) {
       for (unsigned k = 0; k < slot.count; ++k) {
         const JobState& job = s.jobs[slot.jobs[k]];
         if (job.status != JobStatus::kRunning) continue;
-        double u = s.workload->jobs[slot.jobs[k]].request.gpu_util;
+        double u = s.details_of(slot.jobs[k]).gpu_util;
         useful += u * share_speed(share_grant(s, slot, slot.jobs[k]), u);
       }
     } else if (slot.sliced == 0) {
@@ -117,6 +117,10 @@ void InvariantChecker::on_decided(const View& view) {
   for (JobId j = 0; j < s.jobs.size(); ++j) {
     const JobState& job = s.jobs[j];
     const JobRequest& req = s.workload->jobs[j].request;
+    // What SimState keeps aside (sim_state.h): an entry exactly for the jobs whose flag says so.
+    REQUIRE(job.own_cores == s.cores.contains(j));
+    REQUIRE(job.own_share == s.shares.contains(j));
+    if (job.sliced) REQUIRE(s.slices.contains(j));
     bool holds = job.status == JobStatus::kBinding || job.status == JobStatus::kStarting ||
                  job.status == JobStatus::kRunning || job.status == JobStatus::kSuspending ||
                  job.status == JobStatus::kMigrating || job.status == JobStatus::kResizing;
@@ -147,22 +151,25 @@ void InvariantChecker::on_decided(const View& view) {
     }
     // A device job's workers hold its cores now (the request's unless set_cpus changed them);
     // a host task's the request's.
-    const double worker_cores = is_host_task(req) ? req.cpus_per_worker : job.worker_cores;
+    const double worker_cores =
+        is_host_task(req) ? s.details_of(j).cpus_per_worker : s.worker_cores(j);
     for (NodeId n : worker_nodes) {
       cores_taken[n] += worker_cores;
-      memory_taken[n] += req.mem_gb_per_worker;
+      memory_taken[n] += s.details_of(j).mem_gb_per_worker;
       cores_held += worker_cores;
     }
     // Parameter servers that hold cores (ps_placement.h): one node per shard while the job holds
     // its devices (not while binding), shard s with worker s mod w, nothing otherwise.
     if (holds && holds_ps_cores(req) && job.status != JobStatus::kBinding) {
-      REQUIRE(job.ps_hosts == ps_nodes(c, job.devices, req.devices_per_worker, job.ps));
+      const std::span<const NodeId> ps_hosts = s.ps_hosts_of(j);
+      REQUIRE(std::vector<NodeId>(ps_hosts.begin(), ps_hosts.end()) ==
+              ps_nodes(c, job.devices, req.devices_per_worker, job.ps));
     } else {
-      REQUIRE(job.ps_hosts.empty());
+      REQUIRE(s.ps_hosts_of(j).empty());
     }
-    for (NodeId n : job.ps_hosts) {
-      cores_taken[n] += job.ps_cores;
-      cores_held += job.ps_cores;
+    for (NodeId n : s.ps_hosts_of(j)) {
+      cores_taken[n] += s.ps_cores(j);
+      cores_held += s.ps_cores(j);
     }
     running += job.status == JobStatus::kRunning;
     REQUIRE(job.done >= last_done_[j] - 1e-9);
