@@ -289,14 +289,18 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
 
   // Stable sort by submit time: jobs submitted together keep the trace's order.
   // Most traces are already in submit order: checking that first skips a sort of a million
-  // indices, and an identity order is what the stable sort would return anyway.
-  std::vector<std::size_t> order(trace.jobs.size());
-  std::iota(order.begin(), order.end(), 0);
-  auto by_submit = [&](std::size_t a, std::size_t b) {
-    return trace.jobs[a].submit_s < trace.jobs[b].submit_s;
-  };
-  if (!std::is_sorted(order.begin(), order.end(), by_submit))
-    std::stable_sort(order.begin(), order.end(), by_submit);
+  // indices, and the identity order (an empty `order`: 8 bytes a job less while the trace and
+  // the workload are both held, the run's peak at 3.4 million jobs) is what the stable sort
+  // would return anyway.
+  std::vector<std::size_t> order;
+  const auto later = [](const TraceJob& a, const TraceJob& b) { return b.submit_s < a.submit_s; };
+  if (std::adjacent_find(trace.jobs.begin(), trace.jobs.end(), later) != trace.jobs.end()) {
+    order.resize(trace.jobs.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return trace.jobs[a].submit_s < trace.jobs[b].submit_s;
+    });
+  }
   w.jobs.reserve(trace.jobs.size());
   DetailsInterner details(w.details);
   std::size_t name_chars = 0;
@@ -312,8 +316,8 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     w.curves.push_back(curve);
     spec.curve = static_cast<std::uint32_t>(w.curves.size());
   };
-  for (std::size_t idx : order) {
-    TraceJob& tj = trace.jobs[idx];
+  for (std::size_t k = 0; k < trace.jobs.size(); ++k) {
+    TraceJob& tj = trace.jobs[order.empty() ? k : order[k]];
     auto where = [&](const char* column) {
       return fmt::format("{}:{}: {}: job '{}': ", trace.file, tj.line, column, tj.name);
     };
