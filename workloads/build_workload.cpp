@@ -435,7 +435,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       add_curve(tj, spec);
       r.details = details.intern(rd);
       w.job_names.push_back(tj.name);
-      w.jobs.push_back(std::move(spec));
+      w.jobs.push_back(spec);
       continue;
     }
     // Could this job ever run here? Some compatible type must hold its smallest gang at once.
@@ -520,7 +520,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     add_curve(tj, spec);
     r.details = details.intern(rd);
     w.job_names.push_back(tj.name);
-    w.jobs.push_back(std::move(spec));
+    w.jobs.push_back(spec);
   }
   if (!unknown_model_jobs.empty() && options.warnings != nullptr) {
     std::vector<std::string> parts;
