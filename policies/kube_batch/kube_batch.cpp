@@ -33,9 +33,13 @@ public:
       }
       tiers_.push_back(std::move(t));
     }
+    group_pending_ = true;
     for (const auto& name : config_.actions) {
       actions_.push_back(kb::find_action(name));
       enqueue_ = enqueue_ || name == "enqueue";
+      // allocate walks the pending jobs by group (actions/allocate.cpp, allocate_grouped); the
+      // other actions that look at jobs (enqueue, preempt, reclaim) change them outside that walk.
+      group_pending_ = group_pending_ && (name == "allocate" || name == "backfill");
     }
   }
 
@@ -60,7 +64,7 @@ public:
     // Jobs that ended (finished, failed, or stopped by the runtime) leave the session by the
     // runtime's job log.
     if (session_.live_jobs() == 0 && arrivals_.empty()) return;
-    kb::SessionInputs in{&tiers_, &queues_, &queue_of_, &arrivals_, enqueue_};
+    kb::SessionInputs in{&tiers_, &queues_, &queue_of_, &arrivals_, enqueue_, group_pending_};
     kb::Session& s = session_;
     s.open(control, in);
     arrivals_.clear();
@@ -158,6 +162,7 @@ private:
   std::vector<kb::Tier> tiers_;
   std::vector<kb::Action> actions_;
   bool enqueue_ = false;
+  bool group_pending_ = false; // the actions are only allocate and backfill
   std::vector<kb::QueueInfo> queues_;
   std::vector<std::uint32_t> queue_of_; // Workload::queues index -> queues_ index
   bool set_up_ = false;

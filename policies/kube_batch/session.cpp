@@ -46,6 +46,17 @@ void Session::open(const View& view, const SessionInputs& in) {
       p->on_session_open(*this);
     }
   }
+  // The entries built again go (back) into their groups once the plugins have read them: the
+  // job order reads what the plugins keep per entry (drf's share).
+  if (in.group_pending) {
+    if (renumbered_) {
+      for (std::size_t i = 0; i < jobs_.size(); ++i)
+        group(i);
+    } else {
+      for (std::size_t i : rebuilt_)
+        group(i);
+    }
+  }
 }
 
 void Session::open_nodes(const View& view) {
@@ -80,6 +91,8 @@ void Session::open_nodes(const View& view) {
     seen_mem_.assign(c.nodes.size(), 0);
     touched_.clear();
     touched_flag_.assign(c.nodes.size(), 0);
+    node_fractional_.assign(c.nodes.size(), 0);
+    fractional_nodes_ = 0;
     all = true;
   }
   // The last session's own changes (releasing and pipelined counts, tasks, allocations kept or
@@ -156,6 +169,17 @@ void Session::refresh_node(const View& view, NodeId n) {
     restamp(node);
   node.cpu_idle = view.node_cpu_free(n);
   node.mem_idle = view.node_mem_free(n);
+  // Whole numbers well below 2^53: adding and taking back whole requests is exact.
+  auto whole = [](double x) { return x == std::floor(x) && std::fabs(x) < 1e12; };
+  const char fractional = whole(node.cpu_idle) && whole(node.mem_idle) ? 0 : 1;
+  if (fractional != node_fractional_[n]) {
+    if (fractional != 0) {
+      ++fractional_nodes_;
+    } else {
+      --fractional_nodes_;
+    }
+    node_fractional_[n] = fractional;
+  }
   for (DeviceTypeId t = 0; t < types; ++t)
     seen_free_[n * types + t] = free.free_on(n, t);
   seen_cpu_[n] = node.cpu_idle;
@@ -227,6 +251,7 @@ void Session::check_job(const View& view, std::size_t i) {
   if (!job.live) return;
   const JobState& st = view.state(job.id);
   if (!is_live(st.status)) {
+    ungroup(job);
     if (job.counted) count_terms(job, -1);
     job.live = false;
     ++dead_;
@@ -242,6 +267,7 @@ void Session::check_job(const View& view, std::size_t i) {
 
 void Session::rebuild_job(const View& view, std::size_t i, JobId j) {
   JobInfo& job = jobs_[i];
+  ungroup(job); // before its rank changes
   if (job.counted) count_terms(job, -1);
   build_job(view, job, j);
   job.ordered_at = 0; // its place in the job order is found again
@@ -255,6 +281,11 @@ void Session::rebuild_job(const View& view, std::size_t i, JobId j) {
 }
 
 void Session::compact() {
+  // The groups' sets hold entry indices: emptied here, filled again after the plugins' open.
+  for (JobGroup& g : groups_)
+    g.jobs.clear();
+  for (JobInfo& job : jobs_)
+    job.group = -1;
   std::size_t out = 0;
   for (std::size_t i = 0; i < jobs_.size(); ++i) {
     if (!jobs_[i].live) continue;
@@ -318,6 +349,37 @@ Session::pending_in_order(const std::function<bool(const JobInfo&)>& keep) {
       jobs_[i].ordered_at = now;
   }
   return order_;
+}
+
+bool ByJobOrder::operator()(std::size_t a, std::size_t b) const {
+  return s->job_less(s->job(a), s->job(b));
+}
+
+void Session::group(std::size_t i) {
+  JobInfo& job = jobs_[i];
+  if (job.group >= 0 || !job.live || job.pending() == 0) return;
+  // Plain: no task held or given devices at open, so none is ready or pipelined and the job may
+  // use any of its compatible types (see allocate.cpp, allocate_grouped).
+  const bool plain = job.held_at_open == 0 && job.type < 0 && job.pending() == job.tasks.size();
+  const auto tasks = static_cast<std::uint32_t>(job.tasks.size());
+  const std::uint32_t suspended = job.status == JobStatus::kSuspended ? 1 : 0;
+  const GroupKey key = plain ? GroupKey{job.queue, shape_of(job), job.min_member, tasks, suspended}
+                             : GroupKey{job.queue, kOtherJobs, 0, 0, 0};
+  auto [it, fresh] = group_ids_.try_emplace(key, static_cast<std::uint32_t>(groups_.size()));
+  if (fresh) {
+    groups_.push_back(JobGroup{key[0], key[1], JobSet(ByJobOrder{this})});
+    if (groups_of_queue_.size() <= job.queue) groups_of_queue_.resize(job.queue + 1);
+    groups_of_queue_[job.queue].push_back(it->second);
+  }
+  job.group = static_cast<std::int32_t>(it->second);
+  job.group_at = groups_[it->second].jobs.insert(i).first;
+}
+
+void Session::ungroup(JobInfo& job) {
+  if (job.group < 0) return;
+  // By iterator: no comparison, so an entry whose rank is about to change can leave.
+  groups_[static_cast<std::size_t>(job.group)].jobs.erase(job.group_at);
+  job.group = -1;
 }
 
 void Session::file_pending(std::size_t i) {
@@ -745,6 +807,7 @@ std::int32_t Session::node_type(const JobInfo& j, const NodeInfo& n) const {
 void Session::do_allocate(TaskRef r, NodeId n, DeviceTypeId t, bool pipelined) {
   JobInfo& job = jobs_[r.job];
   mark_changed(job);
+  new_version();
   TaskInfo& task = job.tasks[r.task];
   NodeInfo& node = nodes_[n];
   job.type = static_cast<std::int32_t>(t);
@@ -778,6 +841,7 @@ void Session::do_allocate(TaskRef r, NodeId n, DeviceTypeId t, bool pipelined) {
 void Session::undo_allocate(TaskRef r) {
   JobInfo& job = jobs_[r.job];
   mark_changed(job);
+  new_version();
   TaskInfo& task = job.tasks[r.task];
   NodeInfo& node = nodes_[task.node];
   touch(task.node);
@@ -808,6 +872,7 @@ void Session::undo_allocate(TaskRef r) {
 void Session::do_evict(TaskRef r) {
   JobInfo& job = jobs_[r.job];
   mark_changed(job);
+  new_version();
   TaskInfo& task = job.tasks[r.task];
   set_status(job, task, TaskStatus::kReleasing);
   releasing_anywhere_ = true;
@@ -821,6 +886,7 @@ void Session::do_evict(TaskRef r) {
 void Session::undo_evict(TaskRef r) {
   JobInfo& job = jobs_[r.job];
   mark_changed(job);
+  new_version();
   TaskInfo& task = job.tasks[r.task];
   set_status(job, task, TaskStatus::kRunning);
   NodeInfo& node = nodes_[task.node];
@@ -838,16 +904,19 @@ void Session::undo_evict(TaskRef r) {
 // ---- statements ------------------------------------------------------------------------------
 
 void Statement::allocate(TaskRef r, NodeId n, DeviceTypeId t) {
+  started();
   ops_.push_back({Session::Op::kAllocate, r, s_.jobs_[r.job].type});
   s_.do_allocate(r, n, t, false);
 }
 
 void Statement::pipeline(TaskRef r, NodeId n, DeviceTypeId t) {
+  started();
   ops_.push_back({Session::Op::kPipeline, r, s_.jobs_[r.job].type});
   s_.do_allocate(r, n, t, true);
 }
 
 void Statement::evict(TaskRef r) {
+  started();
   ops_.push_back({Session::Op::kEvict, r, -1});
   s_.do_evict(r);
 }
@@ -862,6 +931,7 @@ void Statement::keep() {
 }
 
 void Statement::discard() {
+  if (ops_.empty()) return;
   for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {
     if (it->kind == Session::Op::kEvict) {
       s_.undo_evict(it->ref);
@@ -871,9 +941,12 @@ void Statement::discard() {
     }
   }
   ops_.clear();
+  // The state is the one the statement started from, bit for bit (Session::exact_undo).
+  if (s_.exact_undo()) s_.version_ = start_version_;
 }
 
 void Statement::merge(Statement& other) {
+  if (ops_.empty()) start_version_ = other.start_version_;
   ops_.insert(ops_.end(), other.ops_.begin(), other.ops_.end());
   other.ops_.clear();
 }

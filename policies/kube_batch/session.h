@@ -11,7 +11,9 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <span>
@@ -22,6 +24,16 @@
 namespace dlsim::kb {
 
 class Plugin;
+class Session;
+
+// Entries in the session's job order (Session::job_less), for std::set: the sets of pending jobs
+// the session keeps by group (Session::JobGroup). An entry in such a set is unchanged since it
+// was put there (it is taken out before anything changes it), so its rank is current.
+struct ByJobOrder {
+  const Session* s = nullptr;
+  bool operator()(std::size_t a, std::size_t b) const;
+};
+using JobSet = std::set<std::size_t, ByJobOrder>;
 
 // A pod's status in the session (kube-batch's api.TaskStatus, reduced to what dlsim has).
 enum class TaskStatus : std::uint8_t {
@@ -85,6 +97,9 @@ struct JobInfo {
   std::uint32_t next_task = 0;
   // The Session::pending_in_order call whose order placed it (0: none since it was built).
   std::uint64_t ordered_at = 0;
+  // Its Session::JobGroup and place in the group's set (-1: in none).
+  std::int32_t group = -1;
+  JobSet::iterator group_at;
 
   [[nodiscard]] std::uint32_t count(TaskStatus s) const { return counts[static_cast<int>(s)]; }
   // Tasks holding or given devices now (Bound, Binding, Running, Allocated in kube-batch).
@@ -143,6 +158,9 @@ struct SessionInputs {
   const std::vector<std::uint32_t>* queue_of_trace_queue = nullptr; // Workload::queues -> queue
   const std::vector<JobId>* arrivals = nullptr; // submitted since the last session, increasing ids
   bool enqueue_action = false;                  // without it every job counts as Inqueue
+  // Keep the pending jobs in groups (Session::groups): the policy's actions are only `allocate`
+  // and `backfill`, which walk them by group. The same in every session of a run.
+  bool group_pending = false;
 };
 
 class Session {
@@ -198,6 +216,40 @@ public:
   // Fills every NodeInfo::tasks (once per session): what preempt and reclaim look at.
   void list_node_tasks();
   [[nodiscard]] bool gang_ready_checked() const { return gang_ready_checked_; }
+
+  // ---- pending jobs by group (SessionInputs::group_pending) ----
+  // A group holds the pending jobs of one queue that `allocate` would treat alike: "plain" jobs
+  // (nothing held at open, so no task ready or pipelined and any compatible type allowed) of one
+  // shape (shape_of: device types, request per task, device memory), gang size (min_member),
+  // number of tasks and suspended or not. What allocate_job does with such a job (the ops it
+  // tries, and whether it commits, keeps or discards them) depends on those and the session's
+  // state only. One more group per queue holds every other pending job (holding some devices: a
+  // binding job, for instance), each of them tried on its own. Each group's set is in job order;
+  // the sets are kept across sessions (an entry leaves its set when an op or a new build changes
+  // it, and is put back after the plugins' open).
+  static constexpr std::uint32_t kOtherJobs = 0xffffffffU;
+  struct JobGroup {
+    std::uint32_t queue = 0;
+    std::uint32_t shape = 0; // kOtherJobs: the queue's jobs that are not plain
+    JobSet jobs;
+    [[nodiscard]] bool plain() const { return shape != kOtherJobs; }
+  };
+  [[nodiscard]] bool grouped() const { return in_.group_pending; }
+  // A deque: its sets stay where they are (entries keep iterators into them).
+  [[nodiscard]] std::deque<JobGroup>& groups() { return groups_; }
+  // [queue] its groups, in the order they were made.
+  [[nodiscard]] const std::vector<std::vector<std::uint32_t>>& groups_of_queue() const {
+    return groups_of_queue_;
+  }
+  // Names the state that `allocate` reads (nodes, totals, the plugins' per-job and per-queue
+  // sums, the jobs' tasks): a new number at every op done or undone (allocation, pipeline,
+  // eviction), and the number a statement started from once it is discarded, when undoing is
+  // exact (exact_undo). Equal before and after a call: nothing allocate reads changed.
+  [[nodiscard]] std::uint64_t version() const { return version_; }
+  // Undoing an op gives back every number it changed bit for bit: every live job asks for whole
+  // CPUs and GB (so do the drf and proportion sums) and every node's free CPUs and memory are
+  // whole, so that x - r + r == x; device counts and lists are whole anyway.
+  [[nodiscard]] bool exact_undo() const { return inexact_ == 0 && fractional_nodes_ == 0; }
 
   // ---- the plugins' decisions, tier by tier (session_plugins.go) ----
   [[nodiscard]] bool job_less(const JobInfo& l, const JobInfo& r) const;
@@ -268,12 +320,18 @@ private:
   void file_pending(std::size_t i);
   // Adds (sign 1) or takes back (-1) the entry's terms in queue_sums_.
   void count_terms(JobInfo& job, double sign);
-  // An op of this session changed the entry: built again at the next open.
+  // An op of this session changed the entry: built again at the next open. It leaves its group
+  // before it changes (its rank in the set would be stale).
   void mark_changed(JobInfo& job) {
+    ungroup(job);
     if (job.changed) return;
     job.changed = true;
     dirty_.push_back(job.index);
   }
+  // Puts entry i in its group's set when it is live with pending tasks (no-op if it is in one);
+  // takes an entry out of its set.
+  void group(std::size_t i);
+  void ungroup(JobInfo& job);
 
   // Fills nodes_ from the view: totals once, idle lists where the free counts changed, and the
   // session-only fields of the nodes the last session touched.
@@ -315,6 +373,15 @@ private:
   std::vector<std::vector<std::size_t>> order_;   // [queue] pending_in_order's last answer
   std::uint64_t order_epoch_ = 1;         // the last call's ordered_at (0 in an entry: none)
   std::vector<std::size_t> fresh_, kept_; // pending_in_order's scratch
+  std::deque<JobGroup> groups_;
+  std::vector<std::vector<std::uint32_t>> groups_of_queue_;
+  // (queue, shape, min_member, tasks, suspended) -> index into groups_
+  using GroupKey = std::array<std::uint32_t, 5>;
+  std::map<GroupKey, std::uint32_t> group_ids_;
+  std::uint64_t version_ = 0, last_version_ = 0;
+  void new_version() { version_ = ++last_version_; }
+  std::vector<char> node_fractional_; // [node] free CPUs or memory not a whole number
+  std::size_t fractional_nodes_ = 0;
   static constexpr std::uint32_t kNoSlot = 0xffffffffU;
   std::vector<NodeInfo> nodes_;
   Resources total_;
@@ -408,8 +475,12 @@ public:
   [[nodiscard]] bool has_evictions() const;
 
 private:
+  void started() {
+    if (ops_.empty()) start_version_ = s_.version_;
+  }
   Session& s_;
   std::vector<Session::Op> ops_;
+  std::uint64_t start_version_ = 0; // Session::version() before the first op
 };
 
 } // namespace dlsim::kb

@@ -8,6 +8,8 @@
 #include "policies/kube_batch/actions/actions.h"
 
 #include <algorithm>
+#include <deque>
+#include <iterator>
 #include <tuple>
 #include <vector>
 
@@ -107,9 +109,123 @@ bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next, NoRoom& no_ro
   return false;
 }
 
+// The walk of allocate() below, by group (Session::groups), without popping one by one the jobs
+// that would change nothing. Why it is exact:
+//
+// 1. A pop that leaves the session's state as it found it changes nothing but the walk's place.
+//    allocate_job(j) leaves Session::version() as it was when it did no op (the gang check
+//    failed, no task was allocatable, or the first allocatable task found no node: the no-room
+//    mark of its shape only records that; its empty statement changes nothing when committed,
+//    kept or discarded, and no_room.clear() is not called), or when it did ops and discarded
+//    them and undoing is exact (Session::exact_undo: whole CPUs and GB everywhere, so every
+//    number, the drf and proportion sums included, comes back bit for bit; the no-room marks it
+//    clears are only remembered searches, which would find the same again). The job itself
+//    changed (it is built again at the next open) but it has left its queue for this session.
+//    A job that did nothing may come back (allocate_job returns true when it counts as ready
+//    without gang); it is then the front of its queue again and is popped until its tasks are
+//    tried.
+// 2. What allocate_job does with a plain job depends only on its group and the session's state:
+//    with nothing held, its ready and pipelined counts are 0, its tasks all pending and its
+//    allowed types its compatible ones; the gang check reads min_member, the allowed types and
+//    the request per task (room_for); allocatable reads the queue and the request
+//    (proportion); the node searches read the shape (best_node, as Session::idle_fit already
+//    relies on); job_ready and job_pipelined read the counts, min_member and whether it is
+//    suspended; the loop runs over its tasks. So when the front job of a group left the state
+//    as it was, every later job of the group would too, until version() moves: the group is
+//    blocked at that version.
+// 3. The queue order (proportion's shares) and overused() move only with the state, and the job
+//    order of the waiting jobs changes only with ops on them; only the popped job gets ops.
+//    So popping a run of jobs that leave the state as it was leaves the walk where it was: the
+//    same queue is chosen again, and the jobs it pops are, in job order, the rest of the
+//    queue's list. A queue's list is the merge of its groups' sets (in job order) and the jobs
+//    pushed back: its front is the least of their heads. The heads of blocked groups are left
+//    out, and when a job X is popped, the jobs of blocked groups ordered before X are stepped
+//    over: the full walk would have popped them before X, changing nothing. When every group
+//    left is blocked and nothing was pushed back, the rest of the queue changes nothing: the
+//    full walk would pop it all and drop the queue, as this walk drops it at once.
+// 4. Within the session the groups' sets do not change but for the popped job, which leaves its
+//    set when an op changes it (Session::mark_changed); cursors only move forward, so each job
+//    of a set is popped from it at most once per session, as the full walk pops it from the
+//    list it builds.
+// A session then costs O(groups x (placements + 1)) tries, not one per job with pending tasks.
+void allocate_grouped(Session& s) {
+  NoRoom no_room;
+  std::deque<Session::JobGroup>& groups = s.groups();
+  const auto& groups_of = s.groups_of_queue();
+  constexpr std::uint64_t kNever = ~std::uint64_t{0};
+  struct Cursor {
+    JobSet::iterator at;
+    std::uint64_t blocked_at = kNever; // version() when its front job left it as it was
+  };
+  std::vector<Cursor> cursors(groups.size());
+  std::vector<std::vector<std::size_t>> pushed(groups_of.size()); // [queue] in job order
+  std::vector<std::uint32_t> queues;
+  for (std::uint32_t q = 0; q < groups_of.size(); ++q) {
+    bool any = false;
+    for (std::uint32_t g : groups_of[q]) {
+      cursors[g].at = groups[g].jobs.begin();
+      any = any || !groups[g].jobs.empty();
+    }
+    if (any) queues.push_back(q);
+  }
+  auto less = [&s](std::size_t a, std::size_t b) { return s.job_less(s.job(a), s.job(b)); };
+  while (!queues.empty()) {
+    const std::uint32_t q = best_queue(s, queues);
+    if (s.overused(q)) {
+      queues.erase(std::find(queues.begin(), queues.end(), q));
+      continue;
+    }
+    const std::uint64_t now = s.version();
+    // The front of the queue's list among the groups not blocked and the jobs pushed back.
+    std::int64_t from = -1; // group, or -1: pushed back
+    std::size_t front = 0;
+    bool found = false;
+    for (std::uint32_t g : groups_of[q]) {
+      const Cursor& c = cursors[g];
+      if (c.at == groups[g].jobs.end() || c.blocked_at == now) continue;
+      if (!found || less(*c.at, front)) {
+        front = *c.at;
+        from = g;
+        found = true;
+      }
+    }
+    std::vector<std::size_t>& back = pushed[q];
+    if (!back.empty() && (!found || less(back.front(), front))) {
+      front = back.front();
+      from = -1;
+      found = true;
+    }
+    if (!found) { // what is left places nothing (3.)
+      queues.erase(std::find(queues.begin(), queues.end(), q));
+      continue;
+    }
+    for (std::uint32_t g : groups_of[q]) {
+      Cursor& c = cursors[g];
+      const JobSet& set = groups[g].jobs;
+      if (c.blocked_at != now || c.at == set.end() || !less(*c.at, front)) continue;
+      // Often the whole rest precedes it (a standing queue of gangs behind a small job).
+      c.at = less(*std::prev(set.end()), front) ? set.end() : set.upper_bound(front);
+    }
+    if (from >= 0) {
+      ++cursors[static_cast<std::size_t>(from)].at; // the job may leave the set: step first
+      s.job(front).next_task = 0;                   // its first pop in this session (4.)
+    } else {
+      back.erase(back.begin());
+    }
+    if (allocate_job(s, front, s.job(front).next_task, no_room))
+      back.insert(std::upper_bound(back.begin(), back.end(), front, less), front);
+    if (from >= 0 && s.version() == now && groups[static_cast<std::size_t>(from)].plain())
+      cursors[static_cast<std::size_t>(from)].blocked_at = now;
+  }
+}
+
 } // namespace
 
 void allocate(Session& s) {
+  if (s.grouped()) {
+    allocate_grouped(s);
+    return;
+  }
   NoRoom no_room;
   // queue -> jobs with pending tasks
   auto jobs = ordered_pending_jobs_by_queue(s, [](const JobInfo& j) { return j.inqueue; });
