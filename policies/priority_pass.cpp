@@ -17,8 +17,8 @@ class Capacity {
 public:
   // Per type from the runtime's counts: a decision must not cost a pass over every device.
   explicit Capacity(const View& view) : left_(view.cluster().types.size()) {
-    for (DeviceTypeId t = 0; t < left_.size(); ++t) {
-      left_[t] = view.devices_of_type(t);
+    for (std::size_t t = 0; t < left_.size(); ++t) {
+      left_[t] = view.devices_of_type(static_cast<DeviceTypeId>(t));
       total_ += left_[t];
     }
   }
@@ -202,7 +202,7 @@ void FreeModel::reset(const View& view) {
     host_touched_.clear();
     touched_by_type_.assign(types_, {});
   } else {
-    for (DeviceTypeId t = 0; t < types_; ++t) {
+    for (std::size_t t = 0; t < types_; ++t) {
       for (const auto& [free, n] : touched_by_type_[t]) {
         dfree_[n * types_ + t] = 0;
         dev_touched_[n * types_ + t] = 0;
@@ -419,7 +419,8 @@ bool FreeModel::take(JobId j) {
 
 std::uint32_t single_type_devices(const View& view) {
   std::uint32_t devices = 0;
-  for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t) {
+  for (std::size_t i = 0; i < view.cluster().types.size(); ++i) {
+    const auto t = static_cast<DeviceTypeId>(i);
     if (view.devices_of_type(t) == 0) continue;
     if (devices > 0) return 0;
     devices = view.devices_of_type(t);

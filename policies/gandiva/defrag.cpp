@@ -63,7 +63,8 @@ Usage usage_of(const View& view, const Group& g) {
   for (JobId m : g.members) {
     const JobRequest& r = view.request(m);
     const RequestDetails& rd = view.details(m);
-    double workers = static_cast<double>(g.devices.size() / r.devices_per_worker);
+    const std::size_t whole_workers = g.devices.size() / r.devices_per_worker;
+    const auto workers = static_cast<double>(whole_workers);
     u.cpu += workers * rd.cpus_per_worker;
     u.mem += workers * rd.mem_gb_per_worker;
   }
