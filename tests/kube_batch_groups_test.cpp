@@ -5,7 +5,6 @@
 // the actions include reclaim) on seeded overloaded traces.
 #include "policies/registry.h"
 #include "tests/support/harness.h"
-#include "tests/support/invariants.h"
 #include "workloads/gen_trace.h"
 
 #include <catch2/catch.hpp>
@@ -18,23 +17,11 @@ using namespace dlsim::test;
 
 namespace {
 
-struct Run {
-  SimState state;
-  RunResult result;
-};
+using Run = RunOutput;
 
+// kube-batch with its parameters as YAML text, the invariant checker attached (harness.h).
 Run run_kube(const std::string& params, const Cluster& cluster, const Workload& workload) {
-  const PolicyEntry& entry = find_policy("kube-batch");
-  PolicySetup setup{Placement::kConsolidate, resolve_params(entry, YAML::Load(params))};
-  auto policy = entry.make(setup);
-  Simulation sim(cluster, workload, RuntimeConfig{}, *policy, PolicyInfo{"kube-batch", false});
-  InvariantChecker checker;
-  sim.add_observer(&checker);
-  Run r;
-  r.result = sim.run();
-  checker.check_final(sim.state());
-  r.state = sim.state();
-  return r;
+  return run_policy(find_policy("kube-batch"), cluster, workload, YAML::Load(params));
 }
 
 double start_of(const Run& r, const Workload& w, const std::string& name) {
