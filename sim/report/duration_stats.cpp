@@ -13,14 +13,18 @@ void sort_durations(std::vector<SimTime>& v) {
   boost::sort::spreadsort::integer_sort(v.begin(), v.end());
 }
 
+PercentileRank percentile_rank(std::size_t n, double p) {
+  const double pos = p / 100.0 * static_cast<double>(n - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  return {lo, std::min(lo + 1, n - 1), pos - static_cast<double>(lo)};
+}
+
 double percentile_of_sorted(std::span<const SimTime> v, double p) {
   if (v.empty()) return 0;
-  double pos = p / 100.0 * static_cast<double>(v.size() - 1);
-  auto lo = static_cast<std::size_t>(std::floor(pos));
-  std::size_t hi = std::min(lo + 1, v.size() - 1);
-  const double a = to_seconds(v[lo]);
-  const double b = to_seconds(v[hi]);
-  return a + (b - a) * (pos - static_cast<double>(lo));
+  const PercentileRank r = percentile_rank(v.size(), p);
+  const double a = to_seconds(v[r.lo]);
+  const double b = to_seconds(v[r.hi]);
+  return a + (b - a) * r.frac;
 }
 
 double mean_of_sorted(std::span<const SimTime> v) {

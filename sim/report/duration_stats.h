@@ -4,6 +4,7 @@
 
 #include "sim/engine/time.h"
 
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -13,8 +14,16 @@ namespace dlsim {
 // seconds: the statistics below equal those of a sorted vector of doubles.
 void sort_durations(std::vector<SimTime>& durations);
 
-// Linear-interpolation percentile (numpy's default, as percentile_sorted) of sorted durations,
-// in seconds: position p/100*(n-1) between the two nearest ranks.
+// Where the p-th percentile of n sorted values lies, by linear interpolation (numpy's default):
+// position p/100*(n-1), between ranks lo and hi, `frac` of the way. n must be positive.
+struct PercentileRank {
+  std::size_t lo = 0;
+  std::size_t hi = 0;
+  double frac = 0;
+};
+PercentileRank percentile_rank(std::size_t n, double p);
+
+// That percentile of sorted durations, in seconds (percentile_sorted's for the same seconds).
 double percentile_of_sorted(std::span<const SimTime> sorted, double p);
 
 // The mean in seconds, the seconds added in the order given (so a sorted vector gives the bits

@@ -10,10 +10,8 @@ namespace dlsim {
 
 double percentile_sorted(std::span<const double> v, double p) {
   if (v.empty()) return 0;
-  double pos = p / 100.0 * static_cast<double>(v.size() - 1);
-  auto lo = static_cast<std::size_t>(std::floor(pos));
-  std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+  const PercentileRank r = percentile_rank(v.size(), p);
+  return v[r.lo] + (v[r.hi] - v[r.lo]) * r.frac;
 }
 
 namespace {
