@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 using namespace dlsim;
 using namespace dlsim::test;
 
@@ -142,4 +144,22 @@ TEST_CASE("costs.switch_s and runtime.max_timeslice_jobs are experiment keys", "
              Catch::Contains("runtime.max_timeslice_jobs: must be 1 to 8"));
   CHECK_THAT(experiment_error(kBase, {{"costs.switch_s", "-1"}}),
              Catch::Contains("costs.switch_s: must not be negative"));
+}
+
+TEST_CASE("a trace that cannot be read twice (a pipe, a device) is an error naming it",
+          "[experiment][errors]") {
+  // The trace is opened for the format guess, for its rows and for provenance.json's checksum;
+  // a pipe would hand its bytes to the first of these only.
+  ScratchDir dir;
+  const std::string fifo = dir.file("trace.fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string error = experiment_error(kBase, {{"trace.file", fifo}});
+  CHECK(error.starts_with(fifo + ": the trace is a pipe: "));
+  CHECK(error.find("write it to a file first") != std::string::npos);
+  error = experiment_error(kBase, {{"trace.file", "/dev/null"}});
+  CHECK(error.starts_with("/dev/null: the trace is a character device: "));
+  // A regular file and a directory (PAI 2020's tables) pass this check.
+  CHECK(experiment_error(kBase) == "no error");
+  CHECK(experiment_error(kBase, {{"trace.file", "traces/pai2020-sample"},
+                                 {"trace.format", "pai2020"}}) == "no error");
 }

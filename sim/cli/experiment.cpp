@@ -44,6 +44,27 @@ std::string find_data_file(const std::string& path, const std::string& beside) {
 
 namespace {
 
+// A trace is opened more than once: to guess its format, for its header and rows, and at the end
+// for provenance.json's checksum. A pipe (`--trace /dev/stdin`, a named pipe) gives its bytes to
+// the first reader only, so the later ones would read a truncated or empty trace; say so before
+// anything is read rather than fail later with a message about the file's contents.
+void reject_unrereadable_trace(const std::string& trace) {
+  if (trace.empty()) return;
+  std::error_code ec;
+  const fs::file_status status = fs::status(trace, ec);
+  if (ec || !fs::exists(status)) return; // the reader names a missing or unreadable file
+  if (fs::is_regular_file(status) || fs::is_directory(status)) return;
+  const char* kind = fs::is_fifo(status)             ? "a pipe"
+                     : fs::is_character_file(status) ? "a character device"
+                     : fs::is_socket(status)         ? "a socket"
+                                                     : "not a regular file";
+  throw InputError(fmt::format(
+      "{}: the trace is {}: dlsim reads a trace more than once (to guess its format, for its rows, "
+      "and for the checksum in provenance.json), which a pipe or device cannot give; write it to a "
+      "file first (gzip-compressed files are read as they are)",
+      trace, kind));
+}
+
 // runtime.interference.by_type: {TYPE: {slope, onset}} over the cluster's device types, into
 // RuntimeConfig::interference_by_type (by DeviceTypeId; unnamed types keep the default curve).
 void read_interference_by_type(const YAML::Node& root, const std::string& file, Experiment& e) {
@@ -158,6 +179,7 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
     throw InputError(file + ": trace: missing (trace.file, a trace file; or trace.generate)");
   }
   e.trace_file = find_data_file(e.trace_file, file);
+  reject_unrereadable_trace(e.trace_file);
   // Which part of the trace to replay (workloads/trace_select.h, docs/traces.md).
   if (auto problem = selection_problem(e.selection)) {
     std::string path = "trace." + problem->first;
