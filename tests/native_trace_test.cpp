@@ -148,6 +148,36 @@ TEST_CASE("skip-bad-jobs: a row skipped for a bad field still holds its id", "[t
   CHECK_THAT(t.skip_reasons[2], Catch::Contains(":5: workers: must be at least 1, got 0"));
 }
 
+TEST_CASE("a repeated id is found when a later row has an error too", "[trace]") {
+  // The reader first only keeps every id's hash and compares them at the end (native.cpp); the
+  // bad submit_s of line 4 stops that first read, but line 3's repeat of 'a' is the first
+  // error of the file, and is the one reported.
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1,10\na,1,1,10\nb,x,1,10\n"),
+             Catch::Matches(".*trace.csv:3: id: duplicate job id 'a'"));
+  // Without a repeat, line 4's error is the file's.
+  CHECK_THAT(read_error("id,submit_s,workers,duration_s\na,0,1,10\nc,1,1,10\nb,x,1,10\n"),
+             Catch::Matches(".*trace.csv:4: submit_s: expected a number, got 'x'"));
+}
+
+TEST_CASE("skip-bad-jobs: nothing of a row with a repeated id is kept", "[trace]") {
+  // Line 3 repeats 'a' with a user and a model that no other row has: skipped whole, so
+  // neither is interned (users: "" and u1; models: none) and the later rows read as usual.
+  Trace t = trace_from_csv("id,submit_s,workers,duration_s,user,model\n"
+                           "a,0,1,10,u1,\n"
+                           "a,1,1,10,u2,resnet50\n"
+                           "b,2,1,10,u1,\n",
+                           true);
+  REQUIRE(t.jobs.size() == 2);
+  CHECK(t.jobs[0].name == "a");
+  CHECK(t.jobs[1].name == "b");
+  CHECK(t.jobs[1].line == 4);
+  CHECK(t.users.names() == std::vector<std::string>{"", "u1"});
+  CHECK(t.models.names().empty());
+  CHECK(t.skipped == 1);
+  REQUIRE(t.skip_reasons.size() == 1);
+  CHECK_THAT(t.skip_reasons[0], Catch::Contains(":3: id: duplicate job id 'a'"));
+}
+
 TEST_CASE("skip-bad-jobs skips and counts bad rows instead of failing", "[trace]") {
   Trace t = trace_from_csv(
       "id,submit_s,workers,duration_s\na,0,1,10\nb,x,1,10\nc,2,1,10\nd,3,1,-1\n", true);

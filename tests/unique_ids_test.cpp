@@ -4,8 +4,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <vector>
 
+using dlsim::may_repeat;
 using dlsim::UniqueIds;
 
 TEST_CASE("UniqueIds reports the second insert of an id, not the first", "[trace]") {
@@ -38,4 +42,32 @@ TEST_CASE("UniqueIds finds every repeat after growing", "[trace]") {
   CHECK(ids.insert("job5000"));
   CHECK(ids.insert("job-1"));
   CHECK(ids.insert("job00"));
+}
+
+TEST_CASE("may_repeat finds equal hashes wherever they are", "[trace]") {
+  std::vector<std::uint64_t> none;
+  CHECK_FALSE(may_repeat(none));
+  std::vector<std::uint64_t> one{42};
+  CHECK_FALSE(may_repeat(one));
+  // Distinct, including 0, the largest value and values that differ in their top bits only
+  // (the radix sort's first digits).
+  std::vector<std::uint64_t> distinct{
+      7, 0, ~std::uint64_t{0}, std::uint64_t{1} << 63, (std::uint64_t{1} << 63) | 7, 3};
+  CHECK_FALSE(may_repeat(distinct));
+  // The same value first and last of 5,001: only sorting brings them together.
+  std::vector<std::uint64_t> far;
+  far.push_back(123456789);
+  for (std::uint64_t i = 0; i < 5000; ++i)
+    far.push_back(i * 0x9E3779B97F4A7C15ULL + 1); // distinct: an odd multiplier is invertible
+  far.push_back(123456789);
+  // 123456789 is none of the others: i * 0x9E37...15 + 1 = 123456789 needs i = 123456788 *
+  // (the multiplier's inverse mod 2^64), not below 5,000 (checked by the loop below).
+  bool among = false;
+  for (std::uint64_t i = 0; i < 5000; ++i)
+    among = among || i * 0x9E3779B97F4A7C15ULL + 1 == 123456789;
+  REQUIRE_FALSE(among);
+  CHECK(may_repeat(far));
+  // may_repeat sorted them: take one of the two out again.
+  far.erase(std::find(far.begin(), far.end(), 123456789));
+  CHECK_FALSE(may_repeat(far));
 }

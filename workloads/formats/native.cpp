@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <optional>
+#include <vector>
 
 namespace dlsim {
 
@@ -233,14 +235,30 @@ void read_share(const Cells& f, CsvRow& row, TraceJob& job) {
   job.gpu_mem_gb = optional_positive(f[kGpuMem], 1e6, " GB").value_or(-1);
 }
 
+// How a read finds repeated ids. The exact check (a hash set of the ids, UniqueIds) makes a
+// repeat its row's error, but each insert lands at a random place in a table of tens of MiB:
+// it was most of reading's own time at a million jobs, and the table and its copy of every id
+// about 120 MiB at 3.4 million. So a read first only keeps every id's 64-bit hash and compares
+// them at the end; only when two are equal (a repeated id, or a collision, about 1 in 3 million
+// at 3.4 million ids) is the file read again with the exact check, whose result and errors are
+// then the read's.
+struct IdCheck {
+  UniqueIds* exact = nullptr;                   // the exact check, or
+  std::vector<std::uint64_t>* hashes = nullptr; // every id's hash, compared at the end
+};
+
 TraceJob read_job(const Cells& f, CsvRow& row, const NativeHeader& header, Trace& trace,
-                  UniqueIds& seen_ids) {
+                  const IdCheck& ids) {
   TraceJob job;
   job.line = row.line;
   row.column = "id";
   if (empty_field(f[kId])) throw FieldError{"empty job id"};
   job.name = f[kId];
-  if (!seen_ids.insert(job.name)) throw FieldError{fmt::format("duplicate job id '{}'", job.name)};
+  if (ids.exact == nullptr) {
+    ids.hashes->push_back(UniqueIds::hash(job.name));
+  } else if (!ids.exact->insert(job.name)) {
+    throw FieldError{fmt::format("duplicate job id '{}'", job.name)};
+  }
   read_submit(f, row, job);
   read_shape(f, row, job);
   read_work(f, row, header, trace, job);
@@ -257,29 +275,50 @@ TraceJob read_job(const Cells& f, CsvRow& row, const NativeHeader& header, Trace
   return job;
 }
 
-} // namespace
-
-Trace read_native_trace(const std::string& file, const ReadOptions& options) {
+// Reads the trace with the exact id check, or with the hashes only (`exact` false), in which
+// case nullopt says that two ids may be the same (the read must be made again, exactly). An
+// error thrown by a read with hashes only is the read's error only when no earlier id repeats.
+std::optional<Trace> read_native(const std::string& file, const ReadOptions& options, bool exact) {
   Trace trace;
   trace.file = file;
   const NativeHeader header = check_native_header(trace);
   UniqueIds seen_ids;
+  std::vector<std::uint64_t> id_hashes;
+  const IdCheck ids = exact ? IdCheck{&seen_ids, nullptr} : IdCheck{nullptr, &id_hashes};
   // A row takes at least about 24 bytes in practice (the generator's take 33): reserving for
   // that many avoids copying every job on each doubling. Pages past the last row are never
   // touched, so an over-estimate costs address space, not memory.
   std::error_code size_error;
   const auto bytes = std::filesystem::file_size(file, size_error);
-  if (!size_error) trace.jobs.reserve(static_cast<std::size_t>(bytes / 24));
-  csv_row_loop(
-      CsvSource{file, CsvHeader::kNamed, header.fields, false}, kColumns,
-      [&](const Cells& f, CsvRow& row) {
-        trace.jobs.push_back(read_job(f, row, header, trace, seen_ids));
-      },
-      [&](const std::string& message) {
-        reject_row(trace, options, options.skip_bad_jobs ? message : message + header.unknown_note);
-      });
+  if (!size_error) {
+    trace.jobs.reserve(static_cast<std::size_t>(bytes / 24));
+    if (!exact) id_hashes.reserve(static_cast<std::size_t>(bytes / 24));
+  }
+  try {
+    csv_row_loop(
+        CsvSource{file, CsvHeader::kNamed, header.fields, false}, kColumns,
+        [&](const Cells& f, CsvRow& row) {
+          trace.jobs.push_back(read_job(f, row, header, trace, ids));
+        },
+        [&](const std::string& message) {
+          reject_row(trace, options,
+                     options.skip_bad_jobs ? message : message + header.unknown_note);
+        });
+  } catch (const InputError&) {
+    if (!exact && may_repeat(id_hashes)) return std::nullopt;
+    throw;
+  }
+  if (!exact && may_repeat(id_hashes)) return std::nullopt;
   if (trace.jobs.empty() && trace.skipped == 0) throw InputError(file + ": the trace has no jobs");
   return trace;
+}
+
+} // namespace
+
+Trace read_native_trace(const std::string& file, const ReadOptions& options) {
+  std::optional<Trace> trace = read_native(file, options, false);
+  if (!trace) trace = read_native(file, options, true);
+  return std::move(*trace);
 }
 
 } // namespace dlsim
