@@ -29,11 +29,12 @@ const Draws& draws() {
   static const Draws d = [] {
     Draws out;
     Rng rng = Rng::stream(1, "bench.event-queue");
+    // Job events only: wake-ups share an entry per instant (event_queue_repeated_wakeup).
     constexpr EventKind kKinds[] = {EventKind::kJobFinish, EventKind::kActionDone,
-                                    EventKind::kArrival, EventKind::kWakeup};
+                                    EventKind::kArrival};
     for (std::size_t i = 0; i < kRing; ++i) {
       out.delay.push_back(static_cast<SimTime>(rng.exponential(1.0 / 3.6e9)));
-      out.kind.push_back(kKinds[rng.below(4)]);
+      out.kind.push_back(kKinds[rng.below(3)]);
     }
     return out;
   }();
@@ -54,7 +55,7 @@ EventQueue filled(std::size_t n) {
 // The "hold" model (Vaucher and Duval, CACM 1975): pop the earliest event and push one at a
 // random delay after it, so the queue stays at n events -- what a discrete-event loop does in
 // steady state. One item = one push plus one pop.
-void BM_EventQueueHold(benchmark::State& state) {
+void event_queue_hold(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const Draws& d = draws();
   EventQueue q = filled(n);
@@ -68,11 +69,11 @@ void BM_EventQueueHold(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
   state.SetLabel("items = push+pop pairs");
 }
-BENCHMARK(BM_EventQueueHold)->Arg(1'000)->Arg(10'000)->Arg(100'000)->Arg(1'000'000);
+BENCHMARK(event_queue_hold)->Arg(1'000)->Arg(10'000)->Arg(100'000)->Arg(1'000'000);
 
 // Fill an empty queue with n events, then drain it: a burst (many arrivals at once) rather
 // than a steady state. One item = one push plus one pop.
-void BM_EventQueueFillDrain(benchmark::State& state) {
+void event_queue_fill_drain(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const Draws& d = draws();
   EventQueue q;
@@ -87,6 +88,29 @@ void BM_EventQueueFillDrain(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
   state.SetLabel("items = push+pop pairs");
 }
-BENCHMARK(BM_EventQueueFillDrain)->Arg(1'000)->Arg(100'000)->Arg(1'000'000);
+BENCHMARK(event_queue_fill_drain)->Arg(1'000)->Arg(100'000)->Arg(1'000'000);
+
+// A policy that asks for the same few instants again and again (util-reactive asks, at every
+// decision, for the instant each job being profiled will have been measured): k instants are
+// pending among 10,000 job events, and every wake-up asked for is at one of them, so it only
+// adds to that instant's count. One item = one push_wakeup.
+void event_queue_repeated_wakeup(benchmark::State& state) {
+  const auto k = static_cast<std::size_t>(state.range(0));
+  EventQueue q = filled(10'000);
+  std::vector<SimTime> instants;
+  for (std::size_t i = 0; i < k; ++i) {
+    instants.push_back(3'600'000'000 + draws().delay[i]);
+    q.push_wakeup(instants.back());
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    q.push_wakeup(instants[i]);
+    i = i + 1 == k ? 0 : i + 1;
+  }
+  benchmark::DoNotOptimize(q.top());
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel("items = wake-ups asked for");
+}
+BENCHMARK(event_queue_repeated_wakeup)->Arg(10)->Arg(100)->Arg(10'000);
 
 } // namespace

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 using namespace dlsim;
@@ -13,16 +14,107 @@ using namespace dlsim;
 TEST_CASE("events pop in (time, band, insertion) order", "[engine]") {
   EventQueue q;
   q.push(20, EventKind::kArrival, 1);
-  q.push(10, EventKind::kWakeup, 2);
+  q.push_wakeup(10);
   q.push(10, EventKind::kArrival, 3);
   q.push(10, EventKind::kJobFinish, 4);
   q.push(10, EventKind::kArrival, 5); // same time and band as 3: after it, by insertion
-  q.push(5, EventKind::kWakeup, 6);
-  std::vector<std::uint32_t> order;
-  while (!q.empty())
-    order.push_back(q.pop().subject);
-  // t=5 first; at t=10 finish (band 0) < arrivals (band 2, in insertion order) < wakeup (3).
-  CHECK(order == std::vector<std::uint32_t>{6, 4, 3, 5, 2, 1});
+  q.push_wakeup(5);
+  q.push(10, EventKind::kActionDone, 7);
+  std::vector<std::pair<SimTime, EventKind>> order;
+  std::vector<std::uint32_t> subjects;
+  while (!q.empty()) {
+    Event e = q.pop();
+    order.emplace_back(e.time, e.kind);
+    if (e.kind != EventKind::kWakeup) subjects.push_back(e.subject);
+  }
+  // t=5 the wake-up first; at t=10 finish (band 0) < action done (1) < arrivals (band 2, in
+  // insertion order: 3 then 5) < the wake-up (3); then the arrival at t=20.
+  using K = EventKind;
+  CHECK(order == std::vector<std::pair<SimTime, EventKind>>{{5, K::kWakeup},
+                                                            {10, K::kJobFinish},
+                                                            {10, K::kActionDone},
+                                                            {10, K::kArrival},
+                                                            {10, K::kArrival},
+                                                            {10, K::kWakeup},
+                                                            {20, K::kArrival}});
+  CHECK(subjects == std::vector<std::uint32_t>{4, 7, 3, 5, 1});
+}
+
+TEST_CASE("the wake-ups of one instant share one entry that counts them", "[engine]") {
+  EventQueue q;
+  // Asked for: 3 at t=30, 1 at t=10, 2 at t=20, interleaved; a finish at t=20 too.
+  q.push_wakeup(30);
+  q.push_wakeup(20);
+  q.push_wakeup(30);
+  q.push(20, EventKind::kJobFinish, 9, 4);
+  q.push_wakeup(10);
+  q.push_wakeup(30);
+  q.push_wakeup(20);
+  // Entries: one per instant with wake-ups (10, 20, 30) plus the finish = 4, not 7.
+  CHECK(q.size() == 4);
+  CHECK(q.top().time == 10);
+  CHECK(q.top().count == 1);
+  Event e = q.pop();
+  CHECK((e.time == 10 && e.kind == EventKind::kWakeup && e.count == 1));
+  // At t=20 the finish (band 0) comes before the two wake-ups (band 3), whatever the push order.
+  e = q.pop();
+  CHECK((e.time == 20 && e.kind == EventKind::kJobFinish && e.subject == 9 && e.generation == 4 &&
+         e.count == 1));
+  e = q.pop();
+  CHECK((e.time == 20 && e.kind == EventKind::kWakeup && e.count == 2));
+  CHECK(q.top().count == 3);
+  e = q.pop();
+  CHECK((e.time == 30 && e.kind == EventKind::kWakeup && e.count == 3));
+  CHECK(q.empty());
+  // An instant whose wake-up entry was popped starts afresh: a count of 1, not 4.
+  q.push_wakeup(30);
+  CHECK(q.pop().count == 1);
+  // push() with kWakeup is push_wakeup: it joins the entry and drops the subject.
+  q.push(40, EventKind::kWakeup, 5);
+  q.push_wakeup(40);
+  CHECK(q.size() == 1);
+  e = q.pop();
+  CHECK((e.count == 2 && e.subject == 0));
+}
+
+TEST_CASE("a wake-up entry keeps its place among the wake-ups and events of other instants",
+          "[engine]") {
+  // Many wake-ups at a few instants, pushed in a scrambled order among finishes: the pops come
+  // out by time, each instant's wake-ups once with their total, and the counts add up to what
+  // was pushed. Instant k (k = 0..9, time 100 * k) gets k + 1 wake-ups per round, 10 rounds:
+  // 10 * (k + 1) each, 10 * (1 + 2 + ... + 10) = 550 in all.
+  EventQueue q;
+  Rng rng(11);
+  std::vector<SimTime> pushes;
+  for (int round = 0; round < 10; ++round) {
+    for (SimTime k = 0; k < 10; ++k) {
+      for (SimTime n = 0; n <= k; ++n)
+        pushes.push_back(100 * k);
+    }
+  }
+  for (std::size_t i = pushes.size(); i > 1; --i)
+    std::swap(pushes[i - 1], pushes[rng.below(i)]);
+  std::uint32_t finish = 0;
+  for (SimTime t : pushes) {
+    q.push_wakeup(t);
+    if (t % 300 == 0) q.push(t, EventKind::kJobFinish, finish++);
+  }
+  CHECK(q.size() == 10 + finish);
+  std::uint64_t total = 0;
+  SimTime last = -1;
+  bool woke_at_last = false; // an instant's wake-up entry comes after all its finishes
+  while (!q.empty()) {
+    Event e = q.pop();
+    CHECK(e.time >= last);
+    CHECK_FALSE((e.time == last && woke_at_last));
+    woke_at_last = e.time != last ? false : woke_at_last;
+    last = e.time;
+    if (e.kind != EventKind::kWakeup) continue;
+    woke_at_last = true;
+    CHECK(e.count == static_cast<std::uint64_t>(10 * (e.time / 100 + 1)));
+    total += e.count;
+  }
+  CHECK(total == 550);
 }
 
 TEST_CASE("the heap stays ordered under many random pushes and pops", "[engine]") {

@@ -1,9 +1,11 @@
-// The future event list: a 4-ary min-heap ordered by (time, band, sequence number).
+// The future event list: a 4-ary min-heap ordered by (time, band, sequence number), in which
+// the wake-ups of one instant share one entry with a count.
 #pragma once
 
 #include "sim/engine/time.h"
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace dlsim {
@@ -18,36 +20,57 @@ enum class EventKind : std::uint8_t {
   kWakeup = 3,
 };
 
+// What the queue hands out. A wake-up has no subject: `count` says how many wake-ups were asked
+// for at that instant (each is one event of the run); every other event has a count of 1.
 struct Event {
   SimTime time = 0;
   EventKind kind = EventKind::kArrival;
   std::uint32_t subject = 0;    // job id for job events
   std::uint32_t generation = 0; // a stale event (generation != the job's) is dropped
-  std::uint64_t seq = 0;        // insertion order: the final tie-breaker
+  std::uint64_t count = 1;
 };
 
-// Total order: (time, band, seq). Two distinct events never compare equal because seq is
-// unique, so the order of events -- and thus every output -- is deterministic.
-inline bool event_before(const Event& a, const Event& b) {
-  if (a.time != b.time) return a.time < b.time;
-  if (a.kind != b.kind) return a.kind < b.kind;
-  return a.seq < b.seq;
-}
-
+// Total order: (time, band, insertion order). Job events of the same time and band come out in
+// the order they were pushed, so the order of events -- and thus every output -- is
+// deterministic. Wake-ups are all alike and alone in their band, so folding those of one
+// instant into one entry changes no order: a policy asking for the same instant a hundred times
+// costs one heap entry, not a hundred (util-reactive asks once per profiled job at every
+// decision).
 class EventQueue {
 public:
+  // A job event (kJobFinish, kActionDone, kArrival); a kWakeup is push_wakeup(time).
   void push(SimTime time, EventKind kind, std::uint32_t subject, std::uint32_t generation = 0);
-  [[nodiscard]] const Event& top() const { return heap_.front(); }
+  // One wake-up at `time`: a new entry, or one more on the entry already at that instant.
+  void push_wakeup(SimTime time);
+  [[nodiscard]] SimTime top_time() const { return heap_.front().time; }
+  [[nodiscard]] EventKind top_kind() const { return heap_.front().kind; }
+  [[nodiscard]] Event top() const;
   Event pop();
   [[nodiscard]] bool empty() const { return heap_.empty(); }
+  // Heap entries: one per job event, one per instant that has wake-ups.
   [[nodiscard]] std::size_t size() const { return heap_.size(); }
   void reserve(std::size_t n) { heap_.reserve(n); }
 
 private:
+  struct Entry {
+    SimTime time = 0;
+    EventKind kind = EventKind::kArrival;
+    std::uint32_t subject = 0;
+    std::uint32_t generation = 0;
+    std::uint64_t seq = 0; // insertion order: the final tie-breaker
+  };
+  static bool before(const Entry& a, const Entry& b) {
+    if (a.time != b.time) return a.time < b.time;
+    if (a.kind != b.kind) return a.kind < b.kind;
+    return a.seq < b.seq;
+  }
+  void add(const Entry& e);
   void sift_up(std::size_t i);
   void sift_down(std::size_t i);
 
-  std::vector<Event> heap_;
+  std::vector<Entry> heap_;
+  // The wake-ups asked for at each instant that has a wake-up entry in heap_.
+  std::unordered_map<SimTime, std::uint64_t> wakeups_;
   std::uint64_t next_seq_ = 0;
 };
 

@@ -137,7 +137,7 @@ bool Simulation::next_event_time(SimTime& t) {
   drop_stale();
   bool any = false;
   if (!queue_.empty()) {
-    t = queue_.top().time;
+    t = queue_.top_time();
     any = true;
     // The top's state is read by now (drop_stale): ask for its device list too, which its
     // finish walks (set_running, release) after the policy's decision that usually comes first.
@@ -160,10 +160,10 @@ Event Simulation::pop_next() {
   bool have_arrival = next_arrival_ < s_.workload->jobs.size();
   if (have_arrival) {
     SimTime a = s_.workload->jobs[next_arrival_].request.submit;
-    bool before_queue = queue_.empty() || a < queue_.top().time ||
-                        (a == queue_.top().time && EventKind::kArrival < queue_.top().kind);
+    bool before_queue = queue_.empty() || a < queue_.top_time() ||
+                        (a == queue_.top_time() && EventKind::kArrival < queue_.top_kind());
     if (before_queue) {
-      Event e{a, EventKind::kArrival, static_cast<std::uint32_t>(next_arrival_), 0, 0};
+      Event e{a, EventKind::kArrival, static_cast<std::uint32_t>(next_arrival_), 0, 1};
       ++next_arrival_;
       return e;
     }
@@ -253,7 +253,7 @@ void Simulation::apply(const Event& e) {
     policy_.on_arrival(e.subject, view);
     return;
   case EventKind::kWakeup:
-    ++s_.events;
+    s_.events += e.count; // the wake-ups asked for at this instant, each one event
     return;
   }
 }
@@ -305,7 +305,7 @@ void Simulation::emit_to_observers(JobId j, JobAction action, std::span<const De
 
 void Simulation::wake_at(SimTime t) {
   // A wake-up beyond the time limit never comes (policies compute them as now + a parameter).
-  if (t > s_.now && t <= kMaxTime) queue_.push(t, EventKind::kWakeup, 0);
+  if (t > s_.now && t <= kMaxTime) queue_.push_wakeup(t);
 }
 
 // ---- occupancy -------------------------------------------------------------------------
