@@ -57,7 +57,12 @@ public:
     // The groups follow the runtime's node log at every decision, so that the log never
     // starts over between two choices (each would then read every device again).
     if (o_.mode != PackMode::kSlot) devices_.refresh(control);
-    if (o_.mode == PackMode::kReactive) consolidate(control);
+    // Reactive: how long a job runs alone to be measured.
+    const SimTime window = o_.mode == PackMode::kReactive
+                               ? from_seconds(control.config().profile_s, "runtime.profile_s")
+                               : 0;
+    if (o_.mode == PackMode::kReactive) consolidate(control, window);
+    const std::size_t profiled_before = profiling_.size();
     bool placed = true;
     while (placed && !waiting_.empty()) {
       placed = false;
@@ -70,7 +75,12 @@ public:
         }
       }
     }
-    if (o_.mode == PackMode::kReactive) wake_for_profiles(control);
+    if (o_.mode != PackMode::kReactive) return;
+    // The jobs placed alone by this decision; consolidate asked for the others.
+    for (std::size_t i = profiled_before; i < profiling_.size(); ++i) {
+      if (!control.measured_gpu_util(profiling_[i]))
+        wake_for_profile(control, profiling_[i], window);
+    }
   }
 
 private:
@@ -200,14 +210,20 @@ private:
 
   // Reactive: a job measured alone while others wait moves to the least-cost GPU that holds
   // measured jobs, which frees its GPU for the next job to be profiled on.
-  void consolidate(Control& control) {
+  void consolidate(Control& control, SimTime window) {
     // At most `lookahead` jobs look for a GPU to join per decision, as placement looks at most
     // `lookahead` waiting jobs: each look scans the GPUs of the job's type.
     std::size_t looks = 0;
     std::erase_if(profiling_, [&](JobId j) {
       const JobState& s = control.state(j);
       if (is_over(s.status)) return true;
-      if (!control.measured_gpu_util(j)) return false; // still being profiled
+      if (!control.measured_gpu_util(j)) {
+        // Still being profiled. Nothing in this decision changes its spell alone: placements
+        // and moves go to free GPUs or to GPUs whose jobs are all measured (horus_view), so
+        // its wake-up is asked now rather than in a second walk after placement.
+        wake_for_profile(control, j, window);
+        return false;
+      }
       // Measured. Only a running one-GPU job still alone on its GPU is moved; a job that is
       // paying a cost or spans GPUs stays where it is.
       if (s.status != JobStatus::kRunning || s.devices.size() != 1) return true;
@@ -222,15 +238,14 @@ private:
     });
   }
 
-  // Reactive: a decision when each job being profiled will have been measured.
-  void wake_for_profiles(Control& control) const {
-    const SimTime window = from_seconds(control.config().profile_s, "runtime.profile_s");
-    for (JobId j : profiling_) {
-      const JobState& s = control.state(j);
-      if (s.alone_since < 0 || control.measured_gpu_util(j)) continue;
-      const SimTime done = s.alone_time + (control.now() - s.alone_since);
-      if (done < window) control.wake_at(control.now() + (window - done));
-    }
+  // Reactive: a decision when job j, being profiled (not measured yet), will have been
+  // measured, if it runs alone now. Asked at every decision while it is profiled; the runtime
+  // keeps one queue entry per instant, and counts each ask as an event.
+  static void wake_for_profile(Control& control, JobId j, SimTime window) {
+    const JobState& s = control.state(j);
+    if (s.alone_since < 0) return;
+    const SimTime done = s.alone_time + (control.now() - s.alone_since);
+    if (done < window) control.wake_at(control.now() + (window - done));
   }
 
   UtilPackingOptions o_;
