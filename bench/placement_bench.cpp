@@ -38,14 +38,13 @@ Workload half_full_workload(std::uint32_t workers, std::uint32_t per_worker) {
   t.file = "<placement bench>";
   for (std::uint32_t i = 0; i <= kFillers; ++i) {
     TraceJob j;
-    j.name = "job" + std::to_string(i);
     j.line = i + 2;
     j.duration_s = 3600;
     if (i == kFillers) {
       j.workers = workers;
       j.devices_per_worker = per_worker;
     }
-    t.jobs.push_back(std::move(j));
+    t.add(j, "job" + std::to_string(i));
   }
   return build_workload(std::move(t), bench_zoo(), bench_cluster(), WorkloadOptions{});
 }
@@ -92,10 +91,11 @@ void run_case(benchmark::State& state, Placement placement) {
   state.SetLabel("items = place() calls; args = workers, gpus_per_worker");
 }
 
-void BM_PlaceConsolidate(benchmark::State& state) {
+// Google Benchmark's BM_ names, not the project's style.
+void BM_PlaceConsolidate(benchmark::State& state) { // NOLINT(readability-identifier-naming)
   run_case(state, Placement::kConsolidate);
 }
-void BM_PlaceSpread(benchmark::State& state) {
+void BM_PlaceSpread(benchmark::State& state) { // NOLINT(readability-identifier-naming)
   run_case(state, Placement::kSpread);
 }
 

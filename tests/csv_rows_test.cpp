@@ -22,7 +22,7 @@ const std::string kBom = "\xEF\xBB\xBF";
 std::vector<std::pair<std::string, double>> jobs_of(const Trace& t) {
   std::vector<std::pair<std::string, double>> out;
   for (const auto& j : t.jobs)
-    out.emplace_back(j.name, j.submit_s);
+    out.emplace_back(t.name(j), j.submit_s);
   return out;
 }
 

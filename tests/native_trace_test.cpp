@@ -140,7 +140,7 @@ TEST_CASE("skip-bad-jobs: a row skipped for a bad field still holds its id", "[t
   Trace t = trace_from_csv(
       "id,submit_s,workers,duration_s\na,0,1,10\nb,x,1,10\nb,2,1,10\nc,3,0,10\n", true);
   REQUIRE(t.jobs.size() == 1);
-  CHECK(t.jobs[0].name == "a");
+  CHECK(t.name(t.jobs[0]) == "a");
   CHECK(t.skipped == 3);
   REQUIRE(t.skip_reasons.size() == 3);
   CHECK_THAT(t.skip_reasons[0], Catch::Contains(":3: submit_s: expected a number, got 'x'"));
@@ -168,8 +168,8 @@ TEST_CASE("skip-bad-jobs: nothing of a row with a repeated id is kept", "[trace]
                            "b,2,1,10,u1,\n",
                            true);
   REQUIRE(t.jobs.size() == 2);
-  CHECK(t.jobs[0].name == "a");
-  CHECK(t.jobs[1].name == "b");
+  CHECK(t.name(t.jobs[0]) == "a");
+  CHECK(t.name(t.jobs[1]) == "b");
   CHECK(t.jobs[1].line == 4);
   CHECK(t.users.names() == std::vector<std::string>{"", "u1"});
   CHECK(t.models.names().empty());

@@ -197,7 +197,7 @@ TEST_CASE("philly-csv: malformed rows name file, line and column",
   CHECK(t.skipped == 2);
   REQUIRE(t.skip_reasons.size() == 2);
   CHECK(t.skip_reasons[0] == mixed + ":3: timestamp: expected a time YYYY-MM-DD HH:MM:SS, got 'x'");
-  CHECK(t.jobs[1].name == "job2"); // names count rows, skipped ones included
+  CHECK(t.name(t.jobs[1]) == "job2"); // names count rows, skipped ones included
 }
 
 TEST_CASE("philly: the synthetic cluster_job_log imports as the trace authors' notebook counts it",
@@ -440,7 +440,7 @@ TEST_CASE("trace selection: origin, drop-failed, VC, window and a seeded sample"
   auto names = [](const Trace& t) {
     std::vector<std::string> out;
     for (const auto& j : t.jobs)
-      out.push_back(j.name);
+      out.emplace_back(t.name(j));
     return out;
   };
   SECTION("drop_failed drops 3 failed and 2 killed jobs") {

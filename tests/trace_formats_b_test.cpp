@@ -35,7 +35,7 @@ const std::string kSource = DLSIM_SOURCE_DIR_FOR_TESTS;
 
 const TraceJob& job(const Trace& t, const std::string& name) {
   for (const auto& j : t.jobs) {
-    if (j.name == name) return j;
+    if (t.name(j) == name) return j;
   }
   FAIL("no job named " << name);
   return t.jobs.front();
@@ -264,7 +264,7 @@ TEST_CASE("swf: the real RICC log imports whole, with its spot-checked rows",
   // Line 220211: "220191 9396866 0 34 8192 ..." holds the whole machine.
   CHECK(job(t, "220191").workers == 8192);
   // The last line, 447814: "447794 13216249 0 28 4 ...".
-  CHECK(t.jobs.back().name == "447794");
+  CHECK(t.name(t.jobs.back()) == "447794");
   CHECK(t.jobs.back().submit_s == 13216249);
 }
 

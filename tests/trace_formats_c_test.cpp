@@ -94,7 +94,7 @@ TEST_CASE("muri: the published trace and job_type files import every job, times 
   // submitted at 201,694 s, runs 4,472,936 s, 8 GPUs, priority 0.
   Trace t = read_muri_trace(kMuri + "trace1.csv", ReadOptions{});
   const TraceJob& j = t.jobs[1];
-  CHECK(j.name == "1");
+  CHECK(t.name(j) == "1");
   CHECK(j.submit_s == 201694);
   CHECK(j.duration_s == 4472936);
   CHECK(j.workers * j.devices_per_worker == 8);
@@ -241,7 +241,7 @@ TEST_CASE("openb: pods never scheduled are dropped, and replayed with "
   keep.openb_replay_pending = true;
   t = read_openb_trace(pods, keep);
   REQUIRE(t.jobs.size() == 2);
-  CHECK(t.jobs[1].name == "b");
+  CHECK(t.name(t.jobs[1]) == "b");
   CHECK(t.jobs[1].duration_s == 45); // never scheduled: from creation 5 to deletion 50
 }
 

@@ -167,7 +167,7 @@ TEST_CASE("pollux: every real workload file imports every job", "[trace][pollux]
   // is 6 replicas of one GPU, resnet18, submitted at 107 s.
   Trace t = read_pollux_trace(kSource + "/traces/pollux_workload-1.csv", with_profiles());
   REQUIRE(t.jobs.size() == 160);
-  CHECK(t.jobs[0].name == "cifar10-0");
+  CHECK(t.name(t.jobs[0]) == "cifar10-0");
   CHECK(t.jobs[0].submit_s == 107);
   CHECK(t.jobs[0].workers == 6);
   CHECK(t.jobs[0].devices_per_worker == 1);

@@ -25,7 +25,7 @@ nodes:
 
 const TraceJob& job(const Trace& t, const std::string& name) {
   for (const auto& j : t.jobs) {
-    if (j.name == name) return j;
+    if (t.name(j) == name) return j;
   }
   FAIL("no job " << name);
   return t.jobs.front();

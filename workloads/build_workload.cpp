@@ -3,6 +3,7 @@
 #include "sim/engine/error.h"
 #include "sim/engine/rng.h"
 #include "workloads/device_type_set.h"
+#include "workloads/release_pages.h"
 
 #include <fmt/format.h>
 
@@ -16,6 +17,7 @@
 #include <set>
 #include <span>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 
 namespace dlsim {
@@ -303,23 +305,47 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   }
   w.jobs.reserve(trace.jobs.size());
   DetailsInterner details(w.details);
-  std::size_t name_chars = 0;
-  for (const TraceJob& tj : trace.jobs)
-    name_chars += tj.name.size();
-  w.job_names.reserve(trace.jobs.size(), name_chars);
+  // The workload's names are the trace's, taken whole at the end, while job k keeps trace job
+  // k's id k (most traces: in submit order, nothing skipped); from the first job that does not,
+  // they are copied one by one.
+  bool names_whole = order.empty();
+  auto keep_name = [&](const TraceJob& tj) {
+    if (names_whole && tj.name == w.jobs.size()) return;
+    if (names_whole) {
+      names_whole = false;
+      std::size_t name_chars = 0; // of the trace's jobs (whose records may be released)
+      for (std::size_t j = 0; j < trace.names.size(); ++j)
+        name_chars += trace.names[j].size();
+      w.job_names.reserve(trace.jobs.size(), name_chars);
+      for (std::size_t j = 0; j < w.jobs.size(); ++j)
+        w.job_names.push_back(trace.names[j]);
+    }
+    w.job_names.push_back(trace.name(tj));
+  };
+  // In submit order, a trace job is not read again once its spec is made: its pages go back to
+  // the system every 16 MiB or so, so that the trace and the workload are never both whole (the
+  // run's peak at 3.4 million jobs: docs/performance.md).
+  static_assert(std::is_trivially_destructible_v<TraceJob>,
+                "a released TraceJob is never destroyed: it must own nothing");
+  constexpr std::size_t kReleaseEvery = (std::size_t{16} << 20) / sizeof(TraceJob);
+  std::size_t released = 0;
   std::map<std::uint32_t, std::size_t> unknown_model_jobs; // trace model id -> jobs
   auto add_curve = [&](const TraceJob& tj, JobSpec& spec) {
     if (tj.curve == 0) return;
     // The curve's noise is the job's own: keyed by its name, whatever the run's seed.
     LossCurve curve = trace.curves[tj.curve - 1];
-    curve.noise_key = fnv1a64(tj.name);
+    curve.noise_key = fnv1a64(trace.name(tj));
     w.curves.push_back(curve);
     spec.curve = static_cast<std::uint32_t>(w.curves.size());
   };
   for (std::size_t k = 0; k < trace.jobs.size(); ++k) {
+    if (order.empty() && k - released >= kReleaseEvery) {
+      release_pages(trace.jobs.data() + released, trace.jobs.data() + k);
+      released = k;
+    }
     TraceJob& tj = trace.jobs[order.empty() ? k : order[k]];
     auto where = [&](const char* column) {
-      return fmt::format("{}:{}: {}: job '{}': ", trace.file, tj.line, column, tj.name);
+      return fmt::format("{}:{}: {}: job '{}': ", trace.file, tj.line, column, trace.name(tj));
     };
     JobSpec spec;
     JobRequest& r = spec.request;
@@ -328,7 +354,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     // tenth of reading a million-job trace.
     if (!(std::fabs(tj.submit_s) <= kMaxSeconds))
       check_seconds(tj.submit_s,
-                    fmt::format("{}:{}: submit: job '{}'", trace.file, tj.line, tj.name));
+                    fmt::format("{}:{}: submit: job '{}'", trace.file, tj.line, trace.name(tj)));
     r.submit = from_seconds(tj.submit_s);
     r.workers = tj.workers;
     r.devices_per_worker = tj.devices_per_worker;
@@ -401,7 +427,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     }
     if (tj.iterations <= 0 && !(std::fabs(tj.duration_s) <= kMaxSeconds))
       check_seconds(tj.duration_s,
-                    fmt::format("{}:{}: duration: job '{}'", trace.file, tj.line, tj.name));
+                    fmt::format("{}:{}: duration: job '{}'", trace.file, tj.line, trace.name(tj)));
     spec.iterations =
         tj.iterations > 0 ? tj.iterations : tj.duration_s / w.perf.iter_time(r.model, observed_on);
 
@@ -434,7 +460,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       rd.gpu_mem_gb = 0;
       add_curve(tj, spec);
       r.details = details.intern(rd);
-      w.job_names.push_back(tj.name);
+      keep_name(tj);
       w.jobs.push_back(spec);
       continue;
     }
@@ -519,8 +545,15 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     }
     add_curve(tj, spec);
     r.details = details.intern(rd);
-    w.job_names.push_back(tj.name);
+    keep_name(tj);
     w.jobs.push_back(spec);
+  }
+  if (names_whole && w.jobs.size() == trace.names.size()) {
+    w.job_names = std::move(trace.names);
+  } else if (names_whole) { // the last jobs were skipped, or the trace has ids of no job
+    w.job_names.reserve(w.jobs.size(), 0);
+    for (std::size_t j = 0; j < w.jobs.size(); ++j)
+      w.job_names.push_back(trace.names[j]);
   }
   if (!unknown_model_jobs.empty() && options.warnings != nullptr) {
     std::vector<std::string> parts;

@@ -3,9 +3,12 @@
 #pragma once
 
 #include "sim/workload/loss_curve.h"
+#include "sim/workload/workload.h"
 
 #include <cstdint>
 #include <functional>
+#include <limits>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -33,10 +36,11 @@ private:
 
 constexpr std::uint32_t kNoString = 0xffffffffU;
 
-// Laid out widest first so that no byte is padding (168 bytes; every job of a trace has one
-// while the workload is built: docs/performance.md#34-million-jobs-where-the-memory-goes).
+// Laid out widest first (152 bytes, 4 of them padding; every job of a trace has one while the
+// trace is read: docs/performance.md#the-input-path-at-34-million-jobs-session-10). Its id is in
+// Trace::names, so that the record owns no memory: build_workload gives each one's pages back
+// as it goes.
 struct TraceJob {
-  std::string name;
   double submit_s = 0;
   double duration_s = -1; // on the reference device, uncontended; -1 = not given
   double iterations = -1; // -1 = not given
@@ -49,6 +53,7 @@ struct TraceJob {
   double gpu_share_min = 1;
   double gpu_share_max = -1; // most it may be granted; -1 = the same as gpu_share_min
   double gpu_mem_gb = -1;    // device memory held per worker, GB; -1 = the model zoo's
+  std::uint32_t name = 0;    // the job's id: Trace::names[name]
   std::uint32_t line = 0;    // line in the file, for errors at resolution
   std::uint32_t workers = 1;
   std::uint32_t devices_per_worker = 1;
@@ -74,6 +79,18 @@ struct TraceJob {
 struct Trace {
   std::string file;
   std::vector<TraceJob> jobs;
+  // The jobs' ids back to back, by TraceJob::name; in the order the reader added the jobs, so
+  // that build_workload can take them whole as the workload's names when it keeps every job.
+  JobNames names;
+  [[nodiscard]] std::string_view name(const TraceJob& job) const { return names[job.name]; }
+  // Appends `job` with id `name`.
+  void add(TraceJob job, std::string_view name) {
+    if (names.size() >= std::numeric_limits<std::uint32_t>::max())
+      throw std::length_error("trace: more than 4,294,967,295 jobs");
+    job.name = static_cast<std::uint32_t>(names.size());
+    names.push_back(name);
+    jobs.push_back(job);
+  }
   StringTable users;
   StringTable queues;
   StringTable models;

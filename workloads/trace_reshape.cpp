@@ -80,8 +80,9 @@ ReshapeReport reshape_to_nodes(Trace& trace, const Cluster& cluster) {
                                    k));
     }
     if (report.reshaped == 0) {
-      report.first_example = fmt::format("job {}: {} x {} -> {} x {} (a node holds at most {})",
-                                         job.name, job.workers, d, job.workers * k, d / k, cap);
+      report.first_example =
+          fmt::format("job {}: {} x {} -> {} x {} (a node holds at most {})", trace.name(job),
+                      job.workers, d, job.workers * k, d / k, cap);
     }
     job.workers *= k;
     job.devices_per_worker = d / k;

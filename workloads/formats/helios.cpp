@@ -82,7 +82,7 @@ Trace read_helios_trace(const std::string& file, const ReadOptions& options) {
     TraceJob job;
     job.line = row.line;
     row.column = "job_id";
-    job.name = required_job_id(f[0], seen_ids);
+    const std::string job_id = required_job_id(f[0], seen_ids);
     row.column = "gpu_num";
     auto gpus = required_gpu_count(f[3], 0);
     row.column = "cpu_num";
@@ -100,7 +100,7 @@ Trace read_helios_trace(const std::string& file, const ReadOptions& options) {
     row.column = "queue";
     optional_non_negative(f[11]);
     // The row is good.
-    seen_ids.insert(job.name);
+    seen_ids.insert(job_id);
     if (gpus == 0) {
       ++cpu_only;
       return;
@@ -120,7 +120,7 @@ Trace read_helios_trace(const std::string& file, const ReadOptions& options) {
     job.cpus_per_worker = cpus.value_or(0) / shape.workers;
     if (f[1] != nullptr) job.user = trace.users.intern(f[1]);
     if (f[2] != nullptr) job.queue = trace.queues.intern(f[2]);
-    trace.jobs.push_back(std::move(job));
+    trace.add(job, job_id);
   });
   if (cpu_only > 0 || not_run > 0) {
     trace.warnings.push_back(fmt::format(

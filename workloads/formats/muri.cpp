@@ -79,7 +79,7 @@ Trace read_muri_trace(const std::string& file, const ReadOptions& options) {
     TraceJob job;
     job.line = row.line;
     row.column = "job_id";
-    job.name = required_job_id(f[kId], seen_ids);
+    const std::string job_id = required_job_id(f[kId], seen_ids);
     row.column = "num_gpu";
     auto gpus = required_gpu_count(f[kGpus], 1);
     row.column = "submit_time";
@@ -90,7 +90,7 @@ Trace read_muri_trace(const std::string& file, const ReadOptions& options) {
     row.column = "priority";
     job.priority = static_cast<int>(parse_int_field(f[kPriority]).value_or(0));
     // The row is good: from here on nothing throws.
-    seen_ids.insert(job.name);
+    seen_ids.insert(job_id);
     if (job.duration_s == 0) return void(++not_run);
     GpuShape shape = shape_for_gpus(static_cast<std::uint32_t>(gpus));
     job.workers = shape.workers;
@@ -102,10 +102,11 @@ Trace read_muri_trace(const std::string& file, const ReadOptions& options) {
       else
         job.model = trace.models.intern(zoo);
     }
-    trace.jobs.push_back(std::move(job));
+    trace.add(job, job_id);
   });
   if (!model_less.empty()) {
     std::vector<std::string> parts;
+    parts.reserve(model_less.size());
     for (const auto& [name, n] : model_less)
       parts.push_back(fmt::format("{} ({})", name, n));
     trace.warnings.push_back(fmt::format("{}: jobs whose model Tiresias' list names but the zoo "

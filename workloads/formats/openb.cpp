@@ -197,9 +197,9 @@ Trace read_openb_trace(const std::string& file, const ReadOptions& options) {
     job.line = row.line;
     row.column = "name";
     if (empty_field(f[kName])) throw FieldError{"empty pod name"};
-    job.name = f[kName];
-    if (!seen_ids.insert(job.name).second)
-      throw FieldError{fmt::format("duplicate pod name '{}'", job.name)};
+    const std::string_view name = f[kName];
+    if (!seen_ids.emplace(name).second)
+      throw FieldError{fmt::format("duplicate pod name '{}'", name)};
     row.column = "cpu_milli";
     job.cpus_per_worker = static_cast<double>(required_non_negative_int(f[kCpu])) / 1000.0;
     row.column = "memory_mib";
@@ -225,7 +225,7 @@ Trace read_openb_trace(const std::string& file, const ReadOptions& options) {
       ++counts.never_ran;
     } else {
       if (gpus == 0) ++counts.cpu_pods;
-      trace.jobs.push_back(std::move(job));
+      trace.add(job, name);
     }
   });
   warn_about_left_out(trace, counts);

@@ -320,11 +320,11 @@ Trace read_pai2020_trace(const std::string& directory, const ReadOptions& option
                job.line = row.line;
                row.column = "job_name";
                if (empty_field(f[0])) throw FieldError{"empty job name"};
-               job.name = f[0];
-               if (!seen.insert(job.name).second)
-                 throw FieldError{fmt::format("duplicate job name '{}'", job.name)};
+               const std::string name = f[0];
+               if (!seen.insert(name).second)
+                 throw FieldError{fmt::format("duplicate job name '{}'", name)};
                bool finished = read_job_times(f, row, job);
-               auto it = tasks.find(job.name);
+               auto it = tasks.find(name);
                if (it != tasks.end()) it->second.used = true;
                if (!finished) return void(++counts.unfinished);
                if (it == tasks.end()) return void(++counts.no_tasks);
@@ -334,7 +334,7 @@ Trace read_pai2020_trace(const std::string& directory, const ReadOptions& option
                set_from_tasks(t, row, job);
                if (!empty_field(f[2])) job.user = trace.users.intern(f[2]);
                set_device_type(f[1], t, requested_type, trace, job, counts);
-               trace.jobs.push_back(std::move(job));
+               trace.add(job, name);
              });
   warn_about_left_out(trace, directory, counts, tasks);
   if (trace.jobs.empty() && trace.skipped == 0)

@@ -32,7 +32,7 @@ Trace read_philly_csv_trace(const std::string& file, const ReadOptions& options)
     job.line = row.line;
     // Named by position among the data rows (job0 is the row on line 2), counted before any
     // check so that a skipped row does not rename the rest.
-    job.name = fmt::format("job{}", row_index++);
+    const std::string name = fmt::format("job{}", row_index++);
     row.column = "timestamp";
     job.submit_s = static_cast<double>(datetime_field(f[0]));
     row.column = "duration";
@@ -56,7 +56,7 @@ Trace read_philly_csv_trace(const std::string& file, const ReadOptions& options)
     job.workers = shape.workers;
     job.devices_per_worker = shape.devices_per_worker;
     if (f[4] != nullptr) job.queue = trace.queues.intern(f[4]);
-    trace.jobs.push_back(std::move(job));
+    trace.add(job, name);
   });
   finish_trace(trace, not_run);
   return trace;

@@ -109,14 +109,13 @@ struct Reader {
   Trace& trace;
   std::unordered_set<std::string> seen_ids;
 
-  // Converts one job object; throws JobError for a malformed one.
-  Outcome convert(const json& j, TraceJob& job) {
+  // Converts one job object, its id into `name`; throws JobError for a malformed one.
+  Outcome convert(const json& j, TraceJob& job, std::string& name) {
     if (!j.is_object())
       throw JobError{"", fmt::format("expected a job object, got {}", json_excerpt(j))};
-    job.name = string_member(j, "jobid", "jobid");
-    if (job.name.empty()) throw JobError{"jobid", "expected a non-empty job id"};
-    if (seen_ids.count(job.name))
-      throw JobError{"jobid", fmt::format("duplicate job id '{}'", job.name)};
+    name = string_member(j, "jobid", "jobid");
+    if (name.empty()) throw JobError{"jobid", "expected a non-empty job id"};
+    if (seen_ids.count(name)) throw JobError{"jobid", fmt::format("duplicate job id '{}'", name)};
     const std::string& status = string_member(j, "status", "status");
     if (status == "Pass")
       job.trace_status = 0;
@@ -191,7 +190,7 @@ struct Reader {
                      fmt::format("expected a run time of at most {:g} s, got {} s",
                                  kMaxTraceSeconds, *last_end - *first_start)};
     }
-    seen_ids.insert(job.name);
+    seen_ids.insert(name);
     if (attempts.empty()) return Outcome::kNoAttempt;
     if (!first_start || !last_end) return Outcome::kNoRunTime;
     if (first_gpus == 0) return Outcome::kNoGpu;
@@ -282,14 +281,15 @@ Trace read_philly_json_trace(const std::string& file, const ReadOptions& options
     std::size_t k = index++;
     TraceJob job;
     job.line = static_cast<std::uint32_t>(job_line);
+    std::string id;
     try {
-      Outcome outcome = reader.convert(parsed, job);
+      Outcome outcome = reader.convert(parsed, job, id);
       if (outcome == Outcome::kJob)
-        trace.jobs.push_back(std::move(job));
+        trace.add(job, id);
       else
         not_replayed.count(outcome);
     } catch (const JobError& e) {
-      std::string name = job.name.empty() ? "" : fmt::format(" (jobid {})", job.name);
+      std::string name = id.empty() ? "" : fmt::format(" (jobid {})", id);
       reject_row(trace, options,
                  fmt::format("{}:{}: [{}]{}{}{}: {}", file, job_line, k, name,
                              e.path.empty() ? "" : ".", e.path, e.what));

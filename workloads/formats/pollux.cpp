@@ -86,7 +86,7 @@ Trace read_pollux_trace(const std::string& file, const ReadOptions& options) {
     TraceJob job;
     job.line = row.line;
     row.column = "name";
-    job.name = required_job_id(f[0], seen_ids);
+    const std::string job_id = required_job_id(f[0], seen_ids);
     row.column = "time";
     job.submit_s = required_time_s(f[1], "the submit time");
     row.column = "application";
@@ -121,12 +121,12 @@ Trace read_pollux_trace(const std::string& file, const ReadOptions& options) {
     if (!r->second.second.empty()) throw FieldError{r->second.second};
     job.duration_s = checked_seconds(r->second.first.run_time_s);
     // The row is good: from here on nothing throws.
-    seen_ids.insert(job.name);
+    seen_ids.insert(job_id);
     job.workers = static_cast<std::uint32_t>(replicas);
     job.devices_per_worker = 1;
     job.observed_type = t4;
     job.model = trace.models.intern(pollux_application_to_zoo(app));
-    trace.jobs.push_back(std::move(job));
+    trace.add(job, job_id);
   });
   finish_trace(trace, 0);
   return trace;

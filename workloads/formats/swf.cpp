@@ -172,7 +172,7 @@ void read_swf_line(char* line, unsigned line_no, std::size_t& field, Trace& trac
   auto id = parse_int_field(f[0]);
   if (!id || *id < 0)
     throw FieldError{fmt::format("expected a job number (an integer >= 0), got '{}'", f[0])};
-  job.name = f[0];
+  const std::string_view name = f[0];
   double submit = checked_seconds(number(1));
   if (submit < state.previous_submit) {
     throw FieldError{fmt::format("goes backwards: {} is before the previous job's {} (an SWF log "
@@ -201,7 +201,7 @@ void read_swf_line(char* line, unsigned line_no, std::size_t& field, Trace& trac
   job.submit_s = submit;
   state.previous_submit = submit;
   state.numbers.push_back({*id, line_no, trace.jobs.size()});
-  trace.jobs.push_back(std::move(job));
+  trace.add(job, name);
 }
 
 // Rejects the later line of each repeated job number (with --skip-bad-jobs the first is kept).

@@ -94,7 +94,7 @@ Trace read_tiresias_trace(const std::string& file, const ReadOptions& options) {
     TraceJob job;
     job.line = row.line;
     row.column = "job_id";
-    job.name = required_job_id(f[0], seen_ids);
+    const std::string job_id = required_job_id(f[0], seen_ids);
     row.column = "num_gpu";
     auto gpus = required_gpu_count(f[1], 1);
     row.column = "submit_time";
@@ -112,7 +112,7 @@ Trace read_tiresias_trace(const std::string& file, const ReadOptions& options) {
     row.column = "interval";
     optional_non_negative(f[6]);
     // The row is good: from here on nothing throws.
-    seen_ids.insert(job.name);
+    seen_ids.insert(job_id);
     last_submit = submit;
     last_line = row.line;
     if (duration == 0) {
@@ -131,7 +131,7 @@ Trace read_tiresias_trace(const std::string& file, const ReadOptions& options) {
       else
         job.model = trace.models.intern(zoo);
     }
-    trace.jobs.push_back(std::move(job));
+    trace.add(job, job_id);
   });
   if (!unmapped.empty()) {
     std::vector<std::string> parts;
