@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -194,7 +195,7 @@ SelectionReport select_trace(Trace& trace, const TraceSelection& s, std::uint64_
       ++r.outside_window;
       continue;
     }
-    if (kept != i) jobs[kept] = std::move(j);
+    if (kept != i) jobs[kept] = j;
     ++kept;
   }
   jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(kept), jobs.end());
@@ -208,7 +209,7 @@ SelectionReport select_trace(Trace& trace, const TraceSelection& s, std::uint64_
       std::size_t needed = s.sample - sampled;
       if (needed == 0) break;
       if (static_cast<double>(left) * rng.uniform01() < static_cast<double>(needed)) {
-        if (sampled != i) jobs[sampled] = std::move(jobs[i]);
+        if (sampled != i) jobs[sampled] = jobs[i];
         ++sampled;
       }
       --left;
@@ -217,8 +218,12 @@ SelectionReport select_trace(Trace& trace, const TraceSelection& s, std::uint64_
     jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(sampled), jobs.end());
   }
   r.shift_s = origin + (s.window.empty() ? 0 : window.start);
-  for (auto& j : jobs)
-    j.submit_s -= r.shift_s;
+  // x - (+0.0) is x, bit for bit, for every x (-0.0 included): a trace that starts at 0 (every
+  // generated one) skips a pass over all its jobs.
+  if (std::bit_cast<std::uint64_t>(r.shift_s) != 0) {
+    for (auto& j : jobs)
+      j.submit_s -= r.shift_s;
+  }
   r.kept = jobs.size();
   if (trace.jobs.empty()) {
     auto why = r.lines();
