@@ -177,3 +177,51 @@ TEST_CASE("time converts to microseconds exactly and rounds up when asked", "[en
   CHECK(from_seconds_ceil(0.0000011) == 2);
   CHECK(to_seconds(2'500'000) == 2.5);
 }
+
+TEST_CASE("a sweep removes cancelled events and keeps the order of the others", "[engine]") {
+  EventQueue q;
+  // 70,000 finishes at times (i * 7919) mod 1000: 70 at each time, so ties by time are broken
+  // by insertion order, which is i's order. Generation i mod 3; those of generation 1 are
+  // cancelled: i = 1, 4, ..., 69,997, that is (69,997 - 1) / 3 + 1 = 23,333 of them.
+  constexpr std::uint32_t kN = 70'000;
+  for (std::uint32_t i = 0; i < kN; ++i)
+    q.push(static_cast<SimTime>((std::uint64_t{i} * 7919) % 1000), EventKind::kJobFinish, i, i % 3);
+  q.push_wakeup(500);
+  q.push_wakeup(500);
+  q.push_wakeup(2000);
+  CHECK(q.size() == kN + 2); // 70,000 finishes + the entries of t=500 and t=2000
+  CHECK(q.wants_sweep());    // 70,002 >= 65,536
+  // The wake-up at t=2000 is cancelled too, to see that its count goes with it.
+  q.sweep([](const Event& e) {
+    return e.kind == EventKind::kWakeup ? e.time == 2000 : e.generation == 1;
+  });
+  CHECK(q.size() == kN - 23'333 + 1); // 46,667 finishes + t=500's wake-up entry
+  CHECK_FALSE(q.wants_sweep());       // the next sweep waits for 2 * 46,668 entries
+  q.push_wakeup(2000);                // a fresh entry: a count of 1, not 2
+  // The expected order: by time, then the finishes (band 0) before t=500's wake-ups, then by i.
+  std::vector<std::pair<SimTime, std::uint32_t>> expected;
+  for (std::uint32_t i = 0; i < kN; ++i) {
+    if (i % 3 != 1)
+      expected.emplace_back(static_cast<SimTime>((std::uint64_t{i} * 7919) % 1000), i);
+  }
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::pair<SimTime, std::uint32_t>> popped;
+  std::vector<std::pair<SimTime, std::uint64_t>> wakes;
+  SimTime last_finish_at_500 = -1;
+  while (!q.empty()) {
+    Event e = q.pop();
+    if (e.kind == EventKind::kWakeup) {
+      wakes.emplace_back(e.time, e.count);
+      continue;
+    }
+    if (e.time == 500) {
+      last_finish_at_500 = e.time;
+      CHECK(wakes.empty()); // no finish of t=500 after its wake-ups
+    }
+    popped.emplace_back(e.time, e.subject);
+  }
+  CHECK(last_finish_at_500 == 500);
+  CHECK(popped == expected);
+  CHECK(wakes == std::vector<std::pair<SimTime, std::uint64_t>>{{500, 2}, {2000, 1}});
+}

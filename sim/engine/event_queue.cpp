@@ -6,10 +6,6 @@
 
 namespace dlsim {
 
-namespace {
-constexpr std::size_t kArity = 4;
-}
-
 void EventQueue::push(SimTime time, EventKind kind, std::uint32_t subject,
                       std::uint32_t generation) {
   if (kind == EventKind::kWakeup) {

@@ -4,6 +4,7 @@
 
 #include "sim/engine/time.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -51,6 +52,32 @@ public:
   [[nodiscard]] std::size_t size() const { return heap_.size(); }
   void reserve(std::size_t n) { heap_.reserve(n); }
 
+  // Cancelled events stay in the heap until they reach the top (the runtime drops them there).
+  // A runtime whose events are mostly cancelled (rates that change often) can sweep them out:
+  // when wants_sweep() says the heap has doubled since the last sweep (and holds at least
+  // kSweepMin entries), sweep(cancelled) removes every event for which cancelled(event) is true
+  // and restores the heap in linear time. The order of the remaining events does not change:
+  // it is a total order of their keys, whatever the heap's layout. `cancelled` must say true
+  // only of events that would be dropped whenever popped.
+  static constexpr std::size_t kSweepMin = std::size_t{1} << 16;
+  [[nodiscard]] bool wants_sweep() const { return heap_.size() >= sweep_at_; }
+  template <class Cancelled>
+  void sweep(Cancelled cancelled) {
+    std::size_t kept = 0;
+    for (const Entry& e : heap_) {
+      if (cancelled(Event{e.time, e.kind, e.subject, e.generation, 1})) {
+        if (e.kind == EventKind::kWakeup) wakeups_.erase(e.time);
+        continue;
+      }
+      heap_[kept++] = e;
+    }
+    heap_.resize(kept);
+    for (std::size_t i = kept / kArity + 1; i-- > 0;) {
+      if (i < kept) sift_down(i);
+    }
+    sweep_at_ = std::max(kSweepMin, 2 * kept);
+  }
+
 private:
   struct Entry {
     SimTime time = 0;
@@ -64,6 +91,7 @@ private:
     if (a.kind != b.kind) return a.kind < b.kind;
     return a.seq < b.seq;
   }
+  static constexpr std::size_t kArity = 4;
   void add(const Entry& e);
   void sift_up(std::size_t i);
   void sift_down(std::size_t i);
@@ -72,6 +100,7 @@ private:
   // The wake-ups asked for at each instant that has a wake-up entry in heap_.
   std::unordered_map<SimTime, std::uint64_t> wakeups_;
   std::uint64_t next_seq_ = 0;
+  std::size_t sweep_at_ = kSweepMin;
 };
 
 } // namespace dlsim

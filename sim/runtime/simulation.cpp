@@ -550,6 +550,16 @@ void Simulation::reschedule(JobId j) {
   if (remaining > 0 && !(us - 1e-3 <= static_cast<double>(kMaxTime - s_.now))) return;
   SimTime at = remaining <= 0 ? s_.now : s_.now + static_cast<SimTime>(std::ceil(us - 1e-3));
   queue_.push(at, EventKind::kJobFinish, j, job.generation);
+  // Each reschedule cancels the job's previous finish; where rates change often (packing) the
+  // cancelled ones would fill the heap. A generation never comes back (it only grows), so an
+  // event of an older one is dropped whenever popped (is_stale): sweeping it out early changes
+  // nothing but the heap's size.
+  if (queue_.wants_sweep()) {
+    queue_.sweep([this](const Event& e) {
+      return (e.kind == EventKind::kJobFinish || e.kind == EventKind::kActionDone) &&
+             e.generation != s_.jobs[e.subject].generation;
+    });
+  }
 }
 
 void Simulation::refresh_job(JobId j) {
