@@ -172,7 +172,7 @@ private:
         if (vs.status != JobStatus::kRunning || vs.type != t || vs.workers <= vr.min_workers)
           continue;
         std::vector<NodeId> ps_nodes;
-        for (std::uint32_t s = 0; s < vs.ps; ++s)
+        for (std::uint32_t s = 0; s < c.ps(v); ++s)
           ps_nodes.push_back(node_of_worker(c, v, s % vs.workers));
         std::vector<std::uint32_t> removed;
         for (std::uint32_t w = vs.workers; w-- > 0;) {
@@ -307,14 +307,12 @@ private:
       if (r.model >= perf.traffic.size()) continue;
       const double compute = perf.iter_time(r.model, st.type);
       const PerfTable::Traffic& tr = perf.traffic[r.model];
-      JobState shape = st;
       auto step = [&](std::uint32_t ps) {
-        shape.ps = ps;
         return analytic_step_s(compute, tr.model_bytes, tr.comm_overlap,
-                               scaling_placement(c.cluster(), shape));
+                               scaling_placement(c.cluster(), st, ps));
       };
-      const double current = step(st.ps);
-      std::uint32_t best = st.ps;
+      const double current = step(c.ps(j));
+      std::uint32_t best = c.ps(j);
       double best_s = current;
       for (std::uint32_t k = 1; k <= std::max<std::uint32_t>(1, st.workers); ++k) {
         const double s = step(k);
@@ -323,7 +321,7 @@ private:
           best = k;
         }
       }
-      if (best != st.ps && best_s < 0.99 * current)
+      if (best != c.ps(j) && best_s < 0.99 * current)
         c.set_ps(j, best, fmt::format("auto-tuned: step {:.4f} s -> {:.4f} s", current, best_s));
     }
     std::sort(later.begin(), later.end());

@@ -68,8 +68,7 @@ void HorusDevices::read_device(const View& view, DeviceId d) {
       make_volatile(d);
       // j's time alone (View::measured_gpu_util) grows at most as fast as time: it cannot reach
       // runtime.profile_s before this (a millisecond early, for rounding).
-      const JobState& st = view.state(j);
-      const SimTime alone = st.alone_time + (st.alone_since >= 0 ? view.now() - st.alone_since : 0);
+      const SimTime alone = view.alone_time(j);
       const double wait_s = view.config().profile_s - to_seconds(alone) - 1e-3;
       recheck_at_[d] =
           wait_s > 0 ? view.now() + from_seconds(std::min(wait_s, kMaxSeconds)) : view.now();

@@ -526,7 +526,7 @@ private:
     c.bind(j, devices);
     const JobState& now = c.state(j);
     if (now.devices.size() / dpw == c.request(j).workers) {
-      std::vector<DeviceId> all = now.devices;
+      std::vector<DeviceId> all = now.devices.to_vector();
       c.start(j, all);
     }
     return true;

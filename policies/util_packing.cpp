@@ -242,9 +242,8 @@ private:
   // measured, if it runs alone now. Asked at every decision while it is profiled; the runtime
   // keeps one queue entry per instant, and counts each ask as an event.
   static void wake_for_profile(Control& control, JobId j, SimTime window) {
-    const JobState& s = control.state(j);
-    if (s.alone_since < 0) return;
-    const SimTime done = s.alone_time + (control.now() - s.alone_since);
+    if (!control.running_alone(j)) return;
+    const SimTime done = control.alone_time(j);
     if (done < window) control.wake_at(control.now() + (window - done));
   }
 

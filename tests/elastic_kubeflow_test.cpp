@@ -167,7 +167,7 @@ TEST_CASE("elastic-kubeflow's auto-tuner picks the parameter servers from the sc
   Run r(kTwoNodes4,
         "id,submit_s,workers,gpus_per_worker,iterations,model,ps\na,0,2,4,1000,vgg16,1\n", c,
         "{tune_ps: true}");
-  CHECK(r.state.jobs[0].ps == 2);
+  CHECK(r.state.ps(0) == 2);
   CHECK(r.end("a") == Approx(224.8187).margin(1e-3));
 }
 

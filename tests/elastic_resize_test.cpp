@@ -90,7 +90,7 @@ TEST_CASE("set_ps: more parameter servers relieve the NIC under analytic scaling
              cfg);
   s.run();
   CHECK(s.end_s() == Approx(242.4910).margin(1e-3));
-  CHECK(s.sim->state().jobs[0].ps == 2);
+  CHECK(s.sim->state().ps(0) == 2);
   CHECK(s.sim->state().jobs[0].resizes == 1);
   // Left at 1 server it takes 1000 x 0.4009707 = 400.97 s.
   Scripted one(kTwoNodes4, csv, {{0, [&](Control& c) { c.start(0, both); }}}, cfg);

@@ -33,7 +33,7 @@ public:
   void on_decided(const View& view) override {
     if (!devices.empty()) return;
     for (JobId j = 0; j < view.job_count(); ++j)
-      devices.push_back(view.state(j).devices);
+      devices.push_back(view.state(j).devices.to_vector());
   }
   std::vector<std::vector<DeviceId>> devices;
 };

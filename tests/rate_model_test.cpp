@@ -123,7 +123,7 @@ TEST_CASE("rate model: a job's rate composes the terms", "[rate_model]") {
   s.jobs.resize(1);
   s.jobs[0].type = 0;
   s.jobs[0].workers = 1;
-  s.jobs[0].devices = {0};
+  s.jobs[0].devices.assign(std::vector<DeviceId>{0});
   s.slots.push_back(slot_with(2, 1.2));
   CHECK(job_rate(s, 0, nullptr) == Approx(1.0 / 8));
   // Alone on it: 4 s per iteration.

@@ -207,7 +207,7 @@ private:
     Track& t = tracks_[j];
     const JobState& st = v.state(j);
     if (st.status == JobStatus::kRunning && v.measured_iteration_s(j) > 0)
-      observe_speed(t.speed, st.workers, st.ps, v.measured_iteration_s(j));
+      observe_speed(t.speed, st.workers, v.ps(j), v.measured_iteration_s(j));
     if (!v.has_loss_curve(j)) return;
     const std::uint64_t n = v.loss_samples(j);
     if (n == t.fitted || n < 3) return;
@@ -234,7 +234,7 @@ private:
     }
     if (log_ != nullptr && st.status == JobStatus::kRunning) {
       log_->push_back({j, v.now(), done_at(st, v.now()), run_time_at(st, v.now()), t.pred,
-                       predict_speed(t.speed, st.workers, st.ps), t.predictable});
+                       predict_speed(t.speed, st.workers, v.ps(j)), t.predictable});
     }
   }
 
@@ -293,7 +293,7 @@ private:
       const JobState& st = v.state(j);
       const JobRequest& r = v.request(j);
       const std::uint32_t w = st.workers > 0 ? st.workers : r.workers;
-      const double rem = remaining_s(v, j, w, st.ps > 0 ? st.ps : r.ps);
+      const double rem = remaining_s(v, j, w, v.ps(j));
       criteria_[0][i] = rem;
       criteria_[1][i] = rem * w * r.devices_per_worker;
       criteria_[2][i] = -(to_seconds(v.now() - r.submit) - run_time_at(st, v.now()));
@@ -337,15 +337,15 @@ private:
                                                          : 0.0);
       JobService s;
       s.job = j;
-      s.v = remaining_s(c, j, st.workers, st.ps);
+      s.v = remaining_s(c, j, st.workers, c.ps(j));
       if (st.workers < r.max_workers && !waits)
-        s.add_worker = remaining_s(c, j, st.workers + 1, st.ps) + pause;
+        s.add_worker = remaining_s(c, j, st.workers + 1, c.ps(j)) + pause;
       if (st.workers > r.min_workers)
-        s.remove_worker = remaining_s(c, j, st.workers - 1, st.ps) + pause;
-      if (st.ps > 0 && st.ps < st.workers && ps_shards_fit(c, j, st.ps + 1))
-        s.add_ps = remaining_s(c, j, st.workers, st.ps + 1) + pause;
-      if (st.ps > 1 && ps_shards_fit(c, j, st.ps - 1))
-        s.remove_ps = remaining_s(c, j, st.workers, st.ps - 1) + pause;
+        s.remove_worker = remaining_s(c, j, st.workers - 1, c.ps(j)) + pause;
+      if (c.ps(j) > 0 && c.ps(j) < st.workers && ps_shards_fit(c, j, c.ps(j) + 1))
+        s.add_ps = remaining_s(c, j, st.workers, c.ps(j) + 1) + pause;
+      if (c.ps(j) > 1 && ps_shards_fit(c, j, c.ps(j) - 1))
+        s.remove_ps = remaining_s(c, j, st.workers, c.ps(j) - 1) + pause;
       // +CPU(ps), +CPU(worker): the speed model's time scaled by the analytic model's CPU phases.
       const CpuMoves cpu = cpu_moves(c, j, s.v, cpu_resize_pause_s(c, j));
       s.add_ps_cpu = cpu.add_ps_cpu;
@@ -371,8 +371,9 @@ private:
       case Move::kAddPs:
       case Move::kRemovePs:
         // Moves made before this one may have taken the cores its shards need: ask again.
-        if (!ps_shards_fit(c, m.job, m.move == Move::kAddPs ? st.ps + 1 : st.ps - 1)) break;
-        c.set_ps(m.job, m.move == Move::kAddPs ? st.ps + 1 : st.ps - 1,
+        if (!ps_shards_fit(c, m.job, m.move == Move::kAddPs ? c.ps(m.job) + 1 : c.ps(m.job) - 1))
+          break;
+        c.set_ps(m.job, m.move == Move::kAddPs ? c.ps(m.job) + 1 : c.ps(m.job) - 1,
                  fmt::format("aiturbo: remaining service -{:.0f} s", m.gain));
         tracks_[m.job].last_move = c.now();
         break;
@@ -381,7 +382,7 @@ private:
         const bool ps = m.move == Move::kAddPsCpu;
         const double ps_cores = c.ps_cores(m.job) + (ps ? 1 : 0);
         const double worker_cores = c.worker_cores(m.job) + (ps ? 0 : 1);
-        if (check_ps_cores(c, m.job, st.devices, holds_ps_cores(c.request(m.job)) ? st.ps : 0,
+        if (check_ps_cores(c, m.job, st.devices, holds_ps_cores(c.request(m.job)) ? c.ps(m.job) : 0,
                            ps_cores, worker_cores, true))
           break; // moves made before this one took the cores
         c.set_cpus(m.job, ps_cores, worker_cores,

@@ -16,7 +16,7 @@ double cpu_step_ratio(const View& v, JobId j, double ps_cores, double worker_cor
     return 1.0;
   }
   const PerfTable::Traffic& t = perf.traffic[r.model];
-  ScalingPlacement p = scaling_placement(v.cluster(), st);
+  ScalingPlacement p = scaling_placement(v.cluster(), st, v.ps(j));
   p.devices_per_worker = r.devices_per_worker;
   const double compute = perf.iter_time(r.model, st.type);
   p.ps_cores = v.ps_cores(j);
@@ -42,7 +42,7 @@ CpuMoves cpu_moves(const View& v, JobId j, double v_now, double pause_s) {
   const JobState& st = v.state(j);
   const JobRequest& r = v.request(j);
   const bool ps_cores = holds_ps_cores(r);
-  const std::uint32_t shards = ps_cores ? st.ps : 0;
+  const std::uint32_t shards = ps_cores ? v.ps(j) : 0;
   const double ps_now = v.ps_cores(j);
   const double worker_now = v.worker_cores(j);
   if (ps_cores && ps_now + 1 <= 1024 &&

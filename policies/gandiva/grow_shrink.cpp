@@ -56,7 +56,7 @@ void grow(Control& control, State& st) {
       left -= take;
     }
     if (extra.empty()) continue;
-    std::vector<DeviceId> devices = s.devices;
+    std::vector<DeviceId> devices = s.devices.to_vector();
     devices.insert(devices.end(), extra.begin(), extra.end());
     control.resize(m, devices);
     st.set_devices(gid, devices);

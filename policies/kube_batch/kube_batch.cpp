@@ -143,7 +143,7 @@ private:
       }
       const std::size_t bound = state.devices.size() / job.devices_per_task;
       const std::size_t total = bound + tasks.size();
-      std::vector<DeviceId> all(state.devices);
+      std::vector<DeviceId> all = state.devices.to_vector();
       all.insert(all.end(), fresh.begin(), fresh.end());
       if (state.status == JobStatus::kSuspended) {
         control.resume(job.id, all);

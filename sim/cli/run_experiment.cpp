@@ -151,6 +151,7 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   auto sim_start = std::chrono::steady_clock::now();
   report.result = sim.run(until);
   auto sim_end = std::chrono::steady_clock::now();
+  sim.release_bookkeeping();
   report.summary = summarize(sim.state(), report.result, meter, e.policy, e.seed);
   if (e.measure_from_s >= 0 || e.measure_to_s >= 0) {
     double to =

@@ -69,6 +69,14 @@ void Simulation::refuse(JobId j, const std::string& action, const std::string& r
                                 s_.workload->job_names[j], action, to_seconds(s_.now), reason));
 }
 
+void Simulation::check_count(JobId j, std::uint64_t count, std::uint32_t most,
+                             const std::string& action) const {
+  if (count >= most) {
+    refuse(j, action,
+           fmt::format("the job has had {} of them, the most that dlsim counts per job", count));
+  }
+}
+
 std::optional<std::string> Simulation::check_place(JobId j, std::span<const DeviceId> devices,
                                                    Sharing sharing, std::span<const DeviceId> own,
                                                    double slice_s) const {
@@ -79,9 +87,8 @@ std::optional<std::string> Simulation::check_place(JobId j, std::span<const Devi
   if (why || !holds_ps_cores(req)) return why;
   // The shards' cores on the workers' nodes (ps_placement.h): a fresh placement at the request's
   // cores, a move at the job's cores now.
-  const JobState& job = s_.jobs[j];
   const bool moving = !own.empty();
-  return check_ps_cores(View(s_, true, true), j, devices, job.ps,
+  return check_ps_cores(View(s_, true, true), j, devices, s_.ps(j),
                         moving ? s_.ps_cores(j) : req.ps_cpus,
                         moving ? s_.worker_cores(j) : rd.cpus_per_worker, moving);
 }
@@ -247,7 +254,7 @@ std::optional<std::string> Simulation::check_bind(JobId j,
   }
   // The bound workers and the new ones must form a valid (partial) allocation: check the union
   // as if it were a gang of that many workers.
-  std::vector<DeviceId> all(job.devices);
+  std::vector<DeviceId> all = job.devices.to_vector();
   all.insert(all.end(), devices.begin(), devices.end());
   if (job.status == JobStatus::kBinding && c.devices[devices[0]].type != job.type) {
     return fmt::format("device {} is a {}, the job's bound devices are {}", devices[0],
@@ -408,6 +415,7 @@ void Simulation::do_cancel(JobId j, std::string_view reason) {
 
 void Simulation::do_suspend(JobId j, std::string_view reason) {
   JobState& job = s_.jobs[j];
+  check_count(j, job.preemptions, JobState::kMaxPreemptions, "suspend");
   settle(j);
   if (job.status == JobStatus::kRunning) {
     set_running(j, false);
@@ -527,7 +535,7 @@ void Control::start(JobId j, std::span<const DeviceId> devices, std::string_view
         sim_.refuse(j, "start", fmt::format("bound device {} is not in the allocation", d));
       }
     }
-    std::vector<DeviceId> bound = job.devices;
+    std::vector<DeviceId> bound = job.devices.to_vector();
     if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, bound))
       sim_.refuse(j, "start", *why);
     std::vector<DeviceId> all(devices.begin(), devices.end());
@@ -641,6 +649,7 @@ std::optional<std::string> Control::check_migrate(JobId j,
 
 void Control::migrate(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
   if (auto why = check_migrate(j, devices)) sim_.refuse(j, "migrate", *why);
+  sim_.check_count(j, state(j).migrations, JobState::kMaxMoves, "migrate");
   ++sim_.s_.jobs[j].migrations;
   sim_.do_move(j, devices, config().costs.migrate_s, JobStatus::kMigrating);
   sim_.emit(j, JobAction::kMigrate, state(j).devices, reason);
@@ -654,6 +663,7 @@ void Control::resize(JobId j, std::span<const DeviceId> devices, std::string_vie
   }
   if (auto why = sim_.check_place(j, devices, sharing_of(job), job.devices, sim_.s_.slice_s(j)))
     sim_.refuse(j, "resize", *why);
+  sim_.check_count(j, job.resizes, JobState::kMaxMoves, "resize");
   ++sim_.s_.jobs[j].resizes;
   sim_.do_move(j, devices, sim_.resize_cost(j), JobStatus::kResizing);
   sim_.emit(j, JobAction::kResize, state(j).devices, reason);

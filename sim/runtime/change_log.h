@@ -21,6 +21,13 @@ public:
     base_ = 0;
   }
 
+  // Gives the log's memory back; init again before marking (Simulation::release_bookkeeping).
+  void release() {
+    std::vector<std::uint32_t>().swap(entries_);
+    std::vector<std::uint32_t>().swap(last_);
+    base_ = 0;
+  }
+
   // Id `id` changed now.
   void mark(std::uint32_t id) {
     if (entries_.size() == cap_) start_over();

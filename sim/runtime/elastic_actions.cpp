@@ -25,6 +25,7 @@ double Simulation::cpu_resize_cost(JobId j) const {
 void Simulation::do_set_cpus(JobId j, double ps_cores, double worker_cores,
                              std::string_view reason) {
   JobState& job = s_.jobs[j];
+  check_count(j, job.resizes, JobState::kMaxMoves, "set_cpus");
   settle(j);
   set_running(j, false);
   set_status(j, JobStatus::kResizing);
@@ -79,8 +80,8 @@ void Control::set_cpus(JobId j, double ps_cores, double worker_cores, std::strin
   if (ps_cores == sim_.s_.ps_cores(j) && worker_cores == sim_.s_.worker_cores(j)) {
     sim_.refuse(j, "set_cpus", "the cores asked for are the job's now");
   }
-  if (auto why = check_ps_cores(*this, j, job.devices, holds_ps_cores(req) ? job.ps : 0, ps_cores,
-                                worker_cores, true)) {
+  if (auto why = check_ps_cores(*this, j, job.devices, holds_ps_cores(req) ? sim_.s_.ps(j) : 0,
+                                ps_cores, worker_cores, true)) {
     sim_.refuse(j, "set_cpus", *why);
   }
   sim_.do_set_cpus(j, ps_cores, worker_cores, reason);
@@ -109,8 +110,10 @@ void Control::set_ps(JobId j, std::uint32_t ps, std::string_view reason) {
                                   sim_.s_.worker_cores(j), true))
       sim_.refuse(j, "set_ps", *why);
   }
+  sim_.check_count(j, job.resizes, JobState::kMaxMoves, "set_ps");
   ++sim_.s_.jobs[j].resizes;
-  sim_.s_.jobs[j].ps = ps;
+  sim_.s_.ps_shards[j] = ps;
+  sim_.s_.jobs[j].own_ps = true;
   // The same devices: released and taken again, so rates and flows are recomputed with the new
   // shards once the cost is paid.
   const std::vector<DeviceId> same(job.devices.begin(), job.devices.end());

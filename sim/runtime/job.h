@@ -4,6 +4,7 @@
 
 #include "sim/cluster/cluster.h"
 #include "sim/engine/time.h"
+#include "sim/runtime/device_list.h"
 #include "sim/workload/workload.h"
 
 #include <cstdint>
@@ -42,32 +43,32 @@ constexpr bool is_live(JobStatus s) {
   return s != JobStatus::kFuture && !is_over(s);
 }
 
-// Laid out by size, widest first, so that no byte is padding: 128 bytes, which at 3.4 million
-// jobs is most of a run's memory (docs/performance.md#smaller-records-session-9). What few jobs
+// Laid out by size, widest first, so that no byte is padding: 88 bytes, which at 3.4 million
+// jobs is most of a run's memory (docs/performance.md#smaller-records-session-10). What few jobs
 // have is kept aside in SimState, read through View: a host task's nodes (hosts), a parameter
 // server's nodes and cores (ps_hosts, ps_cores, worker_cores), shares changed by set_share
-// (share_min, share_max) and a time slice (slice_s).
+// (share_min, share_max), a time slice (slice_s), shards changed by set_ps (ps) and the time a
+// job ran on devices others were running on too (alone_s, running_alone).
 struct JobState {
-  std::vector<DeviceId> devices; // worker-major: devices_per_worker per worker
-  double done = 0;               // iterations completed
-  double rate = 0;               // iterations per second now
-  SimTime last_update = 0;       // `done` is exact at this time
-  SimTime first_start = -1;      // first allocation
-  SimTime end = -1;              // finish (or cancel) time
-  SimTime run_time = 0;          // time spent running (making progress)
-  double attained = 0;           // device-seconds of running: Tiresias' attained service
-  // Time run alone on all its devices (the only job running on each), which a profiler needs to
-  // measure the job's own utilization (View::measured_gpu_util): the total of closed spells, and
-  // the start of the current one (-1 when the job is not running alone now).
-  SimTime alone_time = 0;
-  SimTime alone_since = -1;
+  // The largest counts of preemptions, and of migrations or resizes, that one job may reach:
+  // the runtime refuses the action that would go past them (the counters are bit-fields). A
+  // preemption is a suspend and a resume, two events or more: 16.7 million of one job is beyond
+  // any run this simulator makes (Philly under tiresias comparing at every event made 36.5
+  // million for 82,247 jobs, docs/policies.md).
+  static constexpr std::uint32_t kMaxPreemptions = (1U << 24U) - 1;
+  static constexpr std::uint32_t kMaxMoves = (1U << 20U) - 1;
+
+  DeviceList devices;           // worker-major: devices_per_worker per worker (device_list.h)
+  double done = 0;              // iterations completed
+  double rate = 0;              // iterations per second now
+  SimTime last_update = 0;      // `done` is exact at this time
+  SimTime first_start = -1;     // first allocation
+  SimTime end = -1;             // finish (or cancel) time
+  SimTime run_time = 0;         // time spent running (making progress)
+  double attained = 0;          // device-seconds of running: Tiresias' attained service
   std::uint32_t workers = 0;    // allocated workers
   std::uint32_t generation = 0; // bumps on every change; stale events are dropped
-  std::uint32_t preemptions = 0;
-  std::uint32_t migrations = 0;
-  std::uint32_t resizes = 0;
   std::uint32_t nodes_used = 0; // distinct nodes of the current allocation
-  std::uint32_t ps = 0;         // parameter-server shards: the request's until Control::set_ps
   DeviceTypeId type = 0;        // of the current (or last) allocation
   JobStatus status = JobStatus::kFuture;
   // One byte for the flags (bit-fields): the byte that keeps the record free of padding.
@@ -77,7 +78,18 @@ struct JobState {
   bool own_share : 1 = false;
   // Control::set_cpus gave it cores of its own while placed (SimState::cores), not the request's.
   bool own_cores : 1 = false;
+  // Control::set_ps gave it a number of shards of its own (SimState::ps_shards), not the
+  // request's.
+  bool own_ps : 1 = false;
+  // It has run while another job was running on one of its devices (SimState::crowded).
+  bool crowded : 1 = false;
+  // Counts of what was done to it (at most kMaxPreemptions, kMaxMoves), in one 64-bit word.
+  std::uint64_t preemptions : 24 = 0;
+  std::uint64_t migrations : 20 = 0;
+  std::uint64_t resizes : 20 = 0;
 };
+
+static_assert(sizeof(JobState) == 88, "docs/performance.md#smaller-records-session-10");
 
 // A job's counters up to `now`: the runtime settles done, attained and run_time only when a job's
 // rate or state changes (Simulation::settle), so a running job's true values add the run since

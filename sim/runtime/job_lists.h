@@ -104,6 +104,17 @@ public:
     size_.fill(0);
   }
 
+  // Gives the lists' memory back: every list is empty afterwards and no job may be tracked
+  // again (Simulation::release_bookkeeping, once the run is over).
+  void release() {
+    std::vector<JobId>().swap(next_);
+    std::vector<JobId>().swap(prev_);
+    std::vector<JobList>().swap(in_);
+    head_.fill(kEnd);
+    tail_.fill(kEnd);
+    size_.fill(0);
+  }
+
   // Puts j at the back of the list for status s, unless it is in that list already.
   void track(JobId j, JobStatus s) {
     const JobList to = list_of(s);

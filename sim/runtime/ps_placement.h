@@ -40,7 +40,7 @@ inline bool ps_cores_fit(const View& v, JobId j, std::span<const DeviceId> devic
   if (!holds_ps_cores(r)) return true;
   const JobState& s = v.state(j);
   const bool moving = !s.devices.empty();
-  return !check_ps_cores(v, j, devices, s.ps, moving ? v.ps_cores(j) : r.ps_cpus,
+  return !check_ps_cores(v, j, devices, v.ps(j), moving ? v.ps_cores(j) : r.ps_cpus,
                          moving ? v.worker_cores(j) : v.details(j).cpus_per_worker, moving);
 }
 

@@ -221,7 +221,7 @@ double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
     // Each of the allocated workers computes one step of the request's per-worker batch, then
     // exchanges gradients (docs/scaling.md): alloc / req of the request's work per step.
     const PerfTable::Traffic& t = perf.traffic[req.model];
-    ScalingPlacement place = scaling_placement(*s.cluster, job);
+    ScalingPlacement place = scaling_placement(*s.cluster, job, s.ps(j));
     // The CPU side of a PS exchange (0: not modelled): the request's cores, or set_cpus'.
     place.ps_cores = s.ps_cores(j);
     place.worker_cores = s.worker_cores(j);

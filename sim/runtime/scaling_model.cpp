@@ -56,10 +56,10 @@ double analytic_step_s(double compute_s, double model_bytes, double overlap,
   return iteration_seconds(compute_s, analytic_comm_s(model_bytes, p), overlap, 0.0);
 }
 
-ScalingPlacement scaling_placement(const Cluster& c, const JobState& job) {
+ScalingPlacement scaling_placement(const Cluster& c, const JobState& job, std::uint32_t ps) {
   ScalingPlacement p;
   p.replicas = static_cast<std::uint32_t>(job.devices.size());
-  p.ps = job.ps;
+  p.ps = ps;
   // The job's nodes in order of first appearance (allocation order), with replica counts.
   std::vector<NodeId> nodes;
   std::vector<std::uint32_t> replicas;

@@ -68,7 +68,8 @@ double analytic_step_s(double compute_s, double model_bytes, double overlap,
 
 // A job's placement as the formula sees it: its devices, their nodes and links, and its
 // parameter servers (shard s on the node of worker s mod workers, as in the network model).
+// `ps`: its shards (View::ps, or a number a policy weighs before asking for it with set_ps).
 // Policies call it on a copy of a job's state to weigh a shape before asking for it.
-ScalingPlacement scaling_placement(const Cluster& c, const JobState& job);
+ScalingPlacement scaling_placement(const Cluster& c, const JobState& job, std::uint32_t ps);
 
 } // namespace dlsim

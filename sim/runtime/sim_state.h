@@ -65,6 +65,17 @@ struct SimState {
   std::unordered_map<JobId, Shares> shares;
   // - the time slice of a job placed by `timeslice` (JobState::sliced), kept once set.
   std::unordered_map<JobId, double> slices;
+  // - parameter-server shards that Control::set_ps gave (JobState::own_ps): the request's until
+  //   then;
+  std::unordered_map<JobId, std::uint32_t> ps_shards;
+  // - a job that has run while another job was running on one of its devices (JobState::
+  //   crowded): the time it spent so, in spells that ended, and the start of the current one (-1
+  //   when it is not crowded now). The rest of its run time it ran alone (alone_time).
+  struct Crowded {
+    SimTime time = 0;
+    SimTime since = -1;
+  };
+  std::unordered_map<JobId, Crowded> crowded;
   JobLists lists; // jobs by where they stand, in the order they got there (job_lists.h)
   std::vector<DeviceSlot> slots;
   FreeIndex free;
@@ -122,6 +133,28 @@ struct SimState {
     if (ps_hosts.empty()) return {};
     auto it = ps_hosts.find(j);
     return it == ps_hosts.end() ? std::span<const NodeId>() : std::span<const NodeId>(it->second);
+  }
+  // Parameter-server shards now: the request's, or set_ps'.
+  [[nodiscard]] std::uint32_t ps(JobId j) const {
+    return jobs[j].own_ps ? ps_shards.at(j) : workload->jobs[j].request.ps;
+  }
+  // Time run alone on all its devices (the only job running on each), up to now: what a
+  // profiler needs to measure the job's own utilization (View::measured_gpu_util). Its run time
+  // less the time it ran crowded: both count the same spells of running (Simulation::
+  // set_running opens and closes them where the status enters and leaves kRunning).
+  [[nodiscard]] SimTime alone_time(JobId j) const {
+    const JobState& job = jobs[j];
+    SimTime alone = job.run_time + unsettled_run(job, now);
+    if (job.crowded) {
+      const Crowded& c = crowded.at(j);
+      alone -= c.time + (c.since >= 0 ? now - c.since : 0);
+    }
+    return alone;
+  }
+  // Running now, alone on all its devices.
+  [[nodiscard]] bool running_alone(JobId j) const {
+    const JobState& job = jobs[j];
+    return job.status == JobStatus::kRunning && !(job.crowded && crowded.at(j).since >= 0);
   }
   // The slice of a job placed by `timeslice` (0 for one never sliced).
   [[nodiscard]] double slice_s(JobId j) const {

@@ -62,9 +62,7 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
     const JobRequest& req = workload.jobs[j].request;
     if (req.queue >= s_.queue_used.size()) s_.queue_used.resize(req.queue + 1, false);
     s_.queue_used[req.queue] = true;
-    s_.jobs[j].ps = req.ps;
   }
-  refresh_stamp_.assign(workload.jobs.size(), 0);
   net_ = std::make_unique<NetworkModel>(cluster);
   s_.network = net_.get();
   contention_ = config.network.contention;
@@ -142,7 +140,7 @@ bool Simulation::next_event_time(SimTime& t) {
     // The top's state is read by now (drop_stale): ask for its device list too, which its
     // finish walks (set_running, release) after the policy's decision that usually comes first.
     if (const std::uint32_t j = queue_.top().subject; j < s_.jobs.size()) {
-      const std::vector<DeviceId>& devices = s_.jobs[j].devices;
+      const DeviceList& devices = s_.jobs[j].devices;
       if (!devices.empty()) __builtin_prefetch(devices.data());
     }
   }
@@ -209,6 +207,13 @@ RunResult Simulation::run(SimTime until) {
   result.events = s_.events;
   result.unfinished = static_cast<std::uint32_t>(s_.jobs.size()) - s_.finished - s_.cancelled;
   return result;
+}
+
+void Simulation::release_bookkeeping() {
+  s_.lists.release();
+  s_.changes.jobs.release();
+  s_.changes.nodes.release();
+  std::vector<std::uint64_t>().swap(refresh_stamp_);
 }
 
 // A job still running when no event is left had its finish projected beyond the time limit
@@ -345,7 +350,7 @@ void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
     if (i == 0 || n != c.devices[devices[i - 1]].node) s_.changes.nodes.mark(n);
   }
   s_.changes.jobs.mark(j);
-  job.devices.insert(job.devices.end(), devices.begin(), devices.end());
+  job.devices.append(devices);
   job.workers = static_cast<std::uint32_t>(job.devices.size() / req.devices_per_worker);
   job.type = c.devices[job.devices[0]].type;
   job.nodes_used = distinct_worker_nodes(c, job.devices, req.devices_per_worker);
@@ -355,7 +360,7 @@ void Simulation::occupy_ps(JobId j) {
   JobState& job = s_.jobs[j];
   const JobRequest& req = s_.workload->jobs[j].request;
   if (!holds_ps_cores(req)) return;
-  std::vector<NodeId> hosts = ps_nodes(*s_.cluster, job.devices, req.devices_per_worker, job.ps);
+  std::vector<NodeId> hosts = ps_nodes(*s_.cluster, job.devices, req.devices_per_worker, s_.ps(j));
   const double ps_cores = s_.ps_cores(j);
   for (NodeId n : hosts) {
     s_.node_cpu_free[n] -= ps_cores;
@@ -437,21 +442,24 @@ void Simulation::release(JobId j) {
     s_.ps_hosts.erase(held);
   }
   s_.changes.jobs.mark(j);
-  std::vector<DeviceId> old = std::move(job.devices);
-  job.devices.clear();
+  DeviceList old = std::move(job.devices);
   refresh_rates(old);
 }
 
 void Simulation::update_alone(JobId j, bool running) {
   JobState& job = s_.jobs[j];
-  bool alone = running && std::all_of(job.devices.begin(), job.devices.end(),
-                                      [&](DeviceId d) { return s_.slots[d].running == 1; });
-  if (alone == (job.alone_since >= 0)) return;
-  if (alone) {
-    job.alone_since = s_.now;
+  const bool crowded =
+      running && !std::all_of(job.devices.begin(), job.devices.end(),
+                              [&](DeviceId d) { return s_.slots[d].running == 1; });
+  if (!crowded && !job.crowded) return; // alone, or not running, and never crowded: no entry
+  SimState::Crowded& c = s_.crowded[j];
+  job.crowded = true;
+  if (crowded == (c.since >= 0)) return;
+  if (crowded) {
+    c.since = s_.now;
   } else {
-    job.alone_time += s_.now - job.alone_since;
-    job.alone_since = -1;
+    c.time += s_.now - c.since;
+    c.since = -1;
   }
 }
 
@@ -515,7 +523,7 @@ void Simulation::start_traffic(JobId j) {
   const PerfTable::Traffic& model = perf.traffic[req.model];
   if (!(model.model_bytes > 0)) return;
   JobTrafficRequest r;
-  r.pattern = TrafficRequest{job.devices, req.devices_per_worker, job.ps, false};
+  r.pattern = TrafficRequest{job.devices, req.devices_per_worker, s_.ps(j), false};
   r.model_bytes = model.model_bytes;
   r.input_bytes = model.input_bytes;
   r.compute_s = perf.iter_time(req.model, job.type) * req.workers / job.workers;
@@ -577,25 +585,39 @@ void Simulation::refresh_job(JobId j) {
 void Simulation::refresh_rates(std::span<const DeviceId> devices) {
   ++stamp_;
   scratch_jobs_.clear();
+  // Each running job once, in the order met: found by a scan of the few met so far, or, once a
+  // refresh met more than that (a large job on shared devices, a network re-solve), by a stamp
+  // per job, made then. A stamp per job from the start was 8 bytes a job for runs that never
+  // need it (docs/performance.md#smaller-records-session-10).
+  constexpr std::size_t kScanned = 32;
+  auto add = [&](JobId j) {
+    if (s_.jobs[j].status != JobStatus::kRunning) return;
+    if (refresh_stamp_.empty()) {
+      if (std::find(scratch_jobs_.begin(), scratch_jobs_.end(), j) != scratch_jobs_.end()) return;
+      if (scratch_jobs_.size() == kScanned) {
+        refresh_stamp_.assign(s_.jobs.size(), 0);
+        for (JobId k : scratch_jobs_)
+          refresh_stamp_[k] = stamp_;
+        refresh_stamp_[j] = stamp_;
+      }
+    } else {
+      if (refresh_stamp_[j] == stamp_) return;
+      refresh_stamp_[j] = stamp_;
+    }
+    scratch_jobs_.push_back(j);
+  };
   for (DeviceId d : devices) {
     const DeviceSlot& slot = s_.slots[d];
-    for (std::uint8_t k = 0; k < slot.count; ++k) {
-      JobId j = slot.jobs[k];
-      if (refresh_stamp_[j] == stamp_ || s_.jobs[j].status != JobStatus::kRunning) continue;
-      refresh_stamp_[j] = stamp_;
-      scratch_jobs_.push_back(j);
-    }
+    for (std::uint8_t k = 0; k < slot.count; ++k)
+      add(slot.jobs[k]);
   }
   // Flows added or removed since the last refresh: re-solve their components, and refresh the
   // jobs whose bandwidth changed wherever they run.
   if (contention_ && net_->dirty()) {
     net_changed_.clear();
     net_->update(net_changed_);
-    for (JobId j : net_changed_) {
-      if (refresh_stamp_[j] == stamp_ || s_.jobs[j].status != JobStatus::kRunning) continue;
-      refresh_stamp_[j] = stamp_;
-      scratch_jobs_.push_back(j);
-    }
+    for (JobId j : net_changed_)
+      add(j);
   }
   // Copy: reschedule() does not touch scratch_jobs_, but keep the loop independent of it.
   std::vector<JobId> affected;

@@ -46,6 +46,11 @@ public:
     if (observer->wants_job_events()) event_observers_.push_back(observer);
   }
   RunResult run(SimTime until = kNever);
+  // Once the run is over: frees what only the run and its policy read (the job lists, the change
+  // logs, the refresh stamps), so that the summary's vector of a value per job reuses their
+  // memory instead of adding to it (docs/performance.md#smaller-records-session-10). The job
+  // lists read empty afterwards; the jobs' records are as run() left them.
+  void release_bookkeeping();
   [[nodiscard]] const SimState& state() const { return s_; }
 
 private:
@@ -93,6 +98,10 @@ private:
   void emit_to_observers(JobId j, JobAction action, std::span<const DeviceId> devices,
                          std::string_view reason);
   [[noreturn]] void refuse(JobId j, const std::string& action, const std::string& reason) const;
+  // Refuses `action` when it would count past `most` (JobState::kMaxPreemptions, kMaxMoves;
+  // `count` is the job's count of such actions so far): the counters are bit-fields.
+  void check_count(JobId j, std::uint64_t count, std::uint32_t most,
+                   const std::string& action) const;
 
   // Events.
   void apply(const Event& e);
@@ -131,7 +140,7 @@ private:
   std::size_t next_arrival_ = 0; // jobs arrive in submit order without queue events
   std::vector<RunObserver*> observers_;
   std::vector<RunObserver*> event_observers_; // the observers that want job events
-  std::vector<std::uint64_t> refresh_stamp_;
+  std::vector<std::uint64_t> refresh_stamp_;  // empty until a refresh meets many jobs
   std::uint64_t stamp_ = 0;
   std::vector<JobId> scratch_jobs_;
   // The network model: always built (topology-aware placement reads its routes); flows are

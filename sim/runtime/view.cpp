@@ -32,7 +32,7 @@ double View::measured_iteration_s(JobId j) const {
 
 std::optional<double> View::measured_gpu_util(JobId j) const {
   const JobState& job = s_.jobs[j];
-  SimTime alone = job.alone_time + (job.alone_since >= 0 ? s_.now - job.alone_since : 0);
+  SimTime alone = s_.alone_time(j);
   if (job.status == JobStatus::kFuture || to_seconds(alone) < s_.config.profile_s) return {};
   return s_.details_of(j).gpu_util;
 }

@@ -60,6 +60,11 @@ public:
   [[nodiscard]] double share_min(JobId j) const { return s_.share_min(j); }
   [[nodiscard]] double share_max(JobId j) const { return s_.share_max(j); }
   [[nodiscard]] double slice_s(JobId j) const { return s_.slice_s(j); }
+  // Parameter-server shards now (the request's until Control::set_ps).
+  [[nodiscard]] std::uint32_t ps(JobId j) const { return s_.ps(j); }
+  // Time run alone on all its devices so far, and whether it runs alone now (SimState).
+  [[nodiscard]] SimTime alone_time(JobId j) const { return s_.alone_time(j); }
+  [[nodiscard]] bool running_alone(JobId j) const { return s_.running_alone(j); }
   [[nodiscard]] bool under_controller(JobId j) const { return s_.under_controller(j); }
   // The queues the trace names, flagged by whether any job uses one: configuration a cluster's
   // administrator creates before jobs arrive (Volcano queues), not knowledge of future jobs.

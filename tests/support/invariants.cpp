@@ -121,6 +121,23 @@ void InvariantChecker::on_decided(const View& view) {
     REQUIRE(job.own_cores == s.cores.contains(j));
     REQUIRE(job.own_share == s.shares.contains(j));
     if (job.sliced) REQUIRE(s.slices.contains(j));
+    REQUIRE(job.own_ps == s.ps_shards.contains(j));
+    REQUIRE(job.crowded == s.crowded.contains(j));
+    // The device list keeps zero or one device in the record, more in a block (device_list.h).
+    REQUIRE(job.devices.is_inline() == (job.devices.size() <= 1));
+    // Crowded now exactly when running and another job runs on one of its devices; its time
+    // alone is its run time less its time crowded, so between 0 and its run time.
+    const bool alone_now = job.status == JobStatus::kRunning &&
+                           std::all_of(job.devices.begin(), job.devices.end(),
+                                       [&](DeviceId d) { return s.slots[d].running == 1; });
+    REQUIRE(s.running_alone(j) == alone_now);
+    if (job.crowded) {
+      const SimState::Crowded& crowd = s.crowded.at(j);
+      REQUIRE((crowd.since >= 0) == (job.status == JobStatus::kRunning && !alone_now));
+      REQUIRE(crowd.since <= s.now);
+    }
+    REQUIRE(s.alone_time(j) >= 0);
+    REQUIRE(s.alone_time(j) <= job.run_time + unsettled_run(job, s.now));
     bool holds = job.status == JobStatus::kBinding || job.status == JobStatus::kStarting ||
                  job.status == JobStatus::kRunning || job.status == JobStatus::kSuspending ||
                  job.status == JobStatus::kMigrating || job.status == JobStatus::kResizing;
@@ -163,7 +180,7 @@ void InvariantChecker::on_decided(const View& view) {
     if (holds && holds_ps_cores(req) && job.status != JobStatus::kBinding) {
       const std::span<const NodeId> ps_hosts = s.ps_hosts_of(j);
       REQUIRE(std::vector<NodeId>(ps_hosts.begin(), ps_hosts.end()) ==
-              ps_nodes(c, job.devices, req.devices_per_worker, job.ps));
+              ps_nodes(c, job.devices, req.devices_per_worker, s.ps(j)));
     } else {
       REQUIRE(s.ps_hosts_of(j).empty());
     }
