@@ -45,7 +45,7 @@ struct Run {
   RunResult result;
 
   Run(const std::string& cluster_yaml, const std::string& csv, const std::string& policy,
-      const std::string& params, RuntimeConfig config = {}, RunObserver* extra = nullptr)
+      const std::string& params, const RuntimeConfig& config = {}, RunObserver* extra = nullptr)
       : cluster(cluster_from_yaml(cluster_yaml)), workload(workload_from_csv(cluster, csv)) {
     const PolicyEntry& entry = find_policy(policy);
     PolicySetup setup = make_policy_setup(entry, Placement::kConsolidate, YAML::Load(params));
@@ -368,6 +368,7 @@ TEST_CASE("successive halving keeps the trials observed best at the rung", "[aut
   ScratchDir d;
   auto trials = draw_trials(load_search_sessions(d.write("s.yaml", yaml))[0]);
   std::vector<std::pair<double, std::string>> observed;
+  observed.reserve(trials.size());
   for (const auto& t : trials)
     observed.emplace_back(learning_curve(t.accuracy, 0.25, 0.2) + t.rung_noise[0], t.job);
   std::sort(observed.rbegin(), observed.rend());
