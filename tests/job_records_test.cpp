@@ -68,6 +68,14 @@ TEST_CASE("a device list keeps one device in place and more in a block of their 
   // Assigning a list its own devices leaves them.
   l.assign(l);
   CHECK(l == devs({1, 2}));
+  // A part of its own devices: the first of {5, 6, 8} is {5}, the last two {6, 8}.
+  l.assign(devs({5, 6, 8}));
+  l.assign(std::span<const DeviceId>(l).first(1));
+  CHECK(l == devs({5}));
+  CHECK(l.is_inline());
+  l.assign(devs({5, 6, 8}));
+  l.assign(std::span<const DeviceId>(l).last(2));
+  CHECK(l == devs({6, 8}));
 }
 
 TEST_CASE("a job keeps the right devices through start, suspend, resume, migrate and resize",

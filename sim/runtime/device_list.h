@@ -69,9 +69,10 @@ public:
     return a == std::span<const DeviceId>(b);
   }
 
-  // The list becomes `devices` (which may not alias this list's own heap block).
+  // The list becomes `devices`, which may be this list's own devices or a part of them: the new
+  // list is filled before the old block is freed.
   void assign(std::span<const DeviceId> devices) {
-    if (devices.data() == data()) return;
+    if (devices.data() == data() && devices.size() == size()) return;
     DeviceList fresh;
     fresh.fill(devices, {});
     *this = std::move(fresh);
