@@ -7,7 +7,10 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -91,5 +94,88 @@ TEST_CASE("append_decimal writes what fmt writes for any double", "[outputs]") {
     REQUIRE(decimal_via_append(rounded) == fmt::format("{}", rounded));
     REQUIRE(decimal_via_append(raw) == fmt::format("{}", raw));
     REQUIRE(decimal_via_append(-rounded) == fmt::format("{}", -rounded));
+  }
+}
+
+namespace {
+
+std::string via_write(dlsim::SimTime t) {
+  char text[dlsim::kMaxNumberChars];
+  return {text, dlsim::write_seconds(text, t)};
+}
+
+std::string uint_via_write(std::uint64_t v) {
+  char text[dlsim::kMaxNumberChars];
+  return {text, dlsim::write_uint(text, v)};
+}
+
+} // namespace
+
+TEST_CASE("write_seconds writes fmt's text for every time near the fast path's edges",
+          "[outputs]") {
+  // Every time within 2,000 us of 0 (the fmt path below 100 us, the fast path above), of every
+  // power of ten (where the integer part gains a digit, 10^6 us = 1 s) and of the fast path's
+  // end, 10^15 us; both signs.
+  std::vector<dlsim::SimTime> centers{0};
+  dlsim::SimTime power = 1;
+  for (int k = 1; k <= 18; ++k) {
+    power *= 10;
+    centers.push_back(power);
+  }
+  for (dlsim::SimTime c : centers) {
+    for (dlsim::SimTime d = -2000; d <= 2000; ++d) {
+      const dlsim::SimTime t = c + d;
+      INFO("t = " << t);
+      REQUIRE(via_write(t) == via_fmt(t));
+      REQUIRE(via_write(-t) == via_fmt(-t));
+    }
+  }
+  // Every fraction length: 1.000001 .. 1.1 has 6 .. 1 decimals ("1.000001", "1.1"), and the
+  // same behind a 15-digit integer part's smaller cousin (9 digits of seconds).
+  for (dlsim::SimTime frac = 1; frac < 1'000'000; frac *= 10) {
+    for (dlsim::SimTime whole : {dlsim::SimTime{1}, dlsim::SimTime{123'456'789}}) {
+      const dlsim::SimTime t = whole * 1'000'000 + frac;
+      INFO("t = " << t);
+      REQUIRE(via_write(t) == via_fmt(t));
+    }
+  }
+  CHECK(via_write(1'000'001) == "1.000001");
+  CHECK(via_write(1'100'000) == "1.1");
+  CHECK(via_write(-4'058'293'000) == "-4058.293");
+}
+
+TEST_CASE("write_seconds matches fmt on a million trace-like times", "[outputs]") {
+  // jobs.csv's times: up to 10^7 s (10^13 us) in whole milliseconds, whole seconds, or any
+  // microsecond.
+  dlsim::Rng rng = dlsim::Rng::stream(11, "test.seconds-text-many");
+  for (int n = 0; n < 1'000'000; ++n) {
+    auto t = static_cast<dlsim::SimTime>(rng.below(10'000'000'000'000));
+    if (n % 3 == 0) t -= t % 1000;
+    if (n % 3 == 1) t -= t % 1'000'000;
+    if (via_write(t) != via_fmt(t)) {
+      INFO("t = " << t);
+      REQUIRE(via_write(t) == via_fmt(t));
+    }
+  }
+}
+
+TEST_CASE("write_uint writes what fmt writes", "[outputs]") {
+  // Every value below 100,000, then each digit count's edges 10^k - 1, 10^k, 10^k + 1, and the
+  // largest uint64 (18446744073709551615, 20 digits).
+  for (std::uint64_t v = 0; v < 100'000; ++v)
+    REQUIRE(uint_via_write(v) == fmt::format("{}", v));
+  for (std::uint64_t p = 10; p <= 10'000'000'000'000'000'000U; p *= 10) {
+    for (std::uint64_t v : {p - 1, p, p + 1}) {
+      INFO("v = " << v);
+      REQUIRE(uint_via_write(v) == fmt::format("{}", v));
+    }
+    if (p > std::numeric_limits<std::uint64_t>::max() / 10) break;
+  }
+  CHECK(uint_via_write(std::numeric_limits<std::uint64_t>::max()) == "18446744073709551615");
+  dlsim::Rng rng = dlsim::Rng::stream(7, "test.uint-text");
+  for (int n = 0; n < 100'000; ++n) {
+    const std::uint64_t v = rng.below(std::numeric_limits<std::uint64_t>::max()) >> (n % 64);
+    INFO("v = " << v);
+    REQUIRE(uint_via_write(v) == fmt::format("{}", v));
   }
 }

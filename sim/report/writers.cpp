@@ -1,6 +1,7 @@
 #include "sim/report/writers.h"
 
 #include "sim/engine/error.h"
+#include "sim/report/chunk_writer.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/result_dir.h"
 #include "sim/report/seconds_text.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -60,83 +62,96 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
   auto name_in = [](const std::vector<std::string>& names, std::size_t i) -> std::string_view {
     return i < names.size() ? std::string_view(names[i]) : std::string_view();
   };
-  // Fields go straight into one buffer (no string per field) that is written in blocks of
-  // about 64 KiB: formatting a million rows field by field into temporaries took a fifth of a
-  // million-job replay (docs/performance.md). The text is the same as fmt::format("{}", v).
-  fmt::memory_buffer buf;
-  auto put = [&](auto v) { fmt::format_to(fmt::appender(buf), FMT_COMPILE("{}"), v); };
-  auto put_secs = [&](SimTime t) { append_seconds(buf, t); };
-  auto put_text = [&](std::string_view t) { buf.append(t.data(), t.data() + t.size()); };
+  // The device_type and device_kind columns of each type, once: "V100,gpu".
+  std::vector<std::string> type_columns;
+  type_columns.reserve(cluster.types.size());
+  for (const DeviceType& type : cluster.types) {
+    std::string col(csv_field_max(type.name), '\0');
+    col.resize(static_cast<std::size_t>(write_csv_field(col.data(), type.name) - col.data()));
+    col += ',';
+    col += to_string(type.kind);
+    type_columns.push_back(std::move(col));
+  }
+  auto put_text = [](char* p, std::string_view t) {
+    if (!t.empty()) std::memcpy(p, t.data(), t.size());
+    return p + t.size();
+  };
+  // Each row is formatted straight into the writer's buffer, which it sizes once for the row's
+  // longest possible text: 13 numbers, 20 separators and the texts. Formatting field by field
+  // through fmt's growing buffer took a tenth of a million-job replay (docs/performance.md). The
+  // text is the same as fmt::format("{}", v) for every value.
+  constexpr std::size_t kRowFixed = 13 * kMaxNumberChars + 20;
+  ChunkWriter writer(out);
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
     const JobState& job = s.jobs[j];
-    const JobSpec& spec = s.workload->jobs[j];
-    SimTime submit = spec.request.submit;
-    bool started = job.first_start >= 0;
-    bool ended = job.end >= 0;
-    append_csv_field(buf, s.workload->job_names[j]);
-    buf.push_back(',');
-    put_secs(submit);
-    buf.push_back(',');
-    if (started) put_secs(job.first_start);
-    buf.push_back(',');
-    if (ended) put_secs(job.end);
-    buf.push_back(',');
-    if (ended) put_secs(job.end - submit);
-    buf.push_back(',');
-    if (started) put_secs(job.first_start - submit);
-    buf.push_back(',');
-    put_secs(job.run_time);
-    buf.push_back(',');
-    put(spec.request.devices());
-    buf.push_back(',');
-    put(job.nodes_used);
-    buf.push_back(',');
-    put(job.preemptions);
-    buf.push_back(',');
-    put(job.migrations);
-    buf.push_back(',');
-    put_text(to_string(job.status));
-    buf.push_back(',');
+    const JobSpec& spec = w.jobs[j];
     const JobRequest& req = spec.request;
-    append_csv_field(buf, name_in(w.models, req.model));
-    buf.push_back(',');
-    append_csv_field(buf, name_in(w.users, req.user));
-    buf.push_back(',');
-    append_csv_field(buf, name_in(w.queues, req.queue));
-    buf.push_back(',');
-    // The last allocation's type and size; nothing for a job that never got devices.
-    if (started && is_host_task(req)) {
-      // No device: an empty type, the kind `host`, 0 devices (docs/outputs.md).
-      buf.push_back(',');
-      put_text("host");
-      buf.push_back(',');
-      put(0);
+    const SimTime submit = req.submit;
+    const bool started = job.first_start >= 0;
+    const bool ended = job.end >= 0;
+    const std::string_view id = w.job_names[j];
+    const std::string_view status = to_string(job.status);
+    const std::string_view model = name_in(w.models, req.model);
+    const std::string_view user = name_in(w.users, req.user);
+    const std::string_view queue = name_in(w.queues, req.queue);
+    // The last allocation's type and size; nothing for a job that never got devices, and for a
+    // host task an empty type, the kind `host` and 0 devices (docs/outputs.md).
+    const bool host = started && is_host_task(req);
+    const std::string_view device = !started ? std::string_view(",")
+                                    : host   ? std::string_view(",host")
+                                             : type_columns[job.type];
+    char* p = writer.row(kRowFixed + csv_field_max(id) + status.size() + csv_field_max(model) +
+                         csv_field_max(user) + csv_field_max(queue) + device.size());
+    p = write_csv_field(p, id);
+    *p++ = ',';
+    p = write_seconds(p, submit);
+    *p++ = ',';
+    if (started) p = write_seconds(p, job.first_start);
+    *p++ = ',';
+    if (ended) p = write_seconds(p, job.end);
+    *p++ = ',';
+    if (ended) p = write_seconds(p, job.end - submit);
+    *p++ = ',';
+    if (started) p = write_seconds(p, job.first_start - submit);
+    *p++ = ',';
+    p = write_seconds(p, job.run_time);
+    *p++ = ',';
+    p = write_uint(p, req.devices());
+    *p++ = ',';
+    p = write_uint(p, job.nodes_used);
+    *p++ = ',';
+    p = write_uint(p, job.preemptions);
+    *p++ = ',';
+    p = write_uint(p, job.migrations);
+    *p++ = ',';
+    p = put_text(p, status);
+    *p++ = ',';
+    p = write_csv_field(p, model);
+    *p++ = ',';
+    p = write_csv_field(p, user);
+    *p++ = ',';
+    p = write_csv_field(p, queue);
+    *p++ = ',';
+    p = put_text(p, device);
+    *p++ = ',';
+    if (host) {
+      *p++ = '0';
     } else if (started) {
-      const DeviceType& type = cluster.types[job.type];
-      append_csv_field(buf, type.name);
-      buf.push_back(',');
-      put_text(to_string(type.kind));
-      buf.push_back(',');
-      put(job.workers * req.devices_per_worker);
-    } else {
-      buf.push_back(',');
-      buf.push_back(',');
+      const std::uint32_t devices = job.workers * req.devices_per_worker; // as it always was
+      p = write_uint(p, devices);
     }
-    buf.push_back(',');
+    *p++ = ',';
     // Solo run time: the work at the requested size on the device the trace's durations are
     // measured on (the reference device, or the required type), alone (docs/outputs.md).
-    double solo_s = solo_seconds(w, j);
-    append_decimal(buf, solo_s);
-    buf.push_back(',');
+    const double solo_s = solo_seconds(w, j);
+    p = write_decimal(p, solo_s);
+    *p++ = ',';
     if (ended && job.status == JobStatus::kFinished && solo_s > 0)
-      append_decimal(buf, std::round(to_seconds(job.end - submit) / solo_s * 1e6) / 1e6);
-    buf.push_back('\n');
-    if (buf.size() >= (std::size_t{1} << 16)) {
-      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-      buf.clear();
-    }
+      p = write_decimal(p, std::round(to_seconds(job.end - submit) / solo_s * 1e6) / 1e6);
+    *p++ = '\n';
+    writer.end_row(p);
   }
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+  writer.flush();
 }
 
 void write_summary_json(std::ostream& out, const Summary& m) {
