@@ -1,5 +1,5 @@
 // What the 1M-job replay's cost cuts (issue 19, session 9) must keep: the summary's statistics
-// from durations sorted as integers, the free-device buckets moving tree nodes between them, the
+// from durations sorted as integers, the free-device buckets as bits walked in node id order, the
 // FIFO queue's kinds read from its mask, and same-time events in their band order.
 #include "sim/engine/rng.h"
 #include "sim/report/duration_stats.h"
@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <vector>
 
 using namespace dlsim;
 using namespace dlsim::test;
@@ -60,30 +61,114 @@ TEST_CASE("durations sorted as integers give the bits a sort of seconds gave",
     CHECK(percentile_of_sorted(v, p) == percentile_sorted(seconds, p));
 }
 
+namespace {
+
+// A bucket's walk, in the order it visits the nodes.
+std::vector<NodeId> listed(const FreeIndex& f, DeviceTypeId t, std::uint32_t k) {
+  std::vector<NodeId> out;
+  for (NodeId n : f.nodes_with(t, k))
+    out.push_back(n);
+  return out;
+}
+
+} // namespace
+
 TEST_CASE("free-device buckets follow takes and frees", "[runtime][free-index]") {
   // Two nodes of 4 GPUs: devices 0-3 on node 0, 4-7 on node 1.
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 2, devices: {V100: 4}}\n");
   const DeviceTypeId v100 = c.devices[0].type;
   FreeIndex f;
   f.init(c);
-  CHECK(f.nodes_with(v100, 4) == std::set<NodeId>{0, 1});
-  f.device_taken(c, 0); // node 0: 4 -> 3 free
-  f.device_taken(c, 1); // 3 -> 2
-  f.device_taken(c, 5); // node 1: 4 -> 3
+  CHECK(listed(f, v100, 4) == std::vector<NodeId>{0, 1});
+  CHECK(f.nodes_with(v100, 0).empty()); // a count of 0 has no bucket
+  f.device_taken(c, 0);                 // node 0: 4 -> 3 free
+  f.device_taken(c, 1);                 // 3 -> 2
+  f.device_taken(c, 5);                 // node 1: 4 -> 3
   CHECK(f.nodes_with(v100, 4).empty());
-  CHECK(f.nodes_with(v100, 3) == std::set<NodeId>{1});
-  CHECK(f.nodes_with(v100, 2) == std::set<NodeId>{0});
+  CHECK(listed(f, v100, 3) == std::vector<NodeId>{1});
+  CHECK(listed(f, v100, 2) == std::vector<NodeId>{0});
   CHECK(f.free(v100) == 5);
   f.device_taken(c, 2);
   f.device_taken(c, 3); // node 0: 0 free, in no bucket
-  for (std::uint32_t k = 1; k <= 4; ++k)
-    CHECK(f.nodes_with(v100, k).count(0) == 0);
+  for (std::uint32_t k = 0; k <= 4; ++k) {
+    auto nodes = listed(f, v100, k);
+    CHECK(std::find(nodes.begin(), nodes.end(), NodeId{0}) == nodes.end());
+  }
   f.device_freed(c, 3); // node 0: 1 free
   f.device_freed(c, 5); // node 1: 4 free
-  CHECK(f.nodes_with(v100, 1) == std::set<NodeId>{0});
-  CHECK(f.nodes_with(v100, 4) == std::set<NodeId>{1});
+  CHECK(listed(f, v100, 1) == std::vector<NodeId>{0});
+  CHECK(listed(f, v100, 4) == std::vector<NodeId>{1});
   CHECK(f.nodes_with(v100, 3).empty());
   CHECK(f.free(v100) == 5);
+}
+
+TEST_CASE("free-device buckets of nodes of different sizes list their nodes in id order",
+          "[runtime][free-index]") {
+  // Nodes 0-3 with 2, 4, 1 and 4 V100: devices 0-1 on node 0, 2-5 on node 1, 6 on node 2, 7-10
+  // on node 3. Bucket k has a bit for each node with at least k devices: k = 1 for nodes
+  // 0, 1, 2, 3; k = 2 for 0, 1, 3; k = 3 and 4 for 1, 3.
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 2}}\n"
+                                "  - {count: 1, devices: {V100: 4}}\n"
+                                "  - {count: 1, devices: {V100: 1}}\n"
+                                "  - {count: 1, devices: {V100: 4}}\n");
+  const DeviceTypeId v100 = c.devices[0].type;
+  REQUIRE(c.nodes.size() == 4);
+  REQUIRE(c.devices[6].node == 2);
+  FreeIndex f;
+  f.init(c);
+  REQUIRE(f.max_per_node(v100) == 4);
+  // All free: node 2 has 1, node 0 has 2, nodes 1 and 3 have 4.
+  CHECK(listed(f, v100, 1) == std::vector<NodeId>{2});
+  CHECK(listed(f, v100, 2) == std::vector<NodeId>{0});
+  CHECK(listed(f, v100, 3).empty());
+  CHECK(listed(f, v100, 4) == std::vector<NodeId>{1, 3});
+  f.device_taken(c, 2); // node 1: 4 -> 3
+  f.device_taken(c, 7);
+  f.device_taken(c, 8); // node 3: 4 -> 2
+  f.device_taken(c, 0); // node 0: 2 -> 1
+  // 1: nodes 0 and 2; 2: node 3; 3: node 1; 4: none.
+  CHECK(listed(f, v100, 1) == std::vector<NodeId>{0, 2});
+  CHECK(listed(f, v100, 2) == std::vector<NodeId>{3});
+  CHECK(listed(f, v100, 3) == std::vector<NodeId>{1});
+  CHECK(listed(f, v100, 4).empty());
+  f.device_taken(c, 6); // node 2: 1 -> 0, in no bucket
+  f.device_taken(c, 9); // node 3: 2 -> 1
+  CHECK(listed(f, v100, 1) == std::vector<NodeId>{0, 3});
+  CHECK(listed(f, v100, 2).empty());
+  f.device_freed(c, 6); // node 2: 0 -> 1
+  f.device_freed(c, 2); // node 1: 3 -> 4
+  CHECK(listed(f, v100, 1) == std::vector<NodeId>{0, 2, 3});
+  CHECK(listed(f, v100, 3).empty());
+  CHECK(listed(f, v100, 4) == std::vector<NodeId>{1});
+  // Free: 1 + 4 + 1 + 1 = 7 of 11.
+  CHECK(f.free(v100) == 7);
+  CHECK(f.free_on(3, v100) == 1);
+}
+
+TEST_CASE("a free-device bucket walks across empty words and summary words",
+          "[runtime][free-index]") {
+  // 5,000 nodes of 1 GPU: node n has device n. Bucket 1's bits are 79 words (5,000 / 64,
+  // rounded up), summarised in 2 words (79 / 64, rounded up). Nodes 3 and 63 share word 0; 64 is
+  // bit 0 of word 1; 4,095 is the last bit of word 63, the last word of summary word 0; 4,096
+  // is word 64, in summary word 1; 4,999 is the last node (bit 7 of word 78).
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 5000, devices: {V100: 1}}\n");
+  const DeviceTypeId v100 = c.devices[0].type;
+  FreeIndex f;
+  f.init(c);
+  const std::vector<NodeId> kept{3, 63, 64, 4095, 4096, 4999};
+  for (DeviceId d = 0; d < 5000; ++d) {
+    if (std::find(kept.begin(), kept.end(), d) == kept.end()) f.device_taken(c, d);
+  }
+  CHECK(listed(f, v100, 1) == kept);
+  CHECK(f.free(v100) == 6);
+  // Only the last: the walk skips 78 empty words, one summary word of them whole.
+  for (DeviceId d : {3, 63, 64, 4095, 4096})
+    f.device_taken(c, d);
+  CHECK(listed(f, v100, 1) == std::vector<NodeId>{4999});
+  f.device_taken(c, 4999);
+  CHECK(f.nodes_with(v100, 1).empty());
+  f.device_freed(c, 0); // the first bit again
+  CHECK(listed(f, v100, 1) == std::vector<NodeId>{0});
 }
 
 TEST_CASE("a finish and an arrival at the same time: the finish frees the devices first",
