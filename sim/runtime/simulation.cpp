@@ -188,9 +188,12 @@ RunResult Simulation::run(SimTime until) {
         o->on_advance(s_.now, t, view);
       s_.now = t;
     }
+    // next_event_time(t) has just found an event at t (on_advance changes no state): apply it
+    // before asking again, so an instant of one event asks twice, not three times.
     SimTime next = t;
-    while (next_event_time(next) && next == t)
+    do
       apply(pop_next());
+    while (next_event_time(next) && next == t);
     Control control(*this, s_, info_.oracle);
     policy_.schedule(control);
     for (auto* o : observers_)
