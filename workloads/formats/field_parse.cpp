@@ -4,10 +4,9 @@
 #include <cmath>
 #include <cstring>
 
-namespace dlsim {
+namespace dlsim::field_detail {
 
-std::optional<double> parse_double_field(const char* text) {
-  if (text == nullptr || *text == '\0') return std::nullopt;
+std::optional<double> parse_double_general(const char* text) {
   const char* end = text + std::strlen(text);
   double v = 0;
   auto [ptr, ec] = std::from_chars(text, end, v);
@@ -17,8 +16,7 @@ std::optional<double> parse_double_field(const char* text) {
   return v;
 }
 
-std::optional<std::int64_t> parse_int_field(const char* text) {
-  if (text == nullptr || *text == '\0') return std::nullopt;
+std::optional<std::int64_t> parse_int_general(const char* text) {
   const char* end = text + std::strlen(text);
   std::int64_t v = 0;
   auto [ptr, ec] = std::from_chars(text, end, v);
@@ -35,4 +33,4 @@ std::optional<std::int64_t> parse_int_field(const char* text) {
   return v;
 }
 
-} // namespace dlsim
+} // namespace dlsim::field_detail
