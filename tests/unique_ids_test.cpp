@@ -50,11 +50,12 @@ TEST_CASE("may_repeat finds equal hashes wherever they are", "[trace]") {
   std::vector<std::uint64_t> one{42};
   CHECK_FALSE(may_repeat(one));
   // Distinct, including 0, the largest value and values that differ in their top bits only
-  // (the radix sort's first digits).
+  // (which pick the bucket) or share their low bits (which pick the slot in a bucket's table).
   std::vector<std::uint64_t> distinct{
       7, 0, ~std::uint64_t{0}, std::uint64_t{1} << 63, (std::uint64_t{1} << 63) | 7, 3};
   CHECK_FALSE(may_repeat(distinct));
-  // The same value first and last of 5,001: only sorting brings them together.
+  // The same value first and last of 5,002: 5,002 / 2,048 = 2, a 2-bit bucket number (4
+  // buckets by the top 2 bits), and both copies land in the same one.
   std::vector<std::uint64_t> far;
   far.push_back(123456789);
   for (std::uint64_t i = 0; i < 5000; ++i)
@@ -67,7 +68,33 @@ TEST_CASE("may_repeat finds equal hashes wherever they are", "[trace]") {
     among = among || i * 0x9E3779B97F4A7C15ULL + 1 == 123456789;
   REQUIRE_FALSE(among);
   CHECK(may_repeat(far));
-  // may_repeat sorted them: take one of the two out again.
+  // Take one of the two out again.
   far.erase(std::find(far.begin(), far.end(), 123456789));
   CHECK_FALSE(may_repeat(far));
+}
+
+TEST_CASE("may_repeat: zeros, shared low bits and full buckets", "[trace]") {
+  // Two zeros (0 marks an empty slot, so a zero is remembered apart) among 10,000 others:
+  // 10,000 / 2,048 = 4, bit width 3, so 8 buckets by the top 3 bits.
+  std::vector<std::uint64_t> v;
+  for (std::uint64_t i = 1; i <= 10000; ++i)
+    v.push_back(i * 0x9E3779B97F4A7C15ULL); // distinct and none 0: the multiplier is odd
+  v.push_back(0);
+  CHECK_FALSE(may_repeat(v));
+  v.push_back(0);
+  CHECK(may_repeat(v));
+  // 3,000 values of one bucket (top bits 0) with the same low 32 bits, distinct in bits 32-47:
+  // every one probes past all the others before it (a table of 8,192 slots, 3,000 in one run).
+  std::vector<std::uint64_t> same_low;
+  for (std::uint64_t i = 1; i <= 3000; ++i)
+    same_low.push_back((i << 32) | 0x1234);
+  CHECK_FALSE(may_repeat(same_low));
+  same_low.push_back((std::uint64_t{1500} << 32) | 0x1234); // the 1,500th again
+  CHECK(may_repeat(same_low));
+  // Equal low bits in different buckets are not a repeat: 2^63 + 5 and 5, with 4,094 fillers
+  // (4,096 / 2,048 = 2, bit width 2: 4 buckets; 2^63 + 5 is in bucket 2, 5 in bucket 0).
+  std::vector<std::uint64_t> split{5, (std::uint64_t{1} << 63) | 5};
+  for (std::uint64_t i = 1; i <= 4094; ++i)
+    split.push_back((i << 20) | 7);
+  CHECK_FALSE(may_repeat(split));
 }

@@ -3,8 +3,6 @@
 // a million-job replay in allocation, cache misses and freeing (docs/performance.md).
 #pragma once
 
-#include <boost/sort/spreadsort/integer_sort.hpp>
-
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -81,12 +79,59 @@ private:
   int shift_ = 64; // 64 - log2(slots_.size())
 };
 
-// True when two of `hashes` are equal (it sorts them): the fast screen for repeated ids of a
-// trace read (native.cpp). A radix sort of 8 bytes an id reads and writes memory in order,
-// where a hash set's probes land at random.
-inline bool may_repeat(std::vector<std::uint64_t>& hashes) {
-  boost::sort::spreadsort::integer_sort(hashes.begin(), hashes.end());
-  return std::adjacent_find(hashes.begin(), hashes.end()) != hashes.end();
+// True when two of `hashes` are equal: the fast screen for repeated ids of a trace read
+// (native.cpp). The hashes are first grouped by their top bits into buckets of about 2,048 (a
+// counting pass and one pass that copies them in order of bucket: memory read and written in
+// order), then each bucket's hashes go into a small open-addressing table that stays in the
+// cache. A radix sort of all of them (boost's spreadsort) took three times as long: 40 ms at a
+// million ids, 165 ms at 3.4 million.
+inline bool may_repeat(const std::vector<std::uint64_t>& hashes) {
+  const std::size_t n = hashes.size();
+  if (n < 2) return false;
+  constexpr std::size_t kPerBucket = 2048;
+  const int bits = std::min(16, static_cast<int>(std::bit_width(n / kPerBucket)));
+  const std::size_t buckets = std::size_t{1} << bits;
+  const auto bucket = [bits](std::uint64_t h) {
+    return bits == 0 ? std::size_t{0} : static_cast<std::size_t>(h >> (64 - bits));
+  };
+  // start[b]: where bucket b begins in `grouped`; start[buckets] = n.
+  std::vector<std::size_t> start(buckets + 1, 0);
+  for (const std::uint64_t h : hashes)
+    ++start[bucket(h) + 1];
+  std::size_t largest = 0;
+  for (std::size_t b = 0; b < buckets; ++b) {
+    largest = std::max(largest, start[b + 1]);
+    start[b + 1] += start[b];
+  }
+  std::vector<std::uint64_t> grouped(n);
+  {
+    std::vector<std::size_t> next(start.begin(), start.end() - 1);
+    for (const std::uint64_t h : hashes)
+      grouped[next[bucket(h)]++] = h;
+  }
+  // At most half full; 0 marks an empty slot, so a hash of 0 is remembered apart. The low bits
+  // of a hash pick its slot: the top ones are the bucket's, the same for all of it.
+  std::vector<std::uint64_t> table(std::bit_ceil(largest * 2));
+  for (std::size_t b = 0; b < buckets; ++b) {
+    const std::size_t size = std::bit_ceil((start[b + 1] - start[b]) * 2);
+    const std::size_t mask = size - 1;
+    std::fill(table.begin(), table.begin() + static_cast<std::ptrdiff_t>(size), 0);
+    bool zero = false;
+    for (std::size_t i = start[b]; i < start[b + 1]; ++i) {
+      const std::uint64_t h = grouped[i];
+      if (h == 0) {
+        if (zero) return true;
+        zero = true;
+        continue;
+      }
+      std::size_t slot = static_cast<std::size_t>(h) & mask;
+      for (; table[slot] != 0; slot = (slot + 1) & mask) {
+        if (table[slot] == h) return true;
+      }
+      table[slot] = h;
+    }
+  }
+  return false;
 }
 
 } // namespace dlsim
