@@ -732,3 +732,36 @@ TEST_CASE("helios on the Helios-sized clusters: failed and killed jobs replayed 
   REQUIRE(d.code == 0);
   CHECK_THAT(read_file(dir.file("res2/summary.json")), Catch::Contains("\"jobs\": 6,"));
 }
+
+TEST_CASE("select_trace finds whether the jobs are in submit order, and build_workload trusts it",
+          "[trace][select]") {
+  Cluster c = cluster_from_yaml("nodes:\n  - count: 1\n    devices: {V100: 4}\n");
+  // In order (3 <= 3 <= 7): no job dropped, the flag set; the workload keeps the file's order.
+  Trace sorted = trace_from_csv("id,submit_s,workers,duration_s\na,3,1,10\nb,3,1,10\nc,7,1,10\n");
+  SelectionReport r = select_trace(sorted, TraceSelection{}, 1);
+  CHECK(r.kept == 3);
+  CHECK(sorted.in_submit_order);
+  Workload w = build_workload(std::move(sorted), zoo(), c, WorkloadOptions{});
+  CHECK(w.job_names[0] == "a");
+  CHECK(w.job_names[2] == "c");
+  // Out of order (7 then 3): the flag stays false and build_workload sorts by submit: b (3 - 3 =
+  // 0 after the shift to the first submit), a (4), c (5).
+  Trace unsorted = trace_from_csv("id,submit_s,workers,duration_s\na,7,1,10\nb,3,1,10\nc,8,1,10\n");
+  select_trace(unsorted, TraceSelection{}, 1);
+  CHECK_FALSE(unsorted.in_submit_order);
+  Workload u = build_workload(std::move(unsorted), zoo(), c, WorkloadOptions{});
+  CHECK(u.job_names[0] == "b");
+  CHECK(u.job_names[1] == "a");
+  CHECK(u.job_names[2] == "c");
+  CHECK(u.jobs[0].request.submit == 0);
+  CHECK(u.jobs[1].request.submit == from_seconds(4.0));
+  // A window drops jobs of a sorted trace: the rest are still in order. Window 1:5 after the
+  // first submit 3 keeps b (4) and c (6), drops a (3 - 3 = 0 < 1) and d (9 - 3 = 6 >= 5).
+  Trace windowed =
+      trace_from_csv("id,submit_s,workers,duration_s\na,3,1,10\nb,4,1,10\nc,6,1,10\nd,9,1,10\n");
+  TraceSelection s;
+  s.window = "1:5";
+  SelectionReport rw = select_trace(windowed, s, 1);
+  CHECK(rw.kept == 2);
+  CHECK(windowed.in_submit_order);
+}

@@ -14,6 +14,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <span>
 #include <tuple>
@@ -296,7 +297,8 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   // would return anyway.
   std::vector<std::size_t> order;
   const auto later = [](const TraceJob& a, const TraceJob& b) { return b.submit_s < a.submit_s; };
-  if (std::adjacent_find(trace.jobs.begin(), trace.jobs.end(), later) != trace.jobs.end()) {
+  if (!trace.in_submit_order &&
+      std::adjacent_find(trace.jobs.begin(), trace.jobs.end(), later) != trace.jobs.end()) {
     order.resize(trace.jobs.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -579,13 +581,19 @@ std::vector<DeviceTypeId> unusable_device_types(const Workload& workload, const 
     if (cluster.types[t].kind == DeviceKind::kGpu) gpu_types.push_back(t);
   }
   // Distinct (accepted types, model, memory) combinations: a handful, however long the trace.
-  std::set<std::tuple<std::int32_t, std::uint16_t, ModelId, double>> seen;
+  using Combination = std::tuple<std::int32_t, std::uint16_t, ModelId, double>;
+  std::set<Combination> seen;
   std::vector<char> used(types, 0);
+  // Most jobs repeat the previous job's combination: those skip the set's search.
+  std::optional<Combination> last;
   for (const JobSpec& spec : workload.jobs) {
     const JobRequest& r = spec.request;
     const RequestDetails& rd = workload.details_of(r);
     if (is_host_task(r)) continue; // uses no device type
-    if (!seen.insert({r.device_type, r.type_set, r.model, rd.gpu_mem_gb}).second) continue;
+    const Combination combination{r.device_type, r.type_set, r.model, rd.gpu_mem_gb};
+    if (last == combination) continue;
+    last = combination;
+    if (!seen.insert(combination).second) continue;
     const DeviceTypeId own = static_cast<DeviceTypeId>(r.device_type);
     std::span<const DeviceTypeId> accepted =
         r.device_type >= 0          ? std::span<const DeviceTypeId>(&own, 1)

@@ -99,6 +99,10 @@ struct Trace {
   std::vector<std::string> warnings;     // printed once by the caller
   std::size_t skipped = 0;               // bad rows skipped with --skip-bad-jobs
   std::vector<std::string> skip_reasons; // the first few
+  // Known to be in submit order: set by select_trace, whose pass over every submit time finds
+  // it, so that build_workload need not read them all again to know. Whatever reorders the
+  // jobs or changes a submit time afterwards must clear it.
+  bool in_submit_order = false;
 
   Trace() {
     users.intern("");

@@ -63,14 +63,31 @@ std::variant<Window, std::string> parse_window(const std::string& text) {
   return w;
 }
 
+struct Origin {
+  double s = 0;
+  std::string text;
+  // The origin is the least submit and no submit is infinite: then no job is before it, and
+  // without a window none is outside one.
+  bool least_finite = false;
+  // Every submit is a number no smaller than the one before (found by the same pass).
+  bool in_order = false;
+};
+
 // The origin in the trace's clock, with a description.
-std::pair<double, std::string> resolve_origin(const Trace& trace, const std::string& text) {
+Origin resolve_origin(const Trace& trace, const std::string& text) {
   if (text == "first-submit" || text.empty()) {
     double first = std::numeric_limits<double>::infinity();
-    for (const auto& j : trace.jobs)
+    double last = -std::numeric_limits<double>::infinity();
+    bool in_order = true;
+    double previous = -std::numeric_limits<double>::infinity();
+    for (const auto& j : trace.jobs) {
       first = std::min(first, j.submit_s);
-    if (trace.jobs.empty()) first = 0;
-    return {first, "the first submit"};
+      last = std::max(last, j.submit_s);
+      in_order = in_order && previous <= j.submit_s; // false from a NaN on
+      previous = j.submit_s;
+    }
+    if (trace.jobs.empty()) return {0, "the first submit", true, true};
+    return {first, "the first submit", std::isfinite(first) && std::isfinite(last), in_order};
   }
   if (auto v = number(text)) return {*v, "trace.time_origin"};
   if (auto t = parse_datetime(text)) return {static_cast<double>(*t), text};
@@ -142,9 +159,10 @@ SelectionReport select_trace(Trace& trace, const TraceSelection& s, std::uint64_
   check_selection(s);
   SelectionReport r;
   r.read = trace.jobs.size();
-  auto [origin, origin_text] = resolve_origin(trace, s.time_origin);
+  const Origin resolved = resolve_origin(trace, s.time_origin);
+  const double origin = resolved.s;
   r.origin_s = origin;
-  r.origin_text = origin_text;
+  r.origin_text = resolved.text;
   Window window = s.window.empty() ? Window{} : std::get<Window>(parse_window(s.window));
 
   std::uint32_t vc = kNoString;
@@ -175,8 +193,13 @@ SelectionReport select_trace(Trace& trace, const TraceSelection& s, std::uint64_
   // Filtered in place, keeping file order: a second vector of every job was the read's peak
   // memory on a multi-million-job trace.
   std::vector<TraceJob>& jobs = trace.jobs;
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
+  // Counted from the least submit, finite, without a window, a VC or drop_failed, no job can be
+  // dropped (a - b for finite b <= a rounds to a value >= 0, and is below the window's infinite
+  // end; a NaN submit is kept either way): the pass over every job is skipped.
+  const bool keeps_all =
+      !s.drop_failed && vc == kNoString && s.window.empty() && resolved.least_finite;
+  std::size_t kept = keeps_all ? jobs.size() : 0;
+  for (std::size_t i = keeps_all ? jobs.size() : 0; i < jobs.size(); ++i) {
     TraceJob& j = jobs[i];
     if (s.drop_failed && j.trace_status != 0) {
       ++(j.trace_status == 1 ? r.dropped_failed : r.dropped_killed);
@@ -224,6 +247,9 @@ SelectionReport select_trace(Trace& trace, const TraceSelection& s, std::uint64_
     for (auto& j : jobs)
       j.submit_s -= r.shift_s;
   }
+  // Dropping jobs keeps the others' order, and subtracting one shift from every submit keeps
+  // it too (rounding is monotone).
+  trace.in_submit_order = resolved.in_order;
   r.kept = jobs.size();
   if (trace.jobs.empty()) {
     auto why = r.lines();
