@@ -1,6 +1,8 @@
 // trace.reshape: fit-nodes, workers that no node holds split into node-sized ones
 // (workloads/trace_reshape.h, docs/traces.md#workers-larger-than-a-node).
 #include "support/harness.h"
+#include "sim/engine/error.h"
+#include "workloads/build_workload.h"
 #include "workloads/trace_reshape.h"
 
 #include <catch2/catch.hpp>
@@ -103,4 +105,31 @@ TEST_CASE("Tiresias' 8-GPU jobs run on 4-GPU nodes only with trace.reshape", "[c
     }
   }
   CHECK(eight == 10);
+}
+
+TEST_CASE("build_workload counts the oversized jobs of the whole trace, also when one is an error",
+          "[trace][reshape]") {
+  // One node of 4 V100: a worker of 8 fits nowhere. In submit order: b (1 s), d (2), c (3, 8
+  // GPUs), a (5, 8 GPUs), e (6): the file order is not the submit order, so the loop goes by a
+  // sorted order.
+  Cluster c = cluster_from_yaml("nodes:\n  - count: 1\n    devices: {V100: 4}\n");
+  const std::string csv = "id,submit_s,workers,gpus_per_worker,duration_s\n"
+                          "a,5,1,8,100\n"
+                          "b,1,1,1,100\n"
+                          "c,3,1,8,100\n"
+                          "d,2,1,1,100\n"
+                          "e,6,1,2,100\n";
+  CHECK(count_oversized_workers(trace_from_csv(csv), c) == 2); // a and c
+  WorkloadOptions options;
+  std::size_t oversized = 99;
+  options.oversized_workers = &oversized;
+  // Without --skip-bad-jobs, c is the error; a, after it, is still counted: 2.
+  CHECK_THROWS_AS(build_workload(trace_from_csv(csv), zoo(), c, options), InputError);
+  CHECK(oversized == 2);
+  // Skipping them, the loop reaches every job: 2 again, and b, d, e are kept.
+  options.skip_bad_jobs = true;
+  oversized = 99;
+  const Workload w = build_workload(trace_from_csv(csv), zoo(), c, options);
+  CHECK(oversized == 2);
+  CHECK(w.jobs.size() == 3);
 }

@@ -4,6 +4,7 @@
 #include "sim/engine/rng.h"
 #include "workloads/device_type_set.h"
 #include "workloads/release_pages.h"
+#include "workloads/trace_reshape.h"
 
 #include <fmt/format.h>
 
@@ -225,6 +226,33 @@ private:
   std::uint32_t last_ = 0;
 };
 
+// On leaving build_workload's loop over jobs at job k (an InputError there), adds the oversized
+// jobs after k, which the loop did not reach, to its count: the hint of prepare's "cannot fit"
+// error names the whole trace's. When the loop ends normally, k is past the last job: nothing.
+class CountRestOversized {
+public:
+  CountRestOversized(const std::optional<OversizedWorkers>& oversized,
+                     const std::vector<TraceJob>& jobs, const std::vector<std::size_t>& order,
+                     const std::size_t& k, std::size_t* count)
+      : oversized_(oversized), jobs_(jobs), order_(order), k_(k), count_(count) {}
+  CountRestOversized(const CountRestOversized&) = delete;
+  CountRestOversized(CountRestOversized&&) = delete;
+  CountRestOversized& operator=(const CountRestOversized&) = delete;
+  CountRestOversized& operator=(CountRestOversized&&) = delete;
+  ~CountRestOversized() {
+    if (!oversized_) return;
+    for (std::size_t rest = k_ + 1; rest < jobs_.size(); ++rest)
+      *count_ += (*oversized_)(jobs_[order_.empty() ? rest : order_[rest]]) ? 1 : 0;
+  }
+
+private:
+  const std::optional<OversizedWorkers>& oversized_;
+  const std::vector<TraceJob>& jobs_;
+  const std::vector<std::size_t>& order_; // empty: in file order
+  const std::size_t& k_;
+  std::size_t* count_;
+};
+
 } // namespace
 
 Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster,
@@ -340,12 +368,22 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     w.curves.push_back(curve);
     spec.curve = static_cast<std::uint32_t>(w.curves.size());
   };
-  for (std::size_t k = 0; k < trace.jobs.size(); ++k) {
+  std::optional<OversizedWorkers> oversized;
+  if (options.oversized_workers != nullptr) {
+    *options.oversized_workers = 0;
+    oversized.emplace(trace, cluster);
+  }
+  std::size_t k = 0;
+  // A bad job ends the loop with an InputError (without --skip-bad-jobs): the jobs after it,
+  // not released yet, are counted on the way out, so that the count is the whole trace's.
+  const CountRestOversized count_rest(oversized, trace.jobs, order, k, options.oversized_workers);
+  for (; k < trace.jobs.size(); ++k) {
     if (order.empty() && k - released >= kReleaseEvery) {
       release_pages(trace.jobs.data() + released, trace.jobs.data() + k);
       released = k;
     }
     TraceJob& tj = trace.jobs[order.empty() ? k : order[k]];
+    if (oversized && (*oversized)(tj)) ++*options.oversized_workers;
     auto where = [&](const char* column) {
       return fmt::format("{}:{}: {}: job '{}': ", trace.file, tj.line, column, trace.name(tj));
     };

@@ -23,6 +23,10 @@ struct WorkloadOptions {
   // recorded run time; otherwise such a job is a bad row (docs/traces.md).
   bool unknown_models_on_duration = false;
   std::vector<std::string>* warnings = nullptr; // where build_workload says what it did
+  // When set: how many jobs' workers no node holds (count_oversized_workers, trace_reshape.h),
+  // for the hint of a "cannot fit" error. Counted as the jobs are built, not in a pass of its
+  // own, and complete also when build_workload throws an InputError from its loop over jobs.
+  std::size_t* oversized_workers = nullptr;
 };
 
 // Fills the per-model, per-device-type iteration times (docs/models.md).

@@ -30,45 +30,29 @@ std::uint32_t node_capacity(const DeviceTypeChoice& choice, const Cluster& clust
   return best;
 }
 
-// Node capacity per job, from each distinct device_type text once; kNoString (no type named) is
-// any GPU.
-struct Capacities {
-  std::vector<std::uint32_t> by_text;
-  std::uint32_t any_gpu = 0;
-
-  Capacities(const Trace& trace, const Cluster& cluster)
-      : any_gpu(
-            node_capacity(DeviceTypeChoice{.any_gpu = true, .types = {}, .error = {}}, cluster)) {
-    const auto& names = trace.device_types.names();
-    by_text.reserve(names.size());
-    for (const auto& name : names)
-      by_text.push_back(node_capacity(parse_device_type_choice(name, cluster), cluster));
-  }
-  [[nodiscard]] std::uint32_t of(const TraceJob& job) const {
-    return job.device_type == kNoString ? any_gpu : by_text[job.device_type];
-  }
-};
-
-bool oversized(const TraceJob& job, std::uint32_t cap) {
-  return cap > 0 && job.devices_per_worker > cap;
-}
-
 } // namespace
 
+OversizedWorkers::OversizedWorkers(const Trace& trace, const Cluster& cluster)
+    : any_gpu_(
+          node_capacity(DeviceTypeChoice{.any_gpu = true, .types = {}, .error = {}}, cluster)) {
+  const auto& names = trace.device_types.names();
+  by_text_.reserve(names.size());
+  for (const auto& name : names)
+    by_text_.push_back(node_capacity(parse_device_type_choice(name, cluster), cluster));
+}
+
 std::size_t count_oversized_workers(const Trace& trace, const Cluster& cluster) {
-  const Capacities capacity(trace, cluster);
-  return static_cast<std::size_t>(
-      std::count_if(trace.jobs.begin(), trace.jobs.end(),
-                    [&](const TraceJob& job) { return oversized(job, capacity.of(job)); }));
+  const OversizedWorkers oversized(trace, cluster);
+  return static_cast<std::size_t>(std::count_if(trace.jobs.begin(), trace.jobs.end(), oversized));
 }
 
 ReshapeReport reshape_to_nodes(Trace& trace, const Cluster& cluster) {
-  const Capacities capacity(trace, cluster);
+  const OversizedWorkers oversized(trace, cluster);
   ReshapeReport report;
   for (TraceJob& job : trace.jobs) {
-    const std::uint32_t cap = capacity.of(job);
+    if (!oversized(job)) continue;
+    const std::uint32_t cap = oversized.capacity(job);
     const std::uint32_t d = job.devices_per_worker;
-    if (!oversized(job, cap)) continue;
     // The smallest split k (a divisor of d) whose workers of d / k devices fit a node.
     std::uint32_t k = (d + cap - 1) / cap;
     while (d % k != 0)
