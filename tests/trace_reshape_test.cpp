@@ -1,7 +1,7 @@
 // trace.reshape: fit-nodes, workers that no node holds split into node-sized ones
 // (workloads/trace_reshape.h, docs/traces.md#workers-larger-than-a-node).
-#include "support/harness.h"
 #include "sim/engine/error.h"
+#include "support/harness.h"
 #include "workloads/build_workload.h"
 #include "workloads/trace_reshape.h"
 
