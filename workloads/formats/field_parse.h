@@ -80,6 +80,24 @@ std::optional<std::int64_t> parse_int_general(const char* text);
 
 } // namespace field_detail
 
+// The same as parse_double_field and parse_int_field, the value in `out` (left alone for an
+// empty field, so that it may hold the default) and presence as the result: GCC passes a
+// std::optional<double> through memory in pieces, and reading it back whole stalled (a failed
+// store-to-load forwarding) on every field of the native reader, present or not.
+inline bool double_field(const char* text, double& out) {
+  if (text == nullptr || *text == '\0') return false;
+  if (field_detail::plain_double(text, out)) return true;
+  out = *field_detail::parse_double_general(text);
+  return true;
+}
+
+inline bool int_field(const char* text, std::int64_t& out) {
+  if (text == nullptr || *text == '\0') return false;
+  if (field_detail::plain_int(text, out)) return true;
+  out = *field_detail::parse_int_general(text);
+  return true;
+}
+
 inline std::optional<double> parse_double_field(const char* text) {
   if (text == nullptr || *text == '\0') return std::nullopt;
   double v = 0;

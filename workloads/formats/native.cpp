@@ -92,94 +92,108 @@ NativeHeader check_native_header(Trace& trace) {
 
 void read_submit(const Cells& f, CsvRow& row, TraceJob& job) {
   row.column = "submit_s";
-  auto submit = parse_double_field(f[kSubmit]);
-  if (!submit) throw FieldError{"missing value"};
-  if (*submit < 0) throw FieldError{fmt::format("must not be negative, got {}", *submit)};
-  if (*submit > kMaxTraceSeconds)
-    throw FieldError{fmt::format("must be at most {:g} s, got {}", kMaxTraceSeconds, *submit)};
-  job.submit_s = *submit;
+  double submit = 0;
+  if (!double_field(f[kSubmit], submit)) throw FieldError{"missing value"};
+  if (submit < 0) throw FieldError{fmt::format("must not be negative, got {}", submit)};
+  if (submit > kMaxTraceSeconds)
+    throw FieldError{fmt::format("must be at most {:g} s, got {}", kMaxTraceSeconds, submit)};
+  job.submit_s = submit;
 }
 
 void read_shape(const Cells& f, CsvRow& row, TraceJob& job) {
   row.column = "workers";
-  auto workers = parse_int_field(f[kWorkers]);
-  if (!workers) throw FieldError{"missing value"};
-  if (*workers < 1) throw FieldError{fmt::format("must be at least 1, got {}", *workers)};
+  std::int64_t workers = 0;
+  if (!int_field(f[kWorkers], workers)) throw FieldError{"missing value"};
+  if (workers < 1) throw FieldError{fmt::format("must be at least 1, got {}", workers)};
   row.column = "gpus_per_worker";
-  auto dpw = parse_int_field(f[kGpusPerWorker]).value_or(1);
+  std::int64_t dpw = 1;
+  int_field(f[kGpusPerWorker], dpw);
   if (dpw < 1) throw FieldError{fmt::format("must be at least 1, got {}", dpw)};
-  if (*workers > kMaxTraceGpus || dpw > kMaxTraceGpus || *workers * dpw > kMaxTraceGpus) {
+  if (workers > kMaxTraceGpus || dpw > kMaxTraceGpus || workers * dpw > kMaxTraceGpus) {
     row.column = "workers";
-    throw FieldError{fmt::format("{} workers x {} devices is more than {} devices", *workers, dpw,
+    throw FieldError{fmt::format("{} workers x {} devices is more than {} devices", workers, dpw,
                                  kMaxTraceGpus)};
   }
-  job.workers = static_cast<std::uint32_t>(*workers);
+  job.workers = static_cast<std::uint32_t>(workers);
   job.devices_per_worker = static_cast<std::uint32_t>(dpw);
 }
 
-// A positive number up to `max`, or nullopt when empty.
-std::optional<double> optional_positive(const char* text, double max, const char* unit) {
-  auto v = parse_double_field(text);
-  if (v && !(*v > 0)) throw FieldError{fmt::format("must be positive, got {}", *v)};
-  if (v && *v > max) throw FieldError{fmt::format("must be at most {:g}{}, got {}", max, unit, *v)};
-  return v;
+// A positive number up to `max` into `out`, and true; false when empty (`out` left alone).
+bool optional_positive(const char* text, double max, const char* unit, double& out) {
+  double v = 0;
+  if (!double_field(text, v)) return false;
+  if (!(v > 0)) throw FieldError{fmt::format("must be positive, got {}", v)};
+  if (v > max) throw FieldError{fmt::format("must be at most {:g}{}, got {}", max, unit, v)};
+  out = v;
+  return true;
 }
 
 // duration_s or iterations (with a model), exactly one of them.
 void read_work(const Cells& f, CsvRow& row, const NativeHeader& header, Trace& trace,
                TraceJob& job) {
   row.column = "duration_s";
-  auto duration = optional_positive(f[kDuration], kMaxTraceSeconds, " s");
+  double duration = 0;
+  const bool has_duration = optional_positive(f[kDuration], kMaxTraceSeconds, " s", duration);
   row.column = "iterations";
-  auto iterations = optional_positive(f[kIterations], kMaxTraceIterations, "");
+  double iterations = 0;
+  bool has_iterations = optional_positive(f[kIterations], kMaxTraceIterations, "", iterations);
   if (!empty_field(f[kLossCurve])) {
     // A job that converges: its length is the iterations its curve needs (docs/aiturbo.md).
-    if (duration || iterations)
-      throw FieldError{
-          fmt::format("give loss_curve or {}, not both", duration ? "duration_s" : "iterations")};
+    if (has_duration || has_iterations)
+      throw FieldError{fmt::format("give loss_curve or {}, not both",
+                                   has_duration ? "duration_s" : "iterations")};
     row.column = "loss_curve";
     trace.curves.push_back(parse_loss_curve_field(f[kLossCurve]));
     job.curve = static_cast<std::uint32_t>(trace.curves.size());
     iterations = iterations_to_target(trace.curves.back());
+    has_iterations = true;
   }
-  if (!duration && !iterations) {
+  if (!has_duration && !has_iterations) {
     row.column = header.has_duration ? "duration_s" : "iterations";
     throw FieldError{"the job needs duration_s or iterations"};
   }
-  if (duration && iterations) throw FieldError{"give duration_s or iterations, not both"};
-  job.duration_s = duration.value_or(-1);
-  job.iterations = iterations.value_or(-1);
+  if (has_duration && has_iterations) throw FieldError{"give duration_s or iterations, not both"};
+  job.duration_s = has_duration ? duration : -1;
+  job.iterations = has_iterations ? iterations : -1;
   row.column = "model";
   if (!empty_field(f[kModel])) job.model = trace.models.intern(f[kModel]);
-  if (iterations && job.model == kNoString)
+  if (has_iterations && job.model == kNoString)
     throw FieldError{job.curve != 0 ? "a job given by loss_curve needs a model"
                                     : "a job given by iterations needs a model"};
 }
 
 void read_host_resources(const Cells& f, CsvRow& row, TraceJob& job) {
   row.column = "ps";
-  auto ps = parse_int_field(f[kPs]).value_or(0);
+  std::int64_t ps = 0;
+  int_field(f[kPs], ps);
   if (ps < 0) throw FieldError{fmt::format("must not be negative, got {}", ps)};
   job.ps = static_cast<std::uint32_t>(ps);
   row.column = "ps_cpus"; // docs/scaling.md#cpu-cores-of-ps-and-workers
-  const auto ps_cpus = parse_int_field(f[kPsCpus]).value_or(0);
+  std::int64_t ps_cpus = 0;
+  int_field(f[kPsCpus], ps_cpus);
   if (ps_cpus < 0 || ps_cpus > 1024)
     throw FieldError{fmt::format("must be whole CPU cores from 0 to 1024, got {}", ps_cpus)};
   if (ps_cpus > 0 && ps == 0) throw FieldError{"a job without parameter servers (ps 0) has none"};
   job.ps_cpus = static_cast<std::uint16_t>(ps_cpus);
   row.column = "cpus_per_worker";
-  job.cpus_per_worker = parse_double_field(f[kCpus]).value_or(0);
+  double cpus = 0;
+  double_field(f[kCpus], cpus);
+  job.cpus_per_worker = cpus;
   if (job.cpus_per_worker < 0) throw FieldError{"must not be negative"};
   row.column = "mem_gb_per_worker";
-  job.mem_gb_per_worker = parse_double_field(f[kMem]).value_or(0);
+  double mem = 0;
+  double_field(f[kMem], mem);
+  job.mem_gb_per_worker = mem;
   if (job.mem_gb_per_worker < 0) throw FieldError{"must not be negative"};
 }
 
 void read_elastic_range(const Cells& f, CsvRow& row, TraceJob& job) {
   row.column = "min_workers";
-  auto min_w = parse_int_field(f[kMinWorkers]).value_or(job.workers);
+  std::int64_t min_w = job.workers;
+  int_field(f[kMinWorkers], min_w);
   row.column = "max_workers";
-  auto max_w = parse_int_field(f[kMaxWorkers]).value_or(job.workers);
+  std::int64_t max_w = job.workers;
+  int_field(f[kMaxWorkers], max_w);
   if (min_w < 1 || min_w > job.workers) {
     row.column = "min_workers";
     throw FieldError{fmt::format("must be between 1 and workers ({}), got {}", job.workers, min_w)};
@@ -194,12 +208,15 @@ void read_placement_hints(const Cells& f, CsvRow& row, Trace& trace, TraceJob& j
   row.column = "device_type";
   if (!empty_field(f[kDeviceType])) job.device_type = trace.device_types.intern(f[kDeviceType]);
   row.column = "gpu_util";
-  auto util = parse_double_field(f[kGpuUtil]);
-  if (util && (*util <= 0 || *util > 1))
-    throw FieldError{fmt::format("must be in (0, 1], got {}", *util)};
-  job.gpu_util = util.value_or(-1);
+  double util = 0;
+  const bool has_util = double_field(f[kGpuUtil], util);
+  if (has_util && (util <= 0 || util > 1))
+    throw FieldError{fmt::format("must be in (0, 1], got {}", util)};
+  job.gpu_util = has_util ? util : -1;
   row.column = "requested_s";
-  job.requested_s = parse_double_field(f[kRequested]).value_or(0);
+  double requested = 0;
+  double_field(f[kRequested], requested);
+  job.requested_s = requested;
   if (job.requested_s < 0) throw FieldError{"must not be negative"};
 }
 
@@ -208,31 +225,35 @@ void read_placement_hints(const Cells& f, CsvRow& row, Trace& trace, TraceJob& j
 // same. gpu_mem_gb replaces the zoo model's footprint.
 void read_share(const Cells& f, CsvRow& row, TraceJob& job) {
   row.column = "gpu_share_min";
-  auto share_min = parse_double_field(f[kShareMin]);
-  if (share_min && !(*share_min > 0 && *share_min <= 1))
-    throw FieldError{fmt::format("must be in (0, 1], got {}", *share_min)};
+  double share_min = 0;
+  const bool has_min = double_field(f[kShareMin], share_min);
+  if (has_min && !(share_min > 0 && share_min <= 1))
+    throw FieldError{fmt::format("must be in (0, 1], got {}", share_min)};
   row.column = "gpu_share_max";
-  auto share_max = parse_double_field(f[kShareMax]);
-  if (share_max && !(*share_max > 0 && *share_max <= 1))
-    throw FieldError{fmt::format("must be in (0, 1], got {}", *share_max)};
-  if (share_min && share_max && *share_max < *share_min) {
+  double share_max = 0;
+  const bool has_max = double_field(f[kShareMax], share_max);
+  if (has_max && !(share_max > 0 && share_max <= 1))
+    throw FieldError{fmt::format("must be in (0, 1], got {}", share_max)};
+  if (has_min && has_max && share_max < share_min) {
     throw FieldError{
-        fmt::format("must be at least gpu_share_min ({}), got {}", *share_min, *share_max)};
+        fmt::format("must be at least gpu_share_min ({}), got {}", share_min, share_max)};
   }
-  if ((share_min || share_max) && job.devices_per_worker != 1) {
-    row.column = share_min ? "gpu_share_min" : "gpu_share_max";
+  if ((has_min || has_max) && job.devices_per_worker != 1) {
+    row.column = has_min ? "gpu_share_min" : "gpu_share_max";
     throw FieldError{
         fmt::format("a share of a device needs gpus_per_worker 1, got {}", job.devices_per_worker)};
   }
-  if (share_min) {
-    job.gpu_share_min = *share_min;
-    job.gpu_share_max = share_max.value_or(1.0);
-  } else if (share_max) {
-    job.gpu_share_min = *share_max;
-    job.gpu_share_max = *share_max;
+  if (has_min) {
+    job.gpu_share_min = share_min;
+    job.gpu_share_max = has_max ? share_max : 1.0;
+  } else if (has_max) {
+    job.gpu_share_min = share_max;
+    job.gpu_share_max = share_max;
   }
   row.column = "gpu_mem_gb";
-  job.gpu_mem_gb = optional_positive(f[kGpuMem], 1e6, " GB").value_or(-1);
+  double gpu_mem = -1;
+  optional_positive(f[kGpuMem], 1e6, " GB", gpu_mem);
+  job.gpu_mem_gb = gpu_mem;
 }
 
 // How a read finds repeated ids. The exact check (a hash set of the ids, UniqueIds) makes a
@@ -268,7 +289,9 @@ TraceJob read_job(const Cells& f, CsvRow& row, const NativeHeader& header, Trace
   row.column = "queue";
   if (f[kQueue] != nullptr) job.queue = trace.queues.intern(f[kQueue]);
   row.column = "priority";
-  job.priority = static_cast<int>(parse_int_field(f[kPriority]).value_or(0));
+  std::int64_t priority = 0;
+  int_field(f[kPriority], priority);
+  job.priority = static_cast<int>(priority);
   read_elastic_range(f, row, job);
   read_placement_hints(f, row, trace, job);
   read_share(f, row, job);
