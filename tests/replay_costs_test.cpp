@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <numeric>
 #include <vector>
 
@@ -59,6 +60,46 @@ TEST_CASE("durations sorted as integers give the bits a sort of seconds gave",
   CHECK(mean_of_sorted(v) == mean); // exactly: same additions in the same order
   for (double p : {50.0, 95.0, 99.0, 99.9})
     CHECK(percentile_of_sorted(v, p) == percentile_sorted(seconds, p));
+}
+
+TEST_CASE("durations with their zeros counted give the bits of the whole sorted vector",
+          "[report][summary]") {
+  // Worked by hand: -2, 0, 0, 0, 1, 3 us (ranks 0-5), of which the three zeros are counted. The
+  // median at position 0.5 * 5 = 2.5, between ranks 2 and 3, both 0; p70 at 3.5, between the
+  // last zero and 1 us: 0.5 us; p95 at 4.75, between 1 and 3 us: 1 + 0.75 * 2 = 2.5 us; p0 the
+  // -2 us; the mean (-2 + 1 + 3) / 6 us.
+  const std::vector<SimTime> rest{-2, 1, 3};
+  const SortedWithZeros v{rest, 3};
+  CHECK(percentile_with_zeros(v, 50) == 0.0);
+  CHECK(percentile_with_zeros(v, 70) == Approx(5e-7).epsilon(1e-12));
+  CHECK(percentile_with_zeros(v, 95) == Approx(2.5e-6).epsilon(1e-12));
+  CHECK(percentile_with_zeros(v, 0) == -2e-6);
+  CHECK(mean_with_zeros(v) == Approx(2e-6 / 6).epsilon(1e-12));
+  CHECK(percentile_with_zeros(SortedWithZeros{{}, 4}, 95) == 0.0); // zeros only
+  CHECK(mean_with_zeros(SortedWithZeros{{}, 0}) == 0.0);           // nothing
+  // Against the whole vector sorted, bit for bit, on seeded durations: mostly zeros, or some,
+  // or none, with and without negative values, of every size from 1 to 3,000.
+  Rng rng(11);
+  for (int round = 0; round < 400; ++round) {
+    const std::size_t n = 1 + rng.below(3000);
+    const double zero_share = round % 4 == 0 ? 0.0 : round % 4 == 1 ? 0.3 : 0.97;
+    const bool negatives = round % 3 == 0;
+    std::vector<SimTime> whole(n);
+    for (auto& t : whole) {
+      t = rng.uniform01() < zero_share ? 0 : static_cast<SimTime>(std::exp(rng.uniform01() * 29.0));
+      if (negatives && rng.uniform01() < 0.2) t = -t;
+    }
+    std::vector<SimTime> nonzero;
+    std::copy_if(whole.begin(), whole.end(), std::back_inserter(nonzero),
+                 [](SimTime t) { return t != 0; });
+    sort_durations(whole);
+    sort_durations(nonzero);
+    const SortedWithZeros counted{nonzero, whole.size() - nonzero.size()};
+    INFO("round " << round << ", " << n << " durations");
+    REQUIRE(mean_with_zeros(counted) == mean_of_sorted(whole));
+    for (double p : {0.0, 10.0, 50.0, 95.0, 99.0, 100.0})
+      REQUIRE(percentile_with_zeros(counted, p) == percentile_of_sorted(whole, p));
+  }
 }
 
 namespace {

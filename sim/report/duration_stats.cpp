@@ -27,6 +27,40 @@ double percentile_of_sorted(std::span<const SimTime> v, double p) {
   return a + (b - a) * r.frac;
 }
 
+namespace {
+
+// The i-th of the whole sorted sequence: rest's negatives, the zeros, rest's positives.
+SimTime at_rank(SortedWithZeros v, std::size_t negatives, std::size_t i) {
+  if (i < negatives) return v.rest[i];
+  if (i < negatives + v.zeros) return 0;
+  return v.rest[i - v.zeros];
+}
+
+std::size_t negatives_of(std::span<const SimTime> rest) {
+  return static_cast<std::size_t>(std::lower_bound(rest.begin(), rest.end(), SimTime{0}) -
+                                  rest.begin());
+}
+
+} // namespace
+
+double percentile_with_zeros(SortedWithZeros v, double p) {
+  const std::size_t n = v.rest.size() + v.zeros;
+  if (n == 0) return 0;
+  const std::size_t negatives = negatives_of(v.rest);
+  const PercentileRank r = percentile_rank(n, p);
+  const double a = to_seconds(at_rank(v, negatives, r.lo));
+  const double b = to_seconds(at_rank(v, negatives, r.hi));
+  return a + (b - a) * r.frac;
+}
+
+double mean_with_zeros(SortedWithZeros v) {
+  const std::size_t n = v.rest.size() + v.zeros;
+  double sum = 0; // the zeros, between the negatives and the positives, add nothing
+  for (SimTime t : v.rest)
+    sum += to_seconds(t);
+  return n == 0 ? 0.0 : sum / static_cast<double>(n);
+}
+
 double mean_of_sorted(std::span<const SimTime> v) {
   double sum = 0; // in the order of v, as std::accumulate over the seconds added them
   for (SimTime t : v)
