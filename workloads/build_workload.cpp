@@ -383,6 +383,12 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       released = k;
     }
     TraceJob& tj = trace.jobs[order.empty() ? k : order[k]];
+    if (order.empty() && k + 16 < trace.jobs.size()) {
+      const auto* ahead = reinterpret_cast<const char*>(&trace.jobs[k + 16]);
+      __builtin_prefetch(ahead);
+      __builtin_prefetch(ahead + 64);
+      __builtin_prefetch(ahead + 128);
+    }
     if (oversized && (*oversized)(tj)) ++*options.oversized_workers;
     auto where = [&](const char* column) {
       return fmt::format("{}:{}: {}: job '{}': ", trace.file, tj.line, column, trace.name(tj));
