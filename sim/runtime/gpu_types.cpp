@@ -8,14 +8,14 @@ namespace dlsim {
 std::vector<std::vector<DeviceTypeId>>
 gpu_types_by_model(const Cluster& cluster, const Workload& workload,
                    const std::vector<DeviceTypeId>& present) {
+  return gpu_types_by_model(cluster, workload, present, model_memory_gb(workload));
+}
+
+std::vector<std::vector<DeviceTypeId>> gpu_types_by_model(const Cluster& cluster,
+                                                          const Workload& workload,
+                                                          const std::vector<DeviceTypeId>& present,
+                                                          const std::vector<double>& mem_gb) {
   const std::size_t models = std::max<std::size_t>(1, workload.models.size());
-  // Memory a model needs, from any job running it (the zoo sets one figure per model).
-  std::vector<double> mem_gb(models, 0.0);
-  for (const JobSpec& j : workload.jobs) {
-    if (j.request.model < models)
-      mem_gb[j.request.model] =
-          std::max(mem_gb[j.request.model], workload.details_of(j.request).gpu_mem_gb);
-  }
   const bool have_perf = workload.perf.type_count == cluster.types.size() &&
                          workload.perf.iter_time_s.size() >= models * workload.perf.type_count;
   std::vector<std::vector<DeviceTypeId>> out(models);

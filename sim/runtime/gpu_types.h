@@ -4,6 +4,7 @@
 #include "sim/cluster/cluster.h"
 #include "sim/runtime/job.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace dlsim {
@@ -16,5 +17,26 @@ namespace dlsim {
 std::vector<std::vector<DeviceTypeId>> gpu_types_by_model(const Cluster& cluster,
                                                           const Workload& workload,
                                                           const std::vector<DeviceTypeId>& present);
+
+// The same with the memory each model needs given (by ModelId, as model_memory_gb makes it), so
+// that a caller that reads every job anyway does not have this read them all again.
+std::vector<std::vector<DeviceTypeId>> gpu_types_by_model(const Cluster& cluster,
+                                                          const Workload& workload,
+                                                          const std::vector<DeviceTypeId>& present,
+                                                          const std::vector<double>& mem_gb);
+
+// The memory a model needs, from any job running it (the zoo sets one figure per model): one
+// entry per ModelId (at least one), 0 for a model no job runs. note_model_memory adds one job.
+inline void note_model_memory(std::vector<double>& mem_gb, const Workload& workload,
+                              const JobRequest& r) {
+  if (r.model < mem_gb.size())
+    mem_gb[r.model] = std::max(mem_gb[r.model], workload.details_of(r).gpu_mem_gb);
+}
+inline std::vector<double> model_memory_gb(const Workload& workload) {
+  std::vector<double> mem_gb(std::max<std::size_t>(1, workload.models.size()), 0.0);
+  for (const JobSpec& j : workload.jobs)
+    note_model_memory(mem_gb, workload, j.request);
+  return mem_gb;
+}
 
 } // namespace dlsim
