@@ -1,7 +1,6 @@
 // provenance.json: the run's origin and cost, written beside the deterministic result files.
 #include "sim/cli/provenance.h"
 
-#include "sim/cli/crc32_fold.h"
 #include "sim/engine/error.h"
 
 #include "dlsim_commit.h"
@@ -9,6 +8,7 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include <chrono>
 #include <cmath>
@@ -25,24 +25,26 @@ const char* dlsim_commit() {
 }
 
 std::uint32_t text_crc32(const std::string& text) {
-  return crc32_update(0, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+  uLong crc = crc32(0L, Z_NULL, 0);
+  crc = crc32(crc, reinterpret_cast<const Bytef*>(text.data()), static_cast<uInt>(text.size()));
+  return static_cast<std::uint32_t>(crc);
 }
 
 FileChecksum file_checksum(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot read", path));
   FileChecksum sum;
-  std::uint32_t crc = 0;
+  uLong crc = crc32(0L, Z_NULL, 0);
   std::vector<char> buffer(1 << 16);
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    auto n = static_cast<std::size_t>(in.gcount());
+    auto n = static_cast<uInt>(in.gcount());
     if (n == 0) break;
-    crc = crc32_update(crc, reinterpret_cast<const unsigned char*>(buffer.data()), n);
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(buffer.data()), n);
     sum.bytes += n;
   }
   if (in.bad()) throw InputError(fmt::format("{}: read failed", path));
-  sum.crc32 = crc;
+  sum.crc32 = static_cast<std::uint32_t>(crc);
   return sum;
 }
 
