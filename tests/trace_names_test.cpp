@@ -90,3 +90,29 @@ TEST_CASE("release_pages gives back only whole pages inside the range", "[trace]
   CHECK(v[n / 4] == 0);
 #endif
 }
+
+TEST_CASE("StringTable gives ids in order of first appearance and finds every string again",
+          "[trace]") {
+  StringTable t;
+  // "", then "u1", "u2": ids 0, 1, 2; again in another order: the same ids, no new one.
+  CHECK(t.intern("") == 0);
+  CHECK(t.intern("u1") == 1);
+  CHECK(t.intern("u2") == 2);
+  CHECK(t.intern("u2") == 2);
+  CHECK(t.intern("") == 0);
+  CHECK(t.intern("u1") == 1);
+  // A prefix and an extension are other strings.
+  CHECK(t.intern("u") == 3);
+  CHECK(t.intern("u11") == 4);
+  CHECK(t.names().size() == 5);
+  // 1,000 more: the table starts at 16 slots and doubles whenever it would pass half full (16,
+  // 32, ..., 2,048 slots for 1,005 strings), each time putting every string back; all keep
+  // their ids: string k has id 5 + k.
+  for (int k = 0; k < 1000; ++k)
+    REQUIRE(t.intern("user" + std::to_string(k)) == static_cast<std::uint32_t>(5 + k));
+  for (int k = 999; k >= 0; --k)
+    REQUIRE(t.intern("user" + std::to_string(k)) == static_cast<std::uint32_t>(5 + k));
+  CHECK(t.intern("u2") == 2);
+  CHECK(t.at(1005 - 1) == "user999");
+  CHECK(t.names().size() == 1005);
+}
