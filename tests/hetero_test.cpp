@@ -288,6 +288,20 @@ TEST_CASE("jobs that name no type leave non-GPU devices unusable, and that is re
   for (DeviceTypeId t : unusable_device_types(w, c))
     idle.push_back(c.types[t].name);
   CHECK(idle == std::vector<std::string>{"XeonCPU", "XeonPhi", "FPGA"});
+  // build_workload finds the same as it builds the jobs (WorkloadOptions::unusable_types); with
+  // a second job that may run on XeonPhi (a set), only XeonCPU and FPGA stay unused.
+  const std::string csv = "id,submit_s,workers,duration_s,model,device_type\n"
+                          "x,0,1,10,resnet50,\ny,1,1,10,resnet50,V100|XeonPhi\n";
+  WorkloadOptions options;
+  std::vector<DeviceTypeId> found;
+  options.unusable_types = &found;
+  const Workload both = build_workload(trace_from_csv(csv), zoo(), c, options);
+  CHECK(found == unusable_device_types(both, c));
+  std::vector<std::string> names;
+  names.reserve(found.size());
+  for (DeviceTypeId t : found)
+    names.push_back(c.types[t].name);
+  CHECK(names == std::vector<std::string>{"XeonCPU", "FPGA"});
 }
 
 TEST_CASE("gen-trace --device-types draws each job's device_type from the mix", "[hetero][gen]") {

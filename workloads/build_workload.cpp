@@ -253,6 +253,56 @@ private:
   std::size_t* count_;
 };
 
+// Which device types the jobs of a workload can use (unusable_device_types), one job at a time:
+// build_workload notes each job it keeps, so that nobody reads them all again for it.
+class DeviceTypeUse {
+public:
+  explicit DeviceTypeUse(const Cluster& cluster) : used_(cluster.types.size(), 0) {
+    const std::size_t types = cluster.types.size();
+    for (DeviceTypeId t = 0; t < types; ++t) {
+      if (cluster.types[t].kind == DeviceKind::kGpu) gpu_types_.push_back(t);
+    }
+    cluster_ = &cluster;
+  }
+  void note(const Workload& workload, const JobRequest& r) {
+    if (is_host_task(r)) return; // uses no device type
+    const RequestDetails& rd = workload.details_of(r);
+    const Combination combination{r.device_type, r.type_set, r.model, rd.gpu_mem_gb};
+    // Most jobs repeat the previous job's combination: those skip the set's search.
+    if (last_ == combination) return;
+    last_ = combination;
+    if (!seen_.insert(combination).second) return;
+    const auto own = static_cast<DeviceTypeId>(r.device_type);
+    std::span<const DeviceTypeId> accepted =
+        r.device_type >= 0          ? std::span<const DeviceTypeId>(&own, 1)
+        : r.device_type == kTypeSet ? std::span<const DeviceTypeId>(workload.type_sets[r.type_set])
+                                    : std::span<const DeviceTypeId>(gpu_types_);
+    for (DeviceTypeId t : accepted) {
+      const double cap = cluster_->types[t].memory_gb;
+      if (cap > 0 && rd.gpu_mem_gb > cap + 1e-9) continue;
+      if (workload.perf.supports(r.model, t)) used_[t] = 1;
+    }
+  }
+  // The cluster's types with devices that no job noted can use.
+  [[nodiscard]] std::vector<DeviceTypeId> unused(const Cluster& cluster) const {
+    std::vector<DeviceTypeId> out;
+    const std::size_t types = cluster.types.size();
+    for (DeviceTypeId t = 0; t < types; ++t) {
+      if (!used_[t] && cluster.count_of_type(t) > 0) out.push_back(t);
+    }
+    return out;
+  }
+
+private:
+  // Distinct (accepted types, model, memory) combinations: a handful, however long the trace.
+  using Combination = std::tuple<std::int32_t, std::uint16_t, ModelId, double>;
+  const Cluster* cluster_ = nullptr;
+  std::vector<DeviceTypeId> gpu_types_;
+  std::set<Combination> seen_;
+  std::optional<Combination> last_;
+  std::vector<char> used_;
+};
+
 } // namespace
 
 Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster,
@@ -368,6 +418,8 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     w.curves.push_back(curve);
     spec.curve = static_cast<std::uint32_t>(w.curves.size());
   };
+  std::optional<DeviceTypeUse> type_use;
+  if (options.unusable_types != nullptr) type_use.emplace(cluster);
   std::optional<OversizedWorkers> oversized;
   if (options.oversized_workers != nullptr) {
     *options.oversized_workers = 0;
@@ -508,6 +560,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       r.details = details.intern(rd);
       keep_name(tj);
       w.jobs.push_back(spec);
+      if (type_use) type_use->note(w, spec.request);
       continue;
     }
     // Could this job ever run here? Some compatible type must hold its smallest gang at once.
@@ -593,6 +646,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     r.details = details.intern(rd);
     keep_name(tj);
     w.jobs.push_back(spec);
+    if (type_use) type_use->note(w, spec.request);
   }
   if (names_whole && w.jobs.size() == trace.names.size()) {
     w.job_names = std::move(trace.names);
@@ -615,45 +669,15 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   w.resolution_skips = std::move(trace.skip_reasons);
   if (w.jobs.empty())
     throw InputError(trace.file + ": no job of the trace can run on this cluster");
+  if (type_use) *options.unusable_types = type_use->unused(cluster);
   return w;
 }
 
 std::vector<DeviceTypeId> unusable_device_types(const Workload& workload, const Cluster& cluster) {
-  const std::size_t types = cluster.types.size();
-  std::vector<DeviceTypeId> gpu_types;
-  for (DeviceTypeId t = 0; t < types; ++t) {
-    if (cluster.types[t].kind == DeviceKind::kGpu) gpu_types.push_back(t);
-  }
-  // Distinct (accepted types, model, memory) combinations: a handful, however long the trace.
-  using Combination = std::tuple<std::int32_t, std::uint16_t, ModelId, double>;
-  std::set<Combination> seen;
-  std::vector<char> used(types, 0);
-  // Most jobs repeat the previous job's combination: those skip the set's search.
-  std::optional<Combination> last;
-  for (const JobSpec& spec : workload.jobs) {
-    const JobRequest& r = spec.request;
-    const RequestDetails& rd = workload.details_of(r);
-    if (is_host_task(r)) continue; // uses no device type
-    const Combination combination{r.device_type, r.type_set, r.model, rd.gpu_mem_gb};
-    if (last == combination) continue;
-    last = combination;
-    if (!seen.insert(combination).second) continue;
-    const DeviceTypeId own = static_cast<DeviceTypeId>(r.device_type);
-    std::span<const DeviceTypeId> accepted =
-        r.device_type >= 0          ? std::span<const DeviceTypeId>(&own, 1)
-        : r.device_type == kTypeSet ? std::span<const DeviceTypeId>(workload.type_sets[r.type_set])
-                                    : std::span<const DeviceTypeId>(gpu_types);
-    for (DeviceTypeId t : accepted) {
-      const double cap = cluster.types[t].memory_gb;
-      if (cap > 0 && rd.gpu_mem_gb > cap + 1e-9) continue;
-      if (workload.perf.supports(r.model, t)) used[t] = 1;
-    }
-  }
-  std::vector<DeviceTypeId> out;
-  for (DeviceTypeId t = 0; t < types; ++t) {
-    if (!used[t] && cluster.count_of_type(t) > 0) out.push_back(t);
-  }
-  return out;
+  DeviceTypeUse use(cluster);
+  for (const JobSpec& spec : workload.jobs)
+    use.note(workload, spec.request);
+  return use.unused(cluster);
 }
 
 } // namespace dlsim

@@ -27,6 +27,9 @@ struct WorkloadOptions {
   // for the hint of a "cannot fit" error. Counted as the jobs are built, not in a pass of its
   // own, and complete also when build_workload throws an InputError from its loop over jobs.
   std::size_t* oversized_workers = nullptr;
+  // When set: unusable_device_types of the built workload, found from each job as it is kept
+  // rather than by a pass of its own over them all.
+  std::vector<DeviceTypeId>* unusable_types = nullptr;
 };
 
 // Fills the per-model, per-device-type iteration times (docs/models.md).

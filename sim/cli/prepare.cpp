@@ -137,6 +137,8 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   // Counted by build_workload as it goes: a pass of its own over every job cost 10 ms at a
   // million jobs (fit-nodes leaves no job oversized).
   if (e.reshape != "fit-nodes") options.oversized_workers = &oversized;
+  std::vector<DeviceTypeId> idle; // unusable_device_types, found as the jobs are built
+  options.unusable_types = &idle;
   // The reasons printed so far are the reader's; resolution (unknown models, jobs that cannot
   // fit) keeps its own first few.
   const std::size_t read_skips = trace.skipped;
@@ -168,7 +170,7 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
     e.runtime.interference_pairs = load_interference_pairs(
         e.runtime.interference_pairs_file, e.cluster.types, p.zoo, p.workload.models);
   }
-  if (auto idle = unusable_device_types(p.workload, e.cluster); !idle.empty()) {
+  if (!idle.empty()) {
     std::vector<std::string> what;
     what.reserve(idle.size());
     for (DeviceTypeId t : idle)
