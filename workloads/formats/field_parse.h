@@ -63,15 +63,18 @@ inline bool plain_double(const char* p, double& out) {
 inline bool plain_int(const char* p, std::int64_t& out) {
   const bool negative = *p == '-';
   p += negative ? 1 : 0;
-  std::int64_t v = 0;
+  // Unsigned, so that a longer run of digits wraps (defined) before it is refused below; a
+  // signed sum overflowed there (the sanitizer build caught it on a 20-digit field).
+  std::uint64_t v = 0;
   int digits = 0;
   while (*p >= '0' && *p <= '9') {
-    v = v * 10 + (*p - '0');
+    v = v * 10 + static_cast<std::uint64_t>(*p - '0');
     ++digits;
     ++p;
   }
   if (*p != '\0' || digits == 0 || digits > 18) return false;
-  out = negative ? -v : v;
+  const auto magnitude = static_cast<std::int64_t>(v); // below 10^18: exact
+  out = negative ? -magnitude : magnitude;
   return true;
 }
 
