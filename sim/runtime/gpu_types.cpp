@@ -5,12 +5,6 @@
 
 namespace dlsim {
 
-std::vector<std::vector<DeviceTypeId>>
-gpu_types_by_model(const Cluster& cluster, const Workload& workload,
-                   const std::vector<DeviceTypeId>& present) {
-  return gpu_types_by_model(cluster, workload, present, model_memory_gb(workload));
-}
-
 std::vector<std::vector<DeviceTypeId>> gpu_types_by_model(const Cluster& cluster,
                                                           const Workload& workload,
                                                           const std::vector<DeviceTypeId>& present,

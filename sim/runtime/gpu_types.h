@@ -14,29 +14,19 @@ namespace dlsim {
 // device memory holds the model (a data-parallel replica keeps the whole model on each device),
 // fastest first for that model by the perf table, ties in catalog order. Model 0 (no model) needs
 // no memory and is ordered by the types' relative throughput.
-std::vector<std::vector<DeviceTypeId>> gpu_types_by_model(const Cluster& cluster,
-                                                          const Workload& workload,
-                                                          const std::vector<DeviceTypeId>& present);
-
-// The same with the memory each model needs given (by ModelId, as model_memory_gb makes it), so
-// that a caller that reads every job anyway does not have this read them all again.
+// `mem_gb`: the memory each model needs, by ModelId (note_model_memory below fills it), given by
+// the caller so that a caller that reads every job anyway does not have this read them again.
 std::vector<std::vector<DeviceTypeId>> gpu_types_by_model(const Cluster& cluster,
                                                           const Workload& workload,
                                                           const std::vector<DeviceTypeId>& present,
                                                           const std::vector<double>& mem_gb);
 
-// The memory a model needs, from any job running it (the zoo sets one figure per model): one
-// entry per ModelId (at least one), 0 for a model no job runs. note_model_memory adds one job.
+// The memory a model needs, from any job running it (the zoo sets one figure per model):
+// `mem_gb` has one entry per ModelId (at least one), 0 until a job of that model is noted here.
 inline void note_model_memory(std::vector<double>& mem_gb, const Workload& workload,
                               const JobRequest& r) {
   if (r.model < mem_gb.size())
     mem_gb[r.model] = std::max(mem_gb[r.model], workload.details_of(r).gpu_mem_gb);
-}
-inline std::vector<double> model_memory_gb(const Workload& workload) {
-  std::vector<double> mem_gb(std::max<std::size_t>(1, workload.models.size()), 0.0);
-  for (const JobSpec& j : workload.jobs)
-    note_model_memory(mem_gb, workload, j.request);
-  return mem_gb;
 }
 
 } // namespace dlsim

@@ -6,7 +6,7 @@
 
 namespace dlsim::field_detail {
 
-std::optional<double> parse_double_general(const char* text) {
+double parse_double_general(const char* text) {
   const char* end = text + std::strlen(text);
   double v = 0;
   auto [ptr, ec] = std::from_chars(text, end, v);
@@ -16,7 +16,7 @@ std::optional<double> parse_double_general(const char* text) {
   return v;
 }
 
-std::optional<std::int64_t> parse_int_general(const char* text) {
+std::int64_t parse_int_general(const char* text) {
   const char* end = text + std::strlen(text);
   std::int64_t v = 0;
   auto [ptr, ec] = std::from_chars(text, end, v);

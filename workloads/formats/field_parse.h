@@ -78,8 +78,9 @@ inline bool plain_int(const char* p, std::int64_t& out) {
   return true;
 }
 
-std::optional<double> parse_double_general(const char* text);
-std::optional<std::int64_t> parse_int_general(const char* text);
+// A non-empty field that is not a plain form: its value, or a FieldError (never no value).
+double parse_double_general(const char* text);
+std::int64_t parse_int_general(const char* text);
 
 } // namespace field_detail
 
@@ -90,14 +91,14 @@ std::optional<std::int64_t> parse_int_general(const char* text);
 inline bool double_field(const char* text, double& out) {
   if (text == nullptr || *text == '\0') return false;
   if (field_detail::plain_double(text, out)) return true;
-  out = *field_detail::parse_double_general(text);
+  out = field_detail::parse_double_general(text);
   return true;
 }
 
 inline bool int_field(const char* text, std::int64_t& out) {
   if (text == nullptr || *text == '\0') return false;
   if (field_detail::plain_int(text, out)) return true;
-  out = *field_detail::parse_int_general(text);
+  out = field_detail::parse_int_general(text);
   return true;
 }
 
