@@ -148,7 +148,8 @@ TEST_CASE("analytic scaling: fewer workers than requested take proportionally lo
 TEST_CASE("runtime.scaling is a checked experiment key", "[scaling][errors]") {
   ScratchDir dir;
   Outcome bad = run_dlsim(
-      "run configs/experiments/default.yaml --set runtime.scaling=cubic --out " + dir.file("o"),
+      "run --experiment configs/experiments/default.yaml --set runtime.scaling=cubic --out " +
+          dir.file("o"),
       dir);
   CHECK(bad.code == 1);
   CHECK_THAT(bad.err, Catch::Contains("runtime.scaling"));

@@ -90,7 +90,17 @@ bool parse_command_line(const std::vector<std::string>& args,
 
 bool parse_command_line(const std::vector<std::string>& args,
                         const po::options_description& visible, po::variables_map& vm) {
-  po::store(po::command_line_parser(args).options(visible).run(), vm);
+  po::parsed_options parsed = po::command_line_parser(args).options(visible).run();
+  // Boost keeps a word that belongs to no option with a position and nothing reads it, so
+  // `dlsim run my-experiment.yaml` ran the bundled default experiment instead; refuse it.
+  for (const po::option& opt : parsed.options) {
+    if (opt.position_key >= 0 && !opt.value.empty()) {
+      throw po::error(fmt::format("unexpected argument '{}': this command takes only options "
+                                  "(--name value)",
+                                  opt.value.front()));
+    }
+  }
+  po::store(parsed, vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::cout << visible << '\n';

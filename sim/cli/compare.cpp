@@ -3,6 +3,7 @@
 #include "sim/cli/compare.h"
 
 #include "sim/cli/sweep_csv.h"
+#include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 
 #include <boost/program_options/errors.hpp>
@@ -146,15 +147,15 @@ std::optional<double> as_number(const std::string& s) {
 }
 
 ResultSet read_result_set(const std::string& path) {
-  if (fs::is_directory(path)) {
-    if (fs::exists(fs::path(path) / "results.csv"))
+  if (is_directory_path(path)) {
+    if (path_exists(fs::path(path) / "results.csv"))
       return read_sweep_csv((fs::path(path) / "results.csv").string());
-    if (fs::exists(fs::path(path) / "summary.json"))
+    if (path_exists(fs::path(path) / "summary.json"))
       return read_summary((fs::path(path) / "summary.json").string());
     throw InputError(
         fmt::format("{}: a directory with neither results.csv nor summary.json", path));
   }
-  if (!fs::exists(path)) throw InputError(fmt::format("{}: no such file", path));
+  if (!path_exists(path)) throw InputError(fmt::format("{}: no such file", path));
   if (path.ends_with(".csv")) return read_sweep_csv(path);
   return read_summary(path);
 }

@@ -5,6 +5,7 @@
 #include "policies/placement.h"
 #include "policies/registry.h"
 #include "sim/cluster/cluster_yaml.h"
+#include "sim/config/path_probe.h"
 #include "sim/config/yaml_reader.h"
 #include "sim/engine/error.h"
 #include "workloads/cluster_from_trace.h"
@@ -24,10 +25,10 @@ namespace dlsim {
 namespace fs = std::filesystem;
 
 std::string find_data_file(const std::string& path, const std::string& beside) {
-  if (path.empty() || fs::path(path).is_absolute() || fs::exists(path)) return path;
+  if (path.empty() || fs::path(path).is_absolute() || path_exists(path)) return path;
   if (!beside.empty()) {
     fs::path p = fs::path(beside).parent_path() / path;
-    if (fs::exists(p)) return p.string();
+    if (path_exists(p)) return p.string();
   }
   // An installed dlsim (cmake --install) finds its data beside it: <prefix>/bin/dlsim reads
   // <prefix>/share/dlsim/configs/... Then the source tree it was built from.
@@ -38,7 +39,7 @@ std::string find_data_file(const std::string& path, const std::string& beside) {
     if (fs::exists(installed, ec)) return installed.string();
   }
   fs::path p = fs::path(DLSIM_SOURCE_DIR) / path;
-  if (fs::exists(p)) return p.string();
+  if (path_exists(p)) return p.string();
   return path;
 }
 

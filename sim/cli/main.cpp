@@ -12,6 +12,7 @@
 #include <yaml-cpp/exceptions.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,11 @@ int main(int argc, char** argv) {
     return 1;
   } catch (const YAML::Exception& e) {
     fmt::print(stderr, "dlsim: error: YAML: {}\n", e.what());
+    return 1;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // The readers probe paths without throwing (sim/config/path_probe.h); this is the net for a
+    // file system call that still refuses a name, so it ends as an error, never an abort.
+    fmt::print(stderr, "dlsim: error: {}: {}\n", e.path1().string(), e.code().message());
     return 1;
   }
 }

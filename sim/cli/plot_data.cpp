@@ -4,6 +4,7 @@
 #include "sim/cli/plot_data.h"
 
 #include "sim/cli/sweep_csv.h"
+#include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -124,7 +125,7 @@ PlotRun read_plot_run(const std::string& dir) {
   run.dir = dir;
   fs::path p(dir);
   run.label = (p.has_filename() ? p.filename() : p.parent_path().filename()).string();
-  if (!fs::is_directory(p))
+  if (!is_directory_path(p))
     throw InputError(
         fmt::format("{}: not a directory (expected a dlsim run's result directory)", dir));
 
@@ -176,7 +177,7 @@ PlotRun read_plot_run(const std::string& dir) {
   run.ts_rows = std::move(ts.rows);
 
   std::string events_file = (p / "events.csv").string();
-  if (fs::exists(events_file)) {
+  if (path_exists(events_file)) {
     CsvTable events = read_csv_table(events_file);
     if (events.header.size() < 4 || events.header[0] != "time_s" || events.header[3] != "devices")
       throw InputError(fmt::format("{}: not a dlsim events.csv", events_file));

@@ -1,6 +1,7 @@
 #include "sim/cli/policy_setup.h"
 
 #include "sim/cli/experiment.h"
+#include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -21,7 +22,7 @@ PolicySetup make_policy_setup(const PolicyEntry& entry, Placement placement,
     std::string path = setup.params.text(p.key);
     if (path.empty()) continue; // the policy says whether it needs one
     std::string file = find_data_file(path, "");
-    if (!std::filesystem::exists(file)) {
+    if (!path_exists(file)) {
       throw InputError(fmt::format("policy.params.{}: {}: no such file (looked in the current "
                                    "directory and in dlsim's source tree)",
                                    p.key, path));

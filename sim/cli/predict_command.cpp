@@ -3,6 +3,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/common_options.h"
 #include "sim/cli/experiment.h"
+#include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 #include "sim/report/writers.h"
 #include "workloads/utilization/evaluate.h"
@@ -24,7 +25,7 @@ namespace {
 std::string existing_file(const po::variables_map& vm, const char* flag) {
   std::string path = vm[flag].as<std::string>();
   std::string file = find_data_file(path, "");
-  if (!std::filesystem::exists(file)) {
+  if (!path_exists(file)) {
     throw InputError(fmt::format("--{}: {}: no such file (looked in the current directory and in "
                                  "dlsim's source tree)",
                                  flag, path));

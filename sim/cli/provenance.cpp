@@ -1,6 +1,7 @@
 // provenance.json: the run's origin and cost, written beside the deterministic result files.
 #include "sim/cli/provenance.h"
 
+#include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 
 #include "dlsim_commit.h"
@@ -92,8 +93,7 @@ void write_provenance_json(std::ostream& out, const Experiment& e, const Experim
     // A trace's node list ("openb:FILE") names its file after the format.
     std::string cluster = e.cluster_file;
     auto colon = cluster.find(':');
-    if (!std::filesystem::exists(cluster) && colon != std::string::npos)
-      cluster = cluster.substr(colon + 1);
+    if (!path_exists(cluster) && colon != std::string::npos) cluster = cluster.substr(colon + 1);
     files["cluster"] = file_entry(cluster);
   }
   if (!e.trace_file.empty()) files["trace"] = file_entry(e.trace_file);

@@ -4,6 +4,7 @@
 #include "sim/cli/compare.h"
 #include "sim/cli/sweep_csv.h"
 #include "sim/cli/yaml_flatten.h"
+#include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -52,14 +53,14 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
   };
   std::vector<Run> runs;
   for (const auto& dir : dirs) {
-    if (!fs::is_directory(dir))
+    if (!is_directory_path(dir))
       throw InputError(
           fmt::format("{}: not a directory (expected a dlsim run's result directory)", dir));
     Run r;
     r.label = run_label(dir);
     r.summary = read_result_set((fs::path(dir) / "summary.json").string());
     std::string run_yaml = (fs::path(dir) / "run.yaml").string();
-    if (!fs::exists(run_yaml)) throw InputError(fmt::format("{}: cannot read", run_yaml));
+    if (!path_exists(run_yaml)) throw InputError(fmt::format("{}: cannot read", run_yaml));
     flatten_yaml(YAML::LoadFile(run_yaml), "", r.config);
     runs.push_back(std::move(r));
   }

@@ -8,6 +8,7 @@
 #include "sim/cli/sweep_results.h"
 #include "sim/cli/sweep_runner.h"
 #include "sim/cli/sweep_spec.h"
+#include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 #include "sim/report/writers.h"
 
@@ -31,7 +32,7 @@ int report_collected(const std::string& dir, const CollectCounts& c, const Sweep
   std::size_t shown = 0;
   for (const auto& run : plan.runs) {
     if (auto e = recorded_run_error(dir, run);
-        e && !fs::exists(fs::path(sweep_run_dir(dir, run)) / "summary.json")) {
+        e && !path_exists(fs::path(sweep_run_dir(dir, run)) / "summary.json")) {
       if (shown++ < 10) fmt::print("  failed: run {} ({}): {}\n", run.index, run.id, *e);
     }
   }

@@ -3,6 +3,7 @@
 
 #include "sim/cli/run_experiment.h"
 #include "sim/cli/sweep_results.h"
+#include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -157,7 +158,7 @@ private:
 
 bool sweep_run_complete(const std::string& dir, const SweepSpec& spec, const SweepRun& run) {
   fs::path d = sweep_run_dir(dir, run);
-  if (!fs::exists(d / "summary.json")) return false;
+  if (!path_exists(d / "summary.json")) return false;
   try {
     return read_whole((d / "run.yaml").string()) ==
            render_run_yaml(load_experiment(sweep_run_inputs(spec, run)));
@@ -207,7 +208,7 @@ SweepTally run_sweep_runs(const std::string& dir, const SweepSpec& spec,
     const SweepRun& run = spec.runs[it->second];
     running.erase(it);
     bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-              fs::exists(fs::path(sweep_run_dir(dir, run)) / "summary.json");
+              path_exists(fs::path(sweep_run_dir(dir, run)) / "summary.json");
     if (ok) {
       ++tally.ran_ok;
     } else {

@@ -2,6 +2,7 @@
 #include "sim/cli/sweep_spec.h"
 
 #include "sim/cli/experiment_keys.h"
+#include "sim/config/path_probe.h"
 #include "sim/config/yaml_reader.h"
 #include "sim/engine/error.h"
 #include "sim/report/writers.h"
@@ -127,7 +128,7 @@ SweepSpec load_sweep_spec(const std::string& file) {
   s.name = top.get<std::string>("name", fs::path(file).stem().string());
   std::string experiment = top.get<std::string>("experiment", "configs/experiments/default.yaml");
   s.experiment = find_data_file(experiment, file);
-  if (!fs::exists(s.experiment)) {
+  if (!path_exists(s.experiment)) {
     yaml_fail(top.where_of("experiment"), top.child("experiment"),
               fmt::format("'{}': no such file", experiment));
   }

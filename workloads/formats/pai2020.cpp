@@ -3,6 +3,7 @@
 // table the submit time, user and status, and the order of the jobs.
 #include "workloads/formats/pai2020.h"
 
+#include "sim/config/path_probe.h"
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/trace_fields.h"
 #include "workloads/formats/trace_limits.h"
@@ -56,7 +57,7 @@ std::string joined(const std::array<const char*, N>& names) {
 std::string table_file(const fs::path& dir, const std::string& name) {
   for (const char* ext : {".csv", ".csv.gz"}) {
     fs::path p = dir / (name + ext);
-    if (fs::is_regular_file(p)) return p.string();
+    if (is_regular_file_path(p)) return p.string();
   }
   return "";
 }
@@ -69,7 +70,7 @@ void read_table(const fs::path& dir, const std::string& name, const std::string&
                 OnRow on_row) {
   const std::string header = joined(columns);
   fs::path header_file = dir / (name + ".header");
-  if (fs::is_regular_file(header_file)) {
+  if (is_regular_file_path(header_file)) {
     std::string given = read_first_line(header_file.string()).value_or("");
     if (given != header) {
       throw InputError(fmt::format("{}:1: expected the published PAI 2020 columns '{}', got '{}'",
@@ -111,7 +112,7 @@ struct PaiFiles {
 
 PaiFiles find_tables(const std::string& directory) {
   fs::path dir(directory);
-  if (!fs::is_directory(dir)) {
+  if (!is_directory_path(dir)) {
     throw InputError(directory + ": the pai2020 format reads a directory holding pai_job_table.csv "
                                  "and pai_task_table.csv (and optionally pai_group_tag_table.csv, "
                                  "pai_sensor_table.csv)");

@@ -3,6 +3,7 @@
 // T4 GPUs in nodes of 4 (docs/traces.md#pollux---format-pollux).
 #include "workloads/formats/pollux.h"
 
+#include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/pollux_profile.h"
@@ -73,7 +74,7 @@ Trace read_pollux_trace(const std::string& file, const ReadOptions& options) {
   auto header = read_csv_header(file);
   check_csv_header(trace, header, kColumns, kColumns, "pollux");
   const std::string& dir = options.pollux_profiles;
-  if (dir.empty() || !fs::is_directory(dir)) {
+  if (dir.empty() || !is_directory_path(dir)) {
     throw InputError(fmt::format("{}: the pollux format needs the directory of Pollux's "
                                  "profiles (traces/pollux-profiles), not found: '{}'",
                                  file, dir));
@@ -102,7 +103,7 @@ Trace read_pollux_trace(const std::string& file, const ReadOptions& options) {
     auto p = profiles.find(app);
     if (p == profiles.end()) {
       if (app.find('/') != std::string::npos || app == "." || app == ".." ||
-          !fs::exists(fs::path(dir) / app / "placements.csv")) {
+          !path_exists(fs::path(dir) / app / "placements.csv")) {
         throw FieldError{fmt::format("no Pollux profile for '{}' in {} (the profiles: {})", app,
                                      dir, profile_names(dir))};
       }

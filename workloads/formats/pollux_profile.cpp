@@ -5,6 +5,7 @@
 // (docs/traces.md#pollux---format-pollux has the formula and where dlsim departs from it).
 #include "workloads/formats/pollux_profile.h"
 
+#include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 #include "workloads/formats/csv_row_loop.h"
 #include "workloads/formats/csv_rows.h"
@@ -62,7 +63,7 @@ StepTimePoint read_step_point(const char* local_bsz, const char* step_time, cons
 }
 
 std::vector<std::string> header_of(const std::string& file) {
-  if (!fs::exists(file)) throw InputError(fmt::format("{}: no such file", file));
+  if (!path_exists(file)) throw InputError(fmt::format("{}: no such file", file));
   return read_csv_header(file);
 }
 
