@@ -102,3 +102,35 @@ nodes:
   Cluster again = load_cluster(back, "again.yaml");
   CHECK(again.devices.size() == 4);
 }
+
+TEST_CASE("links_per_node counts what build_cluster builds", "[cluster]") {
+  Cluster c = cluster_from_yaml(R"(
+fabric: {nodes_per_rack: 2}
+nodes:
+  - count: 4
+    devices: {V100: 3, XeonPhi: 2}
+    sockets: 2
+    nvlink: true
+    pcie: {devices_per_switch: 2}
+)");
+  // Per node: 1 socket link (2 sockets) + 3 host bridges (5 devices, 2 per switch: ceil(5/2))
+  // + 5 PCIe links + 3 NVLink pairs (among the 3 GPUs only: 3 x 2 / 2) + 2 for the NIC = 14.
+  CHECK(links_per_node(c.groups[0], c.types) == 14);
+  // 4 nodes x 14 + 2 rack uplinks (4 nodes, 2 per rack) = 58.
+  CHECK(c.topology.link_count() == 58);
+}
+
+TEST_CASE("a cluster with more links than the limit is refused before it is built",
+          "[cluster][errors]") {
+  // 100,000 nodes and 800,000 devices are within their limits, but with NVLink each node has
+  // 1 + 2 + 8 + 28 + 2 = 41 links (2 sockets, 2 switches of 4, 8 PCIe, C(8,2) pairs, NIC):
+  // 4.1M links, more than kMaxLinks = 4M.
+  try {
+    cluster_from_yaml("nodes:\n  - count: 100000\n    devices: {V100: 8}\n    nvlink: true\n");
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("nodes.0"));
+    CHECK_THAT(e.what(), Catch::Contains("4100000 links"));
+    CHECK_THAT(e.what(), Catch::Contains("docs/cluster.md#limits"));
+  }
+}

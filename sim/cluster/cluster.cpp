@@ -75,6 +75,21 @@ void build_node(Cluster& c, NodeId node_id, const NodeLinks& l, Topology::Vertex
 
 } // namespace
 
+std::uint64_t links_per_node(const NodeGroup& group, const std::vector<DeviceType>& types) {
+  const NodeLinks& l = group.links;
+  std::uint64_t devices = 0;
+  std::uint64_t gpus = 0;
+  for (auto [type, n] : group.devices) {
+    devices += n;
+    if (types[type].kind == DeviceKind::kGpu) gpus += n;
+  }
+  const std::uint64_t per_switch = std::max(1, l.devices_per_pcie_switch);
+  const std::uint64_t sockets = std::max(1, l.sockets);
+  std::uint64_t links = (sockets - 1) + (devices + per_switch - 1) / per_switch + devices + 2;
+  if (l.nvlink && gpus > 1) links += gpus * (gpus - 1) / 2;
+  return links;
+}
+
 void build_cluster(Cluster& c) {
   c.devices.clear();
   c.nodes.clear();
@@ -109,6 +124,11 @@ void build_cluster(Cluster& c) {
   c.rack_count = c.nodes.empty() ? 0 : max_rack + 1;
 
   Topology& topo = c.topology;
+  // Reserved to the link: doubling vectors of millions of links held up to twice their size.
+  std::uint64_t links = c.rack_count;
+  for (const NodeGroup& g : c.groups)
+    links += links_per_node(g, c.types) * g.count;
+  topo.reserve_links(links);
   auto spine = topo.add_vertex(VertexKind::kSpine, 0);
   std::vector<Topology::Vertex> tors;
   std::vector<double> rack_nic_sum(c.rack_count, 0.0);

@@ -77,4 +77,8 @@ struct Cluster {
 // Fills devices, nodes and racks from the groups, then builds the topology graph.
 void build_cluster(Cluster& cluster);
 
+// The links build_cluster gives one node of `group` (socket links, PCIe, NVLink pairs, NIC),
+// counted without building anything, for the limit on a cluster's links (sim/cluster/limits.h).
+std::uint64_t links_per_node(const NodeGroup& group, const std::vector<DeviceType>& types);
+
 } // namespace dlsim

@@ -137,6 +137,7 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
   }
   std::uint64_t total_nodes = 0;
   std::uint64_t total_devices = 0;
+  std::uint64_t total_links = 0;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     YamlMap g(nodes[i], YamlWhere{file, fmt::format("{}.{}", nodes_where.path, i)});
     if (!nodes[i].IsMap()) yaml_fail(g.where(), nodes[i], "a node group must be a mapping");
@@ -195,6 +196,12 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
     group.memory_gb = g.get<double>("memory_gb", 64.0 * per_node);
     positive(g, "memory_gb", group.memory_gb);
     group.links = read_links(g);
+    total_links += links_per_node(group, c.types) * group.count;
+    if (total_links > kMaxLinks)
+      yaml_fail(g.where(), nodes[i],
+                fmt::format("the cluster would have {} links inside its nodes (PCIe, NVLink pairs, "
+                            "NICs), more than the limit of {} (docs/cluster.md#limits)",
+                            total_links, kMaxLinks));
     g.done();
     c.groups.push_back(std::move(group));
   }

@@ -15,6 +15,11 @@ inline constexpr std::uint64_t kMaxNodes = 1'000'000;
 inline constexpr std::uint32_t kMaxDevicesPerNode = 1'024;
 // Devices in a cluster.
 inline constexpr std::uint64_t kMaxDevices = 4'000'000;
+// Links inside the nodes of a cluster (PCIe, NVLink pairs, NICs): NVLink's all-to-all pairs grow
+// with the square of a node's GPUs, so nodes and devices within their limits could still ask for
+// billions of links. The topology takes about 250 bytes a link, so this is about 1 GB; 100,000
+// GPUs in GB200 NVL72 domains need 1,389 x (2,556 NVLink pairs + 72 PCIe + ...) = 3.7M.
+inline constexpr std::uint64_t kMaxLinks = 4'000'000;
 // CPU sockets of one node (real servers have 1 to 8).
 inline constexpr int kMaxSockets = 64;
 

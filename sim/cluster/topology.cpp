@@ -14,9 +14,14 @@ Topology::Vertex Topology::add_vertex(VertexKind kind, std::uint32_t index, std:
 void Topology::add_link(Vertex a, Vertex b, LinkKind kind, double gb_s, double latency_us) {
   auto id = static_cast<std::uint32_t>(links_.size());
   TopoLink link{kind, gb_s, latency_us, id};
-  boost::add_edge(a, b, link, graph_);
+  boost::add_edge(a, b, TopoEdge{id, kind}, graph_);
   links_.push_back(link);
   link_ends_.emplace_back(a, b);
+}
+
+void Topology::reserve_links(std::size_t n) {
+  links_.reserve(n);
+  link_ends_.reserve(n);
 }
 
 void Topology::set_device_vertex(std::uint32_t device, Vertex v) {
