@@ -134,3 +134,17 @@ TEST_CASE("a cluster with more links than the limit is refused before it is buil
     CHECK_THAT(e.what(), Catch::Contains("docs/cluster.md#limits"));
   }
 }
+
+TEST_CASE("an integer with a leading 0 is an error, not octal", "[cluster][errors]") {
+  // yaml-cpp reads 010 as octal: 1 x 8 + 0 = 8 nodes, not 10. The message says so.
+  try {
+    cluster_from_yaml("nodes:\n  - count: 010\n    devices: {V100: 1}\n");
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("nodes.0.count: '010'"));
+    CHECK_THAT(e.what(), Catch::Contains("octal in YAML (this is 8)"));
+  }
+  // 0 itself and hexadecimal stay as they were: 0x10 = 16 nodes.
+  Cluster c = cluster_from_yaml("nodes:\n  - count: 0x10\n    devices: {V100: 1}\n");
+  CHECK(c.nodes.size() == 16);
+}

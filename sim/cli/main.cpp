@@ -81,7 +81,10 @@ int main(int argc, char** argv) {
   } catch (const std::filesystem::filesystem_error& e) {
     // The readers probe paths without throwing (sim/config/path_probe.h); this is the net for a
     // file system call that still refuses a name, so it ends as an error, never an abort.
-    fmt::print(stderr, "dlsim: error: {}: {}\n", e.path1().string(), e.code().message());
+    if (e.path1().empty())
+      fmt::print(stderr, "dlsim: error: {}\n", e.what());
+    else
+      fmt::print(stderr, "dlsim: error: {}: {}\n", e.path1().string(), e.code().message());
     return 1;
   }
 }

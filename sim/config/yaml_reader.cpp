@@ -145,6 +145,18 @@ T yaml_as(const YAML::Node& node, const YamlWhere& where) {
     if constexpr (std::is_unsigned_v<T> && std::is_integral_v<T> && !std::is_same_v<T, bool>) {
       if (!node.Scalar().empty() && node.Scalar()[0] == '-') throw YAML::BadConversion(node.Mark());
     }
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      // yaml-cpp reads a leading 0 as octal (`count: 010` is 8 nodes): a silently wrong number.
+      const std::string& text = node.Scalar();
+      std::size_t digits = text.find_first_not_of("+-");
+      if (digits != std::string::npos && text.size() > digits + 1 && text[digits] == '0' &&
+          text[digits + 1] >= '0' && text[digits + 1] <= '9') {
+        yaml_fail(where, node,
+                  fmt::format("{}: a leading 0 reads as octal in YAML (this is {}); write it "
+                              "without the 0",
+                              quote_input(text), value));
+      }
+    }
     if constexpr (std::is_floating_point_v<T>) {
       if (!std::isfinite(value)) throw YAML::BadConversion(node.Mark());
     }
