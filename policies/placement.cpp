@@ -1,6 +1,7 @@
 #include "policies/placement.h"
 #include "policies/topology_aware.h"
 
+#include "sim/config/nearest_name.h"
 #include "sim/engine/error.h"
 #include "sim/runtime/control.h"
 #include "sim/runtime/ps_placement.h"
@@ -35,8 +36,8 @@ Placement parse_placement(const std::string& name) {
   if (name == "spread") return Placement::kSpread;
   if (name == "topology-aware") return Placement::kTopologyAware;
   if (name == "first-fit") return Placement::kFirstFit;
-  throw InputError(fmt::format("policy.placement: unknown placement '{}' (valid: {})", name,
-                               fmt::join(placement_names(), ", ")));
+  throw InputError("policy.placement: " +
+                   unknown_name_message("placement", name, placement_names()));
 }
 
 std::string to_string(Placement p) {

@@ -17,6 +17,7 @@
 #include "policies/srtf.h"
 #include "policies/tiresias.h"
 #include "policies/util_packing.h"
+#include "sim/config/nearest_name.h"
 #include "sim/engine/duration.h"
 #include "sim/engine/error.h"
 
@@ -60,8 +61,7 @@ const PolicyEntry& find_policy(const std::string& name) {
     if (e.name == name) return e;
     names.push_back(e.name);
   }
-  throw InputError(
-      fmt::format("policy.name: unknown policy '{}' (known: {})", name, fmt::join(names, ", ")));
+  throw InputError("policy.name: " + unknown_name_message("policy", name, names));
 }
 
 namespace {

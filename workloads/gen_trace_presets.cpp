@@ -4,6 +4,7 @@
 // solved at run time, so that a trace is the same on every platform's libm.
 #include "workloads/gen_trace_presets.h"
 
+#include "sim/config/nearest_name.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -68,8 +69,7 @@ GenTraceOptions gen_trace_preset(const std::string& name) {
     if (p.name == name) return p.options;
     names.push_back(p.name);
   }
-  throw InputError(
-      fmt::format("--like: unknown trace '{}' (known: {})", name, fmt::join(names, ", ")));
+  throw InputError("--like: " + unknown_name_message("trace", name, names));
 }
 
 double clamped_lognormal_mean(double mu, double sigma, double lo, double hi) {

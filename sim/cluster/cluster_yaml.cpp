@@ -1,6 +1,7 @@
 #include "sim/cluster/cluster_yaml.h"
 #include "sim/cluster/limits.h"
 
+#include "sim/config/nearest_name.h"
 #include "sim/config/yaml_reader.h"
 #include "sim/engine/error.h"
 
@@ -172,9 +173,13 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
         std::vector<std::string> names;
         for (const auto& t : c.types)
           names.push_back(t.name);
+        std::vector<std::string> near = nearest_names(name, names);
         yaml_fail(tw, kv.first,
-                  fmt::format("unknown device type (known: {}; add one under device_types)",
-                              fmt::join(names, ", ")));
+                  near.empty() ? fmt::format("unknown device type (known: {}; add one under "
+                                             "device_types)",
+                                             fmt::join(names, ", "))
+                               : fmt::format("unknown device type (did you mean {}?)",
+                                             fmt::join(near, ", ")));
       }
       auto n = yaml_as<std::uint32_t>(kv.second, tw);
       if (n == 0) yaml_fail(tw, kv.second, "must be at least 1");

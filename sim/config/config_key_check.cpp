@@ -1,13 +1,13 @@
 // Vetting a dotted key path given on the command line (--set, sweeps) against a declared
 // configuration, with the nearest declared keys for a misspelt one.
 #include "sim/config/config_key.h"
+#include "sim/config/nearest_name.h"
 
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <numeric>
 
 namespace dlsim {
 
@@ -16,22 +16,6 @@ namespace {
 std::string last_segment(const std::string& path) {
   auto dot = path.rfind('.');
   return dot == std::string::npos ? path : path.substr(dot + 1);
-}
-
-// Levenshtein distance: the fewest one-character insertions, deletions and substitutions.
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), 0);
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 bool is_known(const std::vector<ConfigKey>& keys, const std::string& path) {

@@ -1,5 +1,6 @@
 #include "workloads/formats/registry.h"
 
+#include "sim/config/nearest_name.h"
 #include "sim/engine/error.h"
 #include "workloads/formats/helios.h"
 #include "workloads/formats/muri.h"
@@ -59,8 +60,7 @@ const TraceFormat& find_trace_format(const std::string& name) {
     if (f.name == name) return f;
     names.push_back(f.name);
   }
-  throw InputError(
-      fmt::format("unknown trace format '{}' (known: {})", name, fmt::join(names, ", ")));
+  throw InputError(unknown_name_message("trace format", name, names));
 }
 
 } // namespace dlsim
