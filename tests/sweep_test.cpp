@@ -210,23 +210,47 @@ TEST_CASE(
   CHECK(read_file(resumed + "/results.csv") == read_file(whole + "/results.csv"));
 }
 
+TEST_CASE("a point whose experiment does not load stops the sweep before its first run",
+          "[sweep][cli][errors]") {
+  ScratchDir dir;
+  // A generated trace needs trace.generate.jobs: the second point lacks it (the first has it).
+  dir.write("gen.yaml", "cluster: configs/clusters/small.yaml\n"
+                        "trace: {generate: {arrival_rate: 2}}\n");
+  std::string spec = dir.write("spec.yaml", "experiment: gen.yaml\n"
+                                            "list:\n  - {trace.generate.jobs: 10}\n"
+                                            "  - {seed: 2}\n");
+  Outcome r = run_dlsim("sweep " + spec + " --out " + dir.file("s"), dir);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Catch::Contains("spec.yaml: run 1 ("));
+  CHECK_THAT(r.err, Catch::Contains("trace.generate: missing required key 'jobs'"));
+  // Nothing ran and nothing was written: not even the plan.
+  CHECK_FALSE(fs::exists(dir.file("s/sweep.json")));
+  CHECK_FALSE(fs::exists(dir.file("s/runs")));
+}
+
 TEST_CASE("a failing run is recorded, the others go on and the exit code is 1",
           "[sweep][cli][errors]") {
   ScratchDir dir;
-  std::string spec =
-      dir.write("spec.yaml", "grid:\n  policy.name: [fifo, lottery, srtf]\nset: {until_s: 3600}\n");
+  // The middle trace has a bad row: only its run can find that (a policy name or a key would
+  // stop the sweep before its first run, as tested above).
+  std::string header = "id,submit_s,workers,duration_s\n";
+  std::string a = dir.write("a.csv", header + "j,0,1,7200\n");
+  std::string bad = dir.write("bad.csv", header + "j,0,x,10\n");
+  std::string c = dir.write("c.csv", header + "j,0,2,7200\n");
+  std::string spec = dir.write("spec.yaml", "grid:\n  trace.file: [" + a + ", " + bad + ", " + c +
+                                                "]\nset: {until_s: 3600}\n");
   Outcome r = run_dlsim("sweep " + spec + " --out " + dir.file("s"), dir);
   CHECK(r.code == 1);
   CHECK_THAT(r.out, Catch::Contains("3 runs: 2 ok, 1 failed"));
-  CHECK_THAT(r.out, Catch::Contains("unknown policy 'lottery'"));
+  CHECK_THAT(r.out, Catch::Contains("bad.csv:2: workers: expected an integer, got 'x'"));
   CsvTable t = read_csv_table(dir.file("s/results.csv"));
   REQUIRE(t.rows.size() == 3);
   CHECK(column(t, 0, "status") == "ok");
   CHECK(column(t, 1, "status") == "failed");
-  CHECK_THAT(column(t, 1, "error"), Catch::Contains("unknown policy 'lottery'"));
+  CHECK_THAT(column(t, 1, "error"), Catch::Contains("workers: expected an integer"));
   CHECK(column(t, 1, "jct_mean_s").empty());
   CHECK(column(t, 2, "status") == "ok");
-  // until_s = 3600 s stops every run at one simulated hour: makespan 3600 (cli_test's --until).
+  // until_s = 3600 s stops every run at one simulated hour: the 7,200 s job is still running.
   CHECK(column(t, 2, "makespan_s") == "3600.0");
 }
 

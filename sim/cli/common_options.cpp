@@ -41,24 +41,28 @@ void add_input_options(po::options_description& o) {
 
 ExperimentInputs inputs_from(const po::variables_map& vm) {
   ExperimentInputs in;
+  // Each flag is an override of one key, and an error about its value names the flag.
+  auto from_flag = [&in](const char* flag, const std::string& key, std::string value) {
+    in.overrides.emplace_back(key, std::move(value));
+    in.origins.push_back(std::string("--") + flag);
+  };
   if (vm.count("experiment")) in.experiment_file = vm["experiment"].as<std::string>();
-  if (vm.count("cluster")) in.overrides.emplace_back("cluster", vm["cluster"].as<std::string>());
-  if (vm.count("trace")) in.overrides.emplace_back("trace.file", vm["trace"].as<std::string>());
-  if (vm.count("format")) in.overrides.emplace_back("trace.format", vm["format"].as<std::string>());
-  if (vm.count("policy")) in.overrides.emplace_back("policy.name", vm["policy"].as<std::string>());
-  if (vm.count("seed"))
-    in.overrides.emplace_back("seed", std::to_string(vm["seed"].as<Count>().value));
-  if (vm.count("until")) in.overrides.emplace_back("until_s", vm["until"].as<std::string>());
-  if (vm["skip-bad-jobs"].as<bool>()) in.overrides.emplace_back("trace.skip_bad_jobs", "true");
-  if (vm.count("time-origin"))
-    in.overrides.emplace_back("trace.time_origin", vm["time-origin"].as<std::string>());
-  if (vm.count("window")) in.overrides.emplace_back("trace.window", vm["window"].as<std::string>());
-  if (vm.count("vc")) in.overrides.emplace_back("trace.vc", vm["vc"].as<std::string>());
+  auto text = [&vm](const char* flag) { return vm[flag].as<std::string>(); };
+  if (vm.count("cluster")) from_flag("cluster", "cluster", text("cluster"));
+  if (vm.count("trace")) from_flag("trace", "trace.file", text("trace"));
+  if (vm.count("format")) from_flag("format", "trace.format", text("format"));
+  if (vm.count("policy")) from_flag("policy", "policy.name", text("policy"));
+  if (vm.count("seed")) from_flag("seed", "seed", std::to_string(vm["seed"].as<Count>().value));
+  if (vm.count("until")) from_flag("until", "until_s", text("until"));
+  if (vm["skip-bad-jobs"].as<bool>()) from_flag("skip-bad-jobs", "trace.skip_bad_jobs", "true");
+  if (vm.count("time-origin")) from_flag("time-origin", "trace.time_origin", text("time-origin"));
+  if (vm.count("window")) from_flag("window", "trace.window", text("window"));
+  if (vm.count("vc")) from_flag("vc", "trace.vc", text("vc"));
   if (vm.count("sample"))
-    in.overrides.emplace_back("trace.sample", std::to_string(vm["sample"].as<Count>().value));
-  if (vm["drop-failed"].as<bool>()) in.overrides.emplace_back("trace.drop_failed", "true");
+    from_flag("sample", "trace.sample", std::to_string(vm["sample"].as<Count>().value));
+  if (vm["drop-failed"].as<bool>()) from_flag("drop-failed", "trace.drop_failed", "true");
   if (vm.count("unknown-models"))
-    in.overrides.emplace_back("trace.unknown_models", vm["unknown-models"].as<std::string>());
+    from_flag("unknown-models", "trace.unknown_models", text("unknown-models"));
   if (vm.count("set")) {
     for (const auto& s : vm["set"].as<std::vector<std::string>>()) {
       auto eq = s.find('=');

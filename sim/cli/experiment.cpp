@@ -113,8 +113,10 @@ void expand_short_forms(YAML::Node& root) {
 
 Experiment load_experiment(const ExperimentInputs& inputs) {
   Experiment e;
-  std::string file = inputs.experiment_file.empty() ? find_data_file(kDefaultExperiment, "")
-                                                    : inputs.experiment_file;
+  // -e follows the same path rule as every file an experiment names (find_data_file).
+  std::string file = find_data_file(inputs.experiment_file.empty() ? std::string(kDefaultExperiment)
+                                                                   : inputs.experiment_file,
+                                    "");
   e.source_file = file;
   std::vector<ConfigKey> keys = experiment_keys(e);
   // A misspelt key of a flag, --set or a sweep is named with the nearest declared ones.
@@ -130,8 +132,12 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   expand_short_forms(root);
   // Overrides that replace the cluster go first, so that a later cluster.* --set applies to
   // the new one; then the cluster file is inlined, then the rest.
-  for (const auto& [key, value] : inputs.overrides) {
-    if (key == "cluster") yaml_set_path(root, key, value);
+  auto set_override = [&](std::size_t i) {
+    const auto& [key, value] = inputs.overrides[i];
+    yaml_set_path(root, key, value, i < inputs.origins.size() ? inputs.origins[i] : "");
+  };
+  for (std::size_t i = 0; i < inputs.overrides.size(); ++i) {
+    if (inputs.overrides[i].first == "cluster") set_override(i);
   }
   if (root["cluster"].IsScalar()) {
     std::string given = root["cluster"].as<std::string>();
@@ -146,8 +152,8 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
       root["cluster"] = load_yaml_file(cluster_path);
     }
   }
-  for (const auto& [key, value] : inputs.overrides) {
-    if (key != "cluster") yaml_set_path(root, key, value);
+  for (std::size_t i = 0; i < inputs.overrides.size(); ++i) {
+    if (inputs.overrides[i].first != "cluster") set_override(i);
   }
   expand_short_forms(root);
 
@@ -177,6 +183,11 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
     }
     if (!e.generate.like.empty()) gen_trace_preset(e.generate.like); // names the presets if not
   } else if (e.trace_file.empty()) {
+    YAML::Node generate = node_at(root, "trace.generate");
+    if (generate.IsDefined() && !generate.IsNull()) {
+      yaml_fail(YamlWhere{file, "trace.generate"}, generate,
+                "missing required key 'jobs' (how many jobs to generate)");
+    }
     throw InputError(file + ": trace: missing (trace.file, a trace file; or trace.generate)");
   }
   e.trace_file = find_data_file(e.trace_file, file);

@@ -18,6 +18,8 @@ struct ExperimentInputs {
   std::string experiment_file; // empty: the bundled default experiment
   std::vector<std::pair<std::string, std::string>>
       overrides; // dotted key, value (flags first, then --set)
+  // How overrides[i] was given, for messages ("--until"); empty or past the end: by --set.
+  std::vector<std::string> origins;
 };
 
 struct Experiment {

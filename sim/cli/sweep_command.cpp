@@ -98,6 +98,16 @@ int command_sweep(const std::vector<std::string>& args) {
                                 vm["only"].as<Count>().value, spec.runs.size(),
                                 spec.runs.size() - 1));
   }
+  // Every point's experiment is loaded (cluster, trace settings, keys and ranges) before the first
+  // run starts or sweep.json is written, so that a mistake common to the sweep is reported once,
+  // naming the run, instead of failing every run after the first has taken its time.
+  for (const SweepRun& run : spec.runs) {
+    try {
+      (void)load_experiment(sweep_run_inputs(spec, run));
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: run {} ({}): {}", spec_file, run.index, run.id, e.what()));
+    }
+  }
   write_sweep_plan(dir, spec);
 
   if (vm.count("emit")) {

@@ -37,6 +37,7 @@ std::size_t list_index(const std::string& digits) {
 struct SetOrigin {
   YAML::Node node;
   std::string key;
+  std::string label; // how the user gave it: "--set KEY", or a flag such as "--until"
 };
 
 std::vector<SetOrigin>& set_origins() {
@@ -44,16 +45,16 @@ std::vector<SetOrigin>& set_origins() {
   return origins;
 }
 
-void remember_set_nodes(const YAML::Node& node, const std::string& key) {
-  set_origins().push_back({node, key});
+void remember_set_nodes(const YAML::Node& node, const std::string& key, const std::string& label) {
+  set_origins().push_back({node, key, label});
   if (node.IsMap()) {
     for (const auto& kv : node) {
-      set_origins().push_back({kv.first, key}); // an unknown key is reported at its key node
-      remember_set_nodes(kv.second, key);
+      set_origins().push_back({kv.first, key, label}); // an unknown key is reported at its key node
+      remember_set_nodes(kv.second, key, label);
     }
   } else if (node.IsSequence()) {
     for (const auto& item : node)
-      remember_set_nodes(item, key);
+      remember_set_nodes(item, key, label);
   }
 }
 
@@ -67,7 +68,7 @@ const SetOrigin* set_origin_of(const YAML::Node& node) {
 
 std::string describe(const YamlWhere& where, const YAML::Node& node) {
   if (const SetOrigin* origin = set_origin_of(node)) {
-    std::string out = fmt::format("--set {}: ", origin->key);
+    std::string out = origin->label + ": ";
     if (!where.path.empty() && where.path != origin->key) out += where.path + ": ";
     return out;
   }
@@ -262,22 +263,24 @@ YAML::Node load_yaml_file(const std::string& file) {
   }
 }
 
-void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::string& value) {
+void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::string& value,
+                   const std::string& origin) {
   if (dotted_path.empty()) throw InputError("--set: empty key path");
+  const std::string label = origin.empty() ? "--set " + dotted_path : origin;
   YAML::Node parsed;
   try {
     parsed = YAML::Load(value); // the first document
     std::istringstream in(value);
     if (second_document(in))
-      throw InputError(fmt::format("--set {}: the value holds more than one YAML document, or "
+      throw InputError(fmt::format("{}: the value holds more than one YAML document, or "
                                    "text after the end of the first",
-                                   dotted_path));
+                                   label));
   } catch (const YAML::ParserException& e) {
     throw InputError(
-        fmt::format("--set {}: cannot parse value {}: {}", dotted_path, quote_input(value), e.msg));
+        fmt::format("{}: cannot parse value {}: {}", label, quote_input(value), e.msg));
   }
   check_unique_keys(parsed, "--set", dotted_path);
-  remember_set_nodes(parsed, dotted_path);
+  remember_set_nodes(parsed, dotted_path, label);
   std::vector<std::string> parts;
   std::size_t start = 0;
   while (true) {
@@ -296,14 +299,13 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
     if (cur.IsSequence() && is_index) {
       std::size_t idx = list_index(p);
       if (idx >= cur.size()) {
-        throw InputError(fmt::format("--set {}: index {} is out of range (the list has {} items)",
-                                     dotted_path, p.size() <= 30 ? p : p.substr(0, 30) + "...",
-                                     cur.size()));
+        throw InputError(fmt::format("{}: index {} is out of range (the list has {} items)", label,
+                                     p.size() <= 30 ? p : p.substr(0, 30) + "...", cur.size()));
       }
       chain.push_back(cur[idx]);
     } else {
       if (cur.IsScalar()) {
-        throw InputError(fmt::format("--set {}: '{}' is a value, not a mapping", dotted_path, p));
+        throw InputError(fmt::format("{}: '{}' is a value, not a mapping", label, p));
       }
       YAML::Node next = cur[p];
       if (!next.IsDefined() || next.IsNull()) {
@@ -316,16 +318,15 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
   YAML::Node parent = chain.back();
   const std::string& last = parts.back();
   if (parent.IsScalar()) {
-    throw InputError(
-        fmt::format("--set {}: the parent of '{}' is a value, not a mapping", dotted_path, last));
+    throw InputError(fmt::format("{}: the parent of '{}' is a value, not a mapping", label, last));
   }
   bool is_index = !last.empty() && std::all_of(last.begin(), last.end(), ::isdigit);
   if (parent.IsSequence() && is_index) {
     std::size_t idx = list_index(last);
     if (idx >= parent.size()) {
-      throw InputError(
-          fmt::format("--set {}: index {} is out of range (the list has {} items)", dotted_path,
-                      last.size() <= 30 ? last : last.substr(0, 30) + "...", parent.size()));
+      throw InputError(fmt::format("{}: index {} is out of range (the list has {} items)", label,
+                                   last.size() <= 30 ? last : last.substr(0, 30) + "...",
+                                   parent.size()));
     }
     parent[idx] = parsed;
   } else {

@@ -67,7 +67,9 @@ YAML::Node load_yaml_file(const std::string& file);
 
 // Sets the value at a dotted path ("policy.params.threshold"), creating maps on the way; a
 // numeric segment indexes a sequence. The value is parsed as YAML ("3" is a number, "[1,2]" a
-// list). Used for --set and for sweeps.
-void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::string& value);
+// list). Used for --set and for sweeps. `origin` names where the value came from in messages
+// ("--until"); empty means "--set PATH".
+void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::string& value,
+                   const std::string& origin = "");
 
 } // namespace dlsim
