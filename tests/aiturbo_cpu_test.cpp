@@ -1,4 +1,4 @@
-// AITurbo's +CPU(ps) and +CPU(worker) moves (issue 14 item 2, slides 20-21;
+// AITurbo's +CPU(ps) and +CPU(worker) moves (seed slides 20-21;
 // docs/aiturbo.md#resource-adjustment): the choice among the moves that take no device, and the
 // remaining service after one more core, worked by hand.
 #include "policies/aiturbo/cpu_moves.h"

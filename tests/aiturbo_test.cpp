@@ -1,4 +1,4 @@
-// Jobs that converge and the aiturbo / optimus policies (issue 14, docs/aiturbo.md). Every
+// Jobs that converge and the aiturbo / optimus policies (docs/aiturbo.md). Every
 // expected number is worked out in the comment above it.
 #include "policies/aiturbo/borda.h"
 #include "policies/aiturbo/moves.h"

@@ -1,4 +1,4 @@
-// aiturbo's waiting jobs between rounds (policies/aiturbo/aiturbo.cpp, issue 19): when every
+// aiturbo's waiting jobs between rounds (policies/aiturbo/aiturbo.cpp): when every
 // live job fits the one device type together, a decision walks only the waiting jobs, kept in
 // the queue's order (Aiturbo::waiting_), instead of every job. These runs fail if that list
 // loses a job (an arrival, or one suspended at a round) or its order: the job would start at

@@ -1,4 +1,4 @@
-// The declared configuration (issue 17 item 3): one table reads the keys, checks them, writes
+// The declared configuration: one table reads the keys, checks them, writes
 // run.yaml, vets --set paths and prints the key reference that docs/experiments.md holds.
 #include "sim/cli/experiment.h"
 #include "sim/cli/experiment_keys.h"

@@ -1,4 +1,4 @@
-// The CPU side of a parameter-server step (issue 14 item 2, docs/scaling.md#cpu-cores-of-ps-and-
+// The CPU side of a parameter-server step (docs/scaling.md#cpu-cores-of-ps-and-
 // workers): CPU cores per PS and per worker change the update and copy times, worked by hand.
 #include "sim/runtime/scaling_model.h"
 #include "tests/support/harness.h"

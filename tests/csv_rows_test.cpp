@@ -1,5 +1,5 @@
 // Every trace reader and --format auto read a file the same with or without a UTF-8 byte order
-// mark at the start and blank lines at the end (issue 20: a trailing blank line failed a native
+// mark at the start and blank lines at the end (a trailing blank line once failed a native
 // trace, a BOM broke --format auto).
 #include "tests/support/harness.h"
 

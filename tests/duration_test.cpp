@@ -1,4 +1,4 @@
-// Durations with units where seconds are asked (issue 16 item 8): the parser, a config key, a
+// Durations with units where seconds are asked: the parser, a config key, a
 // policy parameter and --until.
 #include "sim/engine/duration.h"
 #include "tests/support/harness.h"

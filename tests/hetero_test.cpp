@@ -1,4 +1,4 @@
-// Heterogeneity (issue 12): per-model speeds on every device kind, jobs that accept several
+// Heterogeneity: per-model speeds on every device kind, jobs that accept several
 // types, and the heterogeneity-aware policies (max-throughput, fifo and las with hetero: true).
 #include "support/harness.h"
 #include "support/invariants.h"
@@ -81,7 +81,7 @@ double brute_force(const TypeChoiceProblem& p, std::vector<std::int32_t>& at, st
 
 const char* const kTwoByTwo = "nodes:\n  - {count: 1, devices: {V100: 2}}\n"
                               "  - {count: 1, devices: {K80: 2}}\n";
-// Issue 12's case: 2 lstm then 4 resnet50 jobs, all at 0, 1000 s each on the reference V100.
+// The case: 2 lstm then 4 resnet50 jobs, all at 0, 1000 s each on the reference V100.
 const char* const kTwoByTwoTrace = "id,submit_s,workers,duration_s,model\n"
                                    "l1,0,1,1000,lstm\nl2,0,1,1000,lstm\n"
                                    "r1,0,1,1000,resnet50\nr2,0,1,1000,resnet50\n"
@@ -167,7 +167,7 @@ TEST_CASE("the type exchange finds the optimum of small random cases", "[hetero]
 }
 
 TEST_CASE("every zoo model has a time or a reason on every catalog type", "[hetero][zoo]") {
-  // The GPU columns predate issue 12 (gpt2 has no K80 entry: 12 GB does not fit a K80 die,
+  // The GPU columns came first (gpt2 has no K80 entry: 12 GB does not fit a K80 die,
   // which the memory check enforces). Every model says how fast it trains on each non-GPU kind,
   // or why it cannot.
   for (const ModelInfo& m : zoo().models) {

@@ -1,4 +1,4 @@
-// HorusDevices (policies/horus_devices.h, issue 19): the devices util-reactive and
+// HorusDevices (policies/horus_devices.h): the devices util-reactive and
 // util-proactive choose from, grouped by what the Horus cost rule reads of them and kept from one
 // decision to the next. Its choice must be, device for device, the one of repeated
 // horus_choose() over every device (the policies' scan before the groups).

@@ -1,4 +1,4 @@
-// Interference from data (issue 11 item 3, docs/runtime.md#co-location-and-interference): a curve
+// Interference from data (docs/runtime.md#co-location-and-interference): a curve
 // per device type, and measured pair slowdowns (Gavel's) that replace the curve for the pairs
 // they list, each job of a pair with its own factor.
 #include "sim/engine/error.h"

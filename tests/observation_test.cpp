@@ -1,4 +1,4 @@
-// What a policy may observe (issue 11 item 4, docs/policies.md#what-a-policy-sees): nothing of a
+// What a policy may observe (docs/policies.md#what-a-policy-sees): nothing of a
 // job before its submission.
 #include "support/harness.h"
 

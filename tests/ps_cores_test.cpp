@@ -1,5 +1,5 @@
-// Parameter servers that hold CPU cores on nodes, and changes of a running job's cores (issue 14
-// item 2; docs/scaling.md#parameter-servers-that-hold-cores, docs/runtime.md#cpu-resize). Every
+// Parameter servers that hold CPU cores on nodes, and changes of a running job's cores
+// (docs/scaling.md#parameter-servers-that-hold-cores, docs/runtime.md#cpu-resize). Every
 // expected number is worked out in the comment above it.
 #include "policies/registry.h"
 #include "sim/engine/error.h"

@@ -1,6 +1,6 @@
 // The rate model's terms one by one (sim/runtime/rate_model.h), each against a number worked
 // out by hand in the comment above it, and the refusal of time slices that leave no time to
-// compute (issue 20: a Gandiva slice <= switch_s finished jobs at t=0; exact slices shorter than
+// compute (a Gandiva slice <= switch_s finished jobs at t=0; exact slices shorter than
 // suspend + resume never ended).
 #include "policies/registry.h"
 #include "sim/engine/error.h"
@@ -156,7 +156,7 @@ std::unique_ptr<Policy> gandiva_with(const std::string& params) {
 
 } // namespace
 
-TEST_CASE("gandiva's slice must be longer than the switch (issue 20: jobs finished at t=0)",
+TEST_CASE("gandiva's slice must be longer than the switch (else jobs finish at t=0)",
           "[rate_model][gandiva][errors]") {
   // slice_s 0.25 with the default switch_s 1 used to give a 1e12 slowdown, an int64 overflow
   // and jobs marked finished with a fraction of their work. Now the run does not start.
@@ -174,7 +174,7 @@ TEST_CASE("gandiva's slice must be longer than the switch (issue 20: jobs finish
                   InputError);
 }
 
-TEST_CASE("gandiva's exact slices must outlast suspend + resume (issue 20: the run hung)",
+TEST_CASE("gandiva's exact slices must outlast suspend + resume (else the run hangs)",
           "[rate_model][gandiva][errors]") {
   // suspend 5 s + resume 5 s = 10 s per turn change; an 8 s slice ended before its job resumed,
   // so turns rotated forever with no progress. Now refused at set-up; 11 s works.

@@ -1,4 +1,4 @@
-// What the 1M-job replay's cost cuts (issue 19, session 9) must keep: the summary's statistics
+// What the 1M-job replay's cost cuts must keep: the summary's statistics
 // from durations sorted as integers, the free-device buckets as bits walked in node id order, the
 // FIFO queue's kinds read from its mask, and same-time events in their band order.
 #include "sim/engine/rng.h"

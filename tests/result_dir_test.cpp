@@ -1,4 +1,4 @@
-// Atomic result directories (issue 20 item 3, docs/outputs.md): a killed run leaves the earlier
+// Atomic result directories (docs/outputs.md): a killed run leaves the earlier
 // run or the new one, never a mix; --out is checked before the run; names are made safe;
 // run.yaml re-runs from anywhere; sweeps do not outlive their parent; temporaries are cleaned.
 #include "sim/cli/run_experiment.h"

@@ -1,4 +1,4 @@
-// Strict YAML (issue 20, item 4): a repeated key and a second document are errors naming the
+// Strict YAML: a repeated key and a second document are errors naming the
 // file and line, in experiment and cluster files and in --set values alike.
 #include "sim/cli/experiment.h"
 #include "sim/config/yaml_reader.h"

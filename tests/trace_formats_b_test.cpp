@@ -387,7 +387,7 @@ TEST_CASE("openb: bad pod lists name file, line and column", "[trace][openb][err
 TEST_CASE("openb: every real pod list imports with its hand count", "[trace][openb][real]") {
   const std::string dir = kShared + "/alibaba-openb-gpu-v2023";
   REQUIRE_SHARED(dir);
-  // Pods that ran, GPU and CPU-only (issue 18). With times: awk -F, 'NR>1 && $11!=""' FILE | wc -l
+  // Pods that ran, GPU and CPU-only. With times: awk -F, 'NR>1 && $11!=""' FILE | wc -l
   // (of which CPU-only: add && $4==0; cpu0 has none, cpu300 2,936, default and the gpushare and
   // gpuspec lists 1,052); the multigpu files have no times, so every row: awk 'NR>1' FILE | wc -l
   // (1,088 of them CPU-only).

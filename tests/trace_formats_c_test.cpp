@@ -1,4 +1,4 @@
-// Issue 18: real traces as they happened (run times observed on the GPU type that ran them).
+// Real traces as they happened (run times observed on the GPU type that ran them).
 #include "tests/support/harness.h"
 
 #include "workloads/formats/muri.h"
@@ -44,7 +44,7 @@ TEST_CASE("openb: a T4-pinned pod replays its observed run time on a cluster of 
   ScratchDir dir;
   // The row of openb_pod_list_gpuspec25.csv (shared/traces/alibaba-openb-gpu-v2023), as is:
   // observed run time = deletion - scheduled = 10,959,245 - 6,595,531 = 4,363,714 s. Read as a
-  // run time on the reference V100 it ran 1.754x longer on a T4 (7,655,638.6 s, issue 18).
+  // run time on the reference V100 it ran 1.754x longer on a T4 (7,655,638.6 s).
   std::string pods =
       dir.write("pods.csv",
                 "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"

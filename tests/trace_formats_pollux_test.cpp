@@ -1,4 +1,4 @@
-// Issue 18: Pollux's workloads, with run times derived from the applications' profiles
+// Pollux's workloads, with run times derived from the applications' profiles
 // (docs/traces.md#pollux---format-pollux).
 #include "tests/support/harness.h"
 #include "tests/support/skip.h"

@@ -1,4 +1,4 @@
-// Packing by GPU utilization (issue 13, docs/utilization.md): the Horus cost rule, the reactive
+// Packing by GPU utilization (docs/utilization.md): the Horus cost rule, the reactive
 // profiling window, proactive placement by a predictor, and the predictor file.
 #include "support/harness.h"
 #include "support/invariants.h"

@@ -53,7 +53,7 @@ inline char* put_pair(char* p, unsigned v) { // v < 100
 
 // An unsigned integer in decimal, straight at the pointer: fmt's compiled format writes two
 // digits at a time from its own table and, measured on 20 million values, is as fast as a
-// hand-written digit writer (session 11, docs/performance.md).
+// hand-written digit writer (docs/performance.md).
 inline char* write_uint(char* p, std::uint64_t v) {
   return fmt::format_to(p, FMT_COMPILE("{}"), v);
 }

@@ -1,4 +1,4 @@
-// Jobs that converge (issue 14 item 1, docs/aiturbo.md#jobs-that-converge): a job may be given by
+// Jobs that converge (docs/aiturbo.md#jobs-that-converge): a job may be given by
 // a loss curve and a target loss instead of a length. The curve is hidden truth (like
 // JobSpec::iterations, which the reader sets to the iterations the curve needs to reach its
 // target); what a policy may read are the losses observed every `every` iterations

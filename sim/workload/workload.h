@@ -116,8 +116,8 @@ struct PerfTable {
   std::vector<Traffic> traffic;
 };
 
-// What a predictor can read from a model's computation graph before the job runs (issue 11
-// item 4, issue 13): public facts of the model from the zoo (docs/models.md), not of any job.
+// What a predictor can read from a model's computation graph before the job runs:
+// public facts of the model from the zoo (docs/models.md), not of any job.
 struct ModelFeatures {
   std::string family;           // "cnn", "transformer", "rnn", ...; "" for no model
   double params_m = 0;          // parameters, millions

@@ -65,7 +65,7 @@ struct JobError {
 };
 
 // A JSON value for an error message without dump() on a container: dump() recurses, so a value
-// nested 100,000 deep overflowed the stack while the message was being written (issue 20).
+// nested 100,000 deep overflowed the stack while the message was being written.
 std::string json_excerpt(const json& v) {
   if (v.is_array()) return fmt::format("an array of {} items", v.size());
   if (v.is_object()) return fmt::format("an object of {} keys", v.size());
