@@ -1,7 +1,7 @@
-// The compact job record (sim/runtime/job.h, device_list.h, docs/performance.md#smaller-records-
-// session-10): a job's devices in 8 bytes, kept right through every action that changes them;
-// the time a job ran alone, kept as its run time less the time it ran crowded; the shards
-// set_ps gave, kept aside.
+// The compact job record (sim/runtime/job.h, device_list.h,
+// docs/performance.md#what-the-loop-holds-per-job): a job's devices in 8 bytes, kept right through
+// every action that changes them; the time a job ran alone, kept as its run time less the time it
+// ran crowded; the shards set_ps gave, kept aside.
 #include "sim/runtime/device_list.h"
 #include "tests/support/scripted_run.h"
 
