@@ -113,15 +113,14 @@ PolicyEntry drf_policy() {
           "dominant resource fairness over devices, CPUs and memory: the user with the smallest "
           "dominant share starts its oldest job next; non-preemptive",
           false,
-          {{"group_by", ParamType::kText, "user",
-            "whose shares are equalized: user or queue (the trace's virtual cluster)"}},
+          {{"group_by",
+            ParamType::kText,
+            "user",
+            "whose shares are equalized: user or queue (the trace's virtual cluster)",
+            {.choices = {"user", "queue"}}}},
           [](const PolicySetup& s) {
-            std::string by = s.params.text("group_by");
-            if (by != "user" && by != "queue") {
-              throw InputError(
-                  fmt::format("policy.params.group_by: expected user or queue, got '{}'", by));
-            }
-            return std::make_unique<Drf>(s.placement, /*by_queue=*/by == "queue");
+            return std::make_unique<Drf>(s.placement,
+                                         /*by_queue=*/s.params.text("group_by") == "queue");
           }};
 }
 

@@ -9,8 +9,11 @@
 // start cannot be estimated, it has no reservation and any job that fits may start.
 #include "policies/fifo_backfill.h"
 
+#include "sim/cluster/fit.h"
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <list>
 #include <optional>
 #include <set>
@@ -24,10 +27,14 @@ namespace {
 // Whole workers of `req` that fit on a node with `dev` free devices, `cpu` cores and `mem` GB.
 std::uint32_t workers_fitting(const JobRequest& req, const RequestDetails& rd, double dev,
                               double cpu, double mem) {
-  double k = std::floor(dev / req.devices_per_worker + 1e-9);
-  if (rd.cpus_per_worker > 0) k = std::min(k, std::floor(cpu / rd.cpus_per_worker + 1e-9));
-  if (rd.mem_gb_per_worker > 0) k = std::min(k, std::floor(mem / rd.mem_gb_per_worker + 1e-9));
-  return k > 0 ? static_cast<std::uint32_t>(k) : 0;
+  // A host task asks for no device: its workers are bounded by cores and memory alone.
+  std::uint32_t k = std::numeric_limits<std::uint32_t>::max();
+  if (req.devices_per_worker > 0) {
+    const double whole = std::floor(dev / req.devices_per_worker);
+    k = whole > 0 ? static_cast<std::uint32_t>(whole) : 0;
+  }
+  k = std::min(k, workers_in(cpu, rd.cpus_per_worker));
+  return std::min(k, workers_in(mem, rd.mem_gb_per_worker));
 }
 
 // The head's reservation: what each node will have free at the shadow time, counted for the

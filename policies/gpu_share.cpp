@@ -8,14 +8,14 @@
 // configured placement. Reads only requests: not an oracle.
 #include "policies/gpu_share.h"
 
+#include "sim/cluster/fit.h"
+
 #include <algorithm>
 #include <limits>
 
 namespace dlsim {
 
 namespace {
-
-constexpr double kEps = 1e-9;
 
 class GpuShare final : public Policy {
 public:
@@ -55,13 +55,13 @@ private:
     const DeviceSlot& slot = view.device(d);
     const RequestDetails& rd = view.details(j);
     if (slot.count >= DeviceSlot::kMaxShare) return false;
-    if (slot.guaranteed + rd.gpu_share_min > 1 + kEps) return false;
+    if (!fits_in(slot.guaranteed + rd.gpu_share_min, 1)) return false;
     double cap = view.cluster().type_of(d).memory_gb;
-    if (cap > 0 && rd.gpu_mem_gb > 0 && slot.mem_gb + rd.gpu_mem_gb > cap + kEps) return false;
+    if (cap > 0 && rd.gpu_mem_gb > 0 && !fits_in(slot.mem_gb + rd.gpu_mem_gb, cap)) return false;
     // Host CPUs and memory for one more worker on the device's node.
     NodeId n = view.cluster().devices[d].node;
-    return rd.cpus_per_worker <= view.node_cpu_free(n) + kEps &&
-           rd.mem_gb_per_worker <= view.node_mem_free(n) + kEps;
+    return fits_in(rd.cpus_per_worker, view.node_cpu_free(n)) &&
+           fits_in(rd.mem_gb_per_worker, view.node_mem_free(n));
   }
 
   // Best fit: for each worker, the shared device of one compatible type with the least share

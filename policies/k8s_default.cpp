@@ -653,20 +653,8 @@ private:
 K8sDefaultOptions k8s_default_options(const PolicyParams& params) {
   K8sDefaultOptions o;
   o.pod_interval_s = params.seconds("pod_interval_s");
-  if (!(o.pod_interval_s >= 0)) {
-    throw InputError(
-        fmt::format("policy.params.pod_interval_s: must be 0 or more, got {}", o.pod_interval_s));
-  }
   check_seconds(o.pod_interval_s, "policy.params.pod_interval_s");
-  std::string scoring = params.text("scoring");
-  if (scoring == "LeastAllocated") {
-    o.most_allocated = false;
-  } else if (scoring == "MostAllocated") {
-    o.most_allocated = true;
-  } else {
-    throw InputError(fmt::format(
-        "policy.params.scoring: expected LeastAllocated or MostAllocated, got '{}'", scoring));
-  }
+  o.most_allocated = params.text("scoring") == "MostAllocated";
   return o;
 }
 
@@ -677,10 +665,16 @@ PolicyEntry k8s_default_policy() {
           "Kubernetes' default scheduler: pods placed one at a time (spread by LeastAllocated), no "
           "gang: a partly placed job holds its devices idle and may deadlock",
           false,
-          {{"pod_interval_s", ParamType::kSeconds, "0.1",
-            "seconds between the creation of consecutive pods of a job"},
-           {"scoring", ParamType::kText, "LeastAllocated",
-            "NodeResourcesFit scoring: LeastAllocated (spread) or MostAllocated (pack)"}},
+          {{"pod_interval_s",
+            ParamType::kSeconds,
+            "0.1",
+            "seconds between the creation of consecutive pods of a job",
+            {.min = 0}},
+           {"scoring",
+            ParamType::kText,
+            "LeastAllocated",
+            "NodeResourcesFit scoring: LeastAllocated (spread) or MostAllocated (pack)",
+            {.choices = {"LeastAllocated", "MostAllocated"}}}},
           [](const PolicySetup& s) {
             return std::make_unique<K8sDefault>(k8s_default_options(s.params));
           }};

@@ -61,16 +61,14 @@ PolicyEntry max_throughput_policy() {
           "heterogeneity-aware (Gavel's max_sum_throughput): free devices go to the waiting jobs "
           "and types that maximise summed normalized throughput; non-preemptive",
           false,
-          {{"window", ParamType::kNumber, "256",
-            "waiting jobs, oldest first, that one decision considers"}},
+          {{"window",
+            ParamType::kNumber,
+            "256",
+            "waiting jobs, oldest first, that one decision considers",
+            {.min = 1, .max = 1e6, .whole = true}}},
           [](const PolicySetup& s) {
-            double w = s.params.number("window");
-            if (!(w >= 1) || w != std::floor(w) || w > 1e6)
-              throw InputError(fmt::format(
-                  "policy.params.window: expected a whole number of jobs from 1 to 1000000, "
-                  "got {}",
-                  w));
-            return std::make_unique<MaxThroughput>(s.placement, static_cast<std::size_t>(w));
+            return std::make_unique<MaxThroughput>(
+                s.placement, static_cast<std::size_t>(s.params.number("window")));
           }};
 }
 

@@ -1,5 +1,7 @@
 #include "policies/priority_pass.h"
 
+#include "sim/cluster/fit.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -237,7 +239,8 @@ std::int64_t FreeModel::total_dev(DeviceTypeId t) const {
 
 // Workers of `per` each that `have` holds, as fit() counts them (unbounded when per is 0).
 double FreeModel::workers_by(double per, double have) {
-  return per > 0 ? std::floor(have / per + 1e-9) : std::numeric_limits<double>::infinity();
+  return per > 0 ? static_cast<double>(workers_in(have, per))
+                 : std::numeric_limits<double>::infinity();
 }
 
 std::uint32_t FreeModel::fit(const JobRequest& r, NodeId n, DeviceTypeId t) const {
@@ -245,11 +248,13 @@ std::uint32_t FreeModel::fit(const JobRequest& r, NodeId n, DeviceTypeId t) cons
   if (dev <= 0) return 0;
   double cpu = view_->node_cpu_free(n) + dcpu_[n];
   double mem = view_->node_mem_free(n) + dmem_[n];
-  double k = std::floor(static_cast<double>(dev) / r.devices_per_worker + 1e-9);
+  // A host task asks for no device: its workers are bounded by cores and memory alone.
+  std::uint32_t k = r.devices_per_worker > 0
+                        ? static_cast<std::uint32_t>(dev / r.devices_per_worker)
+                        : std::numeric_limits<std::uint32_t>::max();
   const RequestDetails& rd = view_->details_of(r);
-  if (rd.cpus_per_worker > 0) k = std::min(k, std::floor(cpu / rd.cpus_per_worker + 1e-9));
-  if (rd.mem_gb_per_worker > 0) k = std::min(k, std::floor(mem / rd.mem_gb_per_worker + 1e-9));
-  return k > 0 ? static_cast<std::uint32_t>(k) : 0;
+  k = std::min(k, workers_in(cpu, rd.cpus_per_worker));
+  return std::min(k, workers_in(mem, rd.mem_gb_per_worker));
 }
 
 void FreeModel::change_dev(NodeId n, DeviceTypeId t, std::int64_t delta) {

@@ -24,6 +24,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace dlsim {
 
@@ -97,7 +98,46 @@ void check_type(const PolicyParams& params, const ParamSpec& p) {
   }
 }
 
+// The declared range (ParamRange): every number within it, a word among the choices.
+void check_range(const PolicyParams& params, const ParamSpec& p) {
+  const ParamRange& r = p.range;
+  if (!r.choices.empty() && p.type == ParamType::kText) {
+    const std::string v = params.text(p.key);
+    if (std::find(r.choices.begin(), r.choices.end(), v) == r.choices.end())
+      throw InputError(
+          fmt::format("policy.params.{}: expected {}, got '{}'", p.key, describe_range(p), v));
+    return;
+  }
+  if (!r.min && !r.max && !r.whole) return;
+  std::vector<double> values;
+  if (p.type == ParamType::kNumber) values.push_back(params.number(p.key));
+  if (p.type == ParamType::kSeconds) values.push_back(params.seconds(p.key));
+  if (p.type == ParamType::kNumbers) values = params.numbers(p.key);
+  for (double v : values) {
+    const bool ok = std::isfinite(v) && (!r.min || (r.above_min ? v > *r.min : v >= *r.min)) &&
+                    (!r.max || v <= *r.max) && (!r.whole || v == std::floor(v));
+    if (!ok)
+      throw InputError(
+          fmt::format("policy.params.{}: expected {}, got {}", p.key, describe_range(p), v));
+  }
+}
+
 } // namespace
+
+std::string describe_range(const ParamSpec& p) {
+  const ParamRange& r = p.range;
+  if (!r.choices.empty()) return fmt::format("one of: {}", fmt::join(r.choices, ", "));
+  if (!r.min && !r.max && !r.whole) return "";
+  std::string what = r.whole ? "a whole number" : "a number";
+  if (p.type == ParamType::kSeconds) what = r.whole ? "a whole number of seconds" : "seconds";
+  if (p.type == ParamType::kNumbers) what = r.whole ? "whole numbers" : "numbers";
+  if (r.min && r.max)
+    return r.above_min ? fmt::format("{} in ({}, {}]", what, *r.min, *r.max)
+                       : fmt::format("{} from {} to {}", what, *r.min, *r.max);
+  if (r.min) return fmt::format("{} {} {}", what, r.above_min ? ">" : ">=", *r.min);
+  if (r.max) return fmt::format("{} <= {}", what, *r.max);
+  return what;
+}
 
 bool uses_oracle(const PolicyEntry& entry, const PolicyParams& params) {
   if (!entry.oracle) return false;
@@ -133,8 +173,10 @@ PolicyParams resolve_params(const PolicyEntry& entry, const YAML::Node& given) {
     if (!out[p.key].IsDefined() || out[p.key].IsNull()) out[p.key] = YAML::Load(p.default_value);
   }
   PolicyParams params(out, entry.name);
-  for (const auto& p : entry.params)
+  for (const auto& p : entry.params) {
     check_type(params, p);
+    check_range(params, p);
+  }
   return params;
 }
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,12 +38,29 @@ enum class ParamType : std::uint8_t {
   kDataFile,
 };
 
+// The values a parameter may take beyond its type, declared with it: resolve_params checks them
+// (naming policy.params.<key>) and `dlsim list policies` shows them, so no factory writes its own
+// range check. Numbers (each number of a kNumbers list, in seconds for kSeconds) lie within
+// [min, max], above min when `above_min`, and are whole when `whole`; a kText value is one of
+// `choices` when any are given.
+struct ParamRange {
+  std::optional<double> min{};
+  std::optional<double> max{};
+  bool above_min = false;
+  bool whole = false;
+  std::vector<std::string> choices{};
+};
+
 struct ParamSpec {
   std::string key;
   ParamType type = ParamType::kText;
   std::string default_value; // as YAML text: the only place the default is written
   std::string doc;
+  ParamRange range{};
 };
+
+// The declared range in words ("a whole number >= 1", "one of: user, queue"); "" when none.
+std::string describe_range(const ParamSpec& p);
 
 // A policy's parameters after validation: every declared key present (defaults filled in),
 // no undeclared key.

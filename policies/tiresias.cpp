@@ -308,12 +308,18 @@ PolicyEntry tiresias_policy() {
           // defaults (docs/policies.md).
           {{"thresholds", ParamType::kNumbers, "[3600]",
             "attained GPU-seconds at which a job moves down one queue; K = entries + 1 queues"},
-           {"promote_knob", ParamType::kNumber, "0",
+           {"promote_knob",
+            ParamType::kNumber,
+            "0",
             "starvation guard: back to the first queue after waiting longer than this many times "
-            "its run time since it was last there (0 = off)"},
-           {"queue_order", ParamType::kText, "entry",
+            "its run time since it was last there (0 = off)",
+            {.min = 0}},
+           {"queue_order",
+            ParamType::kText,
+            "entry",
             "order within a queue: entry (FIFO by time of entering it) or running-first (running "
-            "jobs ahead of waiting ones after every decision, as the Tiresias simulator)"}},
+            "jobs ahead of waiting ones after every decision, as the Tiresias simulator)",
+            {.choices = {"entry", "running-first"}}}},
           [](const PolicySetup& s) {
             return std::make_unique<Tiresias>(s.placement, tiresias_options(s.params));
           }};
@@ -332,17 +338,7 @@ TiresiasOptions tiresias_options(const PolicyParams& params) {
     check_seconds(o.thresholds[i], "policy.params.thresholds");
   }
   o.promote_knob = params.number("promote_knob");
-  if (!(o.promote_knob >= 0)) {
-    throw InputError(fmt::format("policy.params.promote_knob: expected a number >= 0 (0 turns the "
-                                 "starvation guard off), got {}",
-                                 o.promote_knob));
-  }
-  std::string order = params.text("queue_order");
-  if (order != "entry" && order != "running-first") {
-    throw InputError(
-        fmt::format("policy.params.queue_order: expected entry or running-first, got '{}'", order));
-  }
-  o.running_first = order == "running-first";
+  o.running_first = params.text("queue_order") == "running-first";
   return o;
 }
 

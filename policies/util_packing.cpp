@@ -257,12 +257,21 @@ private:
 };
 
 std::vector<ParamSpec> horus_params() {
-  return {{"lookahead", ParamType::kNumber, "5",
-           "waiting jobs considered at each placement, in submission order (Horus k = 5)"},
-          {"mem_margin_gb", ParamType::kNumber, "0.5",
-           "GPU memory that must stay free after a placement (Horus: 500 MB)"},
-          {"max_tasks", ParamType::kNumber, "3",
-           "jobs per GPU at most (Horus: 3), also bounded by runtime.max_jobs_per_device"}};
+  return {{"lookahead",
+           ParamType::kNumber,
+           "5",
+           "waiting jobs considered at each placement, in submission order (Horus k = 5)",
+           {.min = 1, .max = 1e6, .whole = true}},
+          {"mem_margin_gb",
+           ParamType::kNumber,
+           "0.5",
+           "GPU memory that must stay free after a placement (Horus: 500 MB)",
+           {.min = 0}},
+          {"max_tasks",
+           ParamType::kNumber,
+           "3",
+           "jobs per GPU at most (Horus: 3), also bounded by runtime.max_jobs_per_device",
+           {.min = 1, .max = 8, .whole = true}}};
 }
 
 UtilPackingOptions options_from(const PolicySetup& s, PackMode mode, std::string name) {
@@ -271,22 +280,9 @@ UtilPackingOptions options_from(const PolicySetup& s, PackMode mode, std::string
   o.name = std::move(name);
   o.placement = s.placement;
   if (mode == PackMode::kSlot) return o;
-  const double k = s.params.number("lookahead");
-  if (!(k >= 1) || k != std::floor(k) || k > 1e6) {
-    throw InputError(
-        fmt::format("policy.params.lookahead: expected a whole number >= 1, got {}", k));
-  }
-  o.lookahead = static_cast<std::size_t>(k);
+  o.lookahead = static_cast<std::size_t>(s.params.number("lookahead"));
   o.horus.mem_margin_gb = s.params.number("mem_margin_gb");
-  if (!(o.horus.mem_margin_gb >= 0)) {
-    throw InputError("policy.params.mem_margin_gb: expected a number of GB >= 0");
-  }
-  const double tasks = s.params.number("max_tasks");
-  if (!(tasks >= 1) || tasks != std::floor(tasks) || tasks > 8) {
-    throw InputError(
-        fmt::format("policy.params.max_tasks: expected a whole number 1..8, got {}", tasks));
-  }
-  o.horus.max_tasks = static_cast<int>(tasks);
+  o.horus.max_tasks = static_cast<int>(s.params.number("max_tasks"));
   if (mode == PackMode::kProactive) {
     const PolicySetup::DataFile* file = s.data_file("predictor");
     if (!file) {

@@ -487,3 +487,34 @@ TEST_CASE("bad policy parameters name the key", "[policy][params]") {
   CHECK_THROWS_WITH(make("tiresias", "{queue_order: lifo}"),
                     Catch::Contains("policy.params.queue_order"));
 }
+
+TEST_CASE("a parameter's declared range is checked where it is declared and listed with it",
+          "[policy][params]") {
+  auto error = [](const std::string& name, const std::string& params) -> std::string {
+    try {
+      resolve_params(find_policy(name), YAML::Load(params));
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  CHECK(error("util-reactive", "{max_tasks: 9}") ==
+        "policy.params.max_tasks: expected a whole number from 1 to 8, got 9");
+  CHECK(error("util-reactive", "{max_tasks: 2.5}") ==
+        "policy.params.max_tasks: expected a whole number from 1 to 8, got 2.5");
+  CHECK(error("util-reactive", "{mem_margin_gb: -0.5}") ==
+        "policy.params.mem_margin_gb: expected a number >= 0, got -0.5");
+  CHECK(error("max-throughput", "{window: 0}") ==
+        "policy.params.window: expected a whole number from 1 to 1000000, got 0");
+  CHECK(error("k8s-default", "{pod_interval_s: -1}") ==
+        "policy.params.pod_interval_s: expected seconds >= 0, got -1");
+  CHECK(error("drf", "{group_by: team}") ==
+        "policy.params.group_by: expected one of: user, queue, got 'team'");
+  CHECK(error("tiresias", "{promote_knob: .nan}") ==
+        "policy.params.promote_knob: expected a number >= 0, got nan");
+  // The bounds themselves are accepted.
+  CHECK(error("util-reactive", "{max_tasks: 8, lookahead: 1, mem_margin_gb: 0}") == "no error");
+  const PolicyEntry& util = find_policy("util-reactive");
+  CHECK(describe_range(util.params[2]) == "a whole number from 1 to 8");
+  CHECK(describe_range(find_policy("drf").params[0]) == "one of: user, queue");
+}

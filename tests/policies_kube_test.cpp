@@ -442,7 +442,8 @@ TEST_CASE("kube-batch configuration errors name the key and what is valid",
   const PolicyEntry& k8s = find_policy("k8s-default");
   CHECK_THROWS_WITH(k8s.make(PolicySetup{Placement::kConsolidate,
                                          resolve_params(k8s, YAML::Load("{scoring: Random}"))}),
-                    Catch::Contains("LeastAllocated or MostAllocated"));
+                    Catch::Contains("policy.params.scoring: expected one of: LeastAllocated, "
+                                    "MostAllocated, got 'Random'"));
 }
 
 // ---- the command line

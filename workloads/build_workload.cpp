@@ -1,5 +1,6 @@
 #include "workloads/build_workload.h"
 
+#include "sim/cluster/fit.h"
 #include "sim/engine/error.h"
 #include "sim/engine/rng.h"
 #include "workloads/device_type_set.h"
@@ -61,6 +62,14 @@ PerfTable build_perf_table(const ModelZoo& zoo, const std::vector<DeviceType>& t
 
 namespace {
 
+// Workers a node of group `g` holds by its CPU cores and memory, at most `by_devices`.
+std::uint64_t workers_per_node(const NodeGroup& g, std::uint64_t by_devices,
+                               const RequestDetails& rd) {
+  const std::uint64_t by_cores = workers_in(g.cpu_cores, rd.cpus_per_worker);
+  return std::min(
+      {by_devices, by_cores, std::uint64_t{workers_in(g.memory_gb, rd.mem_gb_per_worker)}});
+}
+
 // How many workers of job `r` the whole cluster could hold at once on type t, if empty.
 std::uint64_t worker_capacity(const Cluster& c, DeviceTypeId t, const JobRequest& r,
                               const RequestDetails& rd) {
@@ -70,14 +79,7 @@ std::uint64_t worker_capacity(const Cluster& c, DeviceTypeId t, const JobRequest
     for (auto [type, n] : g.devices) {
       if (type == t) devs += n;
     }
-    std::uint64_t per_node = devs / r.devices_per_worker;
-    if (rd.cpus_per_worker > 0)
-      per_node = std::min<std::uint64_t>(
-          per_node, static_cast<std::uint64_t>(g.cpu_cores / rd.cpus_per_worker + 1e-9));
-    if (rd.mem_gb_per_worker > 0)
-      per_node = std::min<std::uint64_t>(
-          per_node, static_cast<std::uint64_t>(g.memory_gb / rd.mem_gb_per_worker + 1e-9));
-    total += per_node * g.count;
+    total += workers_per_node(g, devs / r.devices_per_worker, rd) * g.count;
   }
   return total;
 }
@@ -104,11 +106,11 @@ std::string missing_resource(const Cluster& c, std::span<const DeviceTypeId> can
     return fmt::format("no node has {} {}GPUs (the most on one node: {})", r.devices_per_worker,
                        type, most_devices);
   }
-  if (rd.cpus_per_worker > 0 && most_cores + 1e-9 < rd.cpus_per_worker) {
+  if (rd.cpus_per_worker > 0 && !fits_in(rd.cpus_per_worker, most_cores)) {
     return fmt::format("no node with {} {}GPUs has {} CPU cores (the most: {})",
                        r.devices_per_worker, type, rd.cpus_per_worker, most_cores);
   }
-  if (rd.mem_gb_per_worker > 0 && most_memory + 1e-9 < rd.mem_gb_per_worker) {
+  if (rd.mem_gb_per_worker > 0 && !fits_in(rd.mem_gb_per_worker, most_memory)) {
     return fmt::format("no node with {} {}GPUs has {} GB of memory (the most: {} GB)",
                        r.devices_per_worker, type, rd.mem_gb_per_worker, most_memory);
   }
@@ -123,22 +125,15 @@ std::string host_task_misfit(const Cluster& c, const JobRequest& r, const Reques
   for (const auto& g : c.groups) {
     most_cores = std::max(most_cores, g.cpu_cores);
     most_memory = std::max(most_memory, g.memory_gb);
-    std::uint64_t per_node = r.workers;
-    if (rd.cpus_per_worker > 0)
-      per_node = std::min<std::uint64_t>(
-          per_node, static_cast<std::uint64_t>(g.cpu_cores / rd.cpus_per_worker + 1e-9));
-    if (rd.mem_gb_per_worker > 0)
-      per_node = std::min<std::uint64_t>(
-          per_node, static_cast<std::uint64_t>(g.memory_gb / rd.mem_gb_per_worker + 1e-9));
-    total += per_node * g.count;
+    total += workers_per_node(g, r.workers, rd) * g.count;
   }
   if (total >= r.workers) return "";
-  if (rd.cpus_per_worker > most_cores + 1e-9) {
+  if (!fits_in(rd.cpus_per_worker, most_cores)) {
     return fmt::format("a job of 0 devices per worker needs {} CPU cores on one node; the largest "
                        "node has {} cores ({} GB)",
                        rd.cpus_per_worker, most_cores, most_memory);
   }
-  if (rd.mem_gb_per_worker > most_memory + 1e-9) {
+  if (!fits_in(rd.mem_gb_per_worker, most_memory)) {
     return fmt::format("a job of 0 devices per worker needs {} GB of memory on one node; the "
                        "largest node has {} GB ({} cores)",
                        rd.mem_gb_per_worker, most_memory, most_cores);
@@ -162,7 +157,7 @@ std::string ps_misfit(const Cluster& c, const JobRequest& r, const RequestDetail
   const std::uint32_t w = std::max<std::uint32_t>(1, r.min_workers);
   const std::uint32_t per_worker = (r.ps + w - 1) / w;
   const double one = rd.cpus_per_worker + per_worker * static_cast<double>(r.ps_cpus);
-  if (one > most + 1e-9) {
+  if (!fits_in(one, most)) {
     return fmt::format("{} parameter server(s) of {} CPU cores on {} worker(s): a worker's node "
                        "holds {} of them, {} cores with the worker's {}; the largest node has {} "
                        "({} node(s) in the cluster)",
@@ -170,7 +165,7 @@ std::string ps_misfit(const Cluster& c, const JobRequest& r, const RequestDetail
                        c.nodes.size());
   }
   const double all = w * rd.cpus_per_worker + r.ps * static_cast<double>(r.ps_cpus);
-  if (all > total + 1e-9) {
+  if (!fits_in(all, total)) {
     return fmt::format("{} workers of {} CPU cores and {} parameter servers of {} need {} cores; "
                        "the cluster has {}",
                        w, rd.cpus_per_worker, r.ps, r.ps_cpus, all, total);
@@ -279,7 +274,7 @@ public:
                                     : std::span<const DeviceTypeId>(gpu_types_);
     for (DeviceTypeId t : accepted) {
       const double cap = cluster_->types[t].memory_gb;
-      if (cap > 0 && rd.gpu_mem_gb > cap + 1e-9) continue;
+      if (cap > 0 && !fits_in(rd.gpu_mem_gb, cap)) continue;
       if (workload.perf.supports(r.model, t)) used_[t] = 1;
     }
   }
@@ -596,10 +591,11 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       // A replica keeps the whole model on each of its devices (docs/runtime.md).
       const double cap = cluster.types[t].memory_gb;
       most_memory = std::max(most_memory, cap);
-      if (cap > 0 && rd.gpu_mem_gb > cap + 1e-9) continue;
+      if (cap > 0 && !fits_in(rd.gpu_mem_gb, cap)) continue;
       best = std::max(best, worker_capacity(cluster, t, r, rd));
     }
-    if (best == 0 && !candidates.empty() && rd.gpu_mem_gb > most_memory + 1e-9 && most_memory > 0) {
+    if (best == 0 && !candidates.empty() && !fits_in(rd.gpu_mem_gb, most_memory) &&
+        most_memory > 0) {
       reject_row(trace, read_options,
                  tj.gpu_mem_gb >= 0
                      ? where("gpu_mem_gb") +

@@ -1,6 +1,8 @@
 // Affinity placement on free devices, and the node-resource checks every Gandiva action needs.
 #include "policies/gandiva/affinity.h"
 
+#include "sim/cluster/fit.h"
+
 #include <algorithm>
 #include <tuple>
 
@@ -22,9 +24,7 @@ std::vector<DeviceId> free_on(const View& view, const State& st, NodeId n, Devic
 
 std::uint32_t workers_by_resources(const View& view, JobId j, NodeId n, const Claims* claims) {
   const RequestDetails& rd = view.details(j);
-  auto limit = [](double free, double per) {
-    return per > 0 ? static_cast<std::uint32_t>(std::max(0.0, free + 1e-9) / per) : 0xffffffffU;
-  };
+  auto limit = [](double free, double per) { return workers_in(free, per, 0xffffffffU); };
   double cpu = view.node_cpu_free(n);
   double mem = view.node_mem_free(n);
   if (claims) {

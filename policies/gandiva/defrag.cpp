@@ -3,6 +3,7 @@
 #include "policies/gandiva/affinity.h"
 #include "policies/gandiva/groups.h"
 #include "policies/gandiva/migration.h"
+#include "sim/cluster/fit.h"
 
 #include <algorithm>
 #include <tuple>
@@ -76,8 +77,8 @@ bool usage_fits(const View& view, NodeId n, Usage u, const Claims& c) {
     auto it = m.find(n);
     return it == m.end() ? 0.0 : it->second;
   };
-  return u.cpu <= view.node_cpu_free(n) - claimed(c.cpu, n) + 1e-9 &&
-         u.mem <= view.node_mem_free(n) - claimed(c.mem, n) + 1e-9;
+  return fits_in(u.cpu, view.node_cpu_free(n) - claimed(c.cpu, n)) &&
+         fits_in(u.mem, view.node_mem_free(n) - claimed(c.mem, n));
 }
 
 class Planner {
@@ -229,8 +230,8 @@ private:
       auto it = m.find(n);
       return it == m.end() ? 0.0 : it->second;
     };
-    if (want * rd.cpus_per_worker > avail.cpu - claimed(base.cpu, n) + 1e-9 ||
-        want * rd.mem_gb_per_worker > avail.mem - claimed(base.mem, n) + 1e-9) {
+    if (!fits_in(want * rd.cpus_per_worker, avail.cpu - claimed(base.cpu, n)) ||
+        !fits_in(want * rd.mem_gb_per_worker, avail.mem - claimed(base.mem, n))) {
       return std::nullopt;
     }
     p.claims.nodes_off.insert(n);

@@ -19,7 +19,7 @@ struct ExperimentInputs {
   std::vector<std::pair<std::string, std::string>>
       overrides; // dotted key, value (flags first, then --set)
   // How overrides[i] was given, for messages ("--until"); empty or past the end: by --set.
-  std::vector<std::string> origins;
+  std::vector<std::string> origins{};
 };
 
 struct Experiment {

@@ -33,7 +33,9 @@ int command_list(const std::vector<std::string>& args) {
       std::string tag = oracle_tag(p);
       fmt::print("{:<{}} {}{}\n", p.name, width, p.description, tag.empty() ? "" : " " + tag);
       for (const auto& param : p.params) {
-        fmt::print("  {:<24} {} (default: {})\n", param.key, param.doc, param.default_value);
+        const std::string range = describe_range(param);
+        fmt::print("  {:<24} {} (default: {}{}{})\n", param.key, param.doc, param.default_value,
+                   range.empty() ? "" : "; ", range);
       }
     }
     fmt::print("\nEvery policy also takes policy.placement: {}\n",

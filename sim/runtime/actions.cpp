@@ -1,5 +1,6 @@
 // The policy's actions: validation (nothing over-committed, gangs whole, right device type,
 // node CPUs and memory) and their application with modeled costs.
+#include "sim/cluster/fit.h"
 #include "sim/engine/error.h"
 #include "sim/runtime/ps_placement.h"
 #include "sim/runtime/rate_model.h"
@@ -161,7 +162,7 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
                          c.devices[devices[i - i % dpw]].node, c.devices[d].node);
     }
     if (i % dpw == 0) workers_on_node.add(c.devices[d].node);
-    if (double cap = c.type_of(d).memory_gb; cap > 0 && rd.gpu_mem_gb > cap + 1e-9) {
+    if (double cap = c.type_of(d).memory_gb; cap > 0 && !fits_in(rd.gpu_mem_gb, cap)) {
       return fmt::format("device {} ({}) has {} GB of memory, the job's model needs {} GB", d,
                          c.type_of(d).name, cap, rd.gpu_mem_gb);
     }
@@ -206,12 +207,12 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
                         : fmt::format("device {} already holds {} jobs (max_jobs_per_device = {})",
                                       d, slot.count, most);
     }
-    if (controlled && slot.guaranteed + need > 1 + 1e-9) {
+    if (controlled && !fits_in(slot.guaranteed + need, 1)) {
       return fmt::format("device {} has {} of its share guaranteed to others, {} needed", d,
                          slot.guaranteed, need);
     }
     double cap = c.type_of(d).memory_gb;
-    if (cap > 0 && rd.gpu_mem_gb > 0 && slot.mem_gb + rd.gpu_mem_gb > cap + 1e-9) {
+    if (cap > 0 && rd.gpu_mem_gb > 0 && !fits_in(slot.mem_gb + rd.gpu_mem_gb, cap)) {
       return fmt::format("device {} memory: {} GB held + {} GB needed > {} GB", d, slot.mem_gb,
                          rd.gpu_mem_gb, cap);
     }
@@ -225,11 +226,11 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
   for (auto [node, n] : workers_on_node.by_node()) {
     int net = n - own_workers.of(node);
     if (net <= 0) continue;
-    if (worker_cores * net > s_.node_cpu_free[node] + 1e-9) {
+    if (!fits_in(worker_cores * net, s_.node_cpu_free[node])) {
       return fmt::format("node {} has {} free CPU cores, {} needed", node, s_.node_cpu_free[node],
                          worker_cores * net);
     }
-    if (rd.mem_gb_per_worker * net > s_.node_mem_free[node] + 1e-9) {
+    if (!fits_in(rd.mem_gb_per_worker * net, s_.node_mem_free[node])) {
       return fmt::format("node {} has {} GB free memory, {} needed", node, s_.node_mem_free[node],
                          rd.mem_gb_per_worker * net);
     }
@@ -309,11 +310,11 @@ std::optional<std::string> Simulation::check_place_hosts(JobId j,
     ++workers_on_node[n];
   }
   for (auto [node, k] : workers_on_node) {
-    if (rd.cpus_per_worker * k > s_.node_cpu_free[node] + 1e-9) {
+    if (!fits_in(rd.cpus_per_worker * k, s_.node_cpu_free[node])) {
       return fmt::format("node {} has {} free CPU cores, {} needed", node, s_.node_cpu_free[node],
                          rd.cpus_per_worker * k);
     }
-    if (rd.mem_gb_per_worker * k > s_.node_mem_free[node] + 1e-9) {
+    if (!fits_in(rd.mem_gb_per_worker * k, s_.node_mem_free[node])) {
       return fmt::format("node {} has {} GB free memory, {} needed", node, s_.node_mem_free[node],
                          rd.mem_gb_per_worker * k);
     }
@@ -694,7 +695,7 @@ void Control::set_share(JobId j, double share_min, double share_max, std::string
                               "whole device there",
                               d));
     }
-    if (share_min < 1 && others + share_min > 1 + 1e-9) {
+    if (share_min < 1 && !fits_in(others + share_min, 1)) {
       sim_.refuse(j, "set_share",
                   fmt::format("device {} has {} of its share guaranteed to others, {} asked", d,
                               others, share_min));

@@ -1,6 +1,8 @@
 // Ordering GPU types for jobs that name none: fastest first, never one too small for the model.
 #include "sim/runtime/gpu_types.h"
 
+#include "sim/cluster/fit.h"
+
 #include <algorithm>
 
 namespace dlsim {
@@ -17,7 +19,7 @@ std::vector<std::vector<DeviceTypeId>> gpu_types_by_model(const Cluster& cluster
     auto& types = out[m];
     for (DeviceTypeId t : present) {
       double cap = cluster.types[t].memory_gb;
-      if (cap > 0 && mem_gb[m] > cap + 1e-9) continue;
+      if (cap > 0 && !fits_in(mem_gb[m], cap)) continue;
       if (have_perf && !workload.perf.supports(static_cast<ModelId>(m), t)) continue;
       types.push_back(t);
     }

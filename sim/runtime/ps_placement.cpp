@@ -1,5 +1,7 @@
 #include "sim/runtime/ps_placement.h"
 
+#include "sim/cluster/fit.h"
+
 #include <fmt/format.h>
 
 #include <map>
@@ -40,7 +42,7 @@ std::optional<std::string> check_ps_cores(const View& v, JobId j, std::span<cons
   for (auto [n, cores] : need) {
     auto it = back.find(n);
     const double free = v.node_cpu_free(n) + (it == back.end() ? 0.0 : it->second);
-    if (cores > free + 1e-9) {
+    if (!fits_in(cores, free)) {
       return fmt::format("node {} has {} free CPU cores, {} needed by the job's workers ({} each) "
                          "and parameter servers ({} each)",
                          n, free, cores, worker_cores, ps_cores);

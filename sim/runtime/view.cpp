@@ -1,5 +1,6 @@
 #include "sim/runtime/view.h"
 
+#include "sim/cluster/fit.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -51,14 +52,8 @@ std::uint32_t View::workers_fitting_on(JobId j, NodeId n, DeviceTypeId t) const 
   const RequestDetails& rd = details(j);
   std::uint32_t k =
       is_host_task(req) ? req.workers : s_.free.free_on(n, t) / req.devices_per_worker;
-  if (rd.cpus_per_worker > 0) {
-    k = std::min(k, static_cast<std::uint32_t>((s_.node_cpu_free[n] + 1e-9) / rd.cpus_per_worker));
-  }
-  if (rd.mem_gb_per_worker > 0) {
-    k = std::min(k,
-                 static_cast<std::uint32_t>((s_.node_mem_free[n] + 1e-9) / rd.mem_gb_per_worker));
-  }
-  return k;
+  k = std::min(k, workers_in(s_.node_cpu_free[n], rd.cpus_per_worker));
+  return std::min(k, workers_in(s_.node_mem_free[n], rd.mem_gb_per_worker));
 }
 
 std::optional<std::vector<NodeId>> View::host_fit(JobId j) const {
