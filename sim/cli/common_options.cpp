@@ -35,6 +35,8 @@ void add_input_options(po::options_description& o) {
       "unknown-models", po::value<std::string>(),
       "error (default) or duration: run jobs whose model the zoo lacks on their recorded run "
       "times (trace.unknown_models)")(
+      "inflate", po::value<std::string>(),
+      "inflate the workload to TUNE x the cluster's GPUs, FGD's experiment (trace.inflate)")(
       "drop-failed", po::bool_switch(),
       "drop jobs the trace marks failed or killed (trace.drop_failed)");
 }
@@ -56,6 +58,8 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
   if (vm.count("vc")) in.overrides.emplace_back("trace.vc", vm["vc"].as<std::string>());
   if (vm.count("sample"))
     in.overrides.emplace_back("trace.sample", std::to_string(vm["sample"].as<Count>().value));
+  if (vm.count("inflate"))
+    in.overrides.emplace_back("trace.inflate", vm["inflate"].as<std::string>());
   if (vm["drop-failed"].as<bool>()) in.overrides.emplace_back("trace.drop_failed", "true");
   if (vm.count("unknown-models"))
     in.overrides.emplace_back("trace.unknown_models", vm["unknown-models"].as<std::string>());
