@@ -116,6 +116,12 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   SelectionReport selected = select_trace(trace, e.selection, e.seed);
   for (const auto& line : selected.lines())
     fmt::print(warn, "trace: {}\n", line);
+  // -1 is the key's "off"; given on the command line it is a tune, and not above 0.
+  for (const auto& [key, value] : inputs.overrides) {
+    if (key == "trace.inflate" && !(e.inflate > 0)) {
+      throw InputError(fmt::format("--set trace.inflate: must be positive, got {}", value));
+    }
+  }
   if (e.inflate > 0) {
     InflateReport inflated =
         inflate_trace(trace, e.inflate, e.cluster.count_of_kind(DeviceKind::kGpu), e.seed);
