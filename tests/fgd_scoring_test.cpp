@@ -143,8 +143,15 @@ TEST_CASE("FGD puts a share where the expected fragmentation grows least, not by
   CHECK(c.gpu == 0);
   CHECK(c.score == 50);
   CHECK(best_fit_gpu(n, share(1000, 300)) == 1U);
-  // A whole GPU takes GPU 0, leaving {0, 700}: 700 is fragment: 100 x sigmoid(-0.7) = 33.18 -> 33.
-  CHECK(fgd_score(n, whole(1000, 1), mix, before).score == 33);
+  // A whole GPU takes GPU 0, leaving {0, 700}: 700 still holds a 600 share, fragment 0: 50.
+  CHECK(fgd_score(n, whole(1000, 1), mix, before).score == 50);
+  // With 800-milli shares expected, {1000, 700} has 700 of fragment; the 300 share on GPU 0
+  // leaves {700, 700}: 800 fits nowhere, all 1,400 is fragment: 100 x sigmoid(-0.7) = 33.2 -> 33;
+  // on GPU 1, {1000, 400}: 400, 100 x sigmoid(0.3) = 57.4 -> 57. FGD takes GPU 1.
+  ShapeMix big{{share(1000, 800)}, {1.0}};
+  FgdChoice b = fgd_score(n, share(1000, 300), big, expected_frag_milli(n, big));
+  CHECK(b.gpu == 1);
+  CHECK(b.score == 57);
 }
 
 namespace {
@@ -214,7 +221,7 @@ TEST_CASE("the scorers place shares on one node's GPUs and cancel what fits nowh
                                     "s1,0,1,100,0.4,0.4\ns2,1,1,100,0.4,0.4\n"
                                     "s3,2,1,100,0.4,0.4\ns4,3,1,100,0.4,0.4\n"
                                     "s5,4,1,100,0.4,0.4\ns6,5,1,100,0.4,0.4\n"
-                                    "big,6,1,100\n");
+                                    "big,6,1,100,1,1\n");
   w.jobs[job_named(w, "big")].request.devices_per_worker = 4;
   for (const char* policy : {"score-random", "score-dot-product", "score-gpu-clustering",
                              "score-gpu-packing", "score-best-fit", "fgd"}) {
@@ -225,12 +232,9 @@ TEST_CASE("the scorers place shares on one node's GPUs and cancel what fits nowh
       cancelled += s.status == JobStatus::kCancelled ? 1U : 0U;
     CHECK(cancelled == 1);
     CHECK(out.state.jobs[job_named(w, "big")].status == JobStatus::kCancelled);
+    // The six shares fit at once (two 0.4 shares per GPU, 8 places on 4 GPUs): each starts at
+    // its arrival, 0 to 5 s.
+    for (JobId j = 0; j < 6; ++j)
+      CHECK(out.state.jobs[j].first_start == w.jobs[j].request.submit);
   }
-  // Best fit packs: 0.4 + 0.4 on one GPU (0.2 left, no third), so six shares take 3 GPUs.
-  RunOutput packed = run_policy("score-best-fit", c, w);
-  std::set<DeviceId> used;
-  for (JobId j = 0; j < 6; ++j)
-    for (DeviceId d : packed.state.jobs[j].devices)
-      used.insert(d);
-  CHECK(used.size() == 3);
 }
