@@ -11,6 +11,7 @@
 #include "policies/kube_batch/kube_batch.h"
 #include "policies/las.h"
 #include "policies/max_throughput.h"
+#include "policies/scoring/score_policy.h"
 #include "policies/search_sessions.h"
 #include "policies/shortest_gpu_time.h"
 #include "policies/sjf.h"
@@ -47,6 +48,12 @@ const std::vector<PolicyEntry>& policy_registry() {
       gandiva_policy(),
       automl_policy(),
       gpu_share_policy(),
+      score_random_policy(),
+      score_dot_product_policy(),
+      score_gpu_clustering_policy(),
+      score_gpu_packing_policy(),
+      score_best_fit_policy(),
+      fgd_policy(),
       util_slot_policy(),
       util_reactive_policy(),
       util_proactive_policy(),

@@ -35,6 +35,8 @@ void add_input_options(po::options_description& o) {
       "unknown-models", po::value<std::string>(),
       "error (default) or duration: run jobs whose model the zoo lacks on their recorded run "
       "times (trace.unknown_models)")(
+      "inflate", po::value<std::string>(),
+      "inflate the workload to TUNE x the cluster's GPUs, FGD's experiment (trace.inflate)")(
       "drop-failed", po::bool_switch(),
       "drop jobs the trace marks failed or killed (trace.drop_failed)");
 }
@@ -60,6 +62,7 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
   if (vm.count("vc")) from_flag("vc", "trace.vc", text("vc"));
   if (vm.count("sample"))
     from_flag("sample", "trace.sample", std::to_string(vm["sample"].as<Count>().value));
+  if (vm.count("inflate")) from_flag("inflate", "trace.inflate", text("inflate"));
   if (vm["drop-failed"].as<bool>()) from_flag("drop-failed", "trace.drop_failed", "true");
   if (vm.count("unknown-models"))
     from_flag("unknown-models", "trace.unknown_models", text("unknown-models"));

@@ -47,6 +47,7 @@ struct Experiment {
   bool openb_replay_pending = false;    // trace.openb_replay_pending
   std::string unknown_models = "error"; // trace.unknown_models: error or duration
   std::string reshape = "none";         // trace.reshape: none or fit-nodes
+  double inflate = -1;                  // trace.inflate: tune x the cluster's GPUs; -1 = off
   TraceSelection selection;             // trace.time_origin, .drop_failed, .vc, .window, .sample
   std::string models_file = "configs/models/zoo.yaml";
   std::string policy = "fifo";
@@ -54,6 +55,7 @@ struct Experiment {
   YAML::Node policy_params;
   RuntimeConfig runtime;
   double sample_s = 60;
+  bool fragmentation = false; // report.fragmentation: allocation.csv and summary's gpu_sharing
   std::uint64_t seed = 1;
   double until_s = -1; // stop the run at this simulated time; -1 = run to the end
   // The measurement window (report.measure_from_s, report.measure_to_s): summary.json's

@@ -102,6 +102,18 @@ std::vector<ConfigKey> trace_keys(Experiment& e) {
        .doc = "`fit-nodes`: split a worker that no node holds into node-sized workers "
               "([traces.md](traces.md#workers-larger-than-a-node)).",
        .choices = {"none", "fit-nodes"}},
+      {.path = "trace.inflate",
+       .type = KeyType::kNumber,
+       .field = &e.inflate,
+       .doc = "Inflate the workload as the FGD paper's experiments do: shuffle the jobs, draw "
+              "copies with replacement (or remove jobs) until they ask for this many times the "
+              "cluster's GPUs, and let them arrive 1 s apart with none departing before the "
+              "last arrives ([fragmentation.md](fragmentation.md#the-inflated-workload)). Seeded "
+              "by `seed`. Implies `report.fragmentation`.",
+       .min = 0,
+       .min_open = true,
+       .unset = -1,
+       .default_text = "off (`-1`)"},
       {.path = "trace.time_origin",
        .type = KeyType::kText,
        .field = &sel.time_origin,
@@ -173,6 +185,12 @@ std::vector<ConfigKey> experiment_keys(Experiment& e) {
        .doc = "Period of `timeseries.csv` ([outputs.md](outputs.md#timeseriescsv)); at least "
               "dlsim's time step of 1 µs.",
        .min = 1e-6},
+      {.path = "report.fragmentation",
+       .type = KeyType::kFlag,
+       .field = &e.fragmentation,
+       .doc = "Measure GPU sharing: `allocation.csv` (GPUs allocated and fragmented against "
+              "GPUs arrived, per 1% of the cluster's) and `summary.json`'s `gpu_sharing` "
+              "([fragmentation.md](fragmentation.md#measures))."},
       {.path = "report.measure_from_s",
        .type = KeyType::kSeconds,
        .field = &e.measure_from_s,

@@ -9,6 +9,7 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -140,11 +141,16 @@ int command_plot(const std::vector<std::string>& args) {
   write("utilization.dat", utilization_data(runs));
   write("queue.dat", queue_data(runs));
   if (gantt) write("gantt.dat", gantt_data(first));
-  write("plot.gp", plot_script(runs, formats, gantt));
+  // The FGD paper's Fig. 9a when every run measured GPU sharing (report.fragmentation).
+  const bool allocation =
+      std::all_of(runs.begin(), runs.end(), [](const PlotRun& r) { return !r.allocation.empty(); });
+  if (allocation) write("allocation.dat", allocation_data(runs));
+  write("plot.gp", plot_script(runs, formats, gantt, allocation));
   if (render) run_gnuplot(gnuplot, out);
   if (!quiet) {
-    std::string charts =
-        gantt ? "jct_cdf, utilization, queue, gantt" : "jct_cdf, utilization, queue";
+    std::string charts = "jct_cdf, utilization, queue";
+    if (allocation) charts += ", allocation";
+    if (gantt) charts += ", gantt";
     if (render)
       fmt::print("plots ({}) as {} in {}/\n", charts, fmt::join(formats, " and "), out.string());
     else

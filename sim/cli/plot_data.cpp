@@ -187,7 +187,30 @@ PlotRun read_plot_run(const std::string& dir) {
     run.segments = occupancy_from_events(events.rows, end, events_file);
     run.has_events = true;
   }
+  std::string alloc_file = (p / "allocation.csv").string();
+  if (path_exists(alloc_file)) {
+    CsvTable alloc = read_csv_table(alloc_file);
+    std::size_t arrived = column(alloc, "arrived_pct", alloc_file);
+    std::size_t allocated = column(alloc, "alloc_pct", alloc_file);
+    for (std::size_t i = 0; i < alloc.rows.size(); ++i) {
+      std::string where = fmt::format("{}:{}", alloc_file, i + 2);
+      run.allocation.emplace_back(number(alloc.rows[i][arrived], where),
+                                  number(alloc.rows[i][allocated], where));
+    }
+  }
   return run;
+}
+
+std::string allocation_data(const std::vector<PlotRun>& runs) {
+  std::string out = "# dlsim plot: GPU allocation against arrived workload, a block per run: "
+                    "arrived_pct alloc_pct\n";
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    if (r > 0) out += "\n\n";
+    out += fmt::format("# run: {}\n", runs[r].label);
+    for (const auto& [arrived, alloc] : runs[r].allocation)
+      out += fmt::format("{} {}\n", arrived, alloc);
+  }
+  return out;
 }
 
 std::string jct_cdf_data(const std::vector<PlotRun>& runs) {
@@ -274,7 +297,7 @@ std::string gantt_data(const PlotRun& run) {
 }
 
 std::string plot_script(const std::vector<PlotRun>& runs, const std::vector<std::string>& formats,
-                        bool gantt) {
+                        bool gantt, bool allocation) {
   std::string s = "# Written by `dlsim plot`; regenerate the pictures with `gnuplot plot.gp` in "
                   "this directory.\nset datafile commentschars '#'\nset grid\nset key "
                   "outside right top noenhanced\n";
@@ -325,6 +348,17 @@ std::string plot_script(const std::vector<PlotRun>& runs, const std::vector<std:
                        gp_quote(label_prefix(runs, runs[r]) + "running"));
     }
     s += '\n';
+
+    if (allocation) {
+      chart("allocation", "GPU allocation against arrived workload", "arrived workload (% of GPUs)",
+            "GPU allocation ratio (%)");
+      s += "set key inside left top\nplot ";
+      for (std::size_t r = 0; r < runs.size(); ++r) {
+        s += fmt::format("{}'allocation.dat' index {} using 1:2 with lines lw 2 title {}",
+                         r ? ", \\\n     " : "", r, gp_quote(runs[r].label));
+      }
+      s += "\nset key outside right top\n";
+    }
 
     if (gantt) {
       const PlotRun& run = runs.front();

@@ -27,6 +27,9 @@ struct PlotRun {
   };
   std::vector<Segment> segments;
   bool has_events = false;
+  // allocation.csv (report.fragmentation): (arrived_pct, alloc_pct) per 1% bucket; empty when
+  // the run wrote none.
+  std::vector<std::pair<double, double>> allocation;
   std::size_t jobs = 0;
   std::size_t devices = 0; // all devices of the cluster
 };
@@ -55,6 +58,10 @@ std::string utilization_data(const std::vector<PlotRun>& runs);
 // queue.dat: a block per run, "time_s pending_jobs running_jobs" from timeseries.csv.
 std::string queue_data(const std::vector<PlotRun>& runs);
 
+// allocation.dat: a block per run, "arrived_pct alloc_pct" from allocation.csv (the FGD paper's
+// Fig. 9a, docs/fragmentation.md#measures).
+std::string allocation_data(const std::vector<PlotRun>& runs);
+
 // gantt.dat of one run: "device start_s end_s job_index job" per occupancy segment.
 std::string gantt_data(const PlotRun& run);
 
@@ -65,6 +72,6 @@ constexpr std::size_t kGanttAutoMaxJobs = 2'000;
 
 // plot.gp, to be run in the output directory: each chart once per format ("png", "svg").
 std::string plot_script(const std::vector<PlotRun>& runs, const std::vector<std::string>& formats,
-                        bool gantt);
+                        bool gantt, bool allocation = false);
 
 } // namespace dlsim

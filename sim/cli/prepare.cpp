@@ -6,6 +6,7 @@
 #include "workloads/build_workload.h"
 #include "workloads/formats/format_guess.h"
 #include "workloads/formats/registry.h"
+#include "workloads/trace_inflate.h"
 #include "workloads/trace_reshape.h"
 #include "workloads/trace_select.h"
 
@@ -115,6 +116,17 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   SelectionReport selected = select_trace(trace, e.selection, e.seed);
   for (const auto& line : selected.lines())
     fmt::print(warn, "trace: {}\n", line);
+  // -1 is the key's "off"; given on the command line it is a tune, and not above 0.
+  for (const auto& [key, value] : inputs.overrides) {
+    if (key == "trace.inflate" && !(e.inflate > 0)) {
+      throw InputError(fmt::format("--set trace.inflate: must be positive, got {}", value));
+    }
+  }
+  if (e.inflate > 0) {
+    InflateReport inflated =
+        inflate_trace(trace, e.inflate, e.cluster.count_of_kind(DeviceKind::kGpu), e.seed);
+    fmt::print(warn, "trace: {}\n", inflated.line());
+  }
   // Jobs whose workers no node holds: split them (trace.reshape), or name the key in the error.
   std::size_t oversized = 0;
   if (e.reshape == "fit-nodes") {

@@ -11,6 +11,7 @@
 #include "sim/cli/yaml_flatten.h"
 #include "sim/engine/error.h"
 #include "sim/report/event_log.h"
+#include "sim/report/frag_meter.h"
 #include "sim/report/result_dir.h"
 #include "sim/report/timeline.h"
 #include "sim/report/writers.h"
@@ -44,6 +45,28 @@ std::string safe_file_name(const std::string& name) {
 }
 
 namespace {
+
+// summary.json's gpu_sharing from the meter's rows and buckets.
+Summary::GpuSharing sharing_summary(const FragMeter& meter) {
+  Summary::GpuSharing g;
+  g.capacity_gpus = static_cast<double>(meter.capacity_milli()) / kMilli;
+  g.typical_shapes = meter.mix().shapes.size();
+  if (!meter.rows().empty()) {
+    const SharingRow& last = meter.rows().back();
+    g.arrived_gpus = static_cast<double>(last.arrived_milli) / kMilli;
+    g.allocated_gpus = static_cast<double>(last.allocated_milli) / kMilli;
+    g.frag_gpus = last.frag_milli / kMilli;
+    g.unplaced_jobs = last.unplaced_jobs;
+  }
+  for (const SharingBucket& b : meter.buckets()) {
+    if (b.arrived_pct == 100) {
+      g.alloc_pct_at_100 = b.alloc_pct;
+      g.frag_pct_at_100 = b.frag_pct;
+    }
+    if (b.arrived_pct == 130) g.alloc_pct_at_130 = b.alloc_pct;
+  }
+  return g;
+}
 
 bool wanted(FileSwitch s, std::size_t jobs, std::size_t auto_max_jobs) {
   return s == FileSwitch::kOn || (s == FileSwitch::kAuto && jobs <= auto_max_jobs);
@@ -145,6 +168,9 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   Timeline timeline;
   bool with_timeline = wanted(optional.timeline, p.workload.jobs.size(), kTimelineAutoMaxJobs);
   if (with_timeline) sim.add_observer(&timeline);
+  FragMeter frag_meter;
+  const bool sharing = e.fragmentation || e.inflate > 0;
+  if (sharing) sim.add_observer(&frag_meter);
   if (progress && ::isatty(STDERR_FILENO) && p.workload.jobs.size() >= 10000)
     sim.add_observer(&progress_line);
   SimTime until = e.until_s >= 0 ? from_seconds(e.until_s, "until_s") : kNever;
@@ -159,6 +185,7 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
     report.summary.window = summarize_window(sim.state(), std::max(e.measure_from_s, 0.0), to);
   }
   report.gpu_count = sim.state().gpu_count;
+  if (sharing) report.summary.gpu_sharing = sharing_summary(frag_meter);
   if (sampler.doublings() > 0) {
     fmt::print(warn,
                "note: timeseries.csv: {} rows; the sampling period doubled {} times to {} s to "
@@ -180,6 +207,12 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   if (with_timeline) {
     write_file_atomically(out.file("timeline.json"),
                           [&](std::ostream& s) { timeline.write_json(s, e.cluster, p.workload); });
+  }
+  if (sharing) {
+    write_file_atomically(out.file("allocation.csv"),
+                          [&](std::ostream& s) { write_allocation_csv(s, frag_meter.buckets()); });
+    write_file_atomically(out.file("fragmentation.csv"),
+                          [&](std::ostream& s) { write_fragmentation_csv(s, frag_meter.rows()); });
   }
   write_file_atomically(out.file("run.yaml"), [&](std::ostream& s) { s << run_yaml; });
   // What made the run and what it cost, apart from the deterministic files

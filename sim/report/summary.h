@@ -75,6 +75,22 @@ struct Summary {
     double alloc = 0;             // held core-seconds / available core-seconds
   };
   std::optional<CpuCores> cpu_cores;
+  // The GPU-sharing measures (report.fragmentation, docs/fragmentation.md#measures); written only
+  // when measured.
+  struct GpuSharing {
+    double capacity_gpus = 0;
+    double arrived_gpus = 0;   // requested by every job submitted
+    double allocated_gpus = 0; // held after the last arrival's decision
+    double frag_gpus = 0;      // expected fragmentation then
+    // Allocated GPUs / the cluster's, in %, when the arrived workload was 100% and 130% of the
+    // cluster's GPUs (FGD's per-1% buckets); -1 when the workload never reached it.
+    double alloc_pct_at_100 = -1;
+    double alloc_pct_at_130 = -1;
+    double frag_pct_at_100 = -1;
+    std::uint64_t unplaced_jobs = 0; // not placed at the decision of their arrival
+    std::uint64_t typical_shapes = 0;
+  };
+  std::optional<GpuSharing> gpu_sharing;
 };
 
 // The job's run time alone at its requested size (jobs.csv `solo_s`), to the microsecond: its

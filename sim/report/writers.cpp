@@ -221,6 +221,15 @@ void write_summary_json(std::ostream& out, const Summary& m) {
                    {"slowdown_max", w.slowdown_max}};
   }
   // Only with host tasks, so that runs without them keep their bytes.
+  if (m.gpu_sharing) {
+    const Summary::GpuSharing& g = *m.gpu_sharing;
+    j["gpu_sharing"] = {
+        {"capacity_gpus", g.capacity_gpus},       {"arrived_gpus", g.arrived_gpus},
+        {"allocated_gpus", g.allocated_gpus},     {"frag_gpus", g.frag_gpus},
+        {"alloc_pct_at_100", g.alloc_pct_at_100}, {"alloc_pct_at_130", g.alloc_pct_at_130},
+        {"frag_pct_at_100", g.frag_pct_at_100},   {"unplaced_jobs", g.unplaced_jobs},
+        {"typical_shapes", g.typical_shapes}};
+  }
   if (m.cpu_cores) {
     j["cpu_cores"] = {{"host_tasks", m.cpu_cores->host_tasks},
                       {"cores", m.cpu_cores->cores},
