@@ -177,16 +177,21 @@ private:
 } // namespace
 
 PolicyEntry fifo_policy() {
-  return {"fifo",
-          "first in, first out; a job that does not fit blocks the ones behind it that could use "
-          "its device types",
-          false,
-          {{"hetero", ParamType::kFlag, "false",
-            "heterogeneity-aware: choose the started jobs' device types to maximise summed "
-            "normalized throughput (Gavel-style) instead of each job's fastest free type"}},
-          [](const PolicySetup& s) {
-            return std::make_unique<Fifo>(s.placement, s.params.flag("hetero"));
-          }};
+  PolicyEntry entry{
+      "fifo",
+      "first in, first out; a job that does not fit blocks the ones behind it that could use "
+      "its device types",
+      false,
+      {{"hetero", ParamType::kFlag, "false",
+        "heterogeneity-aware: choose the started jobs' device types to maximise summed "
+        "normalized throughput (Gavel-style) instead of each job's fastest free type"}},
+      [](const PolicySetup& s) {
+        return std::make_unique<Fifo>(s.placement, s.params.flag("hetero"));
+      }};
+  // A failed job is handed back through on_arrival (Policy::on_failure): it joins the queue's
+  // back, which holds only jobs not started.
+  entry.handles_failures = true;
+  return entry;
 }
 
 } // namespace dlsim

@@ -49,7 +49,8 @@ void take_on_node(const View& view, NodeId n, DeviceTypeId t, std::uint32_t work
   const Node& node = view.cluster().nodes[n];
   std::uint32_t want = workers * per_worker;
   for (DeviceId d = node.first_device; d < node.first_device + node.device_count && want > 0; ++d) {
-    if (view.cluster().devices[d].type == t && view.device(d).count == 0) {
+    // A failed device holds no job but is not free (docs/failures.md).
+    if (view.cluster().devices[d].type == t && view.device(d).count == 0 && !view.device_down(d)) {
       out.push_back(d);
       --want;
     }

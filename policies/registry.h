@@ -120,6 +120,9 @@ struct PolicyEntry {
   bool oracle = false;
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<Policy>(const PolicySetup&)> make;
+  // Runs with failures on (docs/failures.md): it takes a failed job back (Policy::on_failure)
+  // and keeps no state that a failure would make wrong.
+  bool handles_failures = false;
 };
 
 const std::vector<PolicyEntry>& policy_registry();

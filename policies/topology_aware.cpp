@@ -30,7 +30,7 @@ std::vector<DeviceId> pick_on_node(const View& view, NodeId n, DeviceTypeId t,
   std::vector<std::vector<DeviceId>> switches; // free devices per switch, in switch order
   std::uint32_t last_switch = std::numeric_limits<std::uint32_t>::max();
   for (DeviceId d = node.first_device; d < node.first_device + node.device_count; ++d) {
-    if (c.devices[d].type != t || view.device(d).count != 0) continue;
+    if (c.devices[d].type != t || view.device(d).count != 0 || view.device_down(d)) continue;
     std::uint32_t sw = (d - node.first_device) / per_switch;
     if (sw != last_switch) switches.emplace_back();
     last_switch = sw;

@@ -207,6 +207,8 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   if (!e.runtime.interference_pairs_file.empty()) {
     e.runtime.interference_pairs_file = find_data_file(e.runtime.interference_pairs_file, file);
   }
+  if (!e.runtime.failures.log_file.empty())
+    e.runtime.failures.log_file = find_data_file(e.runtime.failures.log_file, file);
   const PolicyEntry& entry = find_policy(e.policy);
   parse_placement(e.placement);
   e.policy_params = resolve_params(entry, node_at(root, "policy.params")).values();

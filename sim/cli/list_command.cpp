@@ -31,6 +31,7 @@ int command_list(const std::vector<std::string>& args) {
       width = std::max(width, p.name.size());
     for (const auto& p : policy_registry()) {
       std::string tag = oracle_tag(p);
+      if (p.handles_failures) tag += tag.empty() ? "[failures]" : " [failures]";
       fmt::print("{:<{}} {}{}\n", p.name, width, p.description, tag.empty() ? "" : " " + tag);
       for (const auto& param : p.params) {
         const std::string range = describe_range(param);

@@ -1,5 +1,6 @@
 #include "sim/cli/prepare.h"
 
+#include "workloads/failure_log.h"
 #include "workloads/interference_pairs.h"
 
 #include "sim/engine/error.h"
@@ -178,6 +179,14 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   }
   for (const auto& w : build_warnings)
     fmt::print(warn, "warning: {}\n", w);
+  e.runtime.failures.seed = e.seed;
+  if (!e.runtime.failures.log_file.empty()) {
+    if (!e.runtime.failures.enabled) {
+      throw InputError(
+          fmt::format("{}: failures.log: given, but failures.enabled is false", e.source_file));
+    }
+    e.runtime.failures.log = load_failure_log(e.runtime.failures.log_file, e.cluster);
+  }
   if (!e.runtime.interference_pairs_file.empty()) {
     e.runtime.interference_pairs = load_interference_pairs(
         e.runtime.interference_pairs_file, e.cluster.types, p.zoo, p.workload.models);

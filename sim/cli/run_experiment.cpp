@@ -16,6 +16,7 @@
 #include "sim/report/timeline.h"
 #include "sim/report/writers.h"
 #include "sim/runtime/simulation.h"
+#include "workloads/failure_log.h"
 
 #include "dlsim_version.h"
 
@@ -83,8 +84,8 @@ std::string render_run_yaml(const Experiment& e) {
   YAML::Node run = YAML::Clone(e.resolved);
   run["dlsim_version"] = DLSIM_VERSION;
   // Absolute paths, so that `dlsim run -e run.yaml` from any directory reads the same files.
-  for (YAML::Node file :
-       {run["trace"]["file"], run["models"], run["runtime"]["interference"]["pairs"]}) {
+  for (YAML::Node file : {run["trace"]["file"], run["models"],
+                          run["runtime"]["interference"]["pairs"], run["failures"]["log"]}) {
     if (file.IsScalar() && !file.Scalar().empty())
       file = fs::absolute(file.Scalar()).lexically_normal().string();
   }
@@ -135,6 +136,12 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   setup.seed = e.seed;
   check_search_trials(setup, p.workload);
   auto policy = entry.make(setup);
+  if (e.runtime.failures.enabled && !entry.handles_failures) {
+    throw InputError(fmt::format("{}: failures.enabled: policy '{}' does not handle failures; "
+                                 "those that do are marked [failures] in `dlsim list policies` "
+                                 "(docs/failures.md)",
+                                 e.source_file, e.policy));
+  }
 
   // The output directory is checked and staged before the simulation: a bad --out fails now. The
   // default directory is named after the experiment, policy and seed only, so another trace,
@@ -213,6 +220,12 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
                           [&](std::ostream& s) { write_allocation_csv(s, frag_meter.buckets()); });
     write_file_atomically(out.file("fragmentation.csv"),
                           [&](std::ostream& s) { write_fragmentation_csv(s, frag_meter.rows()); });
+  }
+  if (sim.state().failures.on) {
+    // The failures that happened, as a log that `failures.log` replays (docs/failures.md).
+    write_file_atomically(out.file("failures.csv"), [&](std::ostream& s) {
+      write_failure_log(s, e.cluster, sim.state().failures.happened);
+    });
   }
   write_file_atomically(out.file("run.yaml"), [&](std::ostream& s) { s << run_yaml; });
   // What made the run and what it cost, apart from the deterministic files

@@ -19,6 +19,11 @@ enum class EventKind : std::uint8_t {
   kActionDone = 1,
   kArrival = 2,
   kWakeup = 3,
+  // The failure model's events (docs/failures.md), kept in a queue of their own: a component
+  // fails, is repaired, and a job's checkpoint timer expires.
+  kFailure = 4,
+  kRepair = 5,
+  kCheckpoint = 6,
 };
 
 // What the queue hands out. A wake-up has no subject: `count` says how many wake-ups were asked

@@ -172,6 +172,7 @@ WindowSummary summarize_window(const SimState& s, double from_s, double to_s) {
 Summary summarize(const SimState& s, const RunResult& result, const UtilizationMeter& meter,
                   const std::string& policy, std::uint64_t seed) {
   Summary out;
+  if (s.failures.any()) out.failures = summarize_failures(s, result.end);
   out.policy = policy;
   out.seed = seed;
   out.jobs = s.jobs.size();

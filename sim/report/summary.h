@@ -1,6 +1,7 @@
 // The run's summary: the numbers papers report (JCT, queueing delay, makespan, utilization).
 #pragma once
 
+#include "sim/report/failure_metrics.h"
 #include "sim/report/metrics.h"
 #include "sim/runtime/simulation.h"
 
@@ -91,6 +92,8 @@ struct Summary {
     std::uint64_t typical_shapes = 0;
   };
   std::optional<GpuSharing> gpu_sharing;
+  // Failures and checkpoints (docs/failures.md#measures): only when the experiment has them.
+  std::optional<FailureSummary> failures;
 };
 
 // The job's run time alone at its requested size (jobs.csv `solo_s`), to the microsecond: its

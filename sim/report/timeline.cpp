@@ -53,12 +53,14 @@ void Timeline::on_job_event(const JobEvent& e, const View& view) {
   case JobAction::kSuspended:
   case JobAction::kCancel:
   case JobAction::kUnbind:
+  case JobAction::kFail:
     close(e.job, e.time, view.cluster());
     return;
   case JobAction::kSubmit:
   case JobAction::kRunning:
   case JobAction::kSuspend:
   case JobAction::kSetShare:
+  case JobAction::kCheckpoint:
     return;
   }
 }

@@ -56,7 +56,12 @@ double us_round(double s) {
 
 void write_jobs_csv(std::ostream& out, const SimState& s) {
   out << "id,submit_s,first_start_s,finish_s,jct_s,queue_s,run_s,gpus,nodes,preemptions,migrations,"
-         "status,model,user,queue,device_type,device_kind,devices,solo_s,slowdown\n";
+         "status,model,user,queue,device_type,device_kind,devices,solo_s,slowdown";
+  // Failures and checkpoints add columns at the end (failure_metrics.h); other runs keep their
+  // bytes.
+  const bool failures = s.failures.any();
+  if (failures) out << kFailureColumns;
+  out << '\n';
   const Cluster& cluster = *s.cluster;
   const Workload& w = *s.workload;
   auto name_in = [](const std::vector<std::string>& names, std::size_t i) -> std::string_view {
@@ -80,7 +85,7 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
   // longest possible text: 13 numbers, 20 separators and the texts. Formatting field by field
   // through fmt's growing buffer took a tenth of a million-job replay (docs/performance.md). The
   // text is the same as fmt::format("{}", v) for every value.
-  constexpr std::size_t kRowFixed = 13 * kMaxNumberChars + 20;
+  const std::size_t kRowFixed = 13 * kMaxNumberChars + 20 + (failures ? kFailureColumnsChars : 0);
   ChunkWriter writer(out);
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
     const JobState& job = s.jobs[j];
@@ -148,6 +153,7 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
     *p++ = ',';
     if (ended && job.status == JobStatus::kFinished && solo_s > 0)
       p = write_decimal(p, std::round(to_seconds(job.end - submit) / solo_s * 1e6) / 1e6);
+    if (failures) p = write_failure_columns(p, s.failures.jobs[j]);
     *p++ = '\n';
     writer.end_row(p);
   }
@@ -219,6 +225,22 @@ void write_summary_json(std::ostream& out, const Summary& m) {
                    {"queue_p95_s", us_round(w.queue_p95_s)},
                    {"slowdown_mean", w.slowdown_mean},
                    {"slowdown_max", w.slowdown_max}};
+  }
+  // Only with failures or checkpoints (docs/failures.md#measures).
+  if (m.failures) {
+    const FailureSummary& f = *m.failures;
+    j["failures"] = {{"components_failed", f.components_failed},
+                     {"interruptions", f.interruptions},
+                     {"jobs_interrupted", f.jobs_interrupted},
+                     {"checkpoints", f.checkpoints},
+                     {"checkpoint_s", us_round(f.checkpoint_s)},
+                     {"work_lost_s", us_round(f.work_lost_s)},
+                     {"work_lost_gpu_s", us_round(f.work_lost_gpu_s)},
+                     {"restart_s", us_round(f.restart_s)},
+                     {"restart_gpu_s", us_round(f.restart_gpu_s)},
+                     {"goodput_lost_gpu_s", us_round(f.goodput_lost_gpu_s)},
+                     {"ettr", f.ettr},
+                     {"gpu_availability", f.gpu_availability}};
   }
   // Only with host tasks, so that runs without them keep their bytes.
   if (m.gpu_sharing) {

@@ -166,6 +166,8 @@ Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Shar
       return fmt::format("device {} ({}) has {} GB of memory, the job's model needs {} GB", d,
                          c.type_of(d).name, cap, rd.gpu_mem_gb);
     }
+    if (!s_.failures.down.empty() && s_.failures.down[d] > 0)
+      return fmt::format("device {} is down (failed, not yet repaired)", d);
     bool mine = std::find(own.begin(), own.end(), d) != own.end();
     if (mine) continue;
     const DeviceSlot& slot = s_.slots[d];
@@ -268,6 +270,7 @@ void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cos
                           JobStatus paying) {
   JobState& job = s_.jobs[j];
   --s_.pending;
+  if (s_.failures.any()) cost_s = placement_cost(j, cost_s);
   // A fresh placement holds the request's cores (a change by set_cpus lasts while it runs).
   if (job.own_cores) {
     job.own_cores = false;
@@ -288,6 +291,7 @@ void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cos
   set_status(j, JobStatus::kRunning);
   set_running(j, true);
   refresh_rates(job.devices);
+  if (s_.failures.checkpoints) arm_checkpoint(j);
 }
 
 std::optional<std::string> Simulation::check_place_hosts(JobId j,
@@ -326,6 +330,7 @@ void Simulation::do_place_hosts(JobId j, std::span<const NodeId> nodes, double c
                                 JobStatus paying) {
   JobState& job = s_.jobs[j];
   --s_.pending;
+  if (s_.failures.any()) cost_s = placement_cost(j, cost_s);
   occupy_hosts(j, nodes);
   job.packed = false;
   job.sliced = false;
@@ -342,6 +347,7 @@ void Simulation::do_place_hosts(JobId j, std::span<const NodeId> nodes, double c
   set_status(j, JobStatus::kRunning);
   set_running(j, true);
   refresh_job(j);
+  if (s_.failures.checkpoints) arm_checkpoint(j);
 }
 
 void Simulation::do_set_share(JobId j, double share_min, double share_max,

@@ -34,6 +34,10 @@ std::string_view to_string(JobAction a) {
     return "cancel";
   case JobAction::kSetShare:
     return "set_share";
+  case JobAction::kFail:
+    return "fail";
+  case JobAction::kCheckpoint:
+    return "checkpoint";
   }
   return "?";
 }

@@ -15,20 +15,22 @@ namespace dlsim {
 // of a suspend cost.
 enum class JobAction : std::uint8_t {
   kSubmit,
-  kBind,      // devices bound to some workers, not started (devices: the new ones)
-  kUnbind,    // bound devices released (devices: the released ones)
-  kStart,     // onto free devices
-  kPack,      // onto devices other jobs may hold, running at once
-  kSlice,     // onto devices shared by taking turns
-  kResume,    // a suspended job onto free devices
-  kRunning,   // the action's cost is paid: making progress
-  kSuspend,   // stops making progress, writes its checkpoint (devices: still held)
-  kSuspended, // checkpoint written: devices released
-  kMigrate,   // devices: the new ones
-  kResize,    // devices: the new ones
-  kFinish,    // devices: the released ones
-  kCancel,    // devices: the released ones (none if it held none)
-  kSetShare,  // its share of each device changed (devices: the ones it holds)
+  kBind,       // devices bound to some workers, not started (devices: the new ones)
+  kUnbind,     // bound devices released (devices: the released ones)
+  kStart,      // onto free devices
+  kPack,       // onto devices other jobs may hold, running at once
+  kSlice,      // onto devices shared by taking turns
+  kResume,     // a suspended job onto free devices
+  kRunning,    // the action's cost is paid: making progress
+  kSuspend,    // stops making progress, writes its checkpoint (devices: still held)
+  kSuspended,  // checkpoint written: devices released
+  kMigrate,    // devices: the new ones
+  kResize,     // devices: the new ones
+  kFinish,     // devices: the released ones
+  kCancel,     // devices: the released ones (none if it held none)
+  kSetShare,   // its share of each device changed (devices: the ones it holds)
+  kFail,       // a failure stopped it (devices: the released ones; reason: the component)
+  kCheckpoint, // writes a periodic checkpoint, no progress (devices: the ones it holds)
 };
 
 std::string_view to_string(JobAction a);

@@ -2,6 +2,8 @@
 // Defaults and their sources: docs/runtime.md.
 #pragma once
 
+#include "sim/runtime/failure_config.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -83,6 +85,8 @@ struct RuntimeConfig {
   // How long a job must run alone before a policy may read its measured utilization
   // (View::measured_gpu_util): the "1-min online profiling" baseline of Yeung et al., HotCloud'20.
   double profile_s = 60;
+  // Failures, repairs and periodic checkpoints (failure_config.h, docs/failures.md).
+  FailureConfig failures;
 };
 
 } // namespace dlsim

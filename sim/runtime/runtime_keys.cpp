@@ -2,12 +2,15 @@
 
 #include "sim/runtime/sim_state.h"
 
+#include <string>
+#include <utility>
+
 namespace dlsim {
 
 std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
   // The sharing limits are bounded by the slots a device has (DeviceSlot::kMaxShare).
   constexpr double kMaxShare = DeviceSlot::kMaxShare;
-  return {
+  std::vector<ConfigKey> keys = {
       {.path = "costs.start_s",
        .type = KeyType::kSeconds,
        .field = &c.costs.start_s,
@@ -139,6 +142,73 @@ std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
               "default: "
               "trace durations already hold the communication of each job's placement."},
   };
+  // The failure model (failure_config.h): after every other key, so that run.yaml keeps its order.
+  keys.insert(
+      keys.end(),
+      {
+          {.path = "failures.enabled",
+           .type = KeyType::kFlag,
+           .field = &c.failures.enabled,
+           .doc = "Devices, nodes and links fail and are repaired; a job on a failed component "
+                  "loses its work since its last checkpoint ([failures.md](failures.md)). Off by "
+                  "default."},
+          {.path = "failures.log",
+           .type = KeyType::kText,
+           .field = &c.failures.log_file,
+           .doc = "A CSV of `time_s,component,duration_s` replayed instead of drawing the failures "
+                  "([failures.md](failures.md#a-failure-log)).",
+           .default_text = "none"},
+          {.path = "failures.checkpoint_interval_s",
+           .type = KeyType::kSeconds,
+           .field = &c.failures.checkpoint_interval_s,
+           .doc = "A running job writes a checkpoint every this many seconds; 0: never "
+                  "([failures.md](failures.md#checkpoints)).",
+           .min = 0},
+          {.path = "failures.checkpoint_s",
+           .type = KeyType::kSeconds,
+           .field = &c.failures.checkpoint_s,
+           .doc = "What one checkpoint costs; unset: the model's state over "
+                  "`runtime.checkpoint_gb_s`.",
+           .min = 0,
+           .unset = -1,
+           .default_text = "from the model"},
+      });
+  for (auto [name, process] :
+       {std::pair<const char*, FailureProcess*>{"device", &c.failures.device},
+        {"node", &c.failures.node},
+        {"link", &c.failures.link}}) {
+    const std::string at = std::string("failures.") + name;
+    keys.push_back({.path = at + ".mtbf_h",
+                    .type = KeyType::kNumber,
+                    .field = &process->mtbf_h,
+                    .doc = "Mean hours between failures of one " + std::string(name) +
+                           " (Llama 3, [failures.md](failures.md#defaults)).",
+                    .min = 0,
+                    .min_open = true});
+    keys.push_back({.path = at + ".distribution",
+                    .type = KeyType::kText,
+                    .field = &process->distribution,
+                    .doc = "Time to failure: `exponential`, or `weibull` of shape `shape`.",
+                    .choices = {"exponential", "weibull"}});
+    keys.push_back({.path = at + ".shape",
+                    .type = KeyType::kNumber,
+                    .field = &process->shape,
+                    .doc = "Weibull shape k (below 1: failures cluster early).",
+                    .min = 0,
+                    .min_open = true});
+    keys.push_back({.path = at + ".repair_h",
+                    .type = KeyType::kNumber,
+                    .field = &process->repair_h,
+                    .doc = "Mean hours a repair takes (an estimate, [failures.md](failures.md#"
+                           "defaults)).",
+                    .min = 0});
+    keys.push_back({.path = at + ".repair",
+                    .type = KeyType::kText,
+                    .field = &process->repair,
+                    .doc = "Repair time: `exponential` or `fixed`.",
+                    .choices = {"exponential", "fixed"}});
+  }
+  return keys;
 }
 
 } // namespace dlsim

@@ -3,6 +3,7 @@
 
 #include "sim/cluster/cluster.h"
 #include "sim/runtime/change_log.h"
+#include "sim/runtime/failure_state.h"
 #include "sim/runtime/free_index.h"
 #include "sim/runtime/job.h"
 #include "sim/runtime/job_lists.h"
@@ -110,6 +111,8 @@ struct SimState {
   std::vector<std::uint32_t> busy_by_type;
   std::vector<double> effective_by_type;
   std::uint64_t events = 0; // events applied (stale ones excluded)
+  // Failures, repairs and checkpoints (failure_state.h): empty when the experiment has none.
+  FailureState failures;
 
   // What job j asked for beyond its shape (workload.h RequestDetails).
   [[nodiscard]] const RequestDetails& details_of(JobId j) const {

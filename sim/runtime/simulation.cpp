@@ -73,6 +73,7 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
   contention_ = config.network.contention;
   s_.analytic_scaling = config.scaling == "analytic";
   policy_.check_config(s_.config);
+  if (config.failures.enabled || config.failures.checkpoint_interval_s > 0) init_failures();
 }
 
 namespace {
@@ -154,12 +155,14 @@ bool Simulation::next_event_time(SimTime& t) {
     if (!any || a < t) t = a;
     any = true;
   }
+  if (!fail_queue_.empty()) return next_failure_time(t, any);
   return any;
 }
 
 // Arrivals are not stored in the queue: jobs are sorted by submit time, so the next one is
 // merged in here by (time, band). This keeps the heap small for million-job traces.
 Event Simulation::pop_next() {
+  if (!fail_queue_.empty() && failure_event_first()) return fail_queue_.pop();
   bool have_arrival = next_arrival_ < s_.workload->jobs.size();
   if (have_arrival) {
     SimTime a = s_.workload->jobs[next_arrival_].request.submit;
@@ -211,6 +214,7 @@ RunResult Simulation::run(SimTime until) {
     if (s_.jobs[j].status == JobStatus::kRunning) settle(j);
   }
   if (!result.hit_until) check_all_could_finish();
+  if (s_.failures.on) note_down_change();
   for (auto* o : observers_)
     o->on_run_end(view);
   result.end = s_.now;
@@ -247,6 +251,10 @@ void Simulation::check_all_could_finish() const {
 }
 
 void Simulation::apply(const Event& e) {
+  if (e.kind >= EventKind::kFailure) {
+    apply_failure_event(e);
+    return;
+  }
   JobState& job = s_.jobs[e.subject];
   const View view(s_, info_.oracle);
   const View observer_view(s_, info_.oracle, /*observer=*/true);
@@ -275,6 +283,10 @@ void Simulation::apply(const Event& e) {
   case EventKind::kWakeup:
     s_.events += e.count; // the wake-ups asked for at this instant, each one event
     return;
+  case EventKind::kFailure:
+  case EventKind::kRepair:
+  case EventKind::kCheckpoint:
+    return; // applied above
   }
 }
 
@@ -297,17 +309,21 @@ void Simulation::action_done(JobId j) {
   switch (job.status) {
   case JobStatus::kStarting:
   case JobStatus::kMigrating:
-  case JobStatus::kResizing:
+  case JobStatus::kResizing: {
+    const JobStatus was = job.status;
     set_status(j, JobStatus::kRunning);
     job.last_update = s_.now;
     set_running(j, true);
     refresh_job(j);
     emit(j, JobAction::kRunning, job.devices);
+    if (s_.failures.any()) after_paid(j, was);
     return;
+  }
   case JobStatus::kSuspending:
     set_status(j, JobStatus::kSuspended);
     ++s_.pending;
     emit(j, JobAction::kSuspended, job.devices);
+    if (s_.failures.any()) after_paid(j, JobStatus::kSuspending);
     release(j);
     return;
   default:
@@ -426,7 +442,8 @@ void Simulation::release(JobId j) {
     if (slot.count == 0) {
       slot.mem_gb = 0; // no drift from repeated add and subtract
       slot.guaranteed = 0;
-      s_.free.device_freed(c, d);
+      // A failed device stays taken in the free index until its repair (failure_events.cpp).
+      if (s_.failures.down.empty() || s_.failures.down[d] == 0) s_.free.device_freed(c, d);
       --s_.busy_by_type[c.devices[d].type];
       if (c.type_of(d).kind == DeviceKind::kGpu) --s_.busy_gpus;
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "sim/engine/event_queue.h"
+#include "sim/engine/rng.h"
 #include "sim/network/network_model.h"
 #include "sim/runtime/control.h"
 #include "sim/runtime/observer.h"
@@ -128,6 +129,25 @@ private:
   void check_all_could_finish() const;
   void start_traffic(JobId j); // the job's flows, when network.contention is on
 
+  // Failures, repairs and checkpoints (failure_events.cpp, docs/failures.md).
+  void init_failures();
+  void apply_failure_event(const Event& e);
+  void fail_component(std::uint32_t component, SimTime duration);
+  void repair_component(std::uint32_t component);
+  void fail_job(JobId j, std::string_view component);
+  void checkpoint_due(JobId j);
+  void arm_checkpoint(JobId j);
+  // After a paid action ends (action_done): a checkpoint is committed, a restart paid.
+  void after_paid(JobId j, JobStatus was);
+  void note_down_change();
+  // What placing job j costs: `cost_s`, or the restart cost when a failure stopped it.
+  double placement_cost(JobId j, double cost_s);
+  [[nodiscard]] double checkpoint_cost_s(JobId j) const;
+  // Drops expired checkpoint timers, then merges the failure queue's next time into t when it
+  // may keep the run going (docs/failures.md#when-the-run-ends).
+  bool next_failure_time(SimTime& t, bool any);
+  [[nodiscard]] bool failure_event_first() const;
+
   [[nodiscard]] bool is_stale(const Event& e) const;
   void drop_stale();
   bool next_event_time(SimTime& t);
@@ -137,6 +157,10 @@ private:
   Policy& policy_;
   PolicyInfo info_;
   EventQueue queue_;
+  // Failures, repairs and checkpoint timers: empty unless the experiment has them. Kept apart so
+  // that drawn failures, which go on for ever, end with the run (next_failure_time).
+  EventQueue fail_queue_;
+  std::vector<Rng> fail_rng_;    // by component, when failures are drawn
   std::size_t next_arrival_ = 0; // jobs arrive in submit order without queue events
   std::vector<RunObserver*> observers_;
   std::vector<RunObserver*> event_observers_; // the observers that want job events

@@ -98,6 +98,11 @@ public:
   [[nodiscard]] std::optional<double> measured_gpu_util(JobId j) const;
   [[nodiscard]] const FreeIndex& free() const { return s_.free; }
   [[nodiscard]] const DeviceSlot& device(DeviceId d) const { return s_.slots[d]; }
+  // Failed and not yet repaired (docs/failures.md): not free, and refused by every action.
+  [[nodiscard]] bool device_down(DeviceId d) const {
+    return !s_.failures.down.empty() && s_.failures.down[d] > 0;
+  }
+  [[nodiscard]] std::uint32_t down_devices() const { return s_.failures.down_devices; }
   [[nodiscard]] double node_cpu_free(NodeId n) const { return s_.node_cpu_free[n]; }
   [[nodiscard]] double node_mem_free(NodeId n) const { return s_.node_mem_free[n]; }
   // Nodes whose free devices, CPUs or memory changed and jobs whose status, devices or rate
