@@ -149,3 +149,24 @@ TEST_CASE("fairness: Jain's index over users' mean slowdowns, max slowdown, rho"
   CHECK(f["ftf_rho_mean"].get<double>() == Approx(8.0 / 3.0).epsilon(1e-12));
   CHECK(f["ftf_rho_max"] == 4.0);
 }
+
+TEST_CASE("two packed jobs: useful work and what nvidia-smi would show", "[outputs][util]") {
+  // x (100 s, gpu_util 0.6) and y (50 s, gpu_util 0.8) packed on one V100 at 0, with a complete
+  // pair table (the fitted model's form) whose every factor is 2: both run at half speed. y ends
+  // at 2 x 50 = 100 s; x has done 50 s of work by then and ends alone at 100 + 50 = 150 s.
+  //   useful work (gpu_util_effective): [0, 100] 0.6/2 + 0.8/2 = 0.7; [100, 150] 0.6 alone:
+  //     (0.7 x 100 + 0.6 x 50) / 150 = 100 / 150 = 0.666667
+  //   kernel-busy (gpu_util_busy): [0, 100] 1 - (1 - 0.6)/2 x (1 - 0.8)/2 = 1 - 0.2 x 0.1 = 0.98;
+  //     [100, 150] 0.6: (0.98 x 100 + 0.6 x 50) / 150 = 128 / 150 = 0.853333
+  RuntimeConfig table;
+  table.interference_pairs.models = 1; // model 0 only: jobs without a model
+  table.interference_pairs.complete = true;
+  // One factor per device type (model 0 with model 0); more entries than the catalog has types.
+  table.interference_pairs.slowdown.assign(64, 2.0);
+  Summary s =
+      packed_pair("id,submit_s,workers,duration_s,gpu_util\nx,0,1,100,0.6\ny,0,1,50,0.8\n", table);
+  CHECK(s.makespan_s == 150);
+  CHECK(s.gpu_util_alloc == 1);
+  CHECK(s.gpu_util_effective == Approx(100.0 / 150).margin(1e-12));
+  CHECK(s.gpu_util_busy == Approx(128.0 / 150).margin(1e-12));
+}

@@ -524,6 +524,10 @@ void Simulation::refresh_effective(DeviceId d, JobId leaving) {
   s_.effective_by_type[type] += contribution - slot.effective;
   if (s_.cluster->types[type].kind == DeviceKind::kGpu) {
     s_.effective_gpus += contribution - slot.effective;
+    // What nvidia-smi would show: the same as the useful work but for packed jobs.
+    const double busy = device_kernel_busy_on(s_, d, leaving);
+    s_.kernel_busy_gpus += busy - slot.kernel_busy;
+    slot.kernel_busy = busy;
   }
   slot.effective = contribution;
 }
