@@ -113,15 +113,16 @@ TEST_CASE("utilization per device kind and type on a mixed cluster", "[outputs][
         nlohmann::json{{"kind", "fpga"}, {"devices", 1}, {"alloc", 1.0}, {"effective", 0.75}});
 
   // timeseries.csv, every 60 s: at 0 all three run (1 GPU at 0.5 of 2: 0.25; 2 CPUs at 1: 1;
-  // the FPGA at 0.75); c ends at 50, g at 100, f at 200.
+  // the FPGA at 0.75); c ends at 50, g at 100, f at 200. The GPU job runs alone, so the
+  // kernel-busy GPU figure (last column) is its utilization too: 0.25.
   CHECK(read_file(dir.file("res/timeseries.csv")) ==
         "time_s,running_jobs,pending_jobs,allocated_gpus,effective_gpu_util,allocated_cpus,"
         "effective_cpu_util,allocated_xeon_phis,effective_xeon_phi_util,allocated_fpgas,"
-        "effective_fpga_util,held_core_util\n"
-        "0,3,0,1,0.25,2,1,0,0,1,0.75,0\n"
-        "60,2,0,1,0.25,0,0,0,0,1,0.75,0\n"
-        "120,1,0,0,0,0,0,0,0,1,0.75,0\n"
-        "180,1,0,0,0,0,0,0,0,1,0.75,0\n");
+        "effective_fpga_util,held_core_util,busy_gpu_util\n"
+        "0,3,0,1,0.25,2,1,0,0,1,0.75,0,0.25\n"
+        "60,2,0,1,0.25,0,0,0,0,1,0.75,0,0.25\n"
+        "120,1,0,0,0,0,0,0,0,1,0.75,0,0\n"
+        "180,1,0,0,0,0,0,0,0,1,0.75,0,0\n");
 }
 
 TEST_CASE("fairness: Jain's index over users' mean slowdowns, max slowdown, rho",
