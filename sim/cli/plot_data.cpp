@@ -212,8 +212,10 @@ std::string jct_cdf_data(const std::vector<PlotRun>& runs) {
 }
 
 std::string utilization_data(const std::vector<PlotRun>& runs) {
-  std::string out = "# dlsim plot: utilization over time, a block per run: time_s, then per "
-                    "device kind its allocated fraction and effective utilization\n";
+  std::string out =
+      "# dlsim plot: utilization over time, a block per run: time_s, then per "
+      "device kind its allocated fraction and effective utilization (useful work), then the "
+      "GPUs' kernel-busy share as nvidia-smi shows it (gpu_busy)\n";
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const PlotRun& run = runs[r];
     if (r > 0) out += "\n\n";
