@@ -149,9 +149,9 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   CHECK(r.scaling == "analytic");
   CHECK(r.resize == "live");
   CHECK(r.checkpoint_gb_s == 2.5);
-  // The table has exactly these 21 keys, and run.yaml records each one's value.
+  // The table has exactly these 22 keys, and run.yaml records each one's value.
   RuntimeConfig copy = e.runtime;
-  CHECK(runtime_keys(copy).size() == 21);
+  CHECK(runtime_keys(copy).size() == 22);
   CHECK(e.resolved["runtime"]["scaling"].as<std::string>() == "analytic");
   CHECK(e.resolved["runtime"]["resize"].as<std::string>() == "live");
   CHECK(e.resolved["runtime"]["profile_s"].as<double>() == 90);
@@ -187,10 +187,11 @@ TEST_CASE("an unknown --set key names the nearest declared keys, or those of its
   // A key without its section: its last part matches.
   CHECK(error_of(kBase, {{"max_jobs_per_device", "2"}}) ==
         "max_jobs_per_device: unknown key (did you mean runtime.max_jobs_per_device?)");
-  CHECK(error_of(kBase, {{"runtime.interference.x", "1"}}) ==
-        "runtime.interference.x: unknown key (valid in runtime.interference: by_type, onset, "
-        "pairs, slope; "
-        "`dlsim list keys` lists all)");
+  CHECK(
+      error_of(kBase, {{"runtime.interference.x", "1"}}) ==
+      "runtime.interference.x: unknown key (valid in runtime.interference: by_type, model, onset, "
+      "pairs, slope; "
+      "`dlsim list keys` lists all)");
   // Under a key read by its own reader, and whole sections, pass to that reader.
   CHECK_THAT(error_of(kBase, {{"policy.params.quantum", "5"}}),
              Catch::Contains("policy 'fifo' has no such parameter"));

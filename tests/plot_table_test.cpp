@@ -104,7 +104,11 @@ TEST_CASE("dlsim plot's data files of a hand FIFO case", "[plot]") {
                                      "title 'gpu allocated'"));
   CHECK_THAT(script,
              Catch::Contains("using ($1/3600):3 with steps lw 1 dt 2 title 'gpu effective'"));
-  CHECK_THAT(script, !Catch::Contains("utilization.dat' index 0 using ($1/3600):4"));
+  // Then the GPUs' kernel-busy figure (timeseries.csv's busy_gpu_util), column 4, and nothing
+  // after it.
+  CHECK_THAT(script, Catch::Contains("using ($1/3600):4 with steps lw 1 dt 3 title 'gpu busy "
+                                     "(nvidia-smi)'"));
+  CHECK_THAT(script, !Catch::Contains("utilization.dat' index 0 using ($1/3600):5"));
 }
 
 TEST_CASE("dlsim plot overlays several runs on one CDF and renders PNG and SVG", "[plot]") {

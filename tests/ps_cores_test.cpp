@@ -238,8 +238,10 @@ TEST_CASE("timeseries.csv's held_core_util counts workers' and parameter servers
                         dir);
   REQUIRE(r.code == 0);
   const std::string ts = read_file(dir.file("res/timeseries.csv"));
-  CHECK_THAT(ts, Catch::StartsWith("time_s,") && Catch::Contains(",held_core_util\n0,1,0,2,"));
-  CHECK_THAT(ts, Catch::EndsWith(",0.3125\n"));
+  CHECK_THAT(ts, Catch::StartsWith("time_s,") &&
+                     Catch::Contains(",held_core_util,busy_gpu_util\n0,1,0,2,"));
+  // held_core_util, then busy_gpu_util: 2 of 8 GPUs at resnet50's 0.9 = 0.225.
+  CHECK_THAT(ts, Catch::EndsWith(",0.3125,0.225\n"));
 }
 
 TEST_CASE("a job's shards' nodes and set_cpus' cores are kept aside through suspend and resume",

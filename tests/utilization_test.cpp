@@ -113,15 +113,16 @@ TEST_CASE("utilization per device kind and type on a mixed cluster", "[outputs][
         nlohmann::json{{"kind", "fpga"}, {"devices", 1}, {"alloc", 1.0}, {"effective", 0.75}});
 
   // timeseries.csv, every 60 s: at 0 all three run (1 GPU at 0.5 of 2: 0.25; 2 CPUs at 1: 1;
-  // the FPGA at 0.75); c ends at 50, g at 100, f at 200.
+  // the FPGA at 0.75); c ends at 50, g at 100, f at 200. The GPU job runs alone, so the
+  // kernel-busy GPU figure (last column) is its utilization too: 0.25.
   CHECK(read_file(dir.file("res/timeseries.csv")) ==
         "time_s,running_jobs,pending_jobs,allocated_gpus,effective_gpu_util,allocated_cpus,"
         "effective_cpu_util,allocated_xeon_phis,effective_xeon_phi_util,allocated_fpgas,"
-        "effective_fpga_util,held_core_util\n"
-        "0,3,0,1,0.25,2,1,0,0,1,0.75,0\n"
-        "60,2,0,1,0.25,0,0,0,0,1,0.75,0\n"
-        "120,1,0,0,0,0,0,0,0,1,0.75,0\n"
-        "180,1,0,0,0,0,0,0,0,1,0.75,0\n");
+        "effective_fpga_util,held_core_util,busy_gpu_util\n"
+        "0,3,0,1,0.25,2,1,0,0,1,0.75,0,0.25\n"
+        "60,2,0,1,0.25,0,0,0,0,1,0.75,0,0.25\n"
+        "120,1,0,0,0,0,0,0,0,1,0.75,0,0\n"
+        "180,1,0,0,0,0,0,0,0,1,0.75,0,0\n");
 }
 
 TEST_CASE("fairness: Jain's index over users' mean slowdowns, max slowdown, rho",
@@ -148,4 +149,25 @@ TEST_CASE("fairness: Jain's index over users' mean slowdowns, max slowdown, rho"
   CHECK(f["slowdown_max"] == 4.0);
   CHECK(f["ftf_rho_mean"].get<double>() == Approx(8.0 / 3.0).epsilon(1e-12));
   CHECK(f["ftf_rho_max"] == 4.0);
+}
+
+TEST_CASE("two packed jobs: useful work and what nvidia-smi would show", "[outputs][util]") {
+  // x (100 s, gpu_util 0.6) and y (50 s, gpu_util 0.8) packed on one V100 at 0, with a complete
+  // pair table (the fitted model's form) whose every factor is 2: both run at half speed. y ends
+  // at 2 x 50 = 100 s; x has done 50 s of work by then and ends alone at 100 + 50 = 150 s.
+  //   useful work (gpu_util_effective): [0, 100] 0.6/2 + 0.8/2 = 0.7; [100, 150] 0.6 alone:
+  //     (0.7 x 100 + 0.6 x 50) / 150 = 100 / 150 = 0.666667
+  //   kernel-busy (gpu_util_busy): [0, 100] 1 - (1 - 0.6)/2 x (1 - 0.8)/2 = 1 - 0.2 x 0.1 = 0.98;
+  //     [100, 150] 0.6: (0.98 x 100 + 0.6 x 50) / 150 = 128 / 150 = 0.853333
+  RuntimeConfig table;
+  table.interference_pairs.models = 1; // model 0 only: jobs without a model
+  table.interference_pairs.complete = true;
+  // One factor per device type (model 0 with model 0); more entries than the catalog has types.
+  table.interference_pairs.slowdown.assign(64, 2.0);
+  Summary s =
+      packed_pair("id,submit_s,workers,duration_s,gpu_util\nx,0,1,100,0.6\ny,0,1,50,0.8\n", table);
+  CHECK(s.makespan_s == 150);
+  CHECK(s.gpu_util_alloc == 1);
+  CHECK(s.gpu_util_effective == Approx(100.0 / 150).margin(1e-12));
+  CHECK(s.gpu_util_busy == Approx(128.0 / 150).margin(1e-12));
 }

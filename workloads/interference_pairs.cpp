@@ -15,7 +15,7 @@ namespace dlsim {
 
 InterferencePairs load_interference_pairs(const std::string& file,
                                           const std::vector<DeviceType>& types, const ModelZoo& zoo,
-                                          const std::vector<std::string>& run_models) {
+                                          const std::vector<std::string>& run_models, bool strict) {
   static constexpr std::array<const char*, 4> kColumns{"device_type", "model", "with", "slowdown"};
   std::vector<std::string> header = read_csv_header(file);
   for (const char* column : kColumns) {
@@ -24,9 +24,20 @@ InterferencePairs load_interference_pairs(const std::string& file,
                                    column, fmt::join(kColumns, ",")));
     }
   }
-  std::unordered_map<std::string_view, std::uint32_t> run_model_id;
+  // A row's name stands for the run's model of that key and for every run model whose
+  // `measured_as` is that name (the same job under the measurement's own name).
+  std::unordered_map<std::string, std::vector<std::uint32_t>> run_model_ids;
   for (std::uint32_t m = 0; m < run_models.size(); ++m) {
-    if (!run_models[m].empty()) run_model_id.emplace(run_models[m], m);
+    if (run_models[m].empty()) continue;
+    run_model_ids[run_models[m]].push_back(m);
+    if (auto z = zoo.find(run_models[m]); z && !zoo.models[*z].measured_as.empty()) {
+      run_model_ids[zoo.models[*z].measured_as].push_back(m);
+    }
+  }
+  std::unordered_map<std::string_view, bool> known; // a key or a `measured_as` of the zoo
+  for (const ModelInfo& m : zoo.models) {
+    known.emplace(m.name, true);
+    if (!m.measured_as.empty()) known.emplace(m.measured_as, true);
   }
   InterferencePairs pairs;
   pairs.models = static_cast<std::uint32_t>(run_models.size());
@@ -37,19 +48,24 @@ InterferencePairs load_interference_pairs(const std::string& file,
     row.column = "device_type";
     auto type = find_device_type(types, cells[0]);
     if (!type) throw FieldError{fmt::format("'{}' is not a device type of the catalog", cells[0])};
-    std::uint32_t ids[2] = {0, 0};
+    const std::vector<std::uint32_t>* ids[2] = {nullptr, nullptr};
     bool used = true;
     for (int k = 0; k < 2; ++k) {
       row.column = k == 0 ? "model" : "with";
       std::string name = cells[1 + k];
-      if (!zoo.find(name)) {
-        throw FieldError{fmt::format("'{}' is not a model of {}", name, zoo.file)};
+      if (!known.count(name)) {
+        if (!strict) {
+          used = false;
+          continue;
+        }
+        throw FieldError{
+            fmt::format("'{}' is not a model of {} (nor a `measured_as` of one)", name, zoo.file)};
       }
-      auto it = run_model_id.find(name);
-      if (it == run_model_id.end()) {
+      auto it = run_model_ids.find(name);
+      if (it == run_model_ids.end()) {
         used = false;
       } else {
-        ids[k] = it->second;
+        ids[k] = &it->second;
       }
     }
     row.column = "slowdown";
@@ -66,8 +82,12 @@ InterferencePairs load_interference_pairs(const std::string& file,
                                    cells[2], cells[0], seen->second)};
     }
     if (!used) return;
-    std::size_t i = (std::size_t{*type} * pairs.models + ids[0]) * pairs.models + ids[1];
-    pairs.slowdown[i] = *slowdown;
+    for (std::uint32_t a : *ids[0]) {
+      for (std::uint32_t b : *ids[1]) {
+        std::size_t i = (std::size_t{*type} * pairs.models + a) * pairs.models + b;
+        pairs.slowdown[i] = *slowdown;
+      }
+    }
   };
   csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size(), false}, kColumns, on_row,
                [](const std::string& message) { throw InputError(message); });

@@ -73,6 +73,7 @@ ModelZoo load_model_zoo(const std::string& file) {
     info.input_mb_per_sample = m.get<double>("input_mb_per_sample", 0.0);
     if (m.has("graph")) read_graph(m, info);
     info.drawn = m.get<bool>("drawn", true);
+    info.measured_as = m.get<std::string>("measured_as", "");
     YAML::Node times = m.child("iteration_time_s");
     YamlWhere tw = m.where_of("iteration_time_s");
     if (!times.IsMap() || times.size() == 0)

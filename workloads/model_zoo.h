@@ -33,6 +33,10 @@ struct ModelInfo {
   // docs/models.md#models-kept-out-of-draws): a model added for one trace's jobs must not move
   // the draws that generated workloads already made.
   bool drawn = true;
+  // The name under which a measurement set knows this same job (`measured_as`, e.g. Gavel's
+  // `gavel_resnet50_bs32` for the zoo's ResNet-50 at batch 32): measured co-location pairs of
+  // that name apply to this model (docs/runtime.md#measured-pairs). "" for none.
+  std::string measured_as;
 };
 
 struct ModelZoo {

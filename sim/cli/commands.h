@@ -16,5 +16,6 @@ int command_net_solve(const std::vector<std::string>& args);
 int command_plot(const std::vector<std::string>& args);
 int command_table(const std::vector<std::string>& args);
 int command_predict(const std::vector<std::string>& args);
+int command_calibrate(const std::vector<std::string>& args);
 
 } // namespace dlsim

@@ -204,7 +204,7 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   }
   e.models_file = find_data_file(e.models_file, file);
   read_interference_by_type(root, file, e);
-  if (!e.runtime.interference_pairs_file.empty()) {
+  if (!e.runtime.interference_pairs_file.empty() && e.runtime.interference_pairs_file != "none") {
     e.runtime.interference_pairs_file = find_data_file(e.runtime.interference_pairs_file, file);
   }
   if (!e.runtime.failures.log_file.empty())

@@ -33,6 +33,7 @@ commands:
   plot        plot result directories with gnuplot (JCT CDF, utilization, jobs, Gantt)
   table       one row per result directory: policy, differing parameters, metrics
   predict     train and cross-validate GPU-utilization predictors, write one
+  calibrate   refit the co-location model to measured pairs and print its errors
   net-solve   share links among given flows (max-min fair) and print rates and routes
   version     print the version and the git commit it was built from
 
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
     if (command == "plot") return dlsim::command_plot(args);
     if (command == "table") return dlsim::command_table(args);
     if (command == "predict") return dlsim::command_predict(args);
+    if (command == "calibrate") return dlsim::command_calibrate(args);
     if (command == "version" || command == "--version") {
       fmt::print("dlsim {} (commit {})\n", DLSIM_VERSION, dlsim::dlsim_commit());
       return 0;

@@ -67,6 +67,14 @@ std::pair<std::string, std::string> kind_columns(const std::string& kind) {
   return {fmt::format("allocated_{}s", kind), fmt::format("effective_{}_util", kind)};
 }
 
+// Whether the run's timeseries.csv has the kernel-busy GPU column and the run has GPUs.
+bool has_busy_column(const PlotRun& run) {
+  bool gpus = std::any_of(run.kinds.begin(), run.kinds.end(),
+                          [](const auto& k) { return k.first == "gpu"; });
+  return gpus && std::find(run.ts_header.begin(), run.ts_header.end(), "busy_gpu_util") !=
+                     run.ts_header.end();
+}
+
 } // namespace
 
 std::vector<PlotRun::Segment>
@@ -227,8 +235,10 @@ std::string jct_cdf_data(const std::vector<PlotRun>& runs) {
 }
 
 std::string utilization_data(const std::vector<PlotRun>& runs) {
-  std::string out = "# dlsim plot: utilization over time, a block per run: time_s, then per "
-                    "device kind its allocated fraction and effective utilization\n";
+  std::string out =
+      "# dlsim plot: utilization over time, a block per run: time_s, then per "
+      "device kind its allocated fraction and effective utilization (useful work), then the "
+      "GPUs' kernel-busy share as nvidia-smi shows it (gpu_busy)\n";
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const PlotRun& run = runs[r];
     if (r > 0) out += "\n\n";
@@ -242,6 +252,10 @@ std::string utilization_data(const std::vector<PlotRun>& runs) {
       out += fmt::format(" {0}_allocated {0}_effective", kind);
       cols.emplace_back(index(kind_columns(kind).first), index(kind_columns(kind).second));
     }
+    // What nvidia-smi would show, last (runs of a dlsim without the column have none).
+    const std::size_t busy = index("busy_gpu_util");
+    const bool has_busy = has_busy_column(run);
+    if (has_busy) out += " gpu_busy";
     out += '\n';
     std::size_t time = index("time_s");
     for (std::size_t i = 0; i < run.ts_rows.size(); ++i) {
@@ -253,6 +267,7 @@ std::string utilization_data(const std::vector<PlotRun>& runs) {
         double alloc = devices > 0 ? number(row[cols[k].first], where) / devices : 0;
         out += fmt::format(" {} {}", alloc, number(row[cols[k].second], where));
       }
+      if (has_busy) out += fmt::format(" {}", number(row[busy], where));
       out += '\n';
     }
   }
@@ -334,6 +349,13 @@ std::string plot_script(const std::vector<PlotRun>& runs, const std::vector<std:
               gp_quote(label_prefix(runs, runs[r]) + kind + (e ? " effective" : " allocated")));
           first = false;
         }
+      }
+      if (has_busy_column(runs[r])) {
+        s += fmt::format("{}'utilization.dat' index {} using ($1/3600):{} with steps lw 1 dt 3 "
+                         "title {}",
+                         first ? "" : ", \\\n     ", r, 2 + 2 * runs[r].kinds.size(),
+                         gp_quote(label_prefix(runs, runs[r]) + "gpu busy (nvidia-smi)"));
+        first = false;
       }
     }
     if (first) s += "NaN notitle"; // a cluster with no devices: an empty chart, not an error

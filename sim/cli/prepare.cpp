@@ -1,6 +1,7 @@
 #include "sim/cli/prepare.h"
 
 #include "workloads/failure_log.h"
+#include "workloads/interference_fit.h"
 #include "workloads/interference_pairs.h"
 
 #include "sim/engine/error.h"
@@ -29,6 +30,28 @@ namespace fs = std::filesystem;
 namespace dlsim {
 
 namespace {
+
+// Gavel's measured pairs (docs/runtime.md#measured-pairs), read by default under the fitted model.
+constexpr const char* kBundledInterferencePairs = "configs/interference/gavel-pairs.csv";
+
+// The run's pair table (docs/runtime.md#co-location-and-interference): the measured pairs of
+// runtime.interference.pairs (by default, under the fitted model, the bundled Gavel set, whose
+// rows of models this zoo does not know are skipped); under the fitted model, completed by the
+// fit for every pair not measured on that type.
+InterferencePairs interference_table(const Experiment& e, const Prepared& p) {
+  const RuntimeConfig& r = e.runtime;
+  const bool fitted = r.interference_model == "fitted";
+  std::string file = r.interference_pairs_file;
+  const bool bundled = file.empty() && fitted;
+  if (bundled) file = find_data_file(kBundledInterferencePairs, "");
+  InterferencePairs measured;
+  if (!file.empty() && file != "none") {
+    measured = load_interference_pairs(file, e.cluster.types, p.zoo, p.workload.models, !bundled);
+  }
+  if (!fitted) return measured;
+  return fitted_pair_table(kShippedInterferenceFit, measured, p.workload.perf,
+                           e.cluster.types.size(), p.workload.models.size());
+}
 
 // trace.generate: the trace `dlsim gen-trace` would write with these settings, read back by the
 // native reader (through a private temporary file, removed at once), so that a generated trace
@@ -187,10 +210,7 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
     }
     e.runtime.failures.log = load_failure_log(e.runtime.failures.log_file, e.cluster);
   }
-  if (!e.runtime.interference_pairs_file.empty()) {
-    e.runtime.interference_pairs = load_interference_pairs(
-        e.runtime.interference_pairs_file, e.cluster.types, p.zoo, p.workload.models);
-  }
+  e.runtime.interference_pairs = interference_table(e, p);
   if (!idle.empty()) {
     std::vector<std::string> what;
     what.reserve(idle.size());

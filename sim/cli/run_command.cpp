@@ -37,8 +37,8 @@ void print_run_summary(const RunReport& report) {
   fmt::print("  makespan   {}\n", hours(summary.makespan_s));
   fmt::print("  JCT        mean {}, p95 {}\n", hours(summary.jct_mean_s), hours(summary.jct_p95_s));
   fmt::print("  queueing   mean {}\n", hours(summary.queue_mean_s));
-  fmt::print("  GPU util   {:.3f} allocated, {:.3f} effective\n", summary.gpu_util_alloc,
-             summary.gpu_util_effective);
+  fmt::print("  GPU util   {:.3f} allocated, {:.3f} effective, {:.3f} busy\n",
+             summary.gpu_util_alloc, summary.gpu_util_effective, summary.gpu_util_busy);
   fmt::print("  preempted  {} times, migrated {} times\n", summary.preemptions, summary.migrations);
   fmt::print("results in {}/\n", report.out_dir);
 }

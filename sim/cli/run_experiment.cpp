@@ -86,7 +86,7 @@ std::string render_run_yaml(const Experiment& e) {
   // Absolute paths, so that `dlsim run -e run.yaml` from any directory reads the same files.
   for (YAML::Node file : {run["trace"]["file"], run["models"],
                           run["runtime"]["interference"]["pairs"], run["failures"]["log"]}) {
-    if (file.IsScalar() && !file.Scalar().empty())
+    if (file.IsScalar() && !file.Scalar().empty() && file.Scalar() != "none")
       file = fs::absolute(file.Scalar()).lexically_normal().string();
   }
   shorten_doubles(run);

@@ -40,8 +40,8 @@ std::string readable(const std::string& column, const std::string& text) {
 } // namespace
 
 std::vector<std::string> default_table_metrics() {
-  return {"jobs",         "finished",       "makespan_s",         "jct_mean_s", "jct_p95_s",
-          "queue_mean_s", "gpu_util_alloc", "gpu_util_effective", "preemptions"};
+  return {"jobs",         "finished",       "makespan_s",         "jct_mean_s",    "jct_p95_s",
+          "queue_mean_s", "gpu_util_alloc", "gpu_util_effective", "gpu_util_busy", "preemptions"};
 }
 
 RunTable build_run_table(const std::vector<std::string>& dirs,

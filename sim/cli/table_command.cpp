@@ -23,7 +23,7 @@ int command_table(const std::vector<std::string>& args) {
       "metrics", po::value<std::string>(),
       "comma-separated summary.json keys, nested ones dotted (util_by_kind.gpu.alloc); "
       "default: jobs,finished,makespan_s,jct_mean_s,jct_p95_s,queue_mean_s,gpu_util_alloc,"
-      "gpu_util_effective,preemptions")("help,h", "this help");
+      "gpu_util_effective,gpu_util_busy,preemptions")("help,h", "this help");
   po::options_description hidden;
   hidden.add_options()("run", po::value<std::vector<std::string>>());
   po::variables_map vm;

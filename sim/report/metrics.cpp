@@ -7,6 +7,7 @@ void UtilizationMeter::on_advance(SimTime from, SimTime to, const View& view) {
   auto dt = static_cast<double>(to - from);
   allocated_gpu_us_ += s.busy_gpus * dt;
   effective_gpu_us_ += s.effective_gpus * dt;
+  busy_gpu_us_ += s.kernel_busy_gpus * dt;
   held_core_us_ += s.cores_held * dt;
   if (allocated_us_.empty()) {
     allocated_us_.assign(s.busy_by_type.size(), 0.0);
@@ -29,6 +30,7 @@ Sample sample_at(SimTime t, const View& view, double cores) {
   Sample sample{t, s.running, s.pending, s.busy_gpus,
                 s.gpu_count > 0 ? s.effective_gpus / s.gpu_count : 0.0};
   sample.held_core_util = cores > 0 ? s.cores_held / cores : 0.0;
+  sample.busy_util = s.gpu_count > 0 ? s.kernel_busy_gpus / s.gpu_count : 0.0;
   // The other kinds: sums over their types (few), then divided by the kind's device count.
   std::array<std::uint32_t, kDeviceKinds> devices{};
   std::array<double, kDeviceKinds> effective{};
@@ -52,7 +54,7 @@ bool same_values(const Sample& a, const Sample& b) {
   return a.running == b.running && a.pending == b.pending && a.allocated_gpus == b.allocated_gpus &&
          a.effective_util == b.effective_util && a.allocated_by_kind == b.allocated_by_kind &&
          a.effective_util_by_kind == b.effective_util_by_kind &&
-         a.held_core_util == b.held_core_util;
+         a.held_core_util == b.held_core_util && a.busy_util == b.busy_util;
 }
 
 } // namespace

@@ -18,6 +18,8 @@ public:
   void on_advance(SimTime from, SimTime to, const View& view) override;
   [[nodiscard]] double allocated_gpu_s() const { return allocated_gpu_us_ / kMicrosPerSecond; }
   [[nodiscard]] double effective_gpu_s() const { return effective_gpu_us_ / kMicrosPerSecond; }
+  // GPU-seconds during which some kernel ran (SimState::kernel_busy_gpus), as nvidia-smi counts.
+  [[nodiscard]] double busy_gpu_s() const { return busy_gpu_us_ / kMicrosPerSecond; }
   // Node CPU core-seconds held by jobs (SimState::cores_held).
   [[nodiscard]] double held_core_s() const { return held_core_us_ / kMicrosPerSecond; }
   // By DeviceTypeId; empty before the first advance, 0 for types the cluster does not have.
@@ -30,6 +32,7 @@ private:
   }
   double allocated_gpu_us_ = 0;
   double effective_gpu_us_ = 0;
+  double busy_gpu_us_ = 0;
   double held_core_us_ = 0;
   std::vector<DeviceTypeId> present_; // types with devices: the only ones integrated
   std::vector<double> allocated_us_;
@@ -47,6 +50,7 @@ struct Sample {
   std::array<double, kDeviceKinds> effective_util_by_kind{}; // 0 when the kind has no devices
   // Host CPU cores held by all jobs (workers, parameter servers, host tasks) / the cluster's.
   double held_core_util = 0;
+  double busy_util = 0; // kernel-busy GPUs / all GPUs, 0..1: what nvidia-smi would show
 };
 
 // Samples the state on a grid of times 0, p, 2p, ... (the state at time t is the one after all

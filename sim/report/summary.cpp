@@ -243,6 +243,7 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
   if (available > 0) {
     out.gpu_util_alloc = meter.allocated_gpu_s() / available;
     out.gpu_util_effective = meter.effective_gpu_s() / available;
+    out.gpu_util_busy = meter.busy_gpu_s() / available;
   }
   out.fairness = fair.result();
   if (host_tasks > 0) {

@@ -59,8 +59,10 @@ struct Summary {
   double makespan_s = 0;          // first submission to last finish (or the end of the run)
   double jct_mean_s = 0, jct_median_s = 0, jct_p95_s = 0, jct_p99_s = 0;
   double queue_mean_s = 0, queue_median_s = 0, queue_p95_s = 0;
-  double gpu_util_alloc = 0;            // allocated GPU-seconds / available GPU-seconds
-  double gpu_util_effective = 0;        // the same, weighted by each job's GPU utilization
+  double gpu_util_alloc = 0;     // allocated GPU-seconds / available GPU-seconds
+  double gpu_util_effective = 0; // the same, weighted by each job's GPU utilization
+  // GPU-seconds during which some kernel ran / available: what nvidia-smi would average to.
+  double gpu_util_busy = 0;
   std::vector<DeviceUtil> util_by_kind; // kinds the cluster has, in DeviceKind order
   std::vector<DeviceUtil> util_by_type; // types the cluster has, in the cluster's type order
   Fairness fairness;

@@ -183,6 +183,7 @@ void write_summary_json(std::ostream& out, const Summary& m) {
   j["queue_p95_s"] = us_round(m.queue_p95_s);
   j["gpu_util_alloc"] = m.gpu_util_alloc;
   j["gpu_util_effective"] = m.gpu_util_effective;
+  j["gpu_util_busy"] = m.gpu_util_busy;
   j["preemptions"] = m.preemptions;
   j["migrations"] = m.migrations;
   j["events"] = m.events;
@@ -263,7 +264,7 @@ void write_summary_json(std::ostream& out, const Summary& m) {
 void write_timeseries_header(std::ostream& out) {
   out << "time_s,running_jobs,pending_jobs,allocated_gpus,effective_gpu_util,allocated_cpus,"
          "effective_cpu_util,allocated_xeon_phis,effective_xeon_phi_util,allocated_fpgas,"
-         "effective_fpga_util,held_core_util\n";
+         "effective_fpga_util,held_core_util,busy_gpu_util\n";
 }
 
 void write_timeseries_row(std::ostream& out, const Sample& s) {
@@ -273,11 +274,11 @@ void write_timeseries_row(std::ostream& out, const Sample& s) {
   // Into a buffer on the stack (no string per field), then one write.
   fmt::memory_buffer buf;
   append_seconds(buf, s.time);
-  fmt::format_to(fmt::appender(buf), FMT_COMPILE(",{},{},{},{},{},{},{},{},{},{},{}\n"), s.running,
-                 s.pending, s.allocated_gpus, s.effective_util, s.allocated_by_kind[kCpu],
-                 s.effective_util_by_kind[kCpu], s.allocated_by_kind[kPhi],
-                 s.effective_util_by_kind[kPhi], s.allocated_by_kind[kFpga],
-                 s.effective_util_by_kind[kFpga], s.held_core_util);
+  fmt::format_to(
+      fmt::appender(buf), FMT_COMPILE(",{},{},{},{},{},{},{},{},{},{},{},{}\n"), s.running,
+      s.pending, s.allocated_gpus, s.effective_util, s.allocated_by_kind[kCpu],
+      s.effective_util_by_kind[kCpu], s.allocated_by_kind[kPhi], s.effective_util_by_kind[kPhi],
+      s.allocated_by_kind[kFpga], s.effective_util_by_kind[kFpga], s.held_core_util, s.busy_util);
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 

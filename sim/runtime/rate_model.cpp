@@ -162,12 +162,31 @@ double pair_slowdown(const SimState& s, DeviceTypeId type, JobId j, JobId other)
                                s.details_of(j).gpu_util + s.details_of(other).gpu_util);
 }
 
+// The complete table's slowdown of running job j on a packed device: 1 + the sum over the other
+// running jobs (but `leaving`) of (pair factor - 1). With one partner it is the pair's factor;
+// with more, each partner takes the share of j's time it takes in the pair (docs/runtime.md).
+double table_slowdown(const SimState& s, const DeviceSlot& slot, DeviceTypeId type, JobId j,
+                      JobId leaving) {
+  const auto& jobs = s.workload->jobs;
+  const ModelId mine = jobs[j].request.model;
+  double slowdown = 1.0;
+  for (unsigned i = 0; i < slot.count; ++i) {
+    JobId k = slot.jobs[i];
+    if (k == j || k == leaving || s.jobs[k].status != JobStatus::kRunning) continue;
+    slowdown += s.config.interference_pairs.at(type, mine, jobs[k].request.model) - 1.0;
+  }
+  return slowdown;
+}
+
 } // namespace
 
 double job_slowdown_on(const SimState& s, DeviceId d, JobId j) {
   const DeviceSlot& slot = s.slots[d];
   if (slot.running < 2) return 1.0;
   DeviceTypeId type = s.cluster->devices[d].type;
+  if (s.config.interference_pairs.complete && slot.sliced == 0) {
+    return table_slowdown(s, slot, type, j, kNoJob);
+  }
   JobId pair[2];
   if (slot.running == 2 && !s.config.interference_pairs.empty() &&
       running_pair(s, slot, kNoJob, pair) && (pair[0] == j || pair[1] == j)) {
@@ -179,6 +198,16 @@ double job_slowdown_on(const SimState& s, DeviceId d, JobId j) {
 double device_effective_on(const SimState& s, DeviceId d, JobId leaving) {
   const DeviceSlot& slot = s.slots[d];
   DeviceTypeId type = s.cluster->devices[d].type;
+  if (s.config.interference_pairs.complete && slot.sliced == 0) {
+    // Useful work: each running job's solo utilization at its speed, sum(u_j / slowdown_j).
+    double work = 0;
+    for (unsigned i = 0; i < slot.count; ++i) {
+      JobId k = slot.jobs[i];
+      if (k == leaving || s.jobs[k].status != JobStatus::kRunning) continue;
+      work += s.details_of(k).gpu_util / table_slowdown(s, slot, type, k, leaving);
+    }
+    return std::min(1.0, work);
+  }
   JobId pair[2];
   if (slot.running == 2 && !s.config.interference_pairs.empty() &&
       running_pair(s, slot, leaving, pair)) {
@@ -231,6 +260,43 @@ double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
     return static_cast<double>(job.workers) / (static_cast<double>(req.workers) * step_s);
   }
   return 1.0 / (iter_s * slowdown);
+}
+
+namespace {
+
+// The slowdown of running job j on a packed device whose running jobs, but `leaving`, number n:
+// job_slowdown_on's rules for that set (slot.running_util already leaves `leaving` out when
+// the Simulation asks, as it does for device_effective).
+double slowdown_among(const SimState& s, const DeviceSlot& slot, DeviceTypeId type, JobId j,
+                      JobId leaving, unsigned n) {
+  if (n < 2) return 1.0;
+  if (s.config.interference_pairs.complete) return table_slowdown(s, slot, type, j, leaving);
+  JobId pair[2];
+  if (n == 2 && !s.config.interference_pairs.empty() && running_pair(s, slot, leaving, pair)) {
+    return pair_slowdown(s, type, j, pair[0] == j ? pair[1] : pair[0]);
+  }
+  return interference_slowdown(interference_of(s.config, type), slot.running_util);
+}
+
+} // namespace
+
+double device_kernel_busy_on(const SimState& s, DeviceId d, JobId leaving) {
+  const DeviceSlot& slot = s.slots[d];
+  DeviceTypeId type = s.cluster->devices[d].type;
+  if (slot.controlled > 0) return share_effective(s, slot, leaving);
+  if (slot.sliced > 0) return device_effective(slot, s.config, type);
+  std::array<JobId, DeviceSlot::kMaxShare> running{};
+  unsigned n = 0;
+  for (unsigned i = 0; i < slot.count; ++i) {
+    JobId k = slot.jobs[i];
+    if (k != leaving && s.jobs[k].status == JobStatus::kRunning) running[n++] = k;
+  }
+  double idle = 1.0;
+  for (unsigned i = 0; i < n; ++i) {
+    const double u = std::clamp(s.details_of(running[i]).gpu_util, 0.0, 1.0);
+    idle *= (1.0 - u) / slowdown_among(s, slot, type, running[i], leaving, n);
+  }
+  return n == 0 ? 0.0 : std::clamp(1.0 - idle, 0.0, 1.0);
 }
 
 } // namespace dlsim

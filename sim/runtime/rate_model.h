@@ -99,6 +99,14 @@ double job_slowdown_on(const SimState& s, DeviceId d, JobId j);
 // u_j / job_slowdown_on, capped at 1.
 double device_effective_on(const SimState& s, DeviceId d, JobId leaving);
 
+// The share of time some kernel runs on device d, as nvidia-smi reports utilization, over its
+// running jobs (but `leaving`). A job alone keeps it busy u_j of the time. Packed jobs
+// (uncontrolled): a job's time outside kernels, (1 - u_j) of an iteration alone, is not
+// stretched by sharing the device, so it is idle (1 - u_j) / slowdown_j of the time; with the
+// jobs' idle phases independent, busy = 1 - prod_j (1 - u_j) / slowdown_j. Time-sliced and
+// share-controlled devices run one job's kernels at a time: busy = the useful work.
+double device_kernel_busy_on(const SimState& s, DeviceId d, JobId leaving);
+
 // The running job's rate in iterations per second. `net` is the network model when contention
 // is on and the job holds flows there, else null.
 double job_rate(const SimState& s, JobId j, const NetworkModel* net);

@@ -33,21 +33,24 @@ struct Costs {
   double live_resize_s = 1;
 };
 
-// Slowdown of co-located jobs as a function of the summed GPU utilization U of the running
-// jobs on a device: 1 + slope * max(0, U - onset). Fitted to the 1.5x (U = 1.0) and 4x
-// (U = 2.0) ends of the range in Yeung et al., HotCloud'20, slide 17 (docs/runtime.md).
+// The slide's line (runtime.interference.model: slide, not the default): slowdown of co-located
+// jobs as a function of the summed GPU utilization U of the running jobs on a device:
+// 1 + slope * max(0, U - onset), through the 1.5x (U = 1.0) and 4x (U = 2.0) ends of the range
+// in Yeung et al., HotCloud'20, slide 17 (docs/runtime.md#the-slides-line).
 struct Interference {
   double slope = 2.5;
   double onset = 0.8;
 };
 
-// Measured slowdowns of model pairs sharing one device (runtime.interference.pairs), by the
-// run's device-type and model ids: slowdown[(type * models + a) * models + b] is the factor of a
-// job of model a packed with one of model b; 0 where nothing was measured. Asymmetric: (a, b)
-// and (b, a) are two measurements.
+// Slowdowns of model pairs sharing one device, by the run's device-type and model ids:
+// slowdown[(type * models + a) * models + b] is the factor of a job of model a packed with one of
+// model b. Asymmetric: (a, b) and (b, a) are two factors. Under the slide's line it holds the
+// measured pairs only (runtime.interference.pairs), 0 where nothing was measured; under the
+// fitted model (`complete`) every entry is set, measured or predicted (docs/runtime.md).
 struct InterferencePairs {
   std::uint32_t models = 0;
   std::vector<double> slowdown;
+  bool complete = false; // every pair has a factor: the fitted model's table
   [[nodiscard]] bool empty() const { return slowdown.empty(); }
   [[nodiscard]] double at(std::size_t type, std::size_t a, std::size_t b) const {
     std::size_t i = (type * models + a) * models + b;
@@ -67,8 +70,13 @@ struct RuntimeConfig {
   // The curve of each device type (by DeviceTypeId), from runtime.interference.by_type; types
   // beyond its end, or all when it is empty, use `interference`.
   std::vector<Interference> interference_by_type;
-  std::string interference_pairs_file;  // runtime.interference.pairs: "" for none
-  InterferencePairs interference_pairs; // read from that file by the CLI (sim/cli/prepare.cpp)
+  // runtime.interference.model: "fitted" (measured pairs, else the model fitted to them) or
+  // "slide" (measured pairs given with `pairs`, else the slide's line).
+  std::string interference_model = "fitted";
+  // runtime.interference.pairs: "" for the default (the bundled Gavel measurements under
+  // "fitted", none under "slide"), "none" for none.
+  std::string interference_pairs_file;
+  InterferencePairs interference_pairs; // the table the CLI builds (sim/cli/prepare.cpp)
   NetworkConfig network;
   // How a data-parallel job's speed depends on its workers when network.contention is off:
   // "linear" (exactly proportional, the default, so that replays reproduce trace durations) or

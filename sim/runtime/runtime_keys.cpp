@@ -91,11 +91,19 @@ std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
               "([runtime.md](runtime.md#what-policies-may-observe); HotCloud'20's 1-min online "
               "profiling).",
        .min = 0},
+      {.path = "runtime.interference.model",
+       .type = KeyType::kText,
+       .field = &c.interference_model,
+       .doc = "Co-location slowdown of packed jobs: `fitted` (a pair's measured slowdown, else "
+              "the model fitted to Gavel's measured pairs) or `slide` (the HotCloud'20 slide's "
+              "line through slope and onset, for sensitivity studies) "
+              "([runtime.md](runtime.md#co-location-and-interference)).",
+       .choices = {"fitted", "slide"}},
       {.path = "runtime.interference.slope",
        .type = KeyType::kNumber,
        .field = &c.interference.slope,
-       .doc = "Co-location slowdown: 1 + slope × max(0, U − onset), U the summed GPU "
-              "utilization of a device's jobs.",
+       .doc = "With `model: slide`: co-location slowdown 1 + slope × max(0, U − onset), U the "
+              "summed GPU utilization of a device's jobs.",
        .min = 0},
       {.path = "runtime.interference.onset",
        .type = KeyType::kNumber,
@@ -110,10 +118,11 @@ std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
       {.path = "runtime.interference.pairs",
        .type = KeyType::kText,
        .field = &c.interference_pairs_file,
-       .doc = "A CSV of measured slowdowns of model pairs on one device, used instead of the "
-              "curve for the pairs it lists, e.g. `configs/interference/gavel-pairs.csv` "
+       .doc = "A CSV of measured slowdowns of model pairs on one device, used as measured for "
+              "the pairs it lists; `none` for none "
               "([runtime.md](runtime.md#measured-pairs)).",
-       .default_text = "none"},
+       .default_text = "`configs/interference/gavel-pairs.csv` with `model: fitted`, none with "
+                       "`slide`"},
       {.path = "runtime.scaling",
        .type = KeyType::kText,
        .field = &c.scaling,

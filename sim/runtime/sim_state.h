@@ -33,6 +33,7 @@ struct DeviceSlot {
   std::uint8_t sliced = 0;     // holders that take turns (time-slicing); then every holder does
   double slice_s = 0;          // their common time slice
   double effective = 0;        // this device's share of SimState::effective_gpus
+  double kernel_busy = 0;      // this device's share of SimState::kernel_busy_gpus
 };
 
 struct SimState {
@@ -106,7 +107,10 @@ struct SimState {
   std::uint32_t gpu_count = 0; // devices of kind GPU in the cluster
   std::uint32_t busy_gpus = 0; // GPUs held by at least one job
   double effective_gpus = 0;   // sum over GPUs of device_effective (rate_model.h)
-  double cores_held = 0;       // node CPU cores held by all jobs (cpus_per_worker per worker)
+  // Sum over GPUs of the share of time some kernel runs there, as nvidia-smi reports
+  // utilization (device_kernel_busy_on, rate_model.h; docs/outputs.md).
+  double kernel_busy_gpus = 0;
+  double cores_held = 0; // node CPU cores held by all jobs (cpus_per_worker per worker)
   // The same two counters per device type (every kind), by DeviceTypeId (docs/outputs.md).
   std::vector<std::uint32_t> busy_by_type;
   std::vector<double> effective_by_type;

@@ -541,6 +541,13 @@ void Simulation::refresh_effective(DeviceId d, JobId leaving) {
   s_.effective_by_type[type] += contribution - slot.effective;
   if (s_.cluster->types[type].kind == DeviceKind::kGpu) {
     s_.effective_gpus += contribution - slot.effective;
+    // What nvidia-smi would show: the same as the useful work but for packed jobs (a job alone,
+    // time slices and shares run one job's kernels at a time), so only those pay the product.
+    const double busy = slot.running < 2 || slot.controlled > 0 || slot.sliced > 0
+                            ? contribution
+                            : device_kernel_busy_on(s_, d, leaving);
+    s_.kernel_busy_gpus += busy - slot.kernel_busy;
+    slot.kernel_busy = busy;
   }
   slot.effective = contribution;
 }

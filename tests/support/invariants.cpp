@@ -33,6 +33,7 @@ void InvariantChecker::on_decided(const View& view) {
   std::uint32_t busy_gpus = 0;
   std::uint32_t running = 0;
   double effective = 0;
+  double kernel_busy = 0; // GPUs: the share of time some kernel runs (nvidia-smi)
   std::vector<std::uint32_t> busy_by_type(c.types.size(), 0);
   std::vector<double> effective_by_type(c.types.size(), 0.0);
   // Devices: holders within limits, and each holder lists the device.
@@ -78,6 +79,7 @@ void InvariantChecker::on_decided(const View& view) {
     // Useful work on the device (docs/outputs.md): sum of util / slowdown, at most 1; under the
     // share controller each running job's utilization at its granted speed, u x min(1, grant/u).
     double useful = 0;
+    double kernel_busy_here = -1; // below 0: the same as the useful work
     if (controlled > 0) {
       for (unsigned k = 0; k < slot.count; ++k) {
         const JobState& job = s.jobs[slot.jobs[k]];
@@ -85,11 +87,41 @@ void InvariantChecker::on_decided(const View& view) {
         double u = s.details_of(slot.jobs[k]).gpu_util;
         useful += u * share_speed(share_grant(s, slot, slot.jobs[k]), u);
       }
+    } else if (slot.sliced == 0 && s.config.interference_pairs.complete) {
+      // The complete pair table (the fitted model): job j slowed by 1 + sum over its running
+      // partners k of (factor(j, k) - 1); kernel-busy 1 - prod (1 - u_j) / slowdown_j.
+      DeviceTypeId type = c.devices[d].type;
+      double idle = 1.0;
+      for (unsigned a = 0; a < slot.count; ++a) {
+        JobId j = slot.jobs[a];
+        if (s.jobs[j].status != JobStatus::kRunning) continue;
+        double slowdown = 1.0;
+        for (unsigned b = 0; b < slot.count; ++b) {
+          JobId k = slot.jobs[b];
+          if (k == j || s.jobs[k].status != JobStatus::kRunning) continue;
+          slowdown += s.config.interference_pairs.at(type, s.workload->jobs[j].request.model,
+                                                     s.workload->jobs[k].request.model) -
+                      1.0;
+        }
+        const double u = s.details_of(j).gpu_util;
+        useful += u / slowdown;
+        idle *= (1.0 - u) / slowdown;
+      }
+      useful = std::min(1.0, useful);
+      if (running_here >= 2) kernel_busy_here = 1.0 - idle;
     } else if (slot.sliced == 0) {
       double over = util - s.config.interference.onset;
       double slowdown =
           running_here >= 2 && over > 0 ? 1.0 + s.config.interference.slope * over : 1.0;
       useful = std::min(1.0, util / slowdown);
+      if (running_here >= 2 && s.config.interference_pairs.empty()) {
+        kernel_busy_here = 1.0;
+        for (unsigned k = 0; k < slot.count; ++k) {
+          if (s.jobs[slot.jobs[k]].status != JobStatus::kRunning) continue;
+          kernel_busy_here *= (1.0 - s.details_of(slot.jobs[k]).gpu_util) / slowdown;
+        }
+        kernel_busy_here = 1.0 - kernel_busy_here;
+      }
     } else if (running_here > 0) {
       // Jobs taking turns: one computes at a time, less the switching time.
       double eff = running_here >= 2 ? 1.0 - s.config.costs.switch_s / slot.slice_s : 1.0;
@@ -101,10 +133,16 @@ void InvariantChecker::on_decided(const View& view) {
     if (c.type_of(d).kind == DeviceKind::kGpu) {
       busy_gpus += slot.count > 0;
       effective += useful;
+      kernel_busy += kernel_busy_here < 0 ? useful : kernel_busy_here;
     }
   }
   REQUIRE(busy_gpus == s.busy_gpus);
   REQUIRE(std::fabs(effective - s.effective_gpus) < 1e-6);
+  // What nvidia-smi would show (docs/outputs.md#utilization); measured pairs under the slide's
+  // line are not recomputed here (kernel_busy_here stays the useful work for them).
+  if (s.config.interference_pairs.complete || s.config.interference_pairs.empty()) {
+    REQUIRE(std::fabs(kernel_busy - s.kernel_busy_gpus) < 1e-6);
+  }
   REQUIRE(busy_by_type == s.busy_by_type);
   for (std::size_t t = 0; t < effective_by_type.size(); ++t)
     REQUIRE(std::fabs(effective_by_type[t] - s.effective_by_type[t]) < 1e-6);
