@@ -220,6 +220,7 @@ Config parse_config(const PolicyParams& params) {
   c.actions = parse_actions(params.node("actions"));
   c.tiers = parse_tiers(params.node("tiers"));
   c.queues = parse_queues(params.node("queues"));
+  c.elastic_at_min = params.flag("elastic_at_min");
   return c;
 }
 

@@ -47,6 +47,9 @@ struct Config {
   std::vector<std::string> actions; // in the order they run
   std::vector<std::vector<PluginOptions>> tiers;
   std::vector<QueueSpec> queues; // empty: every queue of the trace, weight 1
+  // An elastic job's gang (minMember): its requested workers by default, so that it runs at the
+  // size it asked for; with this, its min_workers, and it may start (and stay) at that size.
+  bool elastic_at_min = false;
 };
 
 const std::vector<std::string>& action_names();

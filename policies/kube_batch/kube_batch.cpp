@@ -64,7 +64,13 @@ public:
     // Jobs that ended (finished, failed, or stopped by the runtime) leave the session by the
     // runtime's job log.
     if (session_.live_jobs() == 0 && arrivals_.empty()) return;
-    kb::SessionInputs in{&tiers_, &queues_, &queue_of_, &arrivals_, enqueue_, group_pending_};
+    kb::SessionInputs in{&tiers_,
+                         &queues_,
+                         &queue_of_,
+                         &arrivals_,
+                         enqueue_,
+                         group_pending_,
+                         config_.elastic_at_min};
     kb::Session& s = session_;
     s.open(control, in);
     arrivals_.clear();
@@ -193,7 +199,10 @@ PolicyEntry kube_batch_policy(const std::string& name) {
        {"queues", ParamType::kYaml, "[]",
         "Volcano queues: [{name, weight, capability: {nvidia.com/gpu, cpu, memory}, "
         "reclaimable}]; a job's queue is the trace's queue column (empty: default); [] gives "
-        "every queue of the trace weight 1"}},
+        "every queue of the trace weight 1"},
+       {"elastic_at_min", ParamType::kFlag, "false",
+        "an elastic job's gang (minMember) is its min_workers, so it may start at that size and "
+        "is never grown; false: its requested workers, so it runs at the size it asked for"}},
       [](const PolicySetup& s) { return std::make_unique<KubeBatch>(kb::parse_config(s.params)); }};
   if (name == "volcano")
     e.description = "the same policy as kube-batch, with the same parameters and defaults";

@@ -436,7 +436,9 @@ void Session::build_job(const View& view, JobInfo& job, JobId j) {
   job.priority = r.priority;
   job.created = r.submit;
   job.status = st.status;
-  job.min_member = r.min_workers;
+  // The gang: the requested workers unless asked to start elastic jobs at their minimum (this
+  // policy never grows a started job, so a job started at its minimum stays there).
+  job.min_member = in_.elastic_at_min ? r.min_workers : r.workers;
   job.devices_per_task = r.devices_per_worker;
   job.task_req = Resources::of(r.devices_per_worker, rd.cpus_per_worker, rd.mem_gb_per_worker);
   job.gpu_mem_gb = rd.gpu_mem_gb;

@@ -59,7 +59,8 @@ struct TaskRef {
   friend bool operator==(const TaskRef&, const TaskRef&) = default;
 };
 
-// A job (PodGroup): one task per requested worker; minMember is the job's min_workers.
+// A job (PodGroup): one task per requested worker; minMember is its requested workers, or its
+// min_workers with elastic_at_min.
 struct JobInfo {
   JobId id = 0;
   std::size_t index = 0;   // its place in Session::jobs()
@@ -161,6 +162,8 @@ struct SessionInputs {
   // Keep the pending jobs in groups (Session::groups): the policy's actions are only `allocate`
   // and `backfill`, which walk them by group. The same in every session of a run.
   bool group_pending = false;
+  // An elastic job's minMember is its min_workers (else its requested workers): kb::Config.
+  bool elastic_at_min = false;
 };
 
 class Session {

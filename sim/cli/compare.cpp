@@ -160,6 +160,31 @@ ResultSet read_result_set(const std::string& path) {
   return read_summary(path);
 }
 
+bool is_lower_bound(const MetricList& run, const std::string& metric) {
+  auto flag = [&](const std::string& name) {
+    const MetricValue* v = find_metric(run, name);
+    return v != nullptr && v->text == "true";
+  };
+  std::string_view m = metric;
+  std::string prefix;
+  if (m.starts_with("window.")) {
+    prefix = "window.";
+    m.remove_prefix(prefix.size());
+  } else if (m == "makespan_s") {
+    return flag("makespan_censored");
+  }
+  if (m.starts_with("jct_") && m.ends_with("_s")) return flag(prefix + "jct_censored");
+  if (m.starts_with("queue_") && m.ends_with("_s")) return flag(prefix + "queue_censored");
+  return false;
+}
+
+RunOutcome run_outcome(const MetricList& run) {
+  if (find_metric(run, "deadlocked_at_s")) return RunOutcome::kDeadlocked;
+  const MetricValue* unfinished = find_metric(run, "unfinished");
+  if (unfinished && unfinished->number && *unfinished->number > 0) return RunOutcome::kCensored;
+  return RunOutcome::kComplete;
+}
+
 Better default_direction(const std::string& name) {
   // Utilization and finished jobs: more is better. Times (jct_*, queue_*, makespan_s: every
   // `_s`), slowdowns, finish-time fairness rho and counts of disruption or loss: less is better.
@@ -172,6 +197,7 @@ Better default_direction(const std::string& name) {
     section = m.substr(0, dot);
     m = m.substr(dot + 1);
   }
+  if (m == "deadlocked_at_s") return Better::kEither; // its presence is what counts
   if (section.starts_with("util_by_"))
     return m == "alloc" || m == "effective" ? Better::kHigher : Better::kEither;
   if (m.find("util") != std::string_view::npos || m == "finished" || m.starts_with("jain"))
@@ -318,17 +344,38 @@ Comparison compare_result_sets(const ResultSet& base, const ResultSet& fresh,
         // Within tolerance when either bound holds: 1% or 5 s, say, for a JCT near zero.
         r.beyond = r.changed && !(std::fabs(*r.relative) <= r.tolerance) &&
                    !(std::fabs(new_v - old_v) <= r.abs_tolerance);
+        // More unfinished jobs is a regression at any tolerance: the new run's times then
+        // count jobs that did not finish at their time so far.
+        if (name == "unfinished" && new_v > old_v && d == o.direction.end()) r.beyond = true;
         if (r.beyond) {
           const bool up = new_v > old_v;
           r.verdict = better == Better::kEither           ? Verdict::kChanged
                       : (better == Better::kHigher) == up ? Verdict::kImproved
                                                           : Verdict::kRegression;
+          // A lower bound that fell is not an improvement: the jobs behind it did not finish.
+          if (r.verdict == Verdict::kImproved && better == Better::kLower &&
+              is_lower_bound(n, name))
+            r.verdict = Verdict::kChanged;
+          // Nor is a rise from a lower bound a regression: the baseline's jobs had not finished.
+          if (r.verdict == Verdict::kRegression && better == Better::kLower &&
+              is_lower_bound(b, name))
+            r.verdict = Verdict::kChanged;
         }
       } else {
         r.changed = !ov || !nv || ov->text != nv->text;
-        // A metric the baseline does not have is new in this version, not a regression.
-        r.beyond = r.changed && ov != nullptr;
-        if (r.beyond) r.verdict = Verdict::kChanged;
+        // A metric the baseline does not have is new in this version, not a regression; but a
+        // deadlock or a censored statistic that appears is one, and its end an improvement.
+        const bool trouble = name == "deadlocked_at_s" || name.ends_with("_censored");
+        auto bad = [&](const MetricValue* v) {
+          return v != nullptr && (name == "deadlocked_at_s" || v->text == "true");
+        };
+        if (trouble) {
+          r.beyond = bad(ov) != bad(nv);
+          if (r.beyond) r.verdict = bad(nv) ? Verdict::kRegression : Verdict::kImproved;
+        } else {
+          r.beyond = r.changed && ov != nullptr;
+          if (r.beyond) r.verdict = Verdict::kChanged;
+        }
       }
       if (r.changed && !r.beyond) r.verdict = Verdict::kWithin;
       c.rows.push_back(r);
@@ -371,7 +418,7 @@ void print_comparison(std::ostream& out, const Comparison& c, const std::string&
                  ? fmt::format(
                        "  << {}: beyond tolerance {}{}", label, r.tolerance,
                        r.abs_tolerance > 0 ? fmt::format(" and {} absolute", r.abs_tolerance) : "")
-                 : "  << CHANGED";
+                 : fmt::format("  << {}", label);
     } else if (r.changed && r.old_text == "(missing)") {
       mark = "  (new metric)";
     }

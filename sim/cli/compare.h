@@ -36,6 +36,16 @@ ResultSet read_result_set(const std::string& path);
 // A metric's text as a number: the whole of it must parse (std::from_chars); nullopt otherwise.
 std::optional<double> as_number(const std::string& s);
 
+// Whether a run's metric is a lower bound: a JCT, queueing or makespan figure of a run with
+// unfinished jobs, which counts them at their time so far (summary.json's jct_censored,
+// queue_censored, makespan_censored, and window.jct_censored, window.queue_censored).
+bool is_lower_bound(const MetricList& run, const std::string& metric);
+
+// How a run ended, from its summary.json: every job finished or cancelled, jobs left
+// unfinished (--until), or a deadlock (deadlocked_at_s). Ordered from best to worst.
+enum class RunOutcome : std::uint8_t { kComplete, kCensored, kDeadlocked };
+RunOutcome run_outcome(const MetricList& run);
+
 // Which way a metric is better: lower for times and counts of trouble, higher for utilization
 // and finished jobs; either for the rest (a change in `jobs` is neither good nor bad).
 enum class Better : std::uint8_t { kLower, kHigher, kEither };

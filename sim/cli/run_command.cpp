@@ -19,8 +19,9 @@ namespace dlsim {
 
 namespace {
 
-std::string hours(double s) {
-  return fmt::format("{:.1f} s ({:.2f} h)", s, s / 3600);
+// `>` before a figure that is a lower bound: unfinished jobs counted at their time so far.
+std::string hours(double s, bool censored = false) {
+  return fmt::format("{}{:.1f} s ({:.2f} h)", censored ? ">" : "", s, s / 3600);
 }
 
 void print_run_summary(const RunReport& report) {
@@ -34,9 +35,15 @@ void print_run_summary(const RunReport& report) {
              summary.skipped_bad_jobs
                  ? fmt::format(", {} bad rows skipped", summary.skipped_bad_jobs)
                  : "");
-  fmt::print("  makespan   {}\n", hours(summary.makespan_s));
-  fmt::print("  JCT        mean {}, p95 {}\n", hours(summary.jct_mean_s), hours(summary.jct_p95_s));
-  fmt::print("  queueing   mean {}\n", hours(summary.queue_mean_s));
+  if (summary.deadlocked_at_s) {
+    fmt::print("  deadlock   at {:.1f} s: {} jobs can never finish\n", *summary.deadlocked_at_s,
+               summary.unfinished);
+  }
+  fmt::print("  makespan   {}\n", hours(summary.makespan_s, summary.makespan_censored));
+  fmt::print("  JCT        mean {}, p95 {}{}\n", hours(summary.jct_mean_s, summary.jct_censored),
+             hours(summary.jct_p95_s, summary.jct_censored),
+             summary.jct_censored ? " (unfinished jobs at their time so far)" : "");
+  fmt::print("  queueing   mean {}\n", hours(summary.queue_mean_s, summary.queue_censored));
   fmt::print("  GPU util   {:.3f} allocated, {:.3f} effective, {:.3f} busy\n",
              summary.gpu_util_alloc, summary.gpu_util_effective, summary.gpu_util_busy);
   fmt::print("  preempted  {} times, migrated {} times\n", summary.preemptions, summary.migrations);
@@ -102,11 +109,12 @@ int command_run(const std::vector<std::string>& args) {
                result.events, sim_s, sim_s > 0 ? static_cast<double>(result.events) / sim_s : 0.0,
                report.wall_seconds);
   }
-  if (summary.unfinished > 0 && !result.hit_until) {
-    fmt::print(
-        stderr,
-        "warning: {} jobs never finished: policy '{}' left them waiting with nothing running\n",
-        summary.unfinished, e.policy);
+  if (summary.deadlocked_at_s) {
+    fmt::print(stderr,
+               "warning: deadlock at {} s: {} jobs never finished: policy '{}' left them waiting "
+               "with no event to come; their JCT and queueing are counted up to then "
+               "(summary.json deadlocked_at_s)\n",
+               *summary.deadlocked_at_s, summary.unfinished, e.policy);
   }
   if (!quiet) print_run_summary(report);
   int code = 0;

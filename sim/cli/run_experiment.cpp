@@ -189,7 +189,8 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   if (e.measure_from_s >= 0 || e.measure_to_s >= 0) {
     double to =
         e.measure_to_s >= 0 ? e.measure_to_s : to_seconds(p.workload.jobs.back().request.submit);
-    report.summary.window = summarize_window(sim.state(), std::max(e.measure_from_s, 0.0), to);
+    report.summary.window =
+        summarize_window(sim.state(), report.result.end, std::max(e.measure_from_s, 0.0), to);
   }
   report.gpu_count = sim.state().gpu_count;
   if (sharing) report.summary.gpu_sharing = sharing_summary(frag_meter);

@@ -52,6 +52,7 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
     std::vector<std::pair<std::string, std::string>> config;
   };
   std::vector<Run> runs;
+  runs.reserve(dirs.size());
   for (const auto& dir : dirs) {
     if (!is_directory_path(dir))
       throw InputError(
@@ -64,6 +65,13 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
     flatten_yaml(YAML::LoadFile(run_yaml), "", r.config);
     runs.push_back(std::move(r));
   }
+  // Complete runs first: censored times are lower bounds, not figures to rank by.
+  std::stable_sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
+    return run_outcome(a.summary.runs.at("")) < run_outcome(b.summary.runs.at(""));
+  });
+  const bool outcomes = std::any_of(runs.begin(), runs.end(), [](const Run& r) {
+    return run_outcome(r.summary.runs.at("")) != RunOutcome::kComplete;
+  });
 
   // The run.yaml keys whose values differ among the runs, in the first run's order and then the
   // others'. policy and seed have their own columns; the version is not a parameter.
@@ -88,6 +96,7 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
 
   RunTable t;
   t.header = {"run", "policy", "seed"};
+  if (outcomes) t.header.emplace_back("outcome");
   t.header.insert(t.header.end(), keys.begin(), keys.end());
   t.header.insert(t.header.end(), metrics.begin(), metrics.end());
   for (const auto& m : metrics) {
@@ -108,13 +117,30 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
       return "";
     };
     std::vector<std::string> row{runs[i].label, metric("policy"), metric("seed")};
+    if (outcomes) {
+      switch (run_outcome(list)) {
+      case RunOutcome::kComplete:
+        row.emplace_back("complete");
+        break;
+      case RunOutcome::kCensored:
+        row.push_back(metric("unfinished") + " unfinished");
+        break;
+      case RunOutcome::kDeadlocked:
+        row.push_back(fmt::format("deadlocked at {} s", metric("deadlocked_at_s")));
+        break;
+      }
+    }
+    std::vector<bool> bounds(row.size() + keys.size(), false);
     for (const auto& k : keys) {
       auto it = configs[i].find(k);
       row.push_back(it == configs[i].end() ? "" : it->second);
     }
-    for (const auto& m : metrics)
+    for (const auto& m : metrics) {
       row.push_back(metric(m));
+      bounds.push_back(is_lower_bound(list, m));
+    }
     t.rows.push_back(std::move(row));
+    t.lower_bound.push_back(std::move(bounds));
   }
   t.numeric.assign(t.header.size(), true);
   for (std::size_t c = 0; c < t.header.size(); ++c) {
@@ -143,10 +169,13 @@ std::string format_run_table(const RunTable& t, const std::string& format) {
     return out;
   }
   std::vector<std::vector<std::string>> cells;
-  for (const auto& row : t.rows) {
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    const auto& row = t.rows[r];
     std::vector<std::string> shown;
-    for (std::size_t c = 0; c < row.size(); ++c)
-      shown.push_back(readable(t.header[c], row[c]));
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const bool bound = r < t.lower_bound.size() && t.lower_bound[r][c];
+      shown.push_back((bound ? ">" : "") + readable(t.header[c], row[c]));
+    }
     cells.push_back(std::move(shown));
   }
   if (format == "markdown") {

@@ -10,7 +10,10 @@ namespace dlsim {
 struct RunTable {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows; // as the files wrote the values
-  std::vector<bool> numeric;                  // per column: every non-empty value is a number
+  // Per cell: a lower bound (a censored JCT, queueing or makespan figure), shown with `>` in
+  // text and Markdown.
+  std::vector<std::vector<bool>> lower_bound;
+  std::vector<bool> numeric; // per column: every non-empty value is a number
 };
 
 // The metrics shown when none are asked for.
@@ -20,6 +23,10 @@ std::vector<std::string> default_table_metrics();
 // policy, seed, then every run.yaml key (dotted path, e.g. trace.file, cluster.nodes.0.count)
 // whose value differs among the runs, then `metrics` (summary.json keys, nested ones dotted as
 // in `dlsim compare`). A metric no run has is an error; one some runs lack is empty there.
+// When some run did not finish its jobs, an `outcome` column after seed says how each ended
+// (complete, unfinished, deadlocked at T s), and the rows are ordered complete runs first, then
+// runs stopped with jobs unfinished, then deadlocked ones (each group in the order given): a
+// run's censored times never place it above a run that finished its jobs.
 RunTable build_run_table(const std::vector<std::string>& dirs,
                          const std::vector<std::string>& metrics);
 

@@ -106,17 +106,32 @@ void set_queue_stats(Out& out, std::vector<SimTime>& queue) {
   out.queue_p95_s = percentile_of_sorted(queue, 95);
 }
 
+// Whether a job that did not finish counts in the statistics at its time so far, censored at
+// the end of the run: it was submitted and not cancelled (a job not yet submitted when --until
+// stopped the run has no time so far; a cancelled one has ended).
+bool counts_censored(const JobState& job) {
+  return job.status != JobStatus::kFinished && job.status != JobStatus::kCancelled &&
+         job.status != JobStatus::kFuture;
+}
+
+// A job's queueing delay: to its first start, or, for a job never started that counts censored,
+// its wait up to the end of the run. Negative when it has none (finished or cancelled unstarted
+// jobs are not counted, as before).
+SimTime queue_delay(const JobState& job, SimTime submit, SimTime end) {
+  if (job.first_start >= 0) return job.first_start - submit;
+  return counts_censored(job) ? end - submit : SimTime{-1};
+}
+
 // The queueing delays of the jobs that `take(j)` accepts, after the JCTs' vector is released:
 // one vector of a value per job at a time, not two, at the end of a run whose jobs already fill
 // memory (docs/performance.md).
 template <class Out, class Take>
-void collect_queue_stats(Out& out, const SimState& s, Take&& take) {
+void collect_queue_stats(Out& out, const SimState& s, SimTime end, Take&& take) {
   std::vector<SimTime> queue;
   queue.reserve(s.jobs.size());
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
-    const JobState& job = s.jobs[j];
-    if (job.first_start >= 0 && take(j))
-      queue.push_back(job.first_start - s.workload->jobs[j].request.submit);
+    const SimTime delay = queue_delay(s.jobs[j], s.workload->jobs[j].request.submit, end);
+    if (delay >= 0 && take(j)) queue.push_back(delay);
   }
   set_queue_stats(out, queue);
 }
@@ -130,7 +145,7 @@ double solo_seconds(const Workload& w, std::size_t job) {
   return std::round(s * 1e6) / 1e6; // to the microsecond, as jobs.csv prints it
 }
 
-WindowSummary summarize_window(const SimState& s, double from_s, double to_s) {
+WindowSummary summarize_window(const SimState& s, SimTime end, double from_s, double to_s) {
   WindowSummary out;
   out.from_s = from_s;
   out.to_s = to_s;
@@ -157,11 +172,16 @@ WindowSummary summarize_window(const SimState& s, double from_s, double to_s) {
       }
     } else if (job.status != JobStatus::kCancelled) {
       ++out.unfinished;
+      if (counts_censored(job)) {
+        jct.push_back(end - submit);
+        out.jct_censored = true;
+        out.queue_censored = out.queue_censored || job.first_start < 0;
+      }
     }
   }
   set_jct_stats(out, jct);
   std::vector<SimTime>().swap(jct);
-  collect_queue_stats(out, s, [&](std::size_t j) {
+  collect_queue_stats(out, s, end, [&](std::size_t j) {
     double submit_s = to_seconds(w.jobs[j].request.submit);
     return submit_s >= from_s && submit_s <= to_s;
   });
@@ -199,8 +219,8 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
     const JobState& job = s.jobs[j];
     const JobSpec& spec = s.workload->jobs[j];
     SimTime submit = spec.request.submit;
-    if (job.first_start >= 0 && queue_kept) {
-      const SimTime delay = job.first_start - submit;
+    const SimTime delay = queue_delay(job, submit, result.end);
+    if (delay >= 0 && queue_kept) {
       if (delay == 0) {
         ++queue_zeros;
       } else if (queue_rest.size() < queue_cap) {
@@ -216,6 +236,10 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
       fair.add_finished(*s.workload, j, job);
     } else if (job.status == JobStatus::kCancelled) {
       ++out.cancelled;
+    } else if (counts_censored(job)) {
+      jct.push_back(result.end - submit);
+      out.jct_censored = true;
+      out.queue_censored = out.queue_censored || job.first_start < 0;
     }
     out.trace_failed += spec.trace_status == TraceStatus::kFailed;
     out.trace_killed += spec.trace_status == TraceStatus::kKilled;
@@ -224,6 +248,10 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
     host_tasks += is_host_task(spec.request) ? 1 : 0;
   }
   out.unfinished = out.jobs - out.finished - out.failed - out.cancelled;
+  out.makespan_censored = out.unfinished > 0;
+  // No event is left and no --until stopped the run, yet jobs are unfinished: no decision will
+  // ever come to change that.
+  if (out.unfinished > 0 && !result.hit_until) out.deadlocked_at_s = to_seconds(result.end);
   set_jct_stats(out, jct);
   std::vector<SimTime>().swap(jct);
   if (queue_kept) {
@@ -234,7 +262,7 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
     out.queue_p95_s = percentile_with_zeros(queue, 95);
   } else {
     std::vector<SimTime>().swap(queue_rest);
-    collect_queue_stats(out, s, [](std::size_t) { return true; });
+    collect_queue_stats(out, s, result.end, [](std::size_t) { return true; });
   }
   SimTime first_submit = s.workload->jobs.empty() ? 0 : s.workload->jobs.front().request.submit;
   SimTime end = out.unfinished == 0 ? last_finish : result.end;

@@ -40,8 +40,12 @@ struct WindowSummary {
   std::uint64_t jobs = 0; // submitted in the window
   std::uint64_t finished = 0;
   std::uint64_t unfinished = 0; // not finished and not cancelled at the end
-  double jct_mean_s = 0, jct_median_s = 0, jct_p95_s = 0, jct_p99_s = 0; // finished ones
-  double queue_mean_s = 0, queue_median_s = 0, queue_p95_s = 0;          // started ones
+  bool jct_censored = false;    // as Summary's, over the window's jobs
+  bool queue_censored = false;
+  // Finished ones, and unfinished ones at their time so far (censored at the end of the run).
+  double jct_mean_s = 0, jct_median_s = 0, jct_p95_s = 0, jct_p99_s = 0;
+  // Started ones, and ones never started at their wait so far.
+  double queue_mean_s = 0, queue_median_s = 0, queue_p95_s = 0;
   double slowdown_mean = 0, slowdown_max = 0; // finished ones with solo_s > 0
 };
 
@@ -56,7 +60,17 @@ struct Summary {
   std::uint64_t skipped_bad_jobs = 0;
   std::uint64_t trace_failed = 0; // jobs the trace marks failed (replayed with their run time)
   std::uint64_t trace_killed = 0; // jobs the trace marks killed or cancelled
-  double makespan_s = 0;          // first submission to last finish (or the end of the run)
+  // With unfinished jobs the statistics below are lower bounds, never figures over the finished
+  // jobs alone: an unfinished job counts with its time so far, censored at the end of the run
+  // (docs/outputs.md#unfinished-jobs). These say which are.
+  bool jct_censored = false;      // some unfinished job is counted at its time so far
+  bool queue_censored = false;    // some job never started is counted at its wait so far
+  bool makespan_censored = false; // the run ended with jobs unfinished
+  // A run that can never finish: jobs left unfinished, no event to come and no --until (a
+  // deadlock such as two half-bound gangs, or a job no policy decision will start). The time
+  // the last event was applied, in seconds.
+  std::optional<double> deadlocked_at_s;
+  double makespan_s = 0; // first submission to last finish (or the end of the run)
   double jct_mean_s = 0, jct_median_s = 0, jct_p95_s = 0, jct_p99_s = 0;
   double queue_mean_s = 0, queue_median_s = 0, queue_p95_s = 0;
   double gpu_util_alloc = 0;     // allocated GPU-seconds / available GPU-seconds
@@ -106,8 +120,9 @@ double solo_seconds(const Workload& w, std::size_t job);
 // Linear-interpolation percentile of sorted values (numpy's default): position p/100*(n-1).
 double percentile_sorted(std::span<const double> sorted, double p);
 
-// The window's metrics; `to_s` may be +inf (no upper end).
-WindowSummary summarize_window(const SimState& state, double from_s, double to_s);
+// The window's metrics; `to_s` may be +inf (no upper end). `end` is the end of the run
+// (RunResult::end), where unfinished jobs are censored.
+WindowSummary summarize_window(const SimState& state, SimTime end, double from_s, double to_s);
 
 Summary summarize(const SimState& state, const RunResult& result, const UtilizationMeter& meter,
                   const std::string& policy, std::uint64_t seed);

@@ -170,6 +170,14 @@ void write_summary_json(std::ostream& out, const Summary& m) {
   j["failed"] = m.failed;
   j["cancelled"] = m.cancelled;
   j["unfinished"] = m.unfinished;
+  // Only with unfinished jobs, so that complete runs keep their bytes: which statistics below
+  // are lower bounds (unfinished jobs counted at their time so far), and a deadlock's time.
+  if (m.unfinished > 0) {
+    j["jct_censored"] = m.jct_censored;
+    j["queue_censored"] = m.queue_censored;
+    j["makespan_censored"] = m.makespan_censored;
+  }
+  if (m.deadlocked_at_s) j["deadlocked_at_s"] = us_round(*m.deadlocked_at_s);
   j["skipped_bad_jobs"] = m.skipped_bad_jobs;
   j["trace_failed"] = m.trace_failed;
   j["trace_killed"] = m.trace_killed;
@@ -212,20 +220,25 @@ void write_summary_json(std::ostream& out, const Summary& m) {
   // Only with a measurement window, so that runs without one keep their bytes.
   if (m.window) {
     const WindowSummary& w = *m.window;
-    j["window"] = {{"from_s", us_round(w.from_s)},
-                   {"to_s", us_round(w.to_s)},
-                   {"jobs", w.jobs},
-                   {"finished", w.finished},
-                   {"unfinished", w.unfinished},
-                   {"jct_mean_s", us_round(w.jct_mean_s)},
-                   {"jct_median_s", us_round(w.jct_median_s)},
-                   {"jct_p95_s", us_round(w.jct_p95_s)},
-                   {"jct_p99_s", us_round(w.jct_p99_s)},
-                   {"queue_mean_s", us_round(w.queue_mean_s)},
-                   {"queue_median_s", us_round(w.queue_median_s)},
-                   {"queue_p95_s", us_round(w.queue_p95_s)},
-                   {"slowdown_mean", w.slowdown_mean},
-                   {"slowdown_max", w.slowdown_max}};
+    nlohmann::ordered_json& o = j["window"];
+    o["from_s"] = us_round(w.from_s);
+    o["to_s"] = us_round(w.to_s);
+    o["jobs"] = w.jobs;
+    o["finished"] = w.finished;
+    o["unfinished"] = w.unfinished;
+    if (w.unfinished > 0) {
+      o["jct_censored"] = w.jct_censored;
+      o["queue_censored"] = w.queue_censored;
+    }
+    o["jct_mean_s"] = us_round(w.jct_mean_s);
+    o["jct_median_s"] = us_round(w.jct_median_s);
+    o["jct_p95_s"] = us_round(w.jct_p95_s);
+    o["jct_p99_s"] = us_round(w.jct_p99_s);
+    o["queue_mean_s"] = us_round(w.queue_mean_s);
+    o["queue_median_s"] = us_round(w.queue_median_s);
+    o["queue_p95_s"] = us_round(w.queue_p95_s);
+    o["slowdown_mean"] = w.slowdown_mean;
+    o["slowdown_max"] = w.slowdown_max;
   }
   // Only with failures or checkpoints (docs/failures.md#measures).
   if (m.failures) {
