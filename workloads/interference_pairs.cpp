@@ -69,7 +69,7 @@ InterferencePairs load_interference_pairs(const std::string& file,
     std::size_t i = (std::size_t{*type} * pairs.models + ids[0]) * pairs.models + ids[1];
     pairs.slowdown[i] = *slowdown;
   };
-  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size(), false}, kColumns, on_row,
+  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size()}, kColumns, on_row,
                [](const std::string& message) { throw InputError(message); });
   return pairs;
 }
