@@ -211,6 +211,8 @@ private:
 std::vector<YAML::Node> check_unique_keys(const YAML::Node& root, const std::string& file,
                                           const std::string& base_path = "") {
   const std::string where = file.empty() ? std::string("<config>") : file;
+  // An empty document is a node with no identity (not even is() itself): nothing to check.
+  if (!root.is(root)) return {};
   DistinctNodes seen;
   struct Frame {
     YAML::Node node;
