@@ -114,7 +114,9 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
       for (JobId j : chosen_)
         keep[j] = 1;
       for (JobId h : holders) {
-        if (!keep[h]) model_.release(h);
+        // A holder paying an action (a resize) cannot be suspended: apply() leaves it, so its
+        // devices are not counted free.
+        if (!keep[h] && is_holder(view.state(h))) model_.release(h);
       }
       for (JobId j : chosen_)
         keep[j] = 0;
@@ -148,8 +150,11 @@ void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>&
       keep[j] = 1;
     // A host task frees no device: suspending it would make room for nothing the pass counts
     // (docs/runtime.md#host-tasks).
+    // A holder still paying an action (resizing) cannot be suspended: the runtime refuses it
+    // (docs/runtime.md#actions); it is decided again once the action is done.
     for (JobId j : holders) {
-      if (!keep[j] && !is_host_task(control.request(j))) suspended_.push_back(j);
+      if (!keep[j] && !is_host_task(control.request(j)) && is_holder(control.state(j)))
+        suspended_.push_back(j);
     }
     for (JobId j : chosen_)
       keep[j] = 0;

@@ -199,7 +199,16 @@ double PolicyParams::number(const std::string& key) const {
 double PolicyParams::seconds(const std::string& key) const {
   const YAML::Node& n = values_[key];
   if (n.IsScalar()) {
-    if (auto s = parse_duration_s(n.Scalar())) return *s;
+    if (auto s = parse_duration_s(n.Scalar())) {
+      // Every policy duration is a wait, an interval or a budget: a negative one means nothing
+      // (elastic-kubeflow's wait_s=-1 ran as if 0).
+      if (*s < 0) {
+        throw InputError(fmt::format("policy.params.{}: expected a duration of 0 s or more for "
+                                     "policy '{}', got {}",
+                                     key, policy_, quote_input(n.Scalar(), 60)));
+      }
+      return *s;
+    }
   }
   throw InputError(
       fmt::format("policy.params.{}: expected seconds (a number, or a duration such as "

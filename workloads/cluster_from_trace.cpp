@@ -2,9 +2,13 @@
 // openb and pai2020 trace readers use for jobs), CPU-only machines become two XeonCPU sockets.
 #include "workloads/cluster_from_trace.h"
 
+#include "sim/engine/error.h"
+
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/openb.h"
 #include "workloads/formats/pai2020.h"
+#include "workloads/formats/trace_fields.h"
+#include "workloads/formats/unique_ids.h"
 
 #include <array>
 #include <cmath>
@@ -142,10 +146,15 @@ YAML::Node openb_cluster_yaml(const std::string& file) {
     }
   }
   std::vector<Machine> machines;
+  UniqueIds names; // a node listed twice would be counted twice
   csv_row_loop(
-      CsvSource{file, CsvHeader::kNamed, header.size(), true}, kColumns,
+      CsvSource{file, CsvHeader::kNamed, header.size()}, kColumns,
       [&](const std::array<char*, 5>& f, CsvRow& row) {
         Machine m;
+        row.column = "sn";
+        if (empty_field(f[0])) throw FieldError{"empty node name"};
+        if (!names.insert(f[0]))
+          throw FieldError{fmt::format("node {} is listed twice", quote_input(f[0], 60))};
         row.column = "cpu_milli";
         m.cpu_cores = positive(f[1]) / 1000.0;
         row.column = "memory_mib";
@@ -183,11 +192,16 @@ YAML::Node pai2020_cluster_yaml(const std::string& file) {
                      ": empty file: expected rows of machine,gpu_type,cap_cpu,cap_mem,cap_gpu");
   CsvHeader header =
       *first == "machine,gpu_type,cap_cpu,cap_mem,cap_gpu" ? CsvHeader::kNamed : CsvHeader::kNone;
+  UniqueIds names; // a machine listed twice would be counted twice
   csv_row_loop(
-      CsvSource{file, header, kColumns.size(), true}, kColumns,
+      CsvSource{file, header, kColumns.size()}, kColumns,
       [&](const std::array<char*, 5>& f, CsvRow& row) {
         Machine m;
         const char*& column = row.column;
+        column = "machine";
+        if (empty_field(f[0])) throw FieldError{"empty machine name"};
+        if (!names.insert(f[0]))
+          throw FieldError{fmt::format("machine {} is listed twice", quote_input(f[0], 60))};
         column = "cap_cpu";
         m.cpu_cores = positive(f[2]);
         column = "cap_mem";

@@ -2,6 +2,7 @@
 
 #include "sim/engine/error.h"
 #include "sim/engine/rng.h"
+#include "workloads/formats/trace_limits.h"
 
 #include <fmt/format.h>
 
@@ -88,6 +89,20 @@ void generate_trace(const GenTraceOptions& o, std::ostream& out) {
   if (with_curves && o.models.empty())
     throw InputError("--loss-curves: jobs given by loss curves need models (--models)");
   const double rate_per_s = o.arrival_rate_per_hour / 3600.0;
+  // The last arrival is a sum of jobs-1 exponential gaps: past the span a trace may have
+  // (trace_limits.h), `validate` would reject the trace written. Checked before a line is
+  // written, with a margin of 20 standard deviations of that sum (a gamma: sd = sqrt(n) x mean
+  // gap), and at least 21 mean gaps for a tiny n (e^-21 for one gap), so that no draw passes it.
+  if (o.jobs > 1) {
+    const double gaps = static_cast<double>(o.jobs - 1);
+    const double span_s = gaps / rate_per_s * (1 + 20 / std::sqrt(gaps));
+    if (!(span_s <= kMaxTraceSeconds)) {
+      throw InputError(fmt::format(
+          "arrival rate {:g} per hour: {} jobs would arrive over up to {:g} s, more than the "
+          "{:g} s a trace may span; give a higher rate or fewer jobs",
+          o.arrival_rate_per_hour, o.jobs, span_s, kMaxTraceSeconds));
+    }
+  }
 
   out << "id,submit_s,workers,gpus_per_worker,duration_s,user";
   if (!o.models.empty()) out << ",model";
@@ -98,6 +113,11 @@ void generate_trace(const GenTraceOptions& o, std::ostream& out) {
   fmt::memory_buffer line;
   for (std::uint64_t i = 0; i < o.jobs; ++i) {
     if (i > 0) t += arrivals.exponential(rate_per_s);
+    if (t > kMaxTraceSeconds) {
+      throw InputError(fmt::format("arrival rate {:g} per hour: job {} arrives at {:g} s, past the "
+                                   "{:g} s a trace may span",
+                                   o.arrival_rate_per_hour, i, t, kMaxTraceSeconds));
+    }
     double d = durations.lognormal(o.duration_mu, o.duration_sigma);
     d = std::clamp(std::round(d), o.min_duration_s, o.max_duration_s);
     std::uint32_t gpus = o.gpu_sizes[sizes.weighted(o.gpu_weights)];

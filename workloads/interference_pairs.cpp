@@ -89,7 +89,7 @@ InterferencePairs load_interference_pairs(const std::string& file,
       }
     }
   };
-  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size(), false}, kColumns, on_row,
+  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size()}, kColumns, on_row,
                [](const std::string& message) { throw InputError(message); });
   return pairs;
 }

@@ -78,6 +78,21 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
   return in;
 }
 
+// A path option given as "" (`-o ""`, as a script with an unset variable writes it) names no
+// file: `run` took it for "not given" and wrote to the default directory.
+namespace {
+
+void refuse_empty_paths(const po::variables_map& vm) {
+  for (const char* name : {"out", "trace", "cluster", "experiment", "models"}) {
+    if (vm.count(name) == 0) continue;
+    const auto* text = boost::any_cast<std::string>(&vm[name].value());
+    if (text != nullptr && text->empty())
+      throw po::error(fmt::format("--{}: an empty path names no file", name));
+  }
+}
+
+} // namespace
+
 bool parse_command_line(const std::vector<std::string>& args,
                         const po::options_description& visible,
                         const po::options_description& hidden, int max_positional,
@@ -88,6 +103,7 @@ bool parse_command_line(const std::vector<std::string>& args,
   pos.add(hidden.options().front()->long_name().c_str(), max_positional);
   po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
   po::notify(vm);
+  refuse_empty_paths(vm);
   if (vm.count("help")) {
     std::cout << visible << '\n';
     return false;
@@ -109,6 +125,7 @@ bool parse_command_line(const std::vector<std::string>& args,
   }
   po::store(parsed, vm);
   po::notify(vm);
+  refuse_empty_paths(vm);
   if (vm.count("help")) {
     std::cout << visible << '\n';
     return false;

@@ -1,6 +1,7 @@
 // Regression comparison of run summaries and sweep results (`dlsim compare`, `run
 // --check-against`).
 #include "sim/cli/compare.h"
+#include "sim/report/json_text.h"
 
 #include "sim/cli/sweep_csv.h"
 #include "sim/config/path_probe.h"
@@ -31,7 +32,7 @@ namespace {
 
 MetricValue value_of(const nlohmann::ordered_json& v) {
   if (v.is_string()) return {v.get<std::string>(), std::nullopt};
-  std::string text = v.dump();
+  std::string text = json_text(v);
   return {text, v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt};
 }
 

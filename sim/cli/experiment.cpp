@@ -149,7 +149,14 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
     } else {
       std::string cluster_path = find_data_file(given, file);
       e.cluster_file = cluster_path;
-      root["cluster"] = load_yaml_file(cluster_path);
+      YAML::Node cluster = load_yaml_file(cluster_path);
+      // An empty file (/dev/null) is the cluster file's fault, not the experiment's.
+      if (!cluster.IsMap()) {
+        throw InputError(fmt::format("{}: {}: a cluster must be a YAML mapping (with nodes:)",
+                                     cluster_path,
+                                     cluster.IsNull() ? "empty file" : "not a mapping"));
+      }
+      root["cluster"] = cluster;
     }
   }
   for (std::size_t i = 0; i < inputs.overrides.size(); ++i) {

@@ -11,9 +11,14 @@
 
 #include <yaml-cpp/exceptions.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <iostream>
+#include <new>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace {
@@ -42,14 +47,9 @@ exit codes: 0 ok, 1 bad input, 2 bad usage
 
 } // namespace
 
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    std::fputs(kUsage, args.empty() ? stderr : stdout);
-    return args.empty() ? 2 : 0;
-  }
-  std::string command = args[0];
-  args.erase(args.begin());
+namespace {
+
+int run_command(const std::string& command, const std::vector<std::string>& args) {
   try {
     if (command == "run") return dlsim::command_run(args);
     if (command == "validate") return dlsim::command_validate(args);
@@ -88,5 +88,44 @@ int main(int argc, char** argv) {
     else
       fmt::print(stderr, "dlsim: error: {}: {}\n", e.path1().string(), e.code().message());
     return 1;
+  } catch (const std::system_error& e) {
+    // fmt::print to a stream whose write failed (stdout on a full disk or /dev/full).
+    fmt::print(stderr, "dlsim: error: cannot write the output: {}\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "dlsim: error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    // The last net: an error no layer turned into a message still ends the run as an error,
+    // unwinding (so a result directory being staged is removed), never as an abort.
+    fmt::print(stderr, "dlsim: error: {}\n", e.what());
+    return 1;
   }
+}
+
+// stdout is buffered: a write to a full disk or /dev/full can fail at the last flush, after the
+// command returned. Checked here, so that an output lost is exit 1, never 0.
+int finish_output(int rc) {
+  std::cout.flush();
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;
+  if (flushed && std::ferror(stdout) == 0 && !std::cout.bad()) return rc;
+  // An earlier write may have failed already (its errno gone): say so without a reason then.
+  fmt::print(stderr, "dlsim: error: cannot write to standard output: {}\n",
+             error != 0 ? std::strerror(error) : "a write failed (disk full?)");
+  return 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    return finish_output(args.empty() ? 2 : 0);
+  }
+  std::string command = args[0];
+  args.erase(args.begin());
+  return finish_output(run_command(command, args));
 }

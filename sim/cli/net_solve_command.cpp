@@ -104,8 +104,7 @@ std::vector<FlowRow> read_flows(const std::string& file, const Router& router, c
     row.cap = flow_cap(cells[3]);
     rows.push_back(std::move(row));
   };
-  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size(), false}, kColumns, on_row,
-               throw_bad_row);
+  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size()}, kColumns, on_row, throw_bad_row);
   return rows;
 }
 

@@ -228,6 +228,9 @@ std::string jct_cdf_data(const std::vector<PlotRun>& runs) {
     if (r > 0) out += "\n\n";
     const auto& jct = runs[r].jct_s;
     out += fmt::format("# run: {}\n", runs[r].label);
+    // A run with no finished job keeps its block (the script counts blocks by index) with one
+    // undefined point, and the script leaves it out.
+    if (jct.empty()) out += "# no finished job\nNaN NaN\n";
     for (std::size_t i = 0; i < jct.size(); ++i)
       out += fmt::format("{} {}\n", jct[i], static_cast<double>(i + 1) / jct.size());
   }
@@ -327,10 +330,15 @@ std::string plot_script(const std::vector<PlotRun>& runs, const std::vector<std:
     };
     chart("jct_cdf", "JCT CDF (finished jobs)", "JCT (h)", "fraction of finished jobs");
     s += "set yrange [0:1]\nplot ";
+    bool any_jct = false;
     for (std::size_t r = 0; r < runs.size(); ++r) {
+      if (runs[r].jct_s.empty()) continue; // no finished job: nothing to draw
       s += fmt::format("{}'jct_cdf.dat' index {} using ($1/3600):2 with steps lw 2 title {}",
-                       r ? ", \\\n     " : "", r, gp_quote(runs[r].label));
+                       any_jct ? ", \\\n     " : "", r, gp_quote(runs[r].label));
+      any_jct = true;
     }
+    // No run finished a job: an empty chart that says so, not a gnuplot error.
+    if (!any_jct) s += "[0:1] NaN title 'no finished job'";
     s += "\nset autoscale y\n";
 
     chart("utilization", "device utilization over time", "time (h)", "fraction of the devices");

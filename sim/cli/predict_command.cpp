@@ -60,7 +60,7 @@ int command_predict(const std::vector<std::string>& args) {
       "model", po::value<std::string>()->default_value("ridge"),
       "the predictor --out writes: ridge or stumps (both are scored)")(
       "lambda", po::value<double>()->default_value(1.0), "ridge penalty (standardized features)")(
-      "rounds", po::value<int>()->default_value(200), "boosting rounds")(
+      "rounds", po::value<int>()->default_value(200), "boosting rounds (at most 10000)")(
       "rate", po::value<double>()->default_value(0.1), "boosting learning rate, in (0, 1]")(
       "out", po::value<std::string>(), "write the predictor trained on all rows here")("help,h",
                                                                                        "this help");
@@ -75,7 +75,11 @@ int command_predict(const std::vector<std::string>& args) {
   options.boost.rounds = vm["rounds"].as<int>();
   options.boost.learning_rate = vm["rate"].as<double>();
   if (!(options.lambda >= 0)) throw po::error("--lambda must be >= 0");
-  if (options.boost.rounds < 0) throw po::error("--rounds must be >= 0");
+  // Each round is a pass over every feature's splits, repeated for every left-out fold: the
+  // bound keeps a run within seconds (2,000,000,000 ran without end).
+  constexpr int kMaxRounds = 10000;
+  if (options.boost.rounds < 0 || options.boost.rounds > kMaxRounds)
+    throw po::error(fmt::format("--rounds must be 0 to {}", kMaxRounds));
   if (!(options.boost.learning_rate > 0 && options.boost.learning_rate <= 1)) {
     throw po::error("--rate must be in (0, 1]");
   }

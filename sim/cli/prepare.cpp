@@ -11,6 +11,7 @@
 #include "workloads/trace_inflate.h"
 #include "workloads/trace_reshape.h"
 #include "workloads/trace_select.h"
+#include "workloads/trace_text.h"
 
 #include "workloads/gen_trace.h"
 #include "workloads/gen_trace_presets.h"
@@ -129,6 +130,7 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
     if (hint.empty()) throw;
     throw InputError(what + hint);
   }
+  check_trace_text(trace);
   for (const auto& w : trace.warnings)
     fmt::print(warn, "warning: {}\n", w);
   if (trace.skipped > 0) {

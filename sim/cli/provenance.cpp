@@ -1,8 +1,10 @@
 // provenance.json: the run's origin and cost, written beside the deterministic result files.
 #include "sim/cli/provenance.h"
+#include "sim/report/json_text.h"
 
 #include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
+#include "workloads/formats/registry.h"
 
 #include "dlsim_commit.h"
 #include "dlsim_version.h"
@@ -96,7 +98,21 @@ void write_provenance_json(std::ostream& out, const Experiment& e, const Experim
     if (!path_exists(cluster) && colon != std::string::npos) cluster = cluster.substr(colon + 1);
     files["cluster"] = file_entry(cluster);
   }
-  if (!e.trace_file.empty()) files["trace"] = file_entry(e.trace_file);
+  if (!e.trace_file.empty()) {
+    // What the format reads: the file itself, or for pai2020 the tables of its directory.
+    std::vector<std::string> read =
+        trace_input_files(find_trace_format(e.trace_format), e.trace_file);
+    if (read.size() == 1 && read.front() == e.trace_file) {
+      files["trace"] = file_entry(e.trace_file);
+    } else {
+      nlohmann::ordered_json trace;
+      trace["path"] = std::filesystem::absolute(e.trace_file).lexically_normal().string();
+      trace["files"] = nlohmann::ordered_json::array();
+      for (const std::string& file : read)
+        trace["files"].push_back(file_entry(file));
+      files["trace"] = trace;
+    }
+  }
   files["models"] = file_entry(e.models_file);
   j["inputs"] = files;
   nlohmann::ordered_json overrides = nlohmann::ordered_json::array();
@@ -106,7 +122,7 @@ void write_provenance_json(std::ostream& out, const Experiment& e, const Experim
   j["wall_s"] = std::round(times.wall_s * 1e3) / 1e3;
   j["sim_s"] = std::round(times.sim_s * 1e3) / 1e3;
   j["cpu_s"] = std::round(times.cpu_s * 1e3) / 1e3;
-  out << j.dump(2) << '\n';
+  out << json_text(j, 2) << '\n';
 }
 
 } // namespace dlsim

@@ -1,5 +1,6 @@
 // results.csv from a sweep directory's runs/<id>/summary.json and error.txt files.
 #include "sim/cli/sweep_results.h"
+#include "sim/report/json_text.h"
 
 #include "sim/cli/sweep_csv.h"
 #include "sim/engine/error.h"
@@ -61,7 +62,7 @@ RunRow read_run(const std::string& dir, const SweepRun& run) {
     }
     row.status = "ok";
     for (const auto& [k, v] : j.items())
-      row.metrics.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+      row.metrics.emplace_back(k, v.is_string() ? v.get<std::string>() : json_text(v));
     return row;
   }
   if (auto error = recorded_run_error(dir, run)) {

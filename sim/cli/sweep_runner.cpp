@@ -7,6 +7,7 @@
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cerrno>
 #include <chrono>
@@ -159,6 +160,10 @@ private:
 bool sweep_run_complete(const std::string& dir, const SweepSpec& spec, const SweepRun& run) {
   fs::path d = sweep_run_dir(dir, run);
   if (!path_exists(d / "summary.json")) return false;
+  // A summary.json that is not a whole summary (cut short, overwritten by hand) is not a result.
+  const auto summary = nlohmann::json::parse(read_whole((d / "summary.json").string()), nullptr,
+                                             /*allow_exceptions=*/false);
+  if (!summary.is_object() || !summary.contains("jobs")) return false;
   try {
     return read_whole((d / "run.yaml").string()) ==
            render_run_yaml(load_experiment(sweep_run_inputs(spec, run)));

@@ -1,5 +1,6 @@
 // Reading a sweep spec and expanding its grid and list into runs with stable ids.
 #include "sim/cli/sweep_spec.h"
+#include "sim/report/json_text.h"
 
 #include "sim/cli/experiment_keys.h"
 #include "sim/config/path_probe.h"
@@ -276,7 +277,7 @@ void write_sweep_plan(const std::string& dir, const SweepSpec& s) {
   if (ec)
     throw InputError(fmt::format("{}: cannot create the sweep directory: {}", dir, ec.message()));
   write_file_atomically((fs::path(dir) / kPlanFile).string(),
-                        [&](std::ostream& out) { out << j.dump(1) << '\n'; });
+                        [&](std::ostream& out) { out << json_text(j, 1) << '\n'; });
 }
 
 SweepSpec read_sweep_plan(const std::string& dir) {

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <limits>
 
 namespace dlsim {
@@ -20,6 +22,8 @@ double pcie_gb_s(int gen, int lanes) {
 
 namespace {
 
+constexpr double kMaxRelThroughput = 1000;
+
 void read_device_types(YamlMap& root, Cluster& c) {
   YAML::Node node = root.child("device_types");
   if (!node.IsDefined() || node.IsNull()) return;
@@ -27,6 +31,17 @@ void read_device_types(YamlMap& root, Cluster& c) {
   if (!node.IsMap()) yaml_fail(where, node, "expected a mapping of type name to its specs");
   for (const auto& kv : node) {
     auto name = kv.first.as<std::string>();
+    // A name is written into traces' device-type sets ("V100|P100"), CSV and text reports: it
+    // must be one printable token of them.
+    const bool control = std::any_of(name.begin(), name.end(), [](char ch) {
+      return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f;
+    });
+    if (name.empty() || control || name.find('|') != std::string::npos) {
+      yaml_fail(where, kv.first,
+                fmt::format("{}: not a device type name (it must be non-empty, without '|' and "
+                            "without control characters such as a line break)",
+                            quote_input(name, 60)));
+    }
     YamlMap spec(kv.second, YamlWhere{where.file, where.path + "." + name});
     DeviceType t;
     t.name = name;
@@ -46,6 +61,21 @@ void read_device_types(YamlMap& root, Cluster& c) {
     if (t.rel_throughput <= 0) {
       yaml_fail(spec.where_of("rel_throughput"), spec.node(),
                 "must be set to a positive number (training throughput relative to a V100)");
+    }
+    // No device trains 1000 times as fast as a V100 (the H100, the fastest in the catalog, is
+    // about 3 times: docs/cluster.md); a larger value is a typo, and 1e300 made every run time
+    // round to 0 s.
+    if (t.rel_throughput > kMaxRelThroughput) {
+      yaml_fail(spec.where_of("rel_throughput"), spec.child("rel_throughput"),
+                fmt::format("must be at most {} (training throughput relative to a V100), got {}",
+                            kMaxRelThroughput, t.rel_throughput));
+    }
+    for (auto [key, value] :
+         {std::pair{"memory_gb", t.memory_gb}, std::pair{"peak_fp32_tflops", t.peak_fp32_tflops}}) {
+      if (value < 0) {
+        yaml_fail(spec.where_of(key), spec.child(key),
+                  fmt::format("must be 0 (not given) or more, got {}", value));
+      }
     }
     t.source = spec.get<std::string>("source", existing ? t.source : "cluster file");
     spec.done();

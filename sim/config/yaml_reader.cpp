@@ -1,6 +1,7 @@
 #include "sim/config/yaml_reader.h"
 
 #include "sim/engine/error.h"
+#include "sim/engine/utf8.h"
 
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
@@ -13,6 +14,7 @@
 #include <ios>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 
 namespace dlsim {
 
@@ -45,17 +47,10 @@ std::vector<SetOrigin>& set_origins() {
   return origins;
 }
 
-void remember_set_nodes(const YAML::Node& node, const std::string& key, const std::string& label) {
-  set_origins().push_back({node, key, label});
-  if (node.IsMap()) {
-    for (const auto& kv : node) {
-      set_origins().push_back({kv.first, key, label}); // an unknown key is reported at its key node
-      remember_set_nodes(kv.second, key, label);
-    }
-  } else if (node.IsSequence()) {
-    for (const auto& item : node)
-      remember_set_nodes(item, key, label);
-  }
+void remember_set_nodes(const std::vector<YAML::Node>& nodes, const std::string& key,
+                        const std::string& label) {
+  for (const YAML::Node& node : nodes) // keys too: an unknown key is reported at its key node
+    set_origins().push_back({node, key, label});
 }
 
 const SetOrigin* set_origin_of(const YAML::Node& node) {
@@ -178,35 +173,138 @@ template std::string yaml_as<std::string>(const YAML::Node&, const YamlWhere&);
 
 namespace {
 
+// How many nodes aliases may add to a document when expanded. A legitimate file repeats a block a
+// few times; nested anchors (`b: [*a, *a]`, `c: [*b, *b]`, ...) double the expanded size per
+// level, and every walker of the tree (the readers, the copy in run.yaml) pays that size.
+constexpr std::uint64_t max_alias_expansion = 1'000'000;
+constexpr std::uint64_t size_cap = std::uint64_t{1} << 62; // sums of two stay below 2^64
+
+// Every distinct node of a parsed document (an aliased node is one node, shared), reached in one
+// walk with an explicit stack (no recursion, so deep nesting cannot overflow it). Nodes are told
+// apart by identity; their parse position narrows the search.
+class DistinctNodes {
+public:
+  // The node's expanded size if it has been seen (UINT64_MAX while its children are in progress).
+  std::uint64_t* find(const YAML::Node& node) {
+    auto it = by_pos_.find(node.Mark().pos);
+    if (it == by_pos_.end()) return nullptr;
+    for (std::size_t i : it->second) {
+      if (nodes_[i].is(node)) return &sizes_[i];
+    }
+    return nullptr;
+  }
+  void add(const YAML::Node& node) {
+    by_pos_[node.Mark().pos].push_back(nodes_.size());
+    nodes_.push_back(node);
+    sizes_.push_back(UINT64_MAX);
+  }
+  const std::vector<YAML::Node>& nodes() const { return nodes_; }
+
+private:
+  std::unordered_map<int, std::vector<std::size_t>> by_pos_;
+  std::vector<YAML::Node> nodes_;
+  std::vector<std::uint64_t> sizes_;
+};
+
 // yaml-cpp keeps both entries of a repeated key and lookups find the first: a second
-// `seed: 2` would be silently ignored. Walks the tree with an explicit stack (no recursion, so
-// deep nesting cannot overflow it).
-void check_unique_keys(const YAML::Node& root, const std::string& file,
-                       const std::string& base_path = "") {
-  std::vector<std::pair<YAML::Node, std::string>> todo{{root, base_path}};
+// `seed: 2` would be silently ignored. Every scalar must be UTF-8. Each distinct node is checked
+// once, where it is written, and the document's size with aliases expanded is bounded (a 521-byte
+// file of nested anchors expanded to minutes of work). Returns the distinct nodes, keys included.
+std::vector<YAML::Node> check_unique_keys(const YAML::Node& root, const std::string& file,
+                                          const std::string& base_path = "") {
+  const std::string where = file.empty() ? std::string("<config>") : file;
+  // An empty document is a node with no identity (not even is() itself): nothing to check.
+  if (!root.is(root)) return {};
+  DistinctNodes seen;
+  struct Frame {
+    YAML::Node node;
+    std::string path;
+    bool children_done;
+  };
+  std::vector<Frame> todo{{root, base_path, false}};
+  std::uint64_t distinct = 0;
   while (!todo.empty()) {
-    auto [node, path] = todo.back();
+    Frame frame = std::move(todo.back());
     todo.pop_back();
+    const YAML::Node& node = frame.node;
+    std::vector<YAML::Node> children;
     if (node.IsMap()) {
-      std::vector<std::pair<std::string, int>> seen; // key, line
+      for (const auto& kv : node) {
+        children.push_back(kv.first);
+        children.push_back(kv.second);
+      }
+    } else if (node.IsSequence()) {
+      for (const auto& item : node)
+        children.push_back(item);
+    }
+    if (frame.children_done) {
+      std::uint64_t size = 1;
+      for (const YAML::Node& child : children) {
+        std::uint64_t* child_size = seen.find(child);
+        if (child_size == nullptr || *child_size == UINT64_MAX) {
+          throw InputError(fmt::format("{}:{}: {}: an alias (*name) refers to a node that "
+                                       "contains it",
+                                       where, child.Mark().line + 1, frame.path));
+        }
+        size = std::min(size + *child_size, size_cap);
+      }
+      *seen.find(node) = size;
+      continue;
+    }
+    if (std::uint64_t* size = seen.find(node)) {
+      if (*size == UINT64_MAX) {
+        throw InputError(
+            fmt::format("{}:{}: {}: an alias (*name) refers to a node that contains it", where,
+                        node.Mark().line + 1, frame.path));
+      }
+      continue; // an alias of a node already checked
+    }
+    seen.add(node);
+    ++distinct;
+    if (node.IsScalar()) {
+      // YAML is UTF-8, and names and values end up in JSON files, which must be too.
+      std::string problem = utf8_problem(node.Scalar());
+      if (!problem.empty()) {
+        throw InputError(
+            fmt::format("{}:{}: {}: {}", where, node.Mark().line + 1, frame.path, problem));
+      }
+    }
+    todo.push_back({node, frame.path, true});
+    // Children are pushed last first, so that they are visited in document order: an anchored
+    // node is then first reached where it is written (an anchor precedes its aliases), and an
+    // error in it names that path. (Never std::reverse on nodes: assigning a YAML::Node writes
+    // through to the node it refers to.)
+    std::vector<Frame> next;
+    if (node.IsMap()) {
+      std::vector<std::pair<std::string, int>> keys; // key, line
       for (const auto& kv : node) {
         std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("<complex key>");
         int line = kv.first.Mark().line + 1;
-        for (const auto& [other, other_line] : seen) {
+        for (const auto& [other, other_line] : keys) {
           if (other == key) {
-            throw InputError(fmt::format("{}:{}: {}: duplicate key (first given at line {})",
-                                         file.empty() ? "<config>" : file, line,
-                                         join_path(path, key), other_line));
+            throw InputError(fmt::format("{}:{}: {}: duplicate key (first given at line {})", where,
+                                         line, join_path(frame.path, key), other_line));
           }
         }
-        seen.emplace_back(key, line);
-        todo.emplace_back(kv.second, join_path(path, key));
+        keys.emplace_back(key, line);
+        next.push_back({kv.first, join_path(frame.path, key), false});
+        next.push_back({kv.second, join_path(frame.path, key), false});
       }
     } else if (node.IsSequence()) {
-      for (std::size_t i = 0; i < node.size(); ++i)
-        todo.emplace_back(node[i], join_path(path, std::to_string(i)));
+      std::size_t i = 0;
+      for (const auto& item : node)
+        next.push_back({item, join_path(frame.path, std::to_string(i++)), false});
     }
+    for (auto it = next.rbegin(); it != next.rend(); ++it)
+      todo.push_back(*it);
   }
+  std::uint64_t expanded = *seen.find(root);
+  if (expanded > distinct + max_alias_expansion) {
+    throw InputError(fmt::format("{}: aliases (*name) expand the document to more than {} nodes "
+                                 "beyond the {} written; repeat less, or write the values out",
+                                 where, max_alias_expansion, distinct));
+  }
+  return seen.nodes();
 }
 
 // Where a second document starts in a YAML stream, if there is one. Counted with an event handler
@@ -279,8 +377,7 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
     throw InputError(
         fmt::format("{}: cannot parse value {}: {}", label, quote_input(value), e.msg));
   }
-  check_unique_keys(parsed, "--set", dotted_path);
-  remember_set_nodes(parsed, dotted_path, label);
+  remember_set_nodes(check_unique_keys(parsed, "--set", dotted_path), dotted_path, label);
   std::vector<std::string> parts;
   std::size_t start = 0;
   while (true) {
@@ -304,6 +401,14 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
       }
       chain.push_back(cur[idx]);
     } else {
+      // yaml-cpp would turn the list into a mapping with this key: the file's reader would then
+      // blame the file for the --set.
+      if (cur.IsSequence()) {
+        throw InputError(
+            fmt::format("{}: '{}' is not an index of the list ({} items: 0 to {})", label,
+                        p.size() <= 30 ? p : p.substr(0, 30) + "...", cur.size(),
+                        cur.size() == 0 ? std::string("none") : std::to_string(cur.size() - 1)));
+      }
       if (cur.IsScalar()) {
         throw InputError(fmt::format("{}: '{}' is a value, not a mapping", label, p));
       }
@@ -321,6 +426,12 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
     throw InputError(fmt::format("{}: the parent of '{}' is a value, not a mapping", label, last));
   }
   bool is_index = !last.empty() && std::all_of(last.begin(), last.end(), ::isdigit);
+  if (parent.IsSequence() && !is_index) {
+    throw InputError(
+        fmt::format("{}: '{}' is not an index of the list ({} items: 0 to {})", label,
+                    last.size() <= 30 ? last : last.substr(0, 30) + "...", parent.size(),
+                    parent.size() == 0 ? std::string("none") : std::to_string(parent.size() - 1)));
+  }
   if (parent.IsSequence() && is_index) {
     std::size_t idx = list_index(last);
     if (idx >= parent.size()) {

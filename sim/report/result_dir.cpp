@@ -11,7 +11,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <signal.h>
+#include <string>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -22,7 +24,15 @@ namespace {
 
 bool process_alive(long pid) {
   if (pid <= 0) return false;
-  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+  if (!(::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM)) return false;
+  // A zombie (killed, not yet reaped: a sweep's child while the sweep resumes) answers kill(0)
+  // but will never write again: its state in /proc/PID/stat, after the ')' that ends its name,
+  // is 'Z'. Without /proc it counts as alive, as before.
+  std::ifstream stat(fmt::format("/proc/{}/stat", pid));
+  std::string text;
+  std::getline(stat, text);
+  const std::size_t close = text.rfind(')');
+  return !(close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z');
 }
 
 // The pid at the end of `name` after `prefix` ("<prefix><digits>"), or -1.

@@ -1,4 +1,5 @@
 #include "sim/report/timeline.h"
+#include "sim/report/json_text.h"
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -87,7 +88,7 @@ void Timeline::on_run_end(const View& view) {
 namespace {
 
 std::string json_string(std::string_view s) {
-  return nlohmann::json(std::string(s)).dump();
+  return json_text(nlohmann::json(std::string(s)));
 }
 
 } // namespace

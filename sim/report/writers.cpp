@@ -1,4 +1,5 @@
 #include "sim/report/writers.h"
+#include "sim/report/json_text.h"
 
 #include "sim/engine/error.h"
 #include "sim/report/chunk_writer.h"
@@ -30,8 +31,15 @@ void write_file_atomically(const std::string& path,
     if (!out)
       throw InputError(
           fmt::format("{}: cannot write (does the directory exist and is it writable?)", tmp));
-    body(out);
-    out.flush();
+    try {
+      body(out);
+    } catch (...) {
+      // An error while writing (bad input found midway): no half-written temporary is left.
+      out.close();
+      std::remove(tmp.c_str());
+      throw;
+    }
+    out.close();
     if (!out) {
       std::remove(tmp.c_str());
       throw InputError(fmt::format("{}: write failed (disk full?)", tmp));
@@ -271,7 +279,7 @@ void write_summary_json(std::ostream& out, const Summary& m) {
                       {"cores", m.cpu_cores->cores},
                       {"alloc", m.cpu_cores->alloc}};
   }
-  out << j.dump(2) << '\n';
+  out << json_text(j, 2) << '\n';
 }
 
 void write_timeseries_header(std::ostream& out) {

@@ -33,7 +33,6 @@ struct CsvSource {
   std::string file;
   CsvHeader header = CsvHeader::kNamed;
   std::size_t header_fields = 0; // fields of the header line, for messages (kNamed)
-  bool gzip = false;             // through zlib, so that a .gz file reads as well as a plain one
 };
 
 namespace csv_detail {
@@ -45,8 +44,9 @@ using Reader = io::CSVReader<N, io::trim_chars<' ', '\t', '\r'>, io::double_quot
 template <std::size_t N>
 std::unique_ptr<Reader<N>> open(const CsvSource& source,
                                 const std::array<const char*, N>& columns) {
-  auto in = source.gzip ? std::make_unique<Reader<N>>(source.file, open_plain_or_gzip(source.file))
-                        : std::make_unique<Reader<N>>(source.file);
+  // Every CSV reader reads through the one plain-or-gzip layer, as read_csv_header does: a .gz
+  // file's header and rows are read alike.
+  auto in = std::make_unique<Reader<N>>(source.file, open_plain_or_gzip(source.file));
   try {
     std::apply(
         [&](auto... names) {

@@ -53,7 +53,7 @@ template <std::size_t N, class OnRow>
 void for_each_csv_row(const std::string& file, const std::array<const char*, N>& columns,
                       std::size_t header_size, Trace& trace, const ReadOptions& options,
                       OnRow&& on_row) {
-  for_each_csv_row(CsvSource{file, CsvHeader::kNamed, header_size, false}, columns, trace, options,
+  for_each_csv_row(CsvSource{file, CsvHeader::kNamed, header_size}, columns, trace, options,
                    on_row);
 }
 

@@ -1,10 +1,11 @@
 // The rules, first match wins (docs/traces.md#format-auto): a directory holding
-// pai_job_table.csv is pai2020; gzip data is swf (the only compressed single-file format); JSON
+// pai_job_table.csv is pai2020; gzip data is decompressed and guessed as its text is; JSON
 // is philly; ';' comment lines are swf; otherwise the CSV header's column names pick the format;
 // a header-less line of 18 numbers is swf.
 #include "workloads/formats/format_guess.h"
 
 #include "sim/engine/error.h"
+#include "workloads/formats/zlib_source.h"
 
 #include <fmt/format.h>
 
@@ -82,31 +83,8 @@ bool looks_like_swf_job(std::string_view line) {
   return fields == 18;
 }
 
-} // namespace
-
-FormatGuess guess_trace_format(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    for (const char* name : {"pai_job_table.csv", "pai_job_table.csv.gz"}) {
-      if (fs::is_regular_file(fs::path(path) / name, ec)) {
-        return {"pai2020", fmt::format("a directory holding {}", name)};
-      }
-    }
-    throw InputError(fmt::format(
-        "{}: a directory, and not a PAI 2020 one (no pai_job_table.csv): cannot guess its format",
-        path));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open the trace file", path));
-  std::string head(65536, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
-  if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
-      static_cast<unsigned char>(head[1]) == 0x8b) {
-    return {"swf", ends_with(path, ".swf.gz")
-                       ? "the name (.swf.gz)"
-                       : "gzip data (swf is the one compressed single-file format)"};
-  }
+// The format of a file from the head of its (decompressed) text.
+FormatGuess guess_from_text(const std::string& path, std::string head) {
   // A UTF-8 byte order mark, as spreadsheet programs write it: the readers skip it (libfccp's
   // LineReader, nlohmann-json), so the guess does too.
   if (head.rfind("\xEF\xBB\xBF", 0) == 0) head.erase(0, 3);
@@ -141,6 +119,39 @@ FormatGuess guess_trace_format(const std::string& path) {
       "comments or 18 "
       "numbers per line, pai2020 is a directory). Give --format NAME (dlsim list formats)",
       path, shown, fmt::join(wants, "; ")));
+}
+
+} // namespace
+
+FormatGuess guess_trace_format(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    for (const char* name : {"pai_job_table.csv", "pai_job_table.csv.gz"}) {
+      if (fs::is_regular_file(fs::path(path) / name, ec)) {
+        return {"pai2020", fmt::format("a directory holding {}", name)};
+      }
+    }
+    throw InputError(fmt::format(
+        "{}: a directory, and not a PAI 2020 one (no pai_job_table.csv): cannot guess its format",
+        path));
+  }
+  // The head of the text, decompressed when the file is gzip: every format may be compressed.
+  const bool gzip = is_gzip_file(path);
+  std::string head(65536, '\0');
+  {
+    auto source = open_plain_or_gzip(path);
+    std::size_t got = 0;
+    while (got < head.size()) {
+      int n = source->read(head.data() + got, static_cast<int>(head.size() - got));
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    head.resize(got);
+  }
+  if (gzip && head.empty()) throw InputError(path + ": empty gzip data: no trace to guess from");
+  FormatGuess guess = guess_from_text(path, std::move(head));
+  if (gzip) guess.reason += ", gzip-compressed";
+  return guess;
 }
 
 } // namespace dlsim

@@ -321,7 +321,7 @@ std::optional<Trace> read_native(const std::string& file, const ReadOptions& opt
   }
   try {
     csv_row_loop(
-        CsvSource{file, CsvHeader::kNamed, header.fields, false}, kColumns,
+        CsvSource{file, CsvHeader::kNamed, header.fields}, kColumns,
         [&](const Cells& f, CsvRow& row) {
           trace.add(read_job(f, row, header, trace, ids), f[kId]);
         },

@@ -191,7 +191,7 @@ Trace read_openb_trace(const std::string& file, const ReadOptions& options) {
   }
   OpenbCounts counts;
   std::unordered_set<std::string> seen_ids;
-  CsvSource source{file, CsvHeader::kNamed, header.fields, true};
+  CsvSource source{file, CsvHeader::kNamed, header.fields};
   for_each_csv_row(source, kColumns, trace, options, [&](const Cells& f, CsvRow& row) {
     TraceJob job;
     job.line = row.line;

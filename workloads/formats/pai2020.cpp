@@ -80,7 +80,7 @@ void read_table(const fs::path& dir, const std::string& name, const std::string&
   auto first = read_first_line(file);
   if (!first)
     throw InputError(fmt::format("{}: empty file: expected rows of {} ({})", file, name, header));
-  CsvSource source{file, *first == header ? CsvHeader::kNamed : CsvHeader::kNone, N, true};
+  CsvSource source{file, *first == header ? CsvHeader::kNamed : CsvHeader::kNone, N};
   for_each_csv_row(source, columns, trace, options, on_row);
 }
 
@@ -341,6 +341,15 @@ Trace read_pai2020_trace(const std::string& directory, const ReadOptions& option
   if (trace.jobs.empty() && trace.skipped == 0)
     throw InputError(directory + ": the trace has no finished GPU job");
   return trace;
+}
+
+std::vector<std::string> pai2020_table_files(const std::string& directory) {
+  PaiFiles files = find_tables(directory);
+  std::vector<std::string> out{files.job, files.task};
+  for (const std::string& f : {files.group_tag, files.sensor}) {
+    if (!f.empty()) out.push_back(f);
+  }
+  return out;
 }
 
 } // namespace dlsim

@@ -6,10 +6,15 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlsim {
 
 Trace read_pai2020_trace(const std::string& directory, const ReadOptions& options);
+
+// The table files the reader reads in `directory` (the required ones first, then the optional
+// ones present); an InputError when a required one is missing.
+std::vector<std::string> pai2020_table_files(const std::string& directory);
 
 // PAI's gpu_type as a dlsim device type: V100M32 is a V100; MISC (older K40m, K80, M60) and an
 // empty type are "any GPU" (empty result); other known names keep their name.

@@ -7,6 +7,8 @@
 // machines; run time = the last attempt's end_time minus the first attempt's start_time.
 #include "workloads/formats/philly_json.h"
 
+#include "workloads/formats/zlib_source.h"
+
 #include "sim/engine/error.h"
 #include "workloads/formats/datetime_field.h"
 #include "workloads/formats/field_parse.h"
@@ -213,19 +215,17 @@ std::string plain(const char* what) {
   return s.rfind("[json.exception", 0) == 0 && close != std::string::npos ? s.substr(close + 2) : s;
 }
 
-// An empty file (or only white space) gets its own message; the stream is rewound.
-void check_not_empty(std::ifstream& in, const std::string& file) {
-  char c = 0;
-  bool any = false;
-  while (in.get(c)) {
-    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-      any = true;
-      break;
-    }
+// An empty file (or only white space) gets its own message. The white space before the first
+// character is consumed, its line ends counted into `line`.
+void check_not_empty(std::istream& in, const std::string& file, std::uint64_t& line) {
+  while (true) {
+    int c = in.peek();
+    if (c == std::char_traits<char>::eof())
+      throw InputError(file + ": empty file: expected a JSON array of Philly jobs");
+    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+    line += c == '\n';
+    in.get();
   }
-  if (!any) throw InputError(file + ": empty file: expected a JSON array of Philly jobs");
-  in.clear();
-  in.seekg(0);
 }
 
 // Jobs read but not replayed, by reason.
@@ -252,12 +252,14 @@ struct NotReplayed {
 Trace read_philly_json_trace(const std::string& file, const ReadOptions& options) {
   Trace trace;
   trace.file = file;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open the file", file));
-  check_not_empty(in, file);
+  // Plain or gzip, through the layer every text reader reads with.
+  PlainOrGzipStreambuf buffer(file);
+  std::istream in(&buffer);
+  in.exceptions(std::ios::badbit); // a corrupt .gz's InputError, not a silent end of input
+  std::uint64_t line = 1;
+  check_not_empty(in, file, line);
 
   Reader reader{trace, {}};
-  std::uint64_t line = 1;
   std::uint64_t job_line = 1;
   std::size_t index = 0;
   NotReplayed not_replayed;

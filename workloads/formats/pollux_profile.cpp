@@ -79,7 +79,7 @@ void require_columns(const std::string& file, const std::array<const char*, N>& 
 template <std::size_t N, class OnRow>
 void read_rows(const std::string& file, const std::array<const char*, N>& columns, OnRow&& on_row) {
   require_columns(file, columns);
-  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header_of(file).size(), false}, columns, on_row,
+  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header_of(file).size()}, columns, on_row,
                throw_bad_row);
 }
 

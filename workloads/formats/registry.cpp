@@ -25,7 +25,7 @@ const std::vector<TraceFormat>& trace_formats() {
       {"pai2020",
        "Alibaba PAI 2020: a directory of pai_job_table.csv, pai_task_table.csv (+ group tag, "
        "sensor)",
-       &read_pai2020_trace},
+       &read_pai2020_trace, &pai2020_table_files},
       {"openb", "Alibaba openb 2023 pod list: name, cpu_milli, memory_mib, num_gpu, gpu_milli, ...",
        &read_openb_trace},
       {"swf", "Standard Workload Format v2.2 (Parallel Workloads Archive), plain or .gz",
@@ -61,6 +61,10 @@ const TraceFormat& find_trace_format(const std::string& name) {
     names.push_back(f.name);
   }
   throw InputError(unknown_name_message("trace format", name, names));
+}
+
+std::vector<std::string> trace_input_files(const TraceFormat& format, const std::string& path) {
+  return format.inputs != nullptr ? format.inputs(path) : std::vector<std::string>{path};
 }
 
 } // namespace dlsim

@@ -9,12 +9,18 @@
 namespace dlsim {
 
 using TraceReader = Trace (*)(const std::string& file, const ReadOptions& options);
+// The files a reader reads for a trace path, for provenance checksums.
+using TraceInputs = std::vector<std::string> (*)(const std::string& path);
 
 struct TraceFormat {
   std::string name;
   std::string description;
   TraceReader read;
+  TraceInputs inputs = nullptr; // nullptr: the path is the one file read
 };
+
+// The files the format reads for `path`: its `inputs`, or the path itself.
+std::vector<std::string> trace_input_files(const TraceFormat& format, const std::string& path);
 
 const std::vector<TraceFormat>& trace_formats();
 // The format by name; an unknown name is an InputError listing the known ones.

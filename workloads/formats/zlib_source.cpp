@@ -104,6 +104,14 @@ std::unique_ptr<io::ByteSourceBase> open_plain_or_gzip(const std::string& file) 
   return std::make_unique<GzipByteSource>(file, gz);
 }
 
+PlainOrGzipStreambuf::int_type PlainOrGzipStreambuf::underflow() {
+  if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+  int n = source_->read(buffer_.data(), static_cast<int>(buffer_.size()));
+  if (n <= 0) return traits_type::eof();
+  setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
+  return traits_type::to_int_type(*gptr());
+}
+
 bool is_gzip_file(const std::string& file) {
   std::FILE* f = std::fopen(file.c_str(), "rb");
   if (f == nullptr) return false;

@@ -71,8 +71,8 @@ std::map<std::string, UtilArchitecture> load_util_architectures(const std::strin
     if (std::string_view(c[8]).empty()) throw FieldError{"every architecture needs its source"};
     archs.emplace(a.name, a);
   };
-  csv_row_loop(CsvSource{file, CsvHeader::kNamed, read_csv_header(file).size(), false}, kColumns,
-               on_row, [](const std::string& message) { throw InputError(message); });
+  csv_row_loop(CsvSource{file, CsvHeader::kNamed, read_csv_header(file).size()}, kColumns, on_row,
+               [](const std::string& message) { throw InputError(message); });
   if (archs.empty()) throw InputError(fmt::format("{}: no architecture", file));
   return archs;
 }
@@ -119,8 +119,8 @@ UtilDataset load_util_dataset(const std::string& arch_file, const std::string& d
     used.insert(s.arch);
     d.rows.push_back(std::move(s));
   };
-  csv_row_loop(CsvSource{data_file, CsvHeader::kNamed, read_csv_header(data_file).size(), false},
-               kColumns, on_row, [](const std::string& message) { throw InputError(message); });
+  csv_row_loop(CsvSource{data_file, CsvHeader::kNamed, read_csv_header(data_file).size()}, kColumns,
+               on_row, [](const std::string& message) { throw InputError(message); });
   if (d.rows.empty()) throw InputError(fmt::format("{}: no rows", data_file));
   for (const auto& [name, arch] : archs) {
     if (used.count(name)) d.archs.push_back(arch);
