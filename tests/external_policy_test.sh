@@ -34,6 +34,26 @@ cmp "$tmp/fifo/jobs.csv" "$tmp/yaml/jobs.csv" || fail "policy: {external: ...}: 
 grep -q "command: python3 $root/python/examples/fifo.py" "$tmp/yaml/run.yaml" ||
   fail "run.yaml does not record the command"
 
+# Determinism: the same run again gives the same bytes (summary.json too).
+"$dlsim" run -q --policy "external:python3 $root/python/examples/fifo.py" -o "$tmp/again" >/dev/null
+cmp "$tmp/fifo.py/summary.json" "$tmp/again/summary.json" || fail "a second run differs"
+
+# A sweep over a scheduler's option (policy.params.options.*): both runs ok, and the option
+# reaches the scheduler (at most 4 jobs running at once waits longer than at most 8).
+cat >"$tmp/sweep.yaml" <<SPEC
+experiment: $root/configs/experiments/default.yaml
+set:
+  policy.name: "external:python3 $root/python/examples/smallest_first.py"
+grid:
+  policy.params.options.max_running: [4, 8]
+SPEC
+"$dlsim" sweep "$tmp/sweep.yaml" --out "$tmp/sweep" -j 2 >/dev/null 2>&1 || fail "sweep failed"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "jct_mean_s") c = i; next }
+  $3 != "ok" { bad = 1 } { jct[$2] = $c }
+  END { exit (bad || !(jct[4] > jct[8])) }' "$tmp/sweep/results.csv" ||
+  fail "sweep: $(cat "$tmp/sweep/results.csv")"
+echo "sweep: ok"
+
 # Each broken scheduler: exit 1, the message, and no run directory (so no summary.json).
 broken() { # $1: scheduler file, $2: expected part of the message, $3...: more options
   local sched=$1 want=$2
@@ -51,10 +71,11 @@ broken() { # $1: scheduler file, $2: expected part of the message, $3...: more o
 # 56.505 s (job2), 4 at 248.505 s (job2, 1 GPU for 192 s, finishes), 5 at 279.807 s (job3):
 # the scheduler exits while answering decision 5.
 broken exits_mid_run.py "at t=279.807 s (decision 5): the scheduler exited with status 3 without answering the decision 5"
-# It sleeps 60 s on decision 3 (t=56.505 s, job2's submission); the timeout is 1 s.
+# It sleeps 60 s on decision 3 (t=56.505 s, job2's submission); the timeout is 5 s (under
+# 60 s, and long enough for a Python start on a loaded machine).
 start=$(date +%s)
-broken sleeps.py "at t=56.505 s (decision 3): no answer to the decision 3 within 1 s" \
-  --set policy.params.timeout_s=1
+broken sleeps.py "at t=56.505 s (decision 3): no answer to the decision 3 within 5 s" \
+  --set policy.params.timeout_s=5
 [ $(($(date +%s) - start)) -lt 30 ] || fail "sleeps.py: the run waited for the sleeper"
 # Job 0 starts on device 0 at t=0; job 1 arrives at 27.961 s and is sent to device 0 too.
 broken taken_device.py "at t=27.961 s (decision 2): action '{\"devices\":[0],\"job\":1,\"op\":\"start\"}' refused: policy 'external': job 'job1'"
