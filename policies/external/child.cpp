@@ -126,6 +126,7 @@ ChildProcess::ReadStatus ChildProcess::read_line(std::string& line,
       return ReadStatus::kLine;
     }
     scanned_ = buffer_.size();
+    if (buffer_.size() > kMaxLine) return ReadStatus::kTooLong;
     if (from_child_ < 0) return ReadStatus::kClosed;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());

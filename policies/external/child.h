@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,9 +25,11 @@ public:
   // Writes `line` and a newline; false when the child no longer reads (it exited).
   bool write_line(std::string_view line);
 
-  enum class ReadStatus { kLine, kClosed, kTimeout };
+  enum class ReadStatus { kLine, kClosed, kTimeout, kTooLong };
   // The next line, without its newline, into `line`: kClosed when the child closed its stdout
-  // (it exited or crashed) before a whole line, kTimeout when none came within `timeout`.
+  // (it exited or crashed) before a whole line, kTimeout when none came within `timeout`,
+  // kTooLong when kMaxLine bytes came without a newline (a runaway writer, not a message).
+  static constexpr std::size_t kMaxLine = std::size_t{256} << 20U;
   ReadStatus read_line(std::string& line, std::chrono::milliseconds timeout);
 
   // How the child ended, once it has ("exited with status 3", "killed by signal 9"), waiting up

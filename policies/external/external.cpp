@@ -113,9 +113,14 @@ private:
     switch (child_->read_line(line, timeout_)) {
     case ChildProcess::ReadStatus::kLine:
       return line;
-    case ChildProcess::ReadStatus::kClosed:
-      fail(view, fmt::format("the scheduler {} without answering the {}",
-                             child_->exit_description(std::chrono::milliseconds(1000)), what));
+    case ChildProcess::ReadStatus::kClosed: {
+      std::string how = child_->exit_description(std::chrono::milliseconds(1000));
+      if (how == "still running") how = "closed its stdout";
+      fail(view, fmt::format("the scheduler {} without answering the {}", how, what));
+    }
+    case ChildProcess::ReadStatus::kTooLong:
+      fail(view, fmt::format("the answer to the {} is over {} MiB without a newline", what,
+                             ChildProcess::kMaxLine >> 20U));
     case ChildProcess::ReadStatus::kTimeout:
       fail(view, fmt::format("no answer to the {} within {} s (policy.params.timeout_s)", what,
                              static_cast<double>(timeout_.count()) / 1000));
