@@ -3,7 +3,7 @@ directory (docs/outputs.md). pandas is imported here only, so that a scheduler d
 
     from dlsim.results import load
     r = load("results/default-fifo-1")
-    r.jobs["jct_s"].mean(), r.summary_dict["jct_s"]["mean"]
+    r.jobs["jct_s"].mean(), r.summary_dict["jct_mean_s"]  # the same number
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ class Results:
     path: str
     jobs: Any  # pandas.DataFrame, one row per job
     timeseries: Any  # pandas.DataFrame, one row per sample
-    summary: Any  # pandas.DataFrame, one row: summary.json flattened ("jct_s.mean", ...)
+    summary: Any  # pandas.DataFrame, one row: summary.json flattened (nested keys "a.b")
     summary_dict: Dict[str, Any]  # summary.json as read
 
 
