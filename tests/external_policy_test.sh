@@ -60,11 +60,11 @@ broken() { # $1: scheduler file, $2: expected part of the message, $3...: more o
   shift 2
   local status=0
   "$dlsim" run -q --policy "external:python3 $root/python/tests/schedulers/$sched" "$@" \
-    -o "$tmp/out-$sched" >"$tmp/stdout" 2>"$tmp/stderr" || status=$?
+    -o "$tmp/out" >"$tmp/stdout" 2>"$tmp/stderr" || status=$?
   [ "$status" = 1 ] || fail "$sched: exit $status, not 1: $(cat "$tmp/stderr")"
   grep -qF -- "$want" "$tmp/stderr" || fail "$sched: message: $(cat "$tmp/stderr")"
-  [ ! -e "$tmp/out-$sched/summary.json" ] || fail "$sched: summary.json left behind"
-  [ ! -e "$tmp/out-$sched" ] || fail "$sched: a run directory left behind"
+  [ ! -e "$tmp/out/summary.json" ] || fail "$sched: summary.json left behind"
+  [ ! -e "$tmp/out" ] || fail "$sched: a run directory left behind"
   echo "broken: $sched: $(grep 'dlsim: error' "$tmp/stderr" | cut -c1-160)"
 }
 # FIFO's decisions on traces/sample.csv: 1 at t=0 (job0 submitted), 2 at 27.961 s (job1), 3 at
@@ -80,4 +80,13 @@ broken sleeps.py "at t=56.505 s (decision 3): no answer to the decision 3 within
 # Job 0 starts on device 0 at t=0; job 1 arrives at 27.961 s and is sent to device 0 too.
 broken taken_device.py "at t=27.961 s (decision 2): action '{\"devices\":[0],\"job\":1,\"op\":\"start\"}' refused: policy 'external': job 'job1'"
 broken not_json.py "at t=0 s (decision 1): reply is not JSON: 'start job 0 please'"
+# Replies that break the protocol: an id out of range, a job not yet submitted (job3 arrives at
+# 279.807 s), an unknown action, another protocol version.
+broken "reply_once.py '[{\"op\": \"start\", \"job\": 0, \"devices\": [32]}]'" \
+  "(decision 1): bad reply" && grep -qF "actions[0].devices[0]: 32 is out of range (at most 31)" "$tmp/stderr" ||
+  fail "device 32 of 32: $(cat "$tmp/stderr")"
+broken "reply_once.py '[{\"op\": \"start\", \"job\": 3, \"devices\": [1]}]'" \
+  "before its submission at 279.807 s (now 0 s)"
+broken "reply_once.py '[{\"op\": \"launch\", \"job\": 0}]'" "actions[0].op: unknown action 'launch'"
+broken "reply_once.py [] 2" "(hello): speaks protocol 2, dlsim speaks 1"
 echo ok

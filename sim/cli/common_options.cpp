@@ -4,8 +4,10 @@
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include <iostream>
+#include <string_view>
 
 namespace po = boost::program_options;
 
@@ -45,7 +47,22 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
   if (vm.count("cluster")) in.overrides.emplace_back("cluster", vm["cluster"].as<std::string>());
   if (vm.count("trace")) in.overrides.emplace_back("trace.file", vm["trace"].as<std::string>());
   if (vm.count("format")) in.overrides.emplace_back("trace.format", vm["format"].as<std::string>());
-  if (vm.count("policy")) in.overrides.emplace_back("policy.name", vm["policy"].as<std::string>());
+  if (vm.count("policy")) {
+    // --policy external:CMD: the command goes to policy.params.command as a quoted YAML string,
+    // so that a command with quotes, braces or ": " is taken as it is (docs/protocol.md).
+    const std::string& policy = vm["policy"].as<std::string>();
+    constexpr std::string_view kExternal = "external:";
+    if (policy.compare(0, kExternal.size(), kExternal) == 0) {
+      std::string command = policy.substr(kExternal.size());
+      command.erase(0, command.find_first_not_of(' '));
+      YAML::Emitter quoted;
+      quoted << YAML::DoubleQuoted << command;
+      in.overrides.emplace_back("policy.name", "external");
+      in.overrides.emplace_back("policy.params.command", quoted.c_str());
+    } else {
+      in.overrides.emplace_back("policy.name", policy);
+    }
+  }
   if (vm.count("seed"))
     in.overrides.emplace_back("seed", std::to_string(vm["seed"].as<Count>().value));
   if (vm.count("until")) in.overrides.emplace_back("until_s", vm["until"].as<std::string>());
