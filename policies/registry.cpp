@@ -3,6 +3,7 @@
 #include "policies/aiturbo/aiturbo.h"
 #include "policies/drf.h"
 #include "policies/elastic_kubeflow.h"
+#include "policies/external/external.h"
 #include "policies/fifo.h"
 #include "policies/fifo_backfill.h"
 #include "policies/gandiva/gandiva.h"
@@ -59,6 +60,7 @@ const std::vector<PolicyEntry>& policy_registry() {
       util_proactive_policy(),
       aiturbo_policy(),
       optimus_policy(),
+      external_policy(),
   };
   return entries;
 }

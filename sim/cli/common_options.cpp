@@ -4,8 +4,10 @@
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include <iostream>
+#include <string_view>
 
 namespace po = boost::program_options;
 
@@ -53,7 +55,22 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
   if (vm.count("cluster")) from_flag("cluster", "cluster", text("cluster"));
   if (vm.count("trace")) from_flag("trace", "trace.file", text("trace"));
   if (vm.count("format")) from_flag("format", "trace.format", text("format"));
-  if (vm.count("policy")) from_flag("policy", "policy.name", text("policy"));
+  if (vm.count("policy")) {
+    // --policy external:CMD: the command goes to policy.params.command as a quoted YAML string,
+    // so that a command with quotes, braces or ": " is taken as it is (docs/protocol.md).
+    const std::string policy = text("policy");
+    constexpr std::string_view kExternal = "external:";
+    if (policy.compare(0, kExternal.size(), kExternal) == 0) {
+      std::string command = policy.substr(kExternal.size());
+      command.erase(0, command.find_first_not_of(' '));
+      YAML::Emitter quoted;
+      quoted << YAML::DoubleQuoted << command;
+      from_flag("policy", "policy.name", "external");
+      from_flag("policy", "policy.params.command", quoted.c_str());
+    } else {
+      from_flag("policy", "policy.name", policy);
+    }
+  }
   if (vm.count("seed")) from_flag("seed", "seed", std::to_string(vm["seed"].as<Count>().value));
   if (vm.count("until")) from_flag("until", "until_s", text("until"));
   if (vm["skip-bad-jobs"].as<bool>()) from_flag("skip-bad-jobs", "trace.skip_bad_jobs", "true");

@@ -99,6 +99,49 @@ void read_interference_by_type(const YAML::Node& root, const std::string& file, 
 
 constexpr const char* kDefaultExperiment = "configs/experiments/default.yaml";
 
+// `policy: {external: CMD}` and `policy.name: external:CMD` (what --policy external:CMD sets)
+// are short for `policy: {name: external, params: {command: CMD}}` (docs/protocol.md).
+void expand_external_policy(YAML::Node& root) {
+  YAML::Node policy = root["policy"];
+  if (!policy.IsMap()) return;
+  std::string command;
+  bool given = false;
+  if (YAML::Node ext = policy["external"]; ext.IsDefined()) {
+    if (!ext.IsScalar() || ext.Scalar().empty()) {
+      throw InputError("policy.external: expected the scheduler's command line, e.g. "
+                       "\"python3 my_sched.py\"");
+    }
+    if (YAML::Node name = policy["name"];
+        name.IsDefined() && name.IsScalar() && name.Scalar() != "external") {
+      throw InputError(fmt::format(
+          "policy: give either policy.external or policy.name ('{}'), not both", name.Scalar()));
+    }
+    command = ext.Scalar();
+    policy.remove("external");
+    given = true;
+  } else if (YAML::Node name = policy["name"]; name.IsMap() && name["external"].IsDefined()) {
+    // --policy "external: CMD", with a space, reads as the mapping {external: CMD}.
+    YAML::Node ext = name["external"];
+    if (name.size() != 1 || !ext.IsScalar() || ext.Scalar().empty()) {
+      throw InputError("policy.name: expected external:CMD, the scheduler's command line after "
+                       "the colon");
+    }
+    command = ext.Scalar();
+    given = true;
+  } else if (name.IsScalar()) {
+    constexpr std::string_view kPrefix = "external:";
+    const std::string& n = name.Scalar();
+    if (n.size() > kPrefix.size() && n.compare(0, kPrefix.size(), kPrefix) == 0) {
+      command = n.substr(kPrefix.size());
+      given = true;
+    }
+  }
+  if (!given) return;
+  policy["name"] = "external";
+  if (!policy["params"].IsMap()) policy["params"] = YAML::Node(YAML::NodeType::Map);
+  policy["params"]["command"] = command;
+}
+
 void expand_short_forms(YAML::Node& root) {
   for (auto [key, inner] : {std::pair{"trace", "file"}, std::pair{"policy", "name"}}) {
     YAML::Node node = root[key];
@@ -107,6 +150,7 @@ void expand_short_forms(YAML::Node& root) {
     expanded[inner] = node.Scalar();
     root[key] = expanded;
   }
+  expand_external_policy(root);
 }
 
 } // namespace
