@@ -7,6 +7,7 @@
 #include "policies/fifo.h"
 #include "policies/fifo_backfill.h"
 #include "policies/gandiva/gandiva.h"
+#include "policies/gavel/gavel_policy.h"
 #include "policies/gpu_share.h"
 #include "policies/k8s_default.h"
 #include "policies/kube_batch/kube_batch.h"
@@ -41,6 +42,10 @@ const std::vector<PolicyEntry>& policy_registry() {
       tiresias_policy(),
       las_policy(),
       max_throughput_policy(),
+      gavel_max_min_policy(),
+      gavel_throughput_policy(),
+      gavel_finish_time_policy(),
+      gavel_makespan_policy(),
       drf_policy(),
       k8s_default_policy(),
       elastic_kubeflow_policy(),

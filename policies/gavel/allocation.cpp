@@ -1,0 +1,309 @@
+#include "policies/gavel/allocation.h"
+
+#include <glpk.h>
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace dlsim {
+
+namespace {
+
+// One GLPK problem with the shared constraints: a column per (job, type) the job can run on,
+// a row per job (sum_t X <= 1) and a row per type (sum_i s X <= N). Objectives add a column z
+// and a row per job where they need them.
+class Lp {
+public:
+  explicit Lp(const AllocationProblem& p) : p_(p), lp_(glp_create_prob(), glp_delete_prob) {
+    col_.assign(p.jobs * p.types, 0);
+    for (std::size_t i = 0; i < p.jobs; ++i)
+      for (std::size_t t = 0; t < p.types; ++t)
+        if (p.throughput[i * p.types + t] > 0) col_[i * p.types + t] = ++cols_;
+    if (cols_ > 0) glp_add_cols(lp_.get(), cols_);
+    for (int c = 1; c <= cols_; ++c)
+      glp_set_col_bnds(lp_.get(), c, GLP_DB, 0.0, 1.0);
+    job_row_ = glp_add_rows(lp_.get(), static_cast<int>(p.jobs));
+    for (std::size_t i = 0; i < p.jobs; ++i) {
+      std::vector<std::pair<int, double>> row;
+      for (std::size_t t = 0; t < p.types; ++t)
+        if (int c = col(i, t)) row.emplace_back(c, 1.0);
+      set_row(job_row_ + static_cast<int>(i), row, GLP_UP, 0.0, 1.0);
+    }
+    const int type_row = glp_add_rows(lp_.get(), static_cast<int>(p.types));
+    for (std::size_t t = 0; t < p.types; ++t) {
+      std::vector<std::pair<int, double>> row;
+      for (std::size_t i = 0; i < p.jobs; ++i)
+        if (int c = col(i, t)) row.emplace_back(c, static_cast<double>(p.scale[i]));
+      set_row(type_row + static_cast<int>(t), row, GLP_UP, 0.0, p.capacity[t]);
+    }
+    glp_set_obj_dir(lp_.get(), GLP_MAX);
+  }
+
+  // Column of X[i][t], 0 when the job cannot run on t.
+  [[nodiscard]] int col(std::size_t i, std::size_t t) const { return col_[i * p_.types + t]; }
+
+  void set_row(int r, const std::vector<std::pair<int, double>>& entries, int kind, double lo,
+               double hi) {
+    std::vector<int> ind(1, 0);
+    std::vector<double> val(1, 0.0);
+    for (const auto& [c, v] : entries) {
+      ind.push_back(c);
+      val.push_back(v);
+    }
+    glp_set_mat_row(lp_.get(), r, static_cast<int>(entries.size()), ind.data(), val.data());
+    glp_set_row_bnds(lp_.get(), r, kind, lo, hi);
+  }
+
+  // z >= 0 with objective coefficient 1, and a row per job i with coefficient[i] != 0:
+  // sum_t a[i][t] X[i][t] - coefficient[i] z >= 0. Returns z's column.
+  int add_bottleneck(const std::vector<double>& a, const std::vector<double>& coefficient) {
+    z_ = glp_add_cols(lp_.get(), 1);
+    glp_set_col_bnds(lp_.get(), z_, GLP_LO, 0.0, 0.0);
+    glp_set_obj_coef(lp_.get(), z_, 1.0);
+    for (std::size_t i = 0; i < p_.jobs; ++i) {
+      if (coefficient[i] == 0) continue;
+      std::vector<std::pair<int, double>> row;
+      for (std::size_t t = 0; t < p_.types; ++t)
+        if (int c = col(i, t)) row.emplace_back(c, a[i * p_.types + t]);
+      row.emplace_back(z_, -coefficient[i]);
+      const int r = glp_add_rows(lp_.get(), 1);
+      set_row(r, row, GLP_LO, 0.0, 0.0);
+      bottleneck_rows_.push_back(r);
+    }
+    return z_;
+  }
+
+  // Replaces z's coefficients in the bottleneck rows (same jobs, same order as added).
+  void set_bottleneck_coefficients(const std::vector<double>& coefficient) {
+    std::vector<int> ind(1, 0);
+    std::vector<double> val(1, 0.0);
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < p_.jobs; ++i) {
+      if (coefficient[i] == 0) continue;
+      ind.push_back(bottleneck_rows_[k++]);
+      val.push_back(-coefficient[i]);
+    }
+    glp_set_mat_col(lp_.get(), z_, static_cast<int>(ind.size() - 1), ind.data(), val.data());
+  }
+
+  void set_objective(int c, double v) { glp_set_obj_coef(lp_.get(), c, v); }
+
+  // Solves (warm-started after the first call); returns the objective's value.
+  double solve() {
+    glp_smcp parm;
+    glp_init_smcp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    if (!solved_once_) glp_adv_basis(lp_.get(), 0);
+    solved_once_ = true;
+    int rc = glp_simplex(lp_.get(), &parm);
+    if (rc != 0 || glp_get_status(lp_.get()) != GLP_OPT) {
+      // A warm start that went wrong: start again from the advanced basis before giving up.
+      glp_adv_basis(lp_.get(), 0);
+      rc = glp_simplex(lp_.get(), &parm);
+    }
+    if (rc != 0 || glp_get_status(lp_.get()) != GLP_OPT) {
+      throw std::runtime_error("GLPK did not solve the allocation LP (glp_simplex returned " +
+                               std::to_string(rc) + ", status " +
+                               std::to_string(glp_get_status(lp_.get())) + ")");
+    }
+    return glp_get_obj_val(lp_.get());
+  }
+
+  [[nodiscard]] double z() const { return glp_get_col_prim(lp_.get(), z_); }
+
+  [[nodiscard]] std::vector<double> x() const {
+    std::vector<double> x(p_.jobs * p_.types, 0.0);
+    for (std::size_t k = 0; k < x.size(); ++k)
+      if (col_[k]) x[k] = std::clamp(glp_get_col_prim(lp_.get(), col_[k]), 0.0, 1.0);
+    return x;
+  }
+
+private:
+  const AllocationProblem& p_;
+  std::unique_ptr<glp_prob, decltype(&glp_delete_prob)> lp_;
+  std::vector<int> col_;
+  int cols_ = 0;
+  int job_row_ = 0;
+  int z_ = 0;
+  std::vector<int> bottleneck_rows_;
+  bool solved_once_ = false;
+};
+
+void check(const AllocationProblem& p) {
+  const std::size_t n = p.jobs * p.types;
+  if (p.throughput.size() != n || p.scale.size() != p.jobs || p.capacity.size() != p.types ||
+      p.weight.size() != p.jobs)
+    throw std::invalid_argument("AllocationProblem: sizes do not match jobs x types");
+}
+
+void check_progress(const AllocationProblem& p, bool times) {
+  if (p.remaining.size() != p.jobs ||
+      (times && (p.since_start_s.size() != p.jobs || p.isolated_finish_s.size() != p.jobs)))
+    throw std::invalid_argument("AllocationProblem: remaining work or times missing");
+}
+
+std::vector<double> max_min(const AllocationProblem& p, bool agnostic) {
+  Lp lp(p);
+  // Agnostic: every usable type counts as throughput 1, as MaxMinFairnessPolicy rewrites them.
+  AllocationProblem seen = p;
+  if (agnostic)
+    for (double& v : seen.throughput)
+      if (v > 0) v = 1.0;
+  const std::vector<double> prop = proportional_throughputs(seen);
+  std::vector<double> a(p.jobs * p.types, 0.0);
+  std::vector<double> one(p.jobs, 0.0);
+  for (std::size_t i = 0; i < p.jobs; ++i) {
+    if (prop[i] <= 0) continue; // runs nowhere
+    one[i] = 1.0;
+    for (std::size_t t = 0; t < p.types; ++t)
+      a[i * p.types + t] = seen.throughput[i * p.types + t] * p.scale[i] / (p.weight[i] * prop[i]);
+  }
+  lp.add_bottleneck(a, one);
+  lp.solve();
+  return lp.x();
+}
+
+std::vector<double> max_sum_throughput(const AllocationProblem& p) {
+  Lp lp(p);
+  for (std::size_t i = 0; i < p.jobs; ++i)
+    for (std::size_t t = 0; t < p.types; ++t)
+      if (int c = lp.col(i, t)) lp.set_objective(c, p.throughput[i * p.types + t]);
+  lp.solve();
+  return lp.x();
+}
+
+// Gavel binary-searches the makespan M (min_total_duration.py, to within 5%); with z = 1/M the
+// condition "sum_t X T >= remaining / M for every job" is linear in (X, z), so one LP gives the
+// exact optimum.
+std::vector<double> min_total_duration(const AllocationProblem& p) {
+  Lp lp(p);
+  lp.add_bottleneck(p.throughput, p.remaining);
+  lp.solve();
+  return lp.x();
+}
+
+// rho_i <= rho  <=>  sum_t X T >= remaining_i / (rho isolated_i - since_start_i) =: d_i(rho),
+// for rho > since_start_i / isolated_i. For a fixed rho that is the LP "max z subject to
+// sum_t X T >= d_i z", feasible at rho iff z >= 1; z grows with rho, so rho is found by
+// bisection, each step warm-started from the last basis. Gavel hands the same min-max of
+// convex functions to cvxpy instead.
+std::vector<double> finish_time_fairness(const AllocationProblem& p) {
+  Lp lp(p);
+  double lo = 0; // infeasible (or the bound below which d is undefined)
+  for (std::size_t i = 0; i < p.jobs; ++i)
+    if (p.remaining[i] > 0 && p.isolated_finish_s[i] > 0)
+      lo = std::max(lo, p.since_start_s[i] / p.isolated_finish_s[i]);
+  auto demands = [&](double rho) {
+    std::vector<double> d(p.jobs, 0.0);
+    for (std::size_t i = 0; i < p.jobs; ++i) {
+      bool can_run = false;
+      for (std::size_t t = 0; t < p.types; ++t)
+        can_run |= p.throughput[i * p.types + t] > 0;
+      if (p.remaining[i] > 0 && p.isolated_finish_s[i] > 0 && can_run)
+        d[i] = p.remaining[i] / (rho * p.isolated_finish_s[i] - p.since_start_s[i]);
+    }
+    return d;
+  };
+  double hi = std::max(1.0, 2 * lo);
+  std::vector<double> d = demands(hi);
+  lp.add_bottleneck(p.throughput, d);
+  bool any = std::any_of(d.begin(), d.end(), [](double v) { return v > 0; });
+  if (!any) {
+    lp.solve();
+    return lp.x();
+  }
+  // Raise hi until feasible: z grows without bound with rho, so this ends.
+  for (lp.solve(); lp.z() < 1.0; lp.solve()) {
+    lo = hi;
+    hi *= 2;
+    lp.set_bottleneck_coefficients(demands(hi));
+  }
+  std::vector<double> best = lp.x();
+  // To 0.1% of rho: the allocation then differs from the optimum's by less than a round's
+  // rounding.
+  while (hi - lo > 1e-3 * hi) {
+    const double mid = 0.5 * (lo + hi);
+    lp.set_bottleneck_coefficients(demands(mid));
+    lp.solve();
+    if (lp.z() >= 1.0) {
+      hi = mid;
+      best = lp.x();
+    } else {
+      lo = mid;
+    }
+  }
+  return best;
+}
+
+} // namespace
+
+std::string_view to_string(AllocationObjective o) {
+  switch (o) {
+  case AllocationObjective::kMaxMinFairness:
+    return "max-min fairness";
+  case AllocationObjective::kMaxMinFairnessAgnostic:
+    return "max-min fairness (heterogeneity-agnostic)";
+  case AllocationObjective::kFinishTimeFairness:
+    return "finish-time fairness";
+  case AllocationObjective::kMinTotalDuration:
+    return "minimum total duration";
+  case AllocationObjective::kMaxSumThroughput:
+    return "maximum sum throughput";
+  }
+  return "?";
+}
+
+std::vector<double> proportional_throughputs(const AllocationProblem& p) {
+  // Every row of N[t] / jobs sums to sum_t N[t] / jobs; Gavel divides by that maximum row sum,
+  // so each row becomes N[t] / sum N.
+  double total = 0;
+  for (std::uint32_t n : p.capacity)
+    total += n;
+  std::vector<double> out(p.jobs, 0.0);
+  if (total <= 0) return out;
+  for (std::size_t i = 0; i < p.jobs; ++i)
+    for (std::size_t t = 0; t < p.types; ++t)
+      out[i] += p.throughput[i * p.types + t] * p.capacity[t] / total;
+  return out;
+}
+
+std::vector<double> isolated_throughputs(const AllocationProblem& p) {
+  double total = 0;
+  for (std::uint32_t n : p.capacity)
+    total += n;
+  std::vector<double> out(p.jobs, 0.0);
+  const auto m = static_cast<double>(p.jobs);
+  for (std::size_t i = 0; i < p.jobs; ++i) {
+    const double row = total / (m * p.scale[i]);
+    const double shrink = std::max(row, 1.0);
+    for (std::size_t t = 0; t < p.types; ++t)
+      out[i] += p.throughput[i * p.types + t] * p.capacity[t] / (m * p.scale[i]) / shrink;
+  }
+  return out;
+}
+
+std::vector<double> solve_allocation(const AllocationProblem& p, AllocationObjective objective) {
+  check(p);
+  if (p.jobs == 0 || p.types == 0) return {};
+  glp_term_out(GLP_OFF);
+  switch (objective) {
+  case AllocationObjective::kMaxMinFairness:
+    return max_min(p, false);
+  case AllocationObjective::kMaxMinFairnessAgnostic:
+    return max_min(p, true);
+  case AllocationObjective::kFinishTimeFairness:
+    check_progress(p, true);
+    return finish_time_fairness(p);
+  case AllocationObjective::kMinTotalDuration:
+    check_progress(p, false);
+    return min_total_duration(p);
+  case AllocationObjective::kMaxSumThroughput:
+    return max_sum_throughput(p);
+  }
+  return {};
+}
+
+} // namespace dlsim

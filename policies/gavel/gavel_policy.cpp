@@ -1,0 +1,342 @@
+#include "policies/gavel/gavel_policy.h"
+
+#include "policies/gavel/allocation.h"
+#include "policies/priority_pass.h"
+#include "policies/type_choice.h"
+#include "sim/engine/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+namespace dlsim {
+
+namespace {
+
+class GavelRounds final : public Policy {
+public:
+  GavelRounds(AllocationObjective objective, Placement placement, double round_s, double reset_s,
+              Rng rng)
+      : objective_(objective), placement_(placement), round_s_(round_s), reset_s_(reset_s),
+        rng_(rng) {}
+
+  void on_arrival(JobId j, const View& view) override {
+    grow(view, j);
+    active_.push_back(j);
+    need_update_ = true;
+    // A new job starts with half a round on every type, as Gavel's (scheduler.py,
+    // _reset_time_run_so_far: "ignore the initial time recorded for the job").
+    for (std::size_t t = 0; t < types_; ++t) {
+      job_time_[j * types_ + t] = round_s_ / 2;
+      worker_time_[t] += round_s_ / 2;
+    }
+  }
+
+  void on_finish(JobId j, const View&) override {
+    std::erase(active_, j);
+    planned_[j] = kNoType;
+    need_update_ = true;
+  }
+
+  void schedule(Control& control) override {
+    if (!active_.empty() && control.now() >= next_round_) {
+      round(control);
+      next_round_ = control.now() + from_seconds(round_s_);
+      control.wake_at(next_round_);
+    }
+    realize(control);
+  }
+
+private:
+  // Room for job ids up to j (ids are dense, in submission order).
+  void grow(const View& view, JobId j) {
+    if (types_ == 0) types_ = view.cluster().types.size();
+    if (worker_time_.empty()) worker_time_.assign(types_, 0.0);
+    const std::size_t n = static_cast<std::size_t>(j) + 1;
+    if (planned_.size() >= n) return;
+    planned_.resize(n, kNoType);
+    x_.resize(n * types_, 0.0);
+    job_time_.resize(n * types_, 0.0);
+    deficit_.resize(n * types_, 0.0);
+    cum_iso_.resize(n, 0.0);
+    prev_iso_.resize(n, 0.0);
+    prev_remaining_.resize(n, -1.0);
+  }
+
+  // Iterations per second of job j on type t, from the model's measured speed (what Gavel's
+  // throughput table holds); 0 on a type the job cannot use.
+  static double throughput(const View& view, JobId j, DeviceTypeId t) {
+    const auto types = view.compatible_types(j);
+    if (std::find(types.begin(), types.end(), t) == types.end()) return 0;
+    const double it = view.perf().iter_time(view.request(j).model, t);
+    return it > 0 ? 1.0 / it : 0.0;
+  }
+
+  void round(Control& control) {
+    const SimTime now = control.now();
+    // The round that ends: each job placed in it ran on its type for the round (Gavel adds the
+    // micro-task's execution time to the job's and the type's time received).
+    if (round_start_ >= 0) {
+      const double elapsed = to_seconds(now - round_start_);
+      for (JobId j : active_) {
+        const std::int32_t t = planned_[j];
+        if (t == kNoType || !is_holder(control.state(j))) continue;
+        job_time_[j * types_ + static_cast<std::size_t>(t)] += elapsed;
+        worker_time_[static_cast<std::size_t>(t)] += elapsed;
+      }
+    }
+    round_start_ = now;
+    if (need_update_ && (last_reset_ < 0 || to_seconds(now - last_reset_) >= reset_s_)) {
+      reset_time_received(now);
+      solve(control);
+      need_update_ = false;
+    }
+    plan(control);
+  }
+
+  // Gavel's _reset_time_run_so_far: what each job was owed under the old X since the last
+  // reset, less what it got, adds to its deficit (a tie-breaker); the time counts restart.
+  void reset_time_received(SimTime now) {
+    const double since = last_reset_ < 0 ? 0.0 : to_seconds(now - last_reset_);
+    std::fill(worker_time_.begin(), worker_time_.end(), 0.0);
+    for (JobId j : active_) {
+      for (std::size_t t = 0; t < types_; ++t) {
+        const std::size_t k = j * types_ + t;
+        deficit_[k] += x_[k] * since - (job_time_[k] - round_s_ / 2);
+        job_time_[k] = round_s_ / 2;
+        worker_time_[t] += job_time_[k];
+      }
+    }
+    last_reset_ = now;
+  }
+
+  void solve(const View& view) {
+    AllocationProblem p;
+    p.jobs = active_.size();
+    p.types = types_;
+    for (std::size_t t = 0; t < types_; ++t)
+      p.capacity.push_back(view.devices_of_type(static_cast<DeviceTypeId>(t)));
+    for (JobId j : active_) {
+      for (std::size_t t = 0; t < types_; ++t)
+        p.throughput.push_back(throughput(view, j, static_cast<DeviceTypeId>(t)));
+      p.scale.push_back(view.request(j).devices());
+      p.weight.push_back(1.0);
+    }
+    if (objective_ == AllocationObjective::kFinishTimeFairness ||
+        objective_ == AllocationObjective::kMinTotalDuration)
+      add_progress(view, p);
+    const std::vector<double> x = solve_allocation(p, objective_);
+    for (std::size_t i = 0; i < active_.size(); ++i)
+      std::copy_n(x.begin() + static_cast<std::ptrdiff_t>(i * types_), types_,
+                  x_.begin() + static_cast<std::ptrdiff_t>(active_[i] * types_));
+  }
+
+  // Remaining iterations (oracle), time since arrival and, for finish-time fairness, the
+  // finish time under the isolated share: the isolated time the work done so far would have
+  // taken (accumulated at each solve from the previous isolated throughput, as
+  // finish_time_fairness.py does) plus the rest at today's isolated throughput.
+  void add_progress(const View& view, AllocationProblem& p) {
+    const DeviceTypeId ref = view.reference_device();
+    for (JobId j : active_) {
+      const double it_ref = view.perf().iter_time(view.request(j).model, ref);
+      p.remaining.push_back(it_ref > 0 ? view.oracle_remaining_s(j) / it_ref : 0.0);
+      p.since_start_s.push_back(to_seconds(view.now() - view.request(j).submit));
+    }
+    const std::vector<double> iso = isolated_throughputs(p);
+    for (std::size_t i = 0; i < active_.size(); ++i) {
+      const JobId j = active_[i];
+      if (prev_remaining_[j] >= 0 && prev_iso_[j] > 0)
+        cum_iso_[j] += (prev_remaining_[j] - p.remaining[i]) / prev_iso_[j];
+      prev_remaining_[j] = p.remaining[i];
+      prev_iso_[j] = iso[i];
+      p.isolated_finish_s.push_back(iso[i] > 0 ? cum_iso_[j] + p.remaining[i] / iso[i] : 0.0);
+    }
+  }
+
+  // Gavel's _update_priorities and _schedule_jobs_on_workers_helper: per type, the jobs in
+  // order of X / (fraction of the type's time received), then deficit, then X; types in order,
+  // fastest first (Gavel: V100, P100, K80; shuffled each round for the heterogeneity-agnostic
+  // policies); a job is placed on the first type that still has room for all its devices.
+  void plan(const View& view) {
+    for (JobId j : active_)
+      planned_[j] = kNoType;
+    struct Entry {
+      double priority, deficit, x;
+      JobId job;
+    };
+    std::vector<std::uint32_t> left(types_);
+    std::vector<double> speed(types_, 0.0);
+    for (std::size_t t = 0; t < types_; ++t) {
+      left[t] = view.devices_of_type(static_cast<DeviceTypeId>(t));
+      for (JobId j : active_)
+        speed[t] += throughput(view, j, static_cast<DeviceTypeId>(t));
+    }
+    std::vector<std::size_t> order(types_);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return speed[a] > speed[b]; });
+    if (objective_ == AllocationObjective::kMaxMinFairnessAgnostic) {
+      for (std::size_t i = order.size(); i > 1; --i)
+        std::swap(order[i - 1], order[static_cast<std::size_t>(rng_.below(i))]);
+    }
+    plan_order_.clear();
+    for (std::size_t t : order) {
+      std::vector<Entry> entries;
+      for (JobId j : active_) {
+        const std::size_t k = j * types_ + t;
+        double priority = 0;
+        if (x_[k] > 0 && throughput(view, j, static_cast<DeviceTypeId>(t)) > 0) {
+          const double fraction = worker_time_[t] > 0 ? job_time_[k] / worker_time_[t] : 0.0;
+          priority = fraction > 0 ? x_[k] / fraction : x_[k] * 1e9;
+        }
+        entries.push_back({priority, deficit_[k], x_[k], j});
+      }
+      std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        return std::tie(a.priority, a.deficit, a.x) > std::tie(b.priority, b.deficit, b.x);
+      });
+      for (const Entry& e : entries) {
+        if (planned_[e.job] != kNoType) continue;
+        if (throughput(view, e.job, static_cast<DeviceTypeId>(t)) <= 0) continue;
+        const std::uint32_t need = view.request(e.job).devices();
+        if (need > left[t]) continue;
+        left[t] -= need;
+        planned_[e.job] = static_cast<std::int32_t>(t);
+        plan_order_.push_back(e.job);
+      }
+    }
+    // Placed widest first within the plan, as Gavel assigns workers by decreasing scale factor
+    // to keep multi-device jobs together.
+    std::stable_sort(plan_order_.begin(), plan_order_.end(), [&](JobId a, JobId b) {
+      return view.request(a).devices() > view.request(b).devices();
+    });
+  }
+
+  // Makes the running set what the plan says, as far as the devices allow now; the rest is done
+  // when suspensions release devices (schedule() is called again when an action completes).
+  void realize(Control& control) {
+    std::vector<JobId> leaving;
+    for (JobId j : control.running_jobs()) {
+      const JobState& s = control.state(j);
+      if (s.status != JobStatus::kRunning) continue;
+      if (planned_[j] == kNoType) leaving.push_back(j);
+    }
+    for (JobId j : leaving)
+      control.suspend(j, "not placed this round");
+    for (JobId j : plan_order_) {
+      const JobState& s = control.state(j);
+      const auto t = static_cast<DeviceTypeId>(planned_[j]);
+      if (planned_[j] == kNoType || is_over(s.status)) continue;
+      const bool holds = is_holder(s);
+      if (holds && s.type == t) continue;
+      if (s.status == JobStatus::kRunning) {
+        auto devices = place_on_type(control, j, placement_, control.request(j).workers, t);
+        if (devices) {
+          control.migrate(j, *devices, "placed on another type this round");
+        } else {
+          // The type's devices are still held; moving out through a checkpoint frees this job's
+          // own devices for the job placed there (no cycle of waiting migrations).
+          control.suspend(j, "to move to another type this round");
+        }
+        continue;
+      }
+      if (s.status != JobStatus::kPending && s.status != JobStatus::kSuspended) continue;
+      auto devices = place_on_type(control, j, placement_, control.request(j).workers, t);
+      if (!devices) continue;
+      if (s.status == JobStatus::kPending)
+        control.start(j, *devices, "placed this round");
+      else
+        control.resume(j, *devices, "placed this round");
+    }
+  }
+
+  AllocationObjective objective_;
+  Placement placement_;
+  double round_s_;
+  double reset_s_;
+  Rng rng_;
+  std::size_t types_ = 0;
+  std::vector<JobId> active_; // submitted and not finished, in submission order
+  bool need_update_ = false;  // jobs came or went since X was computed
+  SimTime next_round_ = 0;
+  SimTime round_start_ = -1;
+  SimTime last_reset_ = -1;
+  // [job * types + type]: X; seconds received since the last reset; deficit.
+  std::vector<double> x_, job_time_, deficit_;
+  std::vector<double> worker_time_;   // [type]: seconds given out since the last reset
+  std::vector<std::int32_t> planned_; // [job]: type this round, kNoType
+  std::vector<JobId> plan_order_;
+  // [job]: finish-time fairness' isolated time so far, and the last solve's isolated
+  // throughput and remaining iterations (-1: none yet).
+  std::vector<double> cum_iso_, prev_iso_, prev_remaining_;
+};
+
+std::vector<ParamSpec> round_params() {
+  return {{"round_s", ParamType::kSeconds, "360",
+           "seconds per round (Gavel's time_per_iteration, 360 s in its experiments)"},
+          {"reset_s", ParamType::kSeconds, "0",
+           "least seconds between recomputations of the allocation when jobs come or go "
+           "(Gavel's minimum_time_between_allocation_resets)"}};
+}
+
+std::unique_ptr<Policy> make(const PolicySetup& s, AllocationObjective o, const char* name) {
+  const double round_s = s.params.seconds("round_s");
+  if (!(round_s > 0)) {
+    throw InputError(fmt::format("policy.params.round_s: expected seconds > 0, got {}", round_s));
+  }
+  check_seconds(round_s, "policy.params.round_s");
+  const double reset_s = s.params.seconds("reset_s");
+  if (!(reset_s >= 0)) {
+    throw InputError(fmt::format("policy.params.reset_s: expected seconds >= 0, got {}", reset_s));
+  }
+  check_seconds(reset_s, "policy.params.reset_s");
+  return std::make_unique<GavelRounds>(o, s.placement, round_s, reset_s, policy_rng(s, name));
+}
+
+} // namespace
+
+PolicyEntry gavel_max_min_policy() {
+  std::vector<ParamSpec> params = round_params();
+  params.push_back({"hetero", ParamType::kFlag, "true",
+                    "heterogeneity-aware (Gavel's max_min_fairness_perf): fairness in "
+                    "throughput normalized by the equal share; false = equal time shares "
+                    "(Gavel's max_min_fairness, its LAS baseline)"});
+  return {"gavel-max-min",
+          "Gavel's max-min fairness (LAS) over device types: per-round LP allocation realized "
+          "by priorities in rounds, moving jobs between types",
+          false, std::move(params), [](const PolicySetup& s) {
+            return make(s,
+                        s.params.flag("hetero") ? AllocationObjective::kMaxMinFairness
+                                                : AllocationObjective::kMaxMinFairnessAgnostic,
+                        "gavel-max-min");
+          }};
+}
+
+PolicyEntry gavel_throughput_policy() {
+  return {"gavel-throughput",
+          "Gavel's maximum sum throughput: per-round LP allocation realized in rounds", false,
+          round_params(), [](const PolicySetup& s) {
+            return make(s, AllocationObjective::kMaxSumThroughput, "gavel-throughput");
+          }};
+}
+
+PolicyEntry gavel_finish_time_policy() {
+  return {"gavel-finish-time",
+          "finish-time fairness (Themis) as Gavel solves it: per-round allocation minimising "
+          "the largest ratio of finish time to isolated finish time",
+          true, round_params(), [](const PolicySetup& s) {
+            return make(s, AllocationObjective::kFinishTimeFairness, "gavel-finish-time");
+          }};
+}
+
+PolicyEntry gavel_makespan_policy() {
+  return {"gavel-makespan",
+          "Gavel's minimum total duration (makespan): per-round allocation that lets every "
+          "active job finish soonest",
+          true, round_params(), [](const PolicySetup& s) {
+            return make(s, AllocationObjective::kMinTotalDuration, "gavel-makespan");
+          }};
+}
+
+} // namespace dlsim
