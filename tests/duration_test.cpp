@@ -47,10 +47,10 @@ TEST_CASE("durations in an experiment, a policy parameter and --until", "[durati
                     dir)
               .code == 0);
   CHECK(read_file(dir.file("l2/summary.json")) == read_file(dir.file("l1/summary.json")));
-  // A bad unit names the key and what it takes.
+  // A bad unit names the flag that gave it and what it takes.
   Outcome bad = run_dlsim("run -q --until 2weeks --out " + dir.file("x"), dir);
   CHECK(bad.code == 1);
-  CHECK_THAT(bad.err, Catch::Contains("until_s") &&
+  CHECK_THAT(bad.err, Catch::Contains("--until: ") &&
                           Catch::Contains("a duration such as 30s, 90m, 2h or 7d"));
   Outcome bad_param = run_dlsim(
       "run -q --policy las --set policy.params.interval_s=soon --out " + dir.file("y"), dir);

@@ -110,7 +110,7 @@ TEST_CASE("time keys, flags and policy parameters beyond the limit are refused a
   };
   for (const Case& c : std::vector<Case>{
            // Before: makespan -9223372036854.775 and 0 jobs finished.
-           {"--until 9.3e12", "until_s: 9300000000000 s is beyond dlsim's time limit"},
+           {"--until 9.3e12", "--until: 9300000000000 s is beyond dlsim's time limit"},
            // Before: no effect at all (the wrapped start time lay in the past).
            {"--set costs.start_s=9.3e12", "costs.start_s: 9300000000000 s is beyond"},
            {"--set report.sample_s=5e9", "report.sample_s: 5000000000 s is beyond"},

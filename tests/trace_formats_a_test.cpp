@@ -570,7 +570,7 @@ TEST_CASE("dlsim run and validate take the selection flags", "[formats][cli]") {
   CHECK_THAT(skipped.out, Catch::Contains("\nskipped_bad_jobs: 1\n"));
   Outcome bad = run_dlsim("validate --trace traces/sample.csv --window 5", dir);
   CHECK(bad.code == 1);
-  CHECK_THAT(bad.err, Catch::Contains("trace.window: expected START:END"));
+  CHECK_THAT(bad.err, Catch::Contains("--window: expected START:END"));
   // The sample is drawn from the run seed: same seed, same jobs.
   Outcome a = run_dlsim(
       "run --trace traces/sample.csv --sample 50 --seed 4 -q --out " + dir.file("a"), dir);
@@ -669,9 +669,11 @@ TEST_CASE("gen-trace --like helios-*: fitted to the Helios summary's median and 
   GenTraceOptions philly = gen_trace_preset("philly");
   CHECK(philly.duration_mu == GenTraceOptions{}.duration_mu);
   CHECK(philly.gpu_weights == GenTraceOptions{}.gpu_weights);
-  CHECK_THAT(
-      message_of([] { gen_trace_preset("helios-pluto"); }),
-      Catch::StartsWith("--like: unknown trace 'helios-pluto' (known: philly, helios-venus"));
+  // "pluto" is 4 edits from "earth": near enough (a quarter of 12 letters) to be suggested.
+  CHECK(message_of([] { gen_trace_preset("helios-pluto"); }) ==
+        "--like: unknown trace 'helios-pluto' (did you mean helios-earth?)");
+  CHECK_THAT(message_of([] { gen_trace_preset("alibaba"); }),
+             Catch::StartsWith("--like: unknown trace 'alibaba' (known: philly, helios-venus"));
 }
 
 TEST_CASE("gen-trace --like helios-venus: a sample has the published median run time and GPU mix",
