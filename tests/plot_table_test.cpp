@@ -88,10 +88,11 @@ TEST_CASE("dlsim plot's data files of a hand FIFO case", "[plot]") {
   CHECK(block(read_file(dir.file("p/queue.dat")), 0) ==
         std::vector<std::string>{"0 0 1", "25 2 1", "100 0 2", "150 0 0"});
 
-  // Gantt from events.csv: device start end job_index job, jobs numbered by first appearance.
+  // Gantt from events.csv: device start end job_index job row rows, jobs numbered by first
+  // appearance; FIFO shares no device, so each has one row.
   CHECK(block(read_file(dir.file("p/gantt.dat")), 0) ==
-        std::vector<std::string>{"0 0 100 1 a", "0 100 150 2 b", "1 0 100 1 a", "1 100 150 2 b",
-                                 "2 0 100 1 a", "2 100 130 3 c"});
+        std::vector<std::string>{"0 0 100 1 a 0 1", "0 100 150 2 b 0 1", "1 0 100 1 a 0 1",
+                                 "1 100 150 2 b 0 1", "2 0 100 1 a 0 1", "2 100 130 3 c 0 1"});
 
   std::string script = read_file(dir.file("p/plot.gp"));
   for (const char* out :
@@ -99,11 +100,12 @@ TEST_CASE("dlsim plot's data files of a hand FIFO case", "[plot]") {
         "set output 'queue.svg'", "set output 'gantt.png'"}) {
     CHECK_THAT(script, Catch::Contains(out));
   }
-  // One cluster kind (gpu): its allocated and effective lines, columns 2 and 3.
+  // One cluster kind (gpu): its allocated and effective lines, columns 2 and 3, the first two
+  // colours of the palette.
   CHECK_THAT(script, Catch::Contains("'utilization.dat' index 0 using ($1/3600):2 with steps lw 2 "
-                                     "title 'gpu allocated'"));
-  CHECK_THAT(script,
-             Catch::Contains("using ($1/3600):3 with steps lw 1 dt 2 title 'gpu effective'"));
+                                     "lc rgb '#0072B2' dt 1 title 'gpu allocated'"));
+  CHECK_THAT(script, Catch::Contains("using ($1/3600):3 with steps lw 1 lc rgb '#D55E00' dt 1 "
+                                     "title 'gpu effective'"));
   CHECK_THAT(script, !Catch::Contains("utilization.dat' index 0 using ($1/3600):4"));
 }
 
@@ -126,7 +128,7 @@ TEST_CASE("dlsim plot overlays several runs on one CDF and renders PNG and SVG",
         std::vector<std::string>{"30 0.3333333333333333", "55 0.6666666666666666", "160 1"});
   std::string script = read_file(out + "/plot.gp");
   CHECK_THAT(script, Catch::Contains("'jct_cdf.dat' index 1 using ($1/3600):2 with steps lw 2 "
-                                     "title 'srtf-run'"));
+                                     "lc rgb '#D55E00' dt 1 title 'srtf-run'"));
   CHECK_THAT(script, Catch::Contains("title 'srtf-run gpu allocated'"));
   // Each picture is a real PNG or SVG holding its chart's title.
   for (const char* chart : {"jct_cdf", "utilization", "queue", "gantt"}) {
