@@ -52,6 +52,15 @@ TEST_CASE("compare: a last-digit utilization change passes --tolerance 0.01 --wo
   CHECK(std::abs(*alloc->relative) < 1e-15);
   CHECK(find_row(c, "util_by_kind.gpu.devices") != nullptr);
   CHECK(c.fails == 0);
+  // An old results.csv (the summary's seed beside the swept seed, JSON in a cell) against
+  // today's flat one of the same run: nothing beyond tolerance, the repeated seed not compared.
+  std::string old_style = dir.write("old.csv", "run,seed,status,error,seed,util_by_kind\n"
+                                               "fifo-aa,1,ok,,1,\"{\"\"gpu\"\":{\"\"alloc\"\":"
+                                               "0.3590103636261237}}\"\n");
+  c = compare_result_sets(read_result_set(old_style), read_result_set(flat_new), o);
+  CHECK(c.fails == 0);
+  CHECK(c.beyond == 0);
+  CHECK(find_row(c, "seed") == nullptr);
   // A fall beyond the tolerance still fails: 0.359 -> 0.35 is 2.5% worse.
   std::string worse = dir.write("e.csv", "run,seed,status,error,util_by_kind.gpu.alloc\n"
                                          "fifo-aa,1,ok,,0.35\n");

@@ -93,6 +93,11 @@ ResultSet read_sweep_csv(const std::string& file) {
     MetricList metrics;
     metrics.emplace_back("status", MetricValue{row[status], std::nullopt});
     for (std::size_t c = error + 1; c < row.size(); ++c) {
+      // A summary value named like a swept key (seed) repeats that key's column: results.csv
+      // files written before it was left out have it, today's do not; it is not compared.
+      if (std::find(t.header.begin(), t.header.begin() + static_cast<std::ptrdiff_t>(status),
+                    t.header[c]) != t.header.begin() + static_cast<std::ptrdiff_t>(status))
+        continue;
       // A results.csv written before nested values had columns of their own holds them as
       // JSON objects: compared value by value, as numbers, like the columns of today's.
       if (row[c].starts_with('{')) {
