@@ -18,13 +18,16 @@ _dlsim() {
       if [ "$command" = run ] || [ "$command" = validate ] || [ "$command" = gen-trace ]; then
         mapfile -t COMPREPLY < <(compgen -W "auto $("$dlsim" list formats 2>/dev/null | awk '{print $1}')" -- "$cur")
       elif [ "$command" = plot ]; then
-        mapfile -t COMPREPLY < <(compgen -W "png svg both" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "png svg pdf both all" -- "$cur")
       elif [ "$command" = table ]; then
-        mapfile -t COMPREPLY < <(compgen -W "text csv markdown" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "text csv markdown latex" -- "$cur")
       fi
       return ;;
-    --events|--timeline|--gantt)
+    --events|--timeline|--gantt|--logx)
       mapfile -t COMPREPLY < <(compgen -W "auto on off" -- "$cur")
+      return ;;
+    --size)
+      mapfile -t COMPREPLY < <(compgen -W "screen one-column two-column" -- "$cur")
       return ;;
   esac
   if [[ $cur == -* ]]; then

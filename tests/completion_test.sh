@@ -14,5 +14,8 @@ check "--gantt" plot --gan
 check "srtf" run --policy srt
 check "on off" run --events o
 check "markdown" table --format mark
+check "latex" table --format lat
+check "pdf" plot --format pd
+check "one-column" plot --size one
 check "policies placements" list p
 echo "completion_test: ok"

@@ -88,10 +88,11 @@ TEST_CASE("dlsim plot's data files of a hand FIFO case", "[plot]") {
   CHECK(block(read_file(dir.file("p/queue.dat")), 0) ==
         std::vector<std::string>{"0 0 1", "25 2 1", "100 0 2", "150 0 0"});
 
-  // Gantt from events.csv: device start end job_index job, jobs numbered by first appearance.
+  // Gantt from events.csv: device start end job_index job row rows, jobs numbered by first
+  // appearance; FIFO shares no device, so each has one row.
   CHECK(block(read_file(dir.file("p/gantt.dat")), 0) ==
-        std::vector<std::string>{"0 0 100 1 a", "0 100 150 2 b", "1 0 100 1 a", "1 100 150 2 b",
-                                 "2 0 100 1 a", "2 100 130 3 c"});
+        std::vector<std::string>{"0 0 100 1 a 0 1", "0 100 150 2 b 0 1", "1 0 100 1 a 0 1",
+                                 "1 100 150 2 b 0 1", "2 0 100 1 a 0 1", "2 100 130 3 c 0 1"});
 
   std::string script = read_file(dir.file("p/plot.gp"));
   for (const char* out :
@@ -99,15 +100,16 @@ TEST_CASE("dlsim plot's data files of a hand FIFO case", "[plot]") {
         "set output 'queue.svg'", "set output 'gantt.png'"}) {
     CHECK_THAT(script, Catch::Contains(out));
   }
-  // One cluster kind (gpu): its allocated and effective lines, columns 2 and 3.
+  // One cluster kind (gpu): its allocated and effective lines, columns 2 and 3, the first two
+  // colours of the palette.
   CHECK_THAT(script, Catch::Contains("'utilization.dat' index 0 using ($1/3600):2 with steps lw 2 "
-                                     "title 'gpu allocated'"));
-  CHECK_THAT(script,
-             Catch::Contains("using ($1/3600):3 with steps lw 1 dt 2 title 'gpu effective'"));
+                                     "lc rgb '#0072B2' dt 1 title 'gpu allocated'"));
+  CHECK_THAT(script, Catch::Contains("using ($1/3600):3 with steps lw 1 lc rgb '#D55E00' dt 1 "
+                                     "title 'gpu effective'"));
   // Then the GPUs' kernel-busy figure (timeseries.csv's busy_gpu_util), column 4, and nothing
   // after it.
-  CHECK_THAT(script, Catch::Contains("using ($1/3600):4 with steps lw 1 dt 3 title 'gpu busy "
-                                     "(nvidia-smi)'"));
+  CHECK_THAT(script, Catch::Contains("using ($1/3600):4 with steps lw 1 lc rgb '#009E73' dt 1 "
+                                     "title 'gpu busy (nvidia-smi)'"));
   CHECK_THAT(script, !Catch::Contains("utilization.dat' index 0 using ($1/3600):5"));
 }
 
@@ -130,7 +132,7 @@ TEST_CASE("dlsim plot overlays several runs on one CDF and renders PNG and SVG",
         std::vector<std::string>{"30 0.3333333333333333", "55 0.6666666666666666", "160 1"});
   std::string script = read_file(out + "/plot.gp");
   CHECK_THAT(script, Catch::Contains("'jct_cdf.dat' index 1 using ($1/3600):2 with steps lw 2 "
-                                     "title 'srtf-run'"));
+                                     "lc rgb '#D55E00' dt 1 title 'srtf-run'"));
   CHECK_THAT(script, Catch::Contains("title 'srtf-run gpu allocated'"));
   // Each picture is a real PNG or SVG holding its chart's title.
   for (const char* chart : {"jct_cdf", "utilization", "queue", "gantt"}) {
@@ -236,21 +238,47 @@ TEST_CASE("dlsim table: one row per run, the differing parameters, text, CSV and
   // summary.json); srtf (JCTs above) (55 + 30 + 160) / 3 = 81.666667. GPU allocated: fifo 3 GPUs
   // x 130 s + 2 x 20 s = 430 of 4 x 150 = 600: 0.71666...; srtf a 3 x 15 (suspending counts) +
   // b 2 x 50 + c 1 x 30 + a 3 x 95 = 460 of 4 x 160 = 640: 0.71875. The runs' run.yaml differ
-  // in the policy and in fifo's parameter hetero, which srtf does not have (empty).
-  CHECK(csv.out == "run,policy,seed,policy.params.hetero,jobs,jct_mean_s,util_by_kind.gpu.alloc\n"
-                   "fifo-run,fifo,1,false,3,116.666667,0.7166666666666667\n"
-                   "srtf-run,srtf,1,,3,81.666667,0.71875\n");
+  // in the policy and in fifo's parameter hetero, which srtf does not have: a parameter only
+  // one run has tells nothing apart, so it has no column.
+  CHECK(csv.out == "run,policy,seed,jobs,jct_mean_s,util_by_kind.gpu.alloc\n"
+                   "fifo-run,fifo,1,3,116.666667,0.7166666666666667\n"
+                   "srtf-run,srtf,1,3,81.666667,0.71875\n");
   Outcome text = run_dlsim("table --metrics jct_mean_s,util_by_kind.gpu.alloc" + runs, dir);
   REQUIRE(text.code == 0);
-  CHECK(text.out ==
-        "run       policy  seed  policy.params.hetero  jct_mean_s  util_by_kind.gpu.alloc\n"
-        "fifo-run  fifo       1  false                      116.7                  0.7167\n"
-        "srtf-run  srtf       1                              81.7                  0.7188\n");
+  CHECK(text.out == "run       policy  seed  jct_mean_s  util_by_kind.gpu.alloc\n"
+                    "fifo-run  fifo       1       116.7                  0.7167\n"
+                    "srtf-run  srtf       1        81.7                  0.7188\n");
   Outcome md = run_dlsim("table --format markdown --metrics jct_mean_s" + runs, dir);
   REQUIRE(md.code == 0);
-  CHECK(md.out == "| run | policy | seed | policy.params.hetero | jct_mean_s |\n"
-                  "|---|---|---:|---|---:|\n"
-                  "| fifo-run | fifo | 1 | false | 116.7 |\n| srtf-run | srtf | 1 |  | 81.7 |\n");
+  CHECK(md.out == "| run | policy | seed | jct_mean_s |\n"
+                  "|---|---|---:|---:|\n"
+                  "| fifo-run | fifo | 1 | 116.7 |\n| srtf-run | srtf | 1 | 81.7 |\n");
+  // LaTeX: booktabs, text left, numbers right, underscores escaped.
+  Outcome tex = run_dlsim("table --format latex --metrics jct_mean_s" + runs, dir);
+  REQUIRE(tex.code == 0);
+  CHECK(tex.out == "\\begin{tabular}{llrr}\n\\toprule\n"
+                   "run & policy & seed & jct\\_mean\\_s \\\\\n\\midrule\n"
+                   "fifo-run & fifo & 1 & 116.7 \\\\\nsrtf-run & srtf & 1 & 81.7 \\\\\n"
+                   "\\bottomrule\n\\end{tabular}\n");
+  // --columns: these, in this order, from summary.json or run.yaml.
+  Outcome cols = run_dlsim(
+      "table --format csv --columns policy,jct_mean_s,policy.params.hetero,cluster.nodes.0.count" +
+          runs,
+      dir);
+  REQUIRE(cols.code == 0);
+  CHECK(cols.out == "policy,jct_mean_s,policy.params.hetero,cluster.nodes.0.count\n"
+                    "fifo,116.666667,false,1\nsrtf,81.666667,,1\n");
+  Outcome unknown = run_dlsim("table --columns policy,jct_mean" + runs, dir);
+  CHECK(unknown.code == 1);
+  CHECK_THAT(unknown.err, Catch::Contains("--columns: no run has 'jct_mean'"));
+  // Two FIFO runs that differ in hetero and an SRTF run: the parameter tells the FIFO runs
+  // apart, so it has a column, empty for SRTF.
+  run_hand_case(dir, "fifo --set policy.params.hetero=true", "fifo-hetero");
+  Outcome three =
+      run_dlsim("table --format csv --metrics jobs" + runs + " " + dir.file("fifo-hetero"), dir);
+  REQUIRE(three.code == 0);
+  CHECK(three.out == "run,policy,seed,policy.params.hetero,jobs\n"
+                     "fifo-run,fifo,1,false,3\nsrtf-run,srtf,1,,3\nfifo-hetero,fifo,1,true,3\n");
   Outcome bad = run_dlsim("table --metrics jct_mean" + runs, dir);
   CHECK(bad.code == 1);
   CHECK_THAT(bad.err, Catch::Contains("no run's summary.json has 'jct_mean'"));

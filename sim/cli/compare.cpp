@@ -17,7 +17,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -34,6 +33,19 @@ MetricValue value_of(const nlohmann::ordered_json& v) {
   if (v.is_string()) return {v.get<std::string>(), std::nullopt};
   std::string text = json_text(v);
   return {text, v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt};
+}
+
+// Nested objects (util_by_kind, ...) become dotted names, util_by_kind.gpu.alloc, so that each
+// number is compared with its tolerance.
+void add_flattened(MetricList& metrics, const std::string& prefix,
+                   const nlohmann::ordered_json& obj) {
+  for (const auto& [k, v] : obj.items()) {
+    std::string name = prefix.empty() ? k : fmt::format("{}.{}", prefix, k);
+    if (v.is_object())
+      add_flattened(metrics, name, v);
+    else
+      metrics.emplace_back(name, value_of(v));
+  }
 }
 
 ResultSet read_summary(const std::string& file) {
@@ -55,19 +67,7 @@ ResultSet read_summary(const std::string& file) {
   ResultSet r;
   r.file = file;
   MetricList metrics;
-  // Nested objects (util_by_kind, ...) become dotted names, util_by_kind.gpu.alloc, so that each
-  // number is compared with its tolerance.
-  std::function<void(const std::string&, const nlohmann::ordered_json&)> add =
-      [&](const std::string& prefix, const nlohmann::ordered_json& obj) {
-        for (const auto& [k, v] : obj.items()) {
-          std::string name = prefix.empty() ? k : fmt::format("{}.{}", prefix, k);
-          if (v.is_object())
-            add(name, v);
-          else
-            metrics.emplace_back(name, value_of(v));
-        }
-      };
-  add("", j);
+  add_flattened(metrics, "", j);
   r.run_order.emplace_back();
   r.runs[""] = std::move(metrics);
   return r;
@@ -93,8 +93,23 @@ ResultSet read_sweep_csv(const std::string& file) {
     ++line;
     MetricList metrics;
     metrics.emplace_back("status", MetricValue{row[status], std::nullopt});
-    for (std::size_t c = error + 1; c < row.size(); ++c)
+    for (std::size_t c = error + 1; c < row.size(); ++c) {
+      // A summary value named like a swept key (seed) repeats that key's column: results.csv
+      // files written before it was left out have it, today's do not; it is not compared.
+      if (std::find(t.header.begin(), t.header.begin() + static_cast<std::ptrdiff_t>(status),
+                    t.header[c]) != t.header.begin() + static_cast<std::ptrdiff_t>(status))
+        continue;
+      // A results.csv written before nested values had columns of their own holds them as
+      // JSON objects: compared value by value, as numbers, like the columns of today's.
+      if (row[c].starts_with('{')) {
+        auto nested = nlohmann::ordered_json::parse(row[c], nullptr, /*allow_exceptions=*/false);
+        if (nested.is_object()) {
+          add_flattened(metrics, t.header[c], nested);
+          continue;
+        }
+      }
       metrics.emplace_back(t.header[c], MetricValue{row[c], as_number(row[c])});
+    }
     if (r.runs.count(row[run]))
       throw InputError(fmt::format("{}:{}: run '{}' appears twice", file, line, row[run]));
     r.run_order.push_back(row[run]);

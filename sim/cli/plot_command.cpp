@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,14 +71,29 @@ int command_plot(const std::vector<std::string>& args) {
   po::options_description o(
       "dlsim plot RUN_DIR... [options]\n\nPlots result directories of `dlsim run` with gnuplot "
       "(Debian: gnuplot-nox):\nJCT CDF (every RUN_DIR on one chart), utilization per device "
-      "kind and jobs\nover time, and a Gantt chart of the devices of the first RUN_DIR (from "
-      "its\nevents.csv) for small runs. Writes the data files, plot.gp and the pictures\nto the "
-      "output directory.\n\nOptions");
+      "kind and jobs\nover time, a bar chart of metrics normalized to a baseline (--bars), and "
+      "a\nGantt chart of the devices of the first RUN_DIR (from its events.csv) for small\n"
+      "runs. Writes the data files, plot.gp and the pictures to the output directory.\n\n"
+      "Options");
   o.add_options()("out,o", po::value<std::string>(),
                   "output directory (default: the first RUN_DIR with -plots appended)")(
+      "label", po::value<std::vector<std::string>>()->composing(),
+      "legend label of the RUN_DIRs, one --label per RUN_DIR in order (default: the directory's "
+      "name); RUN_DIRs given one label are runs of one configuration (seeds): one colour, one "
+      "legend entry, one bar with error bars")(
       "format", po::value<std::string>()->default_value("both"),
-      "png, svg or both")("gantt", po::value<std::string>()->default_value("auto"),
-                          "auto (on up to 128 devices and 2,000 jobs), on or off")(
+      "png, svg, pdf, both (png and svg), all, or a list: png,pdf")(
+      "size", po::value<std::string>()->default_value("screen"),
+      "screen (900x560), one-column (3.5 x 2.4 in, 8 pt) or two-column (7.16 x 2.8 in)")(
+      "logx", po::value<std::string>()->default_value("auto"),
+      "the JCT CDF's x axis: auto (log when the JCTs span more than two decades), on or off")(
+      "bars", po::value<std::string>(),
+      "a bar chart of these summary.json metrics (comma-separated), each normalized to the "
+      "--baseline label's mean, with 95% confidence intervals over the runs sharing a label")(
+      "baseline", po::value<std::string>(),
+      "the label the bars are normalized to (default: the first RUN_DIR's)")(
+      "gantt", po::value<std::string>()->default_value("auto"),
+      "auto (on up to 128 devices and 2,000 jobs), on or off")(
       "no-render", po::bool_switch(), "write the data files and plot.gp only; do not run gnuplot")(
       "quiet,q", po::bool_switch(), "print nothing on success")("help,h", "this help");
   po::options_description hidden;
@@ -86,12 +102,47 @@ int command_plot(const std::vector<std::string>& args) {
   if (!parse_command_line(args, o, hidden, -1, vm)) return 0;
   if (!vm.count("run")) throw po::error("give at least one RUN_DIR");
   const auto& dirs = vm["run"].as<std::vector<std::string>>();
-  std::string format = vm["format"].as<std::string>();
-  std::vector<std::string> formats;
-  if (format == "png" || format == "both") formats.emplace_back("png");
-  if (format == "svg" || format == "both") formats.emplace_back("svg");
-  if (formats.empty())
-    throw po::error(fmt::format("--format expects png, svg or both, got '{}'", format));
+  PlotOptions options;
+  options.formats.clear();
+  {
+    std::string format = vm["format"].as<std::string>();
+    if (format == "both") format = "png,svg";
+    if (format == "all") format = "png,svg,pdf";
+    std::istringstream in(format);
+    std::string f;
+    while (std::getline(in, f, ',')) {
+      if (f != "png" && f != "svg" && f != "pdf")
+        throw po::error(fmt::format(
+            "--format expects png, svg, pdf, both, all or a list such as png,pdf, got '{}'",
+            vm["format"].as<std::string>()));
+      if (std::find(options.formats.begin(), options.formats.end(), f) == options.formats.end())
+        options.formats.push_back(f);
+    }
+    if (options.formats.empty()) throw po::error("--format: give at least one format");
+  }
+  options.size = vm["size"].as<std::string>();
+  if (options.size != "screen" && options.size != "one-column" && options.size != "two-column")
+    throw po::error(
+        fmt::format("--size expects screen, one-column or two-column, got '{}'", options.size));
+  const std::string logx = vm["logx"].as<std::string>();
+  if (logx != "auto" && logx != "on" && logx != "off")
+    throw po::error(fmt::format("--logx expects auto, on or off, got '{}'", logx));
+  std::vector<std::string> labels;
+  if (vm.count("label")) {
+    labels = vm["label"].as<std::vector<std::string>>();
+    if (labels.size() != dirs.size())
+      throw po::error(fmt::format("give one --label per RUN_DIR: {} labels for {} RUN_DIRs",
+                                  labels.size(), dirs.size()));
+  }
+  if (vm.count("bars")) {
+    std::istringstream in(vm["bars"].as<std::string>());
+    std::string m;
+    while (std::getline(in, m, ','))
+      if (!m.empty()) options.bar_metrics.push_back(m);
+    if (options.bar_metrics.empty()) throw po::error("--bars: give at least one metric");
+  } else if (vm.count("baseline")) {
+    throw po::error("--baseline goes with --bars");
+  }
   std::string gantt_mode = vm["gantt"].as<std::string>();
   if (gantt_mode != "auto" && gantt_mode != "on" && gantt_mode != "off")
     throw po::error(fmt::format("--gantt expects auto, on or off, got '{}'", gantt_mode));
@@ -108,9 +159,16 @@ int command_plot(const std::vector<std::string>& args) {
 
   std::vector<PlotRun> runs;
   runs.reserve(dirs.size());
-  for (const auto& d : dirs)
-    runs.push_back(read_plot_run(d));
+  for (std::size_t i = 0; i < dirs.size(); ++i) {
+    runs.push_back(read_plot_run(dirs[i]));
+    if (!labels.empty()) runs.back().label = labels[i];
+  }
   const PlotRun& first = runs.front();
+  options.log_x = logx == "on" || (logx == "auto" && jct_spans_decades(runs));
+  options.baseline = vm.count("baseline") ? vm["baseline"].as<std::string>() : first.label;
+  // The bar chart's data first: a wrong metric or baseline fails before any file is written.
+  const std::string bars =
+      options.bar_metrics.empty() ? "" : bars_data(runs, options.bar_metrics, options.baseline);
   bool gantt = false;
   if (gantt_mode == "on") {
     if (!first.has_events) {
@@ -123,6 +181,7 @@ int command_plot(const std::vector<std::string>& args) {
     gantt = first.has_events && first.devices <= kGanttAutoMaxDevices &&
             first.jobs <= kGanttAutoMaxJobs;
   }
+  options.gantt = gantt;
 
   std::string given_out = vm.count("out") ? vm["out"].as<std::string>() : "";
   fs::path first_dir = fs::path(first.dir).lexically_normal();
@@ -142,17 +201,20 @@ int command_plot(const std::vector<std::string>& args) {
   write("queue.dat", queue_data(runs));
   if (gantt) write("gantt.dat", gantt_data(first));
   // The FGD paper's Fig. 9a when every run measured GPU sharing (report.fragmentation).
-  const bool allocation =
+  options.allocation =
       std::all_of(runs.begin(), runs.end(), [](const PlotRun& r) { return !r.allocation.empty(); });
-  if (allocation) write("allocation.dat", allocation_data(runs));
-  write("plot.gp", plot_script(runs, formats, gantt, allocation));
+  if (options.allocation) write("allocation.dat", allocation_data(runs));
+  if (!bars.empty()) write("bars.dat", bars);
+  write("plot.gp", plot_script(runs, options));
   if (render) run_gnuplot(gnuplot, out);
   if (!quiet) {
-    std::string charts = "jct_cdf, utilization, queue";
-    if (allocation) charts += ", allocation";
-    if (gantt) charts += ", gantt";
+    std::vector<std::string> charts{"jct_cdf", "utilization", "queue"};
+    if (options.allocation) charts.emplace_back("allocation");
+    if (!bars.empty()) charts.emplace_back("bars");
+    if (gantt) charts.emplace_back("gantt");
     if (render)
-      fmt::print("plots ({}) as {} in {}/\n", charts, fmt::join(formats, " and "), out.string());
+      fmt::print("plots ({}) as {} in {}/\n", fmt::join(charts, ", "),
+                 fmt::join(options.formats, " and "), out.string());
     else
       fmt::print("data files and plot.gp in {}/ (run `gnuplot plot.gp` there)\n", out.string());
   }

@@ -11,9 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -125,7 +128,29 @@ occupancy_from_events(const std::vector<std::vector<std::string>>& rows, double 
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return std::tie(a.device, a.start_s, a.job_index) < std::tie(b.device, b.start_s, b.job_index);
   });
+  assign_share_rows(out);
   return out;
+}
+
+void assign_share_rows(std::vector<PlotRun::Segment>& segments) {
+  std::size_t first = 0; // of the current device's segments
+  std::vector<double> free_at;
+  for (std::size_t i = 0; i <= segments.size(); ++i) {
+    if (i == segments.size() || segments[i].device != segments[first].device) {
+      for (std::size_t k = first; k < i; ++k)
+        segments[k].rows = static_cast<int>(free_at.size());
+      free_at.clear();
+      first = i;
+      if (i == segments.size()) break;
+    }
+    PlotRun::Segment& s = segments[i];
+    std::size_t row = 0;
+    while (row < free_at.size() && free_at[row] > s.start_s)
+      ++row;
+    if (row == free_at.size()) free_at.push_back(s.end_s);
+    free_at[row] = s.end_s;
+    s.row = static_cast<int>(row);
+  }
 }
 
 PlotRun read_plot_run(const std::string& dir) {
@@ -160,6 +185,17 @@ PlotRun read_plot_run(const std::string& dir) {
     run.devices += static_cast<std::size_t>(devices);
   }
   run.jobs = summary["jobs"].get<std::size_t>();
+  std::function<void(const std::string&, const nlohmann::ordered_json&)> numbers =
+      [&](const std::string& prefix, const nlohmann::ordered_json& obj) {
+        for (const auto& [k, v] : obj.items()) {
+          const std::string name = prefix.empty() ? k : prefix + "." + k;
+          if (v.is_object())
+            numbers(name, v);
+          else if (v.is_number())
+            run.numbers.emplace_back(name, v.get<double>());
+        }
+      };
+  numbers("", summary);
 
   std::string jobs_file = (p / "jobs.csv").string();
   CsvTable jobs = read_csv_table(jobs_file);
@@ -303,102 +339,318 @@ std::string queue_data(const std::vector<PlotRun>& runs) {
 std::string gantt_data(const PlotRun& run) {
   std::string out =
       fmt::format("# dlsim plot: device occupancy of run {} from events.csv: device start_s end_s "
-                  "job_index job\n",
+                  "job_index job row rows (sub-row of the device's rows, for jobs sharing it)\n",
                   run.label);
   for (const auto& s : run.segments) {
     std::string job = s.job;
     std::replace_if(
         job.begin(), job.end(), [](char c) { return c == ' ' || c == '\n'; }, '_');
-    out += fmt::format("{} {} {} {} {}\n", s.device, s.start_s, s.end_s, s.job_index, job);
+    out += fmt::format("{} {} {} {} {} {} {}\n", s.device, s.start_s, s.end_s, s.job_index, job,
+                       s.row, s.rows);
   }
   return out;
 }
 
-std::string plot_script(const std::vector<PlotRun>& runs, const std::vector<std::string>& formats,
-                        bool gantt, bool allocation) {
+bool jct_spans_decades(const std::vector<PlotRun>& runs) {
+  double lo = 0, hi = 0;
+  for (const auto& r : runs) {
+    for (double v : r.jct_s) {
+      if (v <= 0) continue;
+      lo = lo == 0 ? v : std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+  return lo > 0 && hi > 100 * lo;
+}
+
+std::vector<std::string> plot_labels(const std::vector<PlotRun>& runs) {
+  std::vector<std::string> labels;
+  for (const auto& r : runs)
+    if (std::find(labels.begin(), labels.end(), r.label) == labels.end()) labels.push_back(r.label);
+  return labels;
+}
+
+double t95(std::size_t df) {
+  // Two-sided 95% quantiles of Student's t (NIST/SEMATECH e-Handbook of Statistical Methods,
+  // 1.3.6.7.2; the table of scripts/plot-sweep); past 30 degrees of freedom the normal 1.96.
+  static constexpr std::array<double, 30> kT{
+      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+      2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+      2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+  return df >= 1 && df <= kT.size() ? kT[df - 1] : 1.96;
+}
+
+std::string metric_words(const std::string& metric) {
+  // The summary.json metrics a paper's bar chart shows, in words (docs/outputs.md#summaryjson);
+  // any other key as it is.
+  static const std::map<std::string, std::string, std::less<>> kWords{
+      {"jct_mean_s", "mean JCT"},
+      {"jct_median_s", "median JCT"},
+      {"jct_p95_s", "95th-percentile JCT"},
+      {"jct_p99_s", "99th-percentile JCT"},
+      {"queue_mean_s", "mean queueing delay"},
+      {"queue_median_s", "median queueing delay"},
+      {"queue_p95_s", "95th-percentile queueing delay"},
+      {"makespan_s", "makespan"},
+      {"gpu_util_alloc", "GPUs allocated"},
+      {"gpu_util_effective", "GPU utilization"},
+      {"preemptions", "preemptions"},
+      {"migrations", "migrations"},
+      {"fairness.jain_user_slowdown", "Jain's index"},
+      {"fairness.slowdown_mean", "mean slowdown"},
+      {"fairness.ftf_rho_max", "largest finish-time fairness"}};
+  auto it = kWords.find(metric);
+  return it == kWords.end() ? metric : it->second;
+}
+
+std::string bars_data(const std::vector<PlotRun>& runs, const std::vector<std::string>& metrics,
+                      const std::string& baseline) {
+  const std::vector<std::string> labels = plot_labels(runs);
+  if (std::find(labels.begin(), labels.end(), baseline) == labels.end())
+    throw InputError(fmt::format("--baseline: no run is labelled '{}' (labels: {})", baseline,
+                                 fmt::join(labels, ", ")));
+  auto value = [&](const PlotRun& r, const std::string& m) {
+    for (const auto& [k, v] : r.numbers)
+      if (k == m) return v;
+    throw InputError(fmt::format("--bars: {}/summary.json has no number '{}' (keys as in "
+                                 "summary.json, nested ones dotted: util_by_kind.gpu.alloc)",
+                                 r.dir, m));
+  };
+  // Mean and 95% half-width of a label's runs.
+  auto stats = [&](const std::string& label, const std::string& m) {
+    std::vector<double> xs;
+    for (const auto& r : runs)
+      if (r.label == label) xs.push_back(value(r, m));
+    double mean = 0;
+    for (double x : xs)
+      mean += x / static_cast<double>(xs.size());
+    double ss = 0;
+    for (double x : xs)
+      ss += (x - mean) * (x - mean);
+    const std::size_t n = xs.size();
+    const double ci =
+        n > 1 ? t95(n - 1) * std::sqrt(ss / static_cast<double>(n - 1)) / std::sqrt(n) : 0.0;
+    return std::pair{mean, ci};
+  };
+  std::string out = fmt::format("# dlsim plot: metrics normalized to '{}', a row per metric: "
+                                "metric, then per label its mean / the baseline's mean and the "
+                                "95% confidence half-width / the baseline's mean\n# metric",
+                                baseline);
+  for (const auto& l : labels)
+    out += fmt::format(" {0}_norm {0}_ci95", l);
+  out += '\n';
+  for (const auto& m : metrics) {
+    const double base = stats(baseline, m).first;
+    if (base == 0)
+      throw InputError(fmt::format("--bars: '{}' is 0 for the baseline '{}': cannot normalize "
+                                   "to it",
+                                   m, baseline));
+    out += '"' + metric_words(m) + '"';
+    for (const auto& l : labels) {
+      auto [mean, ci] = stats(l, m);
+      out += fmt::format(" {} {}", mean / base, ci / std::abs(base));
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+namespace {
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+} // namespace
+
+std::string series_style(std::size_t i) {
+  // Okabe and Ito, "Color Universal Design" (2008), in an order that keeps the light yellow
+  // last; black is the seventh.
+  static constexpr std::array<const char*, 8> kPalette{"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                                       "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+  return fmt::format("lc rgb '{}' dt {}", kPalette[i % kPalette.size()], 1 + i / kPalette.size());
+}
+
+namespace {
+
+// Each series' style by its legend text: the same text (runs given one --label: seeds of one
+// configuration) gets the same style and one legend entry.
+class SeriesStyles {
+public:
+  // " lc rgb ... dt ... title 'x'" or " ... notitle" after the first.
+  std::string operator()(const std::string& title) {
+    auto it = std::find(seen_.begin(), seen_.end(), title);
+    if (it != seen_.end())
+      return " " + series_style(static_cast<std::size_t>(it - seen_.begin())) + " notitle";
+    seen_.push_back(title);
+    return " " + series_style(seen_.size() - 1) + " title " + gp_quote(title);
+  }
+
+private:
+  std::vector<std::string> seen_;
+};
+
+// The gnuplot terminal for a format at a size. Paper sizes follow the IEEE and ACM two-column
+// templates: a column is 3.5 in wide, the page's text 7.16 in; 8-point text as in a caption.
+// PNG at 300 dpi, so fonts and lines scale by 300/72.
+std::string terminal(const std::string& format, const std::string& size) {
+  if (size == "screen") {
+    if (format == "svg") return "svg size 900,560 noenhanced font 'sans,11'";
+    if (format == "pdf") return "pdfcairo size 9in,5.6in noenhanced font 'sans,11'";
+    return "pngcairo size 900,560 noenhanced font 'sans,11'";
+  }
+  const double w = size == "two-column" ? 7.16 : 3.5;
+  const double h = size == "two-column" ? 2.8 : 2.4;
+  if (format == "svg")
+    return fmt::format("svg size {:.0f},{:.0f} noenhanced font 'sans,8'", w * 72, h * 72);
+  if (format == "pdf") return fmt::format("pdfcairo size {}in,{}in noenhanced font 'sans,8'", w, h);
+  return fmt::format("pngcairo size {:.0f},{:.0f} noenhanced font 'sans,8' fontscale {:.3f} "
+                     "linewidth {:.3f}",
+                     w * 300, h * 300, 300.0 / 72, 300.0 / 72);
+}
+
+} // namespace
+
+std::string plot_script(const std::vector<PlotRun>& runs, const PlotOptions& options) {
   std::string s = "# Written by `dlsim plot`; regenerate the pictures with `gnuplot plot.gp` in "
-                  "this directory.\nset datafile commentschars '#'\nset grid\nset key "
-                  "outside right top noenhanced\n";
-  for (const auto& format : formats) {
-    std::string terminal = format == "svg" ? "svg size 900,560 noenhanced font 'sans,11'"
-                                           : "pngcairo size 900,560 noenhanced font ',11'";
+                  "this directory.\nset datafile commentschars '#'\nset grid\n"
+                  "set key inside opaque box noenhanced\n";
+  for (const auto& format : options.formats) {
     auto chart = [&](const std::string& name, const std::string& title, const std::string& x,
                      const std::string& y) {
-      s += fmt::format("\nset terminal {}\nset output '{}.{}'\nset title {}\nset xlabel "
-                       "{}\nset ylabel {}\n",
-                       terminal, name, format, gp_quote(title), gp_quote(x), gp_quote(y));
+      // A figure in a paper has a caption, not a title: titles only on screen.
+      s += fmt::format("\nset terminal {}\nset output '{}.{}'\n{}\nset xlabel {}\nset ylabel {}\n",
+                       terminal(format, options.size), name, format,
+                       options.size == "screen" ? "set title " + gp_quote(title) : "unset title",
+                       gp_quote(x), gp_quote(y));
     };
-    chart("jct_cdf", "JCT CDF (finished jobs)", "JCT (h)", "fraction of finished jobs");
-    s += "set yrange [0:1]\nplot ";
-    bool any_jct = false;
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-      if (runs[r].jct_s.empty()) continue; // no finished job: nothing to draw
-      s += fmt::format("{}'jct_cdf.dat' index {} using ($1/3600):2 with steps lw 2 title {}",
-                       any_jct ? ", \\\n     " : "", r, gp_quote(runs[r].label));
-      any_jct = true;
+    {
+      SeriesStyles style;
+      chart("jct_cdf", "JCT CDF (finished jobs)", options.log_x ? "JCT (h, log scale)" : "JCT (h)",
+            "fraction of finished jobs");
+      s += options.log_x ? "set logscale x\nset format x '%g'\n" : "unset logscale x\n";
+      // Top left is empty in a CDF: few jobs finish early.
+      s += "set key left top\nset yrange [0:1]\nplot ";
+      bool any_jct = false;
+      for (std::size_t r = 0; r < runs.size(); ++r) {
+        if (runs[r].jct_s.empty()) continue; // no finished job: nothing to draw
+        s += fmt::format("{}'jct_cdf.dat' index {} using ($1/3600):2 with steps lw 2{}",
+                         any_jct ? ", \\\n     " : "", r, style(runs[r].label));
+        any_jct = true;
+      }
+      // No run finished a job: an empty chart that says so, not a gnuplot error.
+      if (!any_jct) s += "[0:1] NaN title 'no finished job'";
+      s += "\nset autoscale y\nunset logscale x\nset format x '% h'\n";
     }
-    // No run finished a job: an empty chart that says so, not a gnuplot error.
-    if (!any_jct) s += "[0:1] NaN title 'no finished job'";
-    s += "\nset autoscale y\n";
-
-    chart("utilization", "device utilization over time", "time (h)", "fraction of the devices");
-    s += "set yrange [0:1.05]\nplot ";
-    bool first = true;
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-      for (std::size_t k = 0; k < runs[r].kinds.size(); ++k) {
-        const std::string& kind = runs[r].kinds[k].first;
-        for (int e = 0; e < 2; ++e) {
-          // Steps: timeseries.csv has a row only where a value changed (docs/outputs.md), and
-          // the value holds until the next row.
-          s += fmt::format(
-              "{}'utilization.dat' index {} using ($1/3600):{} with steps lw {} {}"
-              "title {}",
-              first ? "" : ", \\\n     ", r, 2 + 2 * k + e, e ? 1 : 2, e ? "dt 2 " : "",
-              gp_quote(label_prefix(runs, runs[r]) + kind + (e ? " effective" : " allocated")));
+    {
+      SeriesStyles style;
+      chart("utilization", "device utilization over time", "time (h)", "fraction of the devices");
+      s += "set key right top\nset yrange [0:1.05]\nplot ";
+      bool first = true;
+      for (std::size_t r = 0; r < runs.size(); ++r) {
+        for (std::size_t k = 0; k < runs[r].kinds.size(); ++k) {
+          const std::string& kind = runs[r].kinds[k].first;
+          for (int e = 0; e < 2; ++e) {
+            // Steps: timeseries.csv has a row only where a value changed (docs/outputs.md), and
+            // the value holds until the next row.
+            s += fmt::format(
+                "{}'utilization.dat' index {} using ($1/3600):{} with steps lw {}{}",
+                first ? "" : ", \\\n     ", r, 2 + 2 * k + e, e ? 1 : 2,
+                style(label_prefix(runs, runs[r]) + kind + (e ? " effective" : " allocated")));
+            first = false;
+          }
+        }
+        if (has_busy_column(runs[r])) {
+          s += fmt::format("{}'utilization.dat' index {} using ($1/3600):{} with steps lw 1{}",
+                           first ? "" : ", \\\n     ", r, 2 + 2 * runs[r].kinds.size(),
+                           style(label_prefix(runs, runs[r]) + "gpu busy (nvidia-smi)"));
           first = false;
         }
       }
-      if (has_busy_column(runs[r])) {
-        s += fmt::format("{}'utilization.dat' index {} using ($1/3600):{} with steps lw 1 dt 3 "
-                         "title {}",
-                         first ? "" : ", \\\n     ", r, 2 + 2 * runs[r].kinds.size(),
-                         gp_quote(label_prefix(runs, runs[r]) + "gpu busy (nvidia-smi)"));
-        first = false;
+      if (first) s += "NaN notitle"; // a cluster with no devices: an empty chart, not an error
+      s += "\nset autoscale y\n";
+    }
+    {
+      SeriesStyles style;
+      chart("queue", "jobs over time", "time (h)", "jobs");
+      s += "set key right top\nplot ";
+      for (std::size_t r = 0; r < runs.size(); ++r) {
+        s += fmt::format("{0}'queue.dat' index {1} using ($1/3600):2 with steps lw 2{2}, "
+                         "\\\n     'queue.dat' index {1} using ($1/3600):3 with steps lw 1{3}",
+                         r ? ", \\\n     " : "", r, style(label_prefix(runs, runs[r]) + "pending"),
+                         style(label_prefix(runs, runs[r]) + "running"));
       }
+      s += '\n';
     }
-    if (first) s += "NaN notitle"; // a cluster with no devices: an empty chart, not an error
-    s += "\nset autoscale y\n";
-
-    chart("queue", "jobs over time", "time (h)", "jobs");
-    s += "plot ";
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-      s += fmt::format("{0}'queue.dat' index {1} using ($1/3600):2 with steps lw 2 title {2}, "
-                       "\\\n     'queue.dat' index {1} using ($1/3600):3 with steps dt 2 title {3}",
-                       r ? ", \\\n     " : "", r, gp_quote(label_prefix(runs, runs[r]) + "pending"),
-                       gp_quote(label_prefix(runs, runs[r]) + "running"));
-    }
-    s += '\n';
-
-    if (allocation) {
+    if (options.allocation) {
+      SeriesStyles style;
       chart("allocation", "GPU allocation against arrived workload", "arrived workload (% of GPUs)",
             "GPU allocation ratio (%)");
       s += "set key inside left top\nplot ";
       for (std::size_t r = 0; r < runs.size(); ++r) {
-        s += fmt::format("{}'allocation.dat' index {} using 1:2 with lines lw 2 title {}",
-                         r ? ", \\\n     " : "", r, gp_quote(runs[r].label));
+        s += fmt::format("{}'allocation.dat' index {} using 1:2 with lines lw 2{}",
+                         r ? ", \\\n     " : "", r, style(runs[r].label));
       }
-      s += "\nset key outside right top\n";
+      s += '\n';
     }
-
-    if (gantt) {
+    if (!options.bar_metrics.empty()) {
+      // A cluster of bars per metric, a bar per label, error bars of the 95% interval.
+      const auto labels = plot_labels(runs);
+      chart("bars", "normalized to " + options.baseline + " (95% confidence interval over runs)",
+            "", "relative to " + options.baseline);
+      // Headroom above the tallest bar (offsets) so that no error bar touches the frame; the
+      // legend above the plot, where it hides no bar.
+      s += "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
+           "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset yrange [0:*]\n"
+           "set offsets 0, 0, graph 0.1, 0\n"
+           "set grid noxtics\n";
+      s += fmt::format("set key above horizontal maxcols {} samplen 1.5\n", labels.size());
+      // Each cluster's tick: the metric in words, broken into lines of at most 12 characters
+      // so that neighbouring ticks do not run into each other.
+      std::size_t tick_lines = 1;
+      s += "set xtics nomirror noenhanced (";
+      for (std::size_t m = 0; m < options.bar_metrics.size(); ++m) {
+        std::string tick, line;
+        std::istringstream words(metric_words(options.bar_metrics[m]));
+        std::string w;
+        while (words >> w) {
+          if (!line.empty() && line.size() + 1 + w.size() > 12) {
+            tick += line + "\\n";
+            line.clear();
+          }
+          line += (line.empty() ? "" : " ") + w;
+        }
+        tick += line;
+        tick_lines = std::max(tick_lines, 1 + count_of(tick, "\\n"));
+        std::string quoted;
+        for (char ch : tick)
+          quoted += ch == '"' ? std::string("\\\"") : std::string(1, ch);
+        s += fmt::format("{}\"{}\" {}", m ? ", " : "", quoted, m);
+      }
+      // gnuplot leaves room for one line of ticks: the rest, and the x label's line, need more.
+      s += fmt::format(")\nset bmargin {}\nplot ", tick_lines + 2);
+      for (std::size_t l = 0; l < labels.size(); ++l) {
+        s += fmt::format("{}'bars.dat' using {}:{} {} title {}", l ? ", \\\n     " : "", 2 + 2 * l,
+                         3 + 2 * l, series_style(l), gp_quote(labels[l]));
+      }
+      s += "\nset style data lines\nset autoscale y\nset offsets 0, 0, 0, 0\nset grid xtics\n"
+           "set xtics autofreq\nunset bmargin\n"
+           "set key inside\n";
+    }
+    if (options.gantt) {
       const PlotRun& run = runs.front();
-      chart("gantt", "device occupancy: " + run.label, "time (h)", "device");
-      int width = static_cast<int>(
-          std::clamp<std::size_t>(300 / std::max<std::size_t>(run.devices, 1), 1, 8));
-      s += fmt::format("set yrange [-1:{}]\nunset key\nplot 'gantt.dat' using ($2/3600):1:(($3-$2)"
-                       "/3600):(0):4 with vectors nohead lw {} lc variable\nset key\nset "
-                       "autoscale y\n",
-                       run.devices, width);
+      chart("gantt", "device occupancy: " + run.label + " (sub-rows: jobs sharing a device)",
+            "time (h)", "device");
+      // A box per segment: device d's row spans d - 0.45 .. d + 0.45, split into `rows`
+      // sub-rows when jobs shared it, segment in sub-row `row`.
+      s += fmt::format(
+          "set yrange [-1:{}]\nunset key\nset style fill solid 0.9 noborder\n"
+          "plot 'gantt.dat' using (($2+$3)/7200):($1-0.45+0.9*($6+0.5)/$7):(($3-$2)/7200):"
+          "(0.45/$7):4 with boxxyerror lc variable\nset key\nset autoscale y\n",
+          run.devices);
     }
   }
   return s;

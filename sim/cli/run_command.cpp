@@ -13,6 +13,8 @@
 #include <iostream>
 #include <optional>
 
+#include <unistd.h>
+
 namespace po = boost::program_options;
 
 namespace dlsim {
@@ -80,7 +82,11 @@ int command_run(const std::vector<std::string>& args) {
       "events.csv, one row per job event: auto (default: on up to 100,000 jobs), on or off")(
       "timeline", po::value<std::string>(),
       "timeline.json (Chrome trace format, opens in ui.perfetto.dev): auto (default: on up to "
-      "10,000 jobs), on or off")("quiet,q", po::bool_switch(), "print nothing on success")(
+      "10,000 jobs), on or off")("quiet,q", po::bool_switch(),
+                                 "print nothing on success (and no progress unless --progress)")(
+      "progress", po::bool_switch(),
+      "report simulated time, jobs done and the time left on stderr, at most once a second "
+      "(default: on when stderr is a terminal and -q is not given)")(
       "check-against", po::value<std::string>(),
       "afterwards, compare summary.json with this baseline like `dlsim "
       "compare`; exit 1 on a regression")("help,h", "this help");
@@ -95,13 +101,14 @@ int command_run(const std::vector<std::string>& args) {
   optional.events = file_switch(vm, "events");
   optional.timeline = file_switch(vm, "timeline");
   optional.force = vm["force"].as<bool>();
-  RunReport report = run_experiment(inputs_from(vm), out_dir, std::cerr, true, optional);
+  const bool quiet = vm["quiet"].as<bool>();
+  const bool progress = vm["progress"].as<bool>() || (!quiet && ::isatty(STDERR_FILENO) != 0);
+  RunReport report = run_experiment(inputs_from(vm), out_dir, std::cerr, progress, optional);
   const Experiment& e = report.experiment;
   const Summary& summary = report.summary;
   const RunResult& result = report.result;
   const std::string& out = report.out_dir;
   double sim_s = report.sim_seconds;
-  bool quiet = vm["quiet"].as<bool>();
   // -q prints nothing on success: warnings (stderr) and a failed check still show.
   if (!quiet) {
     fmt::print(stderr,

@@ -166,7 +166,9 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   UtilizationMeter meter;
   Sampler sampler(from_seconds(e.sample_s, "report.sample_s"),
                   [&](const Sample& s) { write_timeseries_row(timeseries, s); });
-  ProgressLine progress_line(p.workload.jobs.back().request.submit);
+  SimTime until = e.until_s >= 0 ? from_seconds(e.until_s, "until_s") : kNever;
+  ProgressLine progress_line(p.workload.jobs.back().request.submit, until, stderr,
+                             ::isatty(STDERR_FILENO) != 0);
   sim.add_observer(&meter);
   sim.add_observer(&sampler);
   EventLog event_log;
@@ -178,8 +180,7 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   FragMeter frag_meter;
   const bool sharing = e.fragmentation || e.inflate > 0;
   if (sharing) sim.add_observer(&frag_meter);
-  if (progress && ::isatty(STDERR_FILENO) && p.workload.jobs.size() >= 10000)
-    sim.add_observer(&progress_line);
+  if (progress) sim.add_observer(&progress_line);
   SimTime until = e.until_s >= 0 ? from_seconds(e.until_s, "until_s") : kNever;
   auto sim_start = std::chrono::steady_clock::now();
   report.result = sim.run(until);

@@ -54,10 +54,10 @@ std::string default_dir_conflict(const std::string& dir, const std::string& run_
 // Loads the experiment, runs it and writes jobs.csv, timeseries.csv, events.csv and timeline.json
 // (as `optional` says), run.yaml, provenance.json and, last, summary.json into `out_dir` (empty:
 // default_out_dir, refused when default_dir_conflict finds another run there, unless
-// optional.force). Trace warnings go to `warn`; a progress
-// line goes to stderr when `progress` is set, stderr is a terminal and the trace is long.
+// optional.force). Trace warnings go to `warn`; progress reports go to stderr when `progress`
+// is set (progress.h: a rewritten line on a terminal, lines in a log).
 RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_dir,
-                         std::ostream& warn, bool progress = true,
+                         std::ostream& warn, bool progress = false,
                          const OptionalOutputs& optional = {});
 
 } // namespace dlsim

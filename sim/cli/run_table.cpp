@@ -45,7 +45,8 @@ std::vector<std::string> default_table_metrics() {
 }
 
 RunTable build_run_table(const std::vector<std::string>& dirs,
-                         const std::vector<std::string>& metrics) {
+                         const std::vector<std::string>& metrics,
+                         const std::vector<std::string>& columns) {
   struct Run {
     std::string label;
     ResultSet summary;
@@ -81,12 +82,15 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
   configs.reserve(runs.size());
   for (const auto& r : runs)
     configs.emplace_back(r.config.begin(), r.config.end());
+  // A policy's parameters are compared among the runs that have them: runs of different
+  // policies do not each add their own parameters as columns empty in every other row.
   for (const auto& r : runs) {
     for (const auto& [key, value] : r.config) {
       if (!seen.insert(key).second) continue;
+      const bool policy_param = key.starts_with("policy.params.");
       for (const auto& c : configs) {
         auto it = c.find(key);
-        if (it == c.end() || it->second != value) {
+        if (it == c.end() ? !policy_param : it->second != value) {
           keys.push_back(key);
           break;
         }
@@ -142,6 +146,51 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
     t.rows.push_back(std::move(row));
     t.lower_bound.push_back(std::move(bounds));
   }
+  if (!columns.empty()) {
+    // Any column the default table has or could have (every run.yaml key, every metric), in
+    // the order given.
+    std::vector<std::size_t> pick;
+    for (const auto& name : columns) {
+      auto it = std::find(t.header.begin(), t.header.end(), name);
+      if (it != t.header.end()) {
+        pick.push_back(static_cast<std::size_t>(it - t.header.begin()));
+        continue;
+      }
+      const bool in_config = std::any_of(configs.begin(), configs.end(),
+                                         [&](const auto& c) { return c.count(name) > 0; });
+      const bool in_summary = std::any_of(runs.begin(), runs.end(), [&](const Run& r) {
+        const auto& list = r.summary.runs.at("");
+        return std::any_of(list.begin(), list.end(),
+                           [&](const auto& kv) { return kv.first == name; });
+      });
+      if (!in_config && !in_summary)
+        throw InputError(fmt::format("--columns: no run has '{}' (columns are run, policy, "
+                                     "seed, run.yaml keys and summary.json keys, nested ones "
+                                     "dotted: policy.params.interval_s, util_by_kind.gpu.alloc)",
+                                     name));
+      t.header.push_back(name);
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        std::string value;
+        if (auto c = configs[i].find(name); c != configs[i].end()) {
+          value = c->second;
+        } else {
+          for (const auto& [k, v] : runs[i].summary.runs.at(""))
+            if (k == name) value = v.text;
+        }
+        t.rows[i].push_back(value);
+      }
+      pick.push_back(t.header.size() - 1);
+    }
+    auto select = [&](const std::vector<std::string>& all) {
+      std::vector<std::string> out;
+      for (std::size_t c : pick)
+        out.push_back(all[c]);
+      return out;
+    };
+    t.header = select(t.header);
+    for (auto& row : t.rows)
+      row = select(row);
+  }
   t.numeric.assign(t.header.size(), true);
   for (std::size_t c = 0; c < t.header.size(); ++c) {
     bool any = false;
@@ -177,6 +226,54 @@ std::string format_run_table(const RunTable& t, const std::string& format) {
       shown.push_back((bound ? ">" : "") + readable(t.header[c], row[c]));
     }
     cells.push_back(std::move(shown));
+  }
+  if (format == "latex") {
+    // A booktabs tabular for a paper: text left, numbers right, LaTeX's special characters
+    // escaped (an underscore in jct_mean_s would start a subscript).
+    auto escape = [](const std::string& s) {
+      std::string e;
+      for (char ch : s) {
+        switch (ch) {
+        case '&':
+        case '%':
+        case '$':
+        case '#':
+        case '_':
+        case '{':
+        case '}':
+          e += '\\';
+          e += ch;
+          break;
+        case '~':
+          e += "\\textasciitilde{}";
+          break;
+        case '^':
+          e += "\\textasciicircum{}";
+          break;
+        case '\\':
+          e += "\\textbackslash{}";
+          break;
+        default:
+          e += ch;
+        }
+      }
+      return e;
+    };
+    out += "\\begin{tabular}{";
+    for (std::size_t c = 0; c < t.header.size(); ++c)
+      out += t.numeric[c] ? 'r' : 'l';
+    out += "}\n\\toprule\n";
+    auto line = [&](const std::vector<std::string>& row) {
+      for (std::size_t c = 0; c < row.size(); ++c)
+        out += (c ? " & " : "") + escape(row[c]);
+      out += " \\\\\n";
+    };
+    line(t.header);
+    out += "\\midrule\n";
+    for (const auto& row : cells)
+      line(row);
+    out += "\\bottomrule\n\\end{tabular}\n";
+    return out;
   }
   if (format == "markdown") {
     auto escape = [](const std::string& s) {

@@ -43,6 +43,26 @@ std::optional<std::string> recorded_run_error(const std::string& dir, const Swee
 
 namespace {
 
+// Nested values become columns of their own, named by their dotted path as in `dlsim compare`
+// (util_by_kind.gpu.alloc, an array's items by index): no JSON inside a CSV cell.
+void flatten_json(const nlohmann::ordered_json& v, const std::string& name,
+                  std::vector<std::pair<std::string, std::string>>& out) {
+  auto child = [&](const std::string& k) { return name.empty() ? k : name + "." + k; };
+  if (v.is_object()) {
+    for (const auto& [k, item] : v.items())
+      flatten_json(item, child(k), out);
+  } else if (v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i)
+      flatten_json(v[i], child(std::to_string(i)), out);
+  } else if (v.is_string()) {
+    out.emplace_back(name, v.get<std::string>());
+  } else if (v.is_null()) {
+    out.emplace_back(name, "");
+  } else {
+    out.emplace_back(name, v.dump());
+  }
+}
+
 struct RunRow {
   std::string status;
   std::string error;
@@ -61,8 +81,7 @@ RunRow read_run(const std::string& dir, const SweepRun& run) {
       throw InputError(fmt::format("{}: not valid JSON: {}", summary, e.what()));
     }
     row.status = "ok";
-    for (const auto& [k, v] : j.items())
-      row.metrics.emplace_back(k, v.is_string() ? v.get<std::string>() : json_text(v));
+    flatten_json(j, "", row.metrics);
     return row;
   }
   if (auto error = recorded_run_error(dir, run)) {
@@ -89,28 +108,52 @@ CollectCounts collect_sweep(const std::string& dir, const SweepSpec& plan) {
     const std::string& s = rows.back().status;
     (s == "ok" ? counts.ok : s == "failed" ? counts.failed : counts.missing) += 1;
   }
+  auto metric_of = [](const RunRow& row, const std::string& m) -> const std::string* {
+    auto it = std::find_if(row.metrics.begin(), row.metrics.end(),
+                           [&](const auto& kv) { return kv.first == m; });
+    return it == row.metrics.end() ? nullptr : &it->second;
+  };
+  auto key_of = [](const SweepRun& run, const std::string& k) -> std::string {
+    auto it = std::find_if(run.overrides.begin(), run.overrides.end(),
+                           [&](const auto& kv) { return kv.first == k; });
+    return it == run.overrides.end() ? "" : it->second;
+  };
+  // One name per column. A metric named like a swept key (seed) says what the key's column
+  // says in every run: it is left out; should it ever differ, it stays as summary.<name>.
+  std::vector<std::string> metric_columns;
+  std::vector<std::string> shown_metrics;
+  for (const auto& m : metric_names) {
+    const bool reserved = m == "run" || m == "status" || m == "error";
+    const bool swept = std::find(plan.keys.begin(), plan.keys.end(), m) != plan.keys.end();
+    if (swept) {
+      bool same = true;
+      for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+        const std::string* v = metric_of(rows[i], m);
+        if (v != nullptr && *v != key_of(plan.runs[i], m)) same = false;
+      }
+      if (same) continue;
+    }
+    shown_metrics.push_back(m);
+    metric_columns.push_back(reserved || swept ? "summary." + m : m);
+  }
   std::ostringstream csv;
   csv << "run";
   for (const auto& k : plan.keys)
     csv << ',' << csv_field(k);
   csv << ",status,error";
-  for (const auto& m : metric_names)
+  for (const auto& m : metric_columns)
     csv << ',' << csv_field(m);
   csv << '\n';
   for (std::size_t i = 0; i < plan.runs.size(); ++i) {
     const SweepRun& run = plan.runs[i];
     const RunRow& row = rows[i];
     csv << csv_field(run.id);
-    for (const auto& k : plan.keys) {
-      auto it = std::find_if(run.overrides.begin(), run.overrides.end(),
-                             [&](const auto& kv) { return kv.first == k; });
-      csv << ',' << (it == run.overrides.end() ? "" : csv_field(it->second));
-    }
+    for (const auto& k : plan.keys)
+      csv << ',' << csv_field(key_of(run, k));
     csv << ',' << row.status << ',' << csv_field(row.error);
-    for (const auto& m : metric_names) {
-      auto it = std::find_if(row.metrics.begin(), row.metrics.end(),
-                             [&](const auto& kv) { return kv.first == m; });
-      csv << ',' << (it == row.metrics.end() ? "" : csv_field(it->second));
+    for (const auto& m : shown_metrics) {
+      const std::string* v = metric_of(row, m);
+      csv << ',' << (v == nullptr ? "" : csv_field(*v));
     }
     csv << '\n';
   }
