@@ -73,7 +73,7 @@ std::vector<FailureRecord> load_failure_log(const std::string& file, const Clust
     previous_line = row.line;
     records.push_back(r);
   };
-  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size(), false}, kColumns, on_row,
+  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size()}, kColumns, on_row,
                [](const std::string& message) { throw InputError(message); });
   return records;
 }
