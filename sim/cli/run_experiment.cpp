@@ -181,7 +181,6 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   const bool sharing = e.fragmentation || e.inflate > 0;
   if (sharing) sim.add_observer(&frag_meter);
   if (progress) sim.add_observer(&progress_line);
-  SimTime until = e.until_s >= 0 ? from_seconds(e.until_s, "until_s") : kNever;
   auto sim_start = std::chrono::steady_clock::now();
   report.result = sim.run(until);
   auto sim_end = std::chrono::steady_clock::now();
