@@ -506,8 +506,10 @@ TEST_CASE("a parameter's declared range is checked where it is declared and list
         "policy.params.mem_margin_gb: expected a number >= 0, got -0.5");
   CHECK(error("max-throughput", "{window: 0}") ==
         "policy.params.window: expected a whole number from 1 to 1000000, got 0");
+  // A negative duration is refused by the seconds type itself, before its range.
   CHECK(error("k8s-default", "{pod_interval_s: -1}") ==
-        "policy.params.pod_interval_s: expected seconds >= 0, got -1");
+        "policy.params.pod_interval_s: expected a duration of 0 s or more for policy "
+        "'k8s-default', got '-1'");
   CHECK(error("drf", "{group_by: team}") ==
         "policy.params.group_by: expected one of: user, queue, got 'team'");
   CHECK(error("tiresias", "{promote_knob: .nan}") ==

@@ -128,7 +128,7 @@ bool finite_summary(const Summary& s) {
 } // namespace
 
 TEST_CASE("policy fuzz: no refused action, no broken invariant, no non-finite number",
-          "[policy][fuzz]") {
+          "[.][policy][fuzz]") {
   for (const PolicyEntry& entry : policy_registry()) {
     // Those that need a file or a program the test does not give them: a search-sessions file,
     // a trained predictor, a scheduler command (each has its own tests).

@@ -24,6 +24,12 @@ public:
 
   void on_arrival(JobId j, const View& view) override {
     grow(view, j);
+    // Gavel allocates accelerators: a job that asks for no device (a host task) is outside the
+    // allocation, started when its nodes' cores and memory allow, and never moved.
+    if (is_host_task(view.request(j))) {
+      host_waiting_.push_back(j);
+      return;
+    }
     active_.push_back(j);
     need_update_ = true;
     // A new job starts with half a round on every type, as Gavel's (scheduler.py,
@@ -41,6 +47,7 @@ public:
   }
 
   void schedule(Control& control) override {
+    start_host_tasks(control, host_waiting_);
     if (!active_.empty() && control.now() >= next_round_) {
       round(control);
       next_round_ = control.now() + from_seconds(round_s_);
@@ -219,7 +226,7 @@ private:
     std::vector<JobId> leaving;
     for (JobId j : control.running_jobs()) {
       const JobState& s = control.state(j);
-      if (s.status != JobStatus::kRunning) continue;
+      if (s.status != JobStatus::kRunning || is_host_task(control.request(j))) continue;
       if (planned_[j] == kNoType) leaving.push_back(j);
     }
     for (JobId j : leaving)
@@ -257,8 +264,9 @@ private:
   double reset_s_;
   Rng rng_;
   std::size_t types_ = 0;
-  std::vector<JobId> active_; // submitted and not finished, in submission order
-  bool need_update_ = false;  // jobs came or went since X was computed
+  std::vector<JobId> active_;       // submitted and not finished, in submission order
+  std::vector<JobId> host_waiting_; // host tasks not started yet
+  bool need_update_ = false;        // jobs came or went since X was computed
   SimTime next_round_ = 0;
   SimTime round_start_ = -1;
   SimTime last_reset_ = -1;
