@@ -95,4 +95,14 @@ TEST_CASE("gavel policies refuse a round that is not a positive time", "[gavel][
   const PolicyEntry& entry = find_policy("gavel-max-min");
   PolicySetup setup{Placement::kConsolidate, resolve_params(entry, YAML::Load("{round_s: 0}"))};
   CHECK_THROWS_WITH(entry.make(setup), Catch::Contains("policy.params.round_s"));
+  // A round no longer than a move: the defaults' suspend 5 s + resume 5 s = 10 s, migrate 10 s.
+  PolicySetup short_round{Placement::kConsolidate,
+                          resolve_params(entry, YAML::Load("{round_s: 10}"))};
+  auto policy = entry.make(short_round);
+  CHECK_THROWS_WITH(policy->check_config(RuntimeConfig{}),
+                    Catch::StartsWith("policy.params.round_s: a round of 10 s is not longer than "
+                                      "a move between rounds"));
+  PolicySetup long_enough{Placement::kConsolidate,
+                          resolve_params(entry, YAML::Load("{round_s: 10.5}"))};
+  CHECK_NOTHROW(entry.make(long_enough)->check_config(RuntimeConfig{}));
 }

@@ -40,6 +40,20 @@ public:
     }
   }
 
+  // A round must outlast the moves it may make: a job suspended and resumed (or migrated) at a
+  // round pays that cost before it computes, so a shorter round moves jobs for ever and no job
+  // ever finishes.
+  void check_config(const RuntimeConfig& config) const override {
+    const Costs& c = config.costs;
+    const double move_s = std::max(c.suspend_s + c.resume_s, c.migrate_s);
+    if (!(round_s_ > move_s)) {
+      throw InputError(fmt::format("policy.params.round_s: a round of {} s is not longer than a "
+                                   "move between rounds (costs.suspend_s + costs.resume_s, or "
+                                   "costs.migrate_s: {} s): jobs would move and never compute",
+                                   round_s_, move_s));
+    }
+  }
+
   void on_finish(JobId j, const View&) override {
     std::erase(active_, j);
     planned_[j] = kNoType;
