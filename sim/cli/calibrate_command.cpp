@@ -22,17 +22,6 @@ namespace dlsim {
 
 namespace {
 
-std::string existing_file(const po::variables_map& vm, const char* flag) {
-  std::string path = vm[flag].as<std::string>();
-  std::string file = find_data_file(path, "");
-  if (!path_exists(file)) {
-    throw InputError(fmt::format("--{}: {}: no such file (looked in the current directory and in "
-                                 "dlsim's source tree)",
-                                 flag, path));
-  }
-  return file;
-}
-
 void print_errors(const std::string& what, const std::vector<double>& errors) {
   ErrorSummary e = summarize_errors(errors);
   fmt::print("| {:<8} | {:>5} | {:>7.1f}% | {:>7.1f}% |\n", what, e.n, 100 * e.median, 100 * e.p90);

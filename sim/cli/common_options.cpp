@@ -1,6 +1,7 @@
 #include "sim/cli/common_options.h"
 
 #include "sim/cli/count_flag.h"
+#include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -148,6 +149,17 @@ bool parse_command_line(const std::vector<std::string>& args,
     return false;
   }
   return true;
+}
+
+std::string existing_file(const po::variables_map& vm, const char* flag) {
+  std::string path = vm[flag].as<std::string>();
+  std::string file = find_data_file(path, "");
+  if (!path_exists(file)) {
+    throw InputError(fmt::format("--{}: {}: no such file (looked in the current directory and in "
+                                 "dlsim's source tree)",
+                                 flag, path));
+  }
+  return file;
 }
 
 } // namespace dlsim

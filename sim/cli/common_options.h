@@ -13,6 +13,9 @@ namespace dlsim {
 
 void add_input_options(boost::program_options::options_description& options);
 ExperimentInputs inputs_from(const boost::program_options::variables_map& vm);
+// The file named by option --FLAG, found by find_data_file; InputError naming the flag when it
+// is not there.
+std::string existing_file(const boost::program_options::variables_map& vm, const char* flag);
 
 // Parses a command's arguments into `vm`: the `visible` options (what --help prints) and the
 // positional arguments, up to `max_positional` of them (-1: any number), stored under the one

@@ -22,17 +22,6 @@ namespace dlsim {
 
 namespace {
 
-std::string existing_file(const po::variables_map& vm, const char* flag) {
-  std::string path = vm[flag].as<std::string>();
-  std::string file = find_data_file(path, "");
-  if (!path_exists(file)) {
-    throw InputError(fmt::format("--{}: {}: no such file (looked in the current directory and in "
-                                 "dlsim's source tree)",
-                                 flag, path));
-  }
-  return file;
-}
-
 void print_table(const std::string& title, const std::vector<UtilScore>& ridge,
                  const std::vector<UtilScore>& stumps) {
   fmt::print("\n{}\n", title);
