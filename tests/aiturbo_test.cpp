@@ -130,6 +130,9 @@ TEST_CASE("bad loss curves are errors naming the file, line and column", "[aitur
              Catch::Contains("loss_curve: the curve needs 9.9e+13 iterations to reach its "
                              "target, more than the 1e+10 a trace may give"));
   CHECK_THAT(error_of("sigmoid;a=1"), Catch::Contains("unknown curve family 'sigmoid'"));
+  // Two values of a: which one was meant is unknowable.
+  CHECK_THAT(error_of("optimus;a=0.001;b=0.5;a=0.002;target=0.2"),
+             Catch::Contains(":2: loss_curve: 'a' is given twice"));
   CHECK_THAT(error_of("optimus;a=1;b=1"), Catch::Contains("target is missing"));
   CHECK_THAT(error_of("optimus;a=-1;b=1;target=1"), Catch::Contains("a: must be positive"));
   CHECK_THAT(error_of("optimus;a=1;b=1;target=1;every=0.5"),

@@ -5,10 +5,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
 #include <string>
+#include <vector>
 
 namespace dlsim {
 
@@ -44,6 +46,7 @@ LossCurve parse_loss_curve_field(std::string_view text) {
         fmt::format("unknown curve family '{}' (valid: optimus, plateau); {}", family, kForm)};
   }
   bool has_a = false, has_b = false, has_target = false, has_plateau = false;
+  std::vector<std::string_view> seen;
   std::string_view rest = semi == std::string_view::npos ? "" : text.substr(semi + 1);
   while (!rest.empty()) {
     const std::size_t next = rest.find(';');
@@ -52,6 +55,10 @@ LossCurve parse_loss_curve_field(std::string_view text) {
     const std::size_t eq = item.find('=');
     if (eq == std::string_view::npos) throw FieldError{fmt::format("'{}': {}", item, kForm)};
     const std::string_view key = item.substr(0, eq);
+    // A repeated key would silently keep its last value: the writer meant one of them.
+    if (std::find(seen.begin(), seen.end(), key) != seen.end())
+      throw FieldError{fmt::format("'{}' is given twice; {}", key, kForm)};
+    seen.push_back(key);
     const double v = number_of(key, item.substr(eq + 1));
     if (key == "a") {
       if (!(v > 0)) throw FieldError{fmt::format("a: must be positive, got {}", v)};
