@@ -191,6 +191,32 @@ TEST_CASE("solo_s of a job that accepts a set of types", "[outputs][hetero]") {
   CHECK(solo == std::map<std::string, std::string>{{"a", "100"}, {"b", "50"}, {"c", "200"}});
 }
 
+TEST_CASE("a job that ran alone has run_s equal to solo_s on any device", "[outputs][hetero]") {
+  ScratchDir dir;
+  dir.write("c.yaml", "device_types:\n  third: {kind: gpu, rel_throughput: 3}\n"
+                      "nodes:\n  - {count: 1, devices: {third: 1}}\n");
+  // 100 s on the reference V100 at three times its throughput: 33.3333333... s. The runtime
+  // times the finish at the next microsecond, 33.333334 s, and solo_s is rounded the same way
+  // (it was rounded to the nearest, 33.333333 s: the job ran 1 µs longer than alone).
+  dir.write("t.csv", "id,submit_s,workers,duration_s,device_type\na,0,1,100,third\n");
+  REQUIRE(run_dlsim("run -q --policy fifo --cluster " + dir.file("c.yaml") + " --trace " +
+                        dir.file("t.csv") + " --out " + dir.file("res"),
+                    dir)
+              .code == 0);
+  std::istringstream jobs(read_file(dir.file("res/jobs.csv")));
+  std::string line;
+  std::getline(jobs, line);
+  std::getline(jobs, line);
+  std::vector<std::string> f;
+  std::istringstream row(line);
+  for (std::string x; std::getline(row, x, ',');)
+    f.push_back(x);
+  REQUIRE(f.size() == 20);
+  CHECK(f[6] == "33.333334");  // run_s
+  CHECK(f[18] == "33.333334"); // solo_s
+  CHECK(f[19] == "1");         // slowdown
+}
+
 TEST_CASE("jobs.csv and events.csv quote a job id that holds a comma or a quote",
           "[outputs][csv]") {
   ScratchDir dir;
