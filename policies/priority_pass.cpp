@@ -82,6 +82,12 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
       held_list_.push_back(h);
     }
   }
+  if (releasing_now_.size() < view.job_count()) releasing_now_.resize(view.job_count(), 0);
+  std::erase_if(releasing_, [&](JobId j) {
+    const bool still = view.state(j).status == JobStatus::kSuspending;
+    releasing_now_[j] = still ? 1 : 0;
+    return !still;
+  });
   // For each shape that could not be placed, the first waiting job of that shape that failed:
   // it and the waiting jobs of that shape after it are left out.
   std::map<Shape, JobId> first_failed;
@@ -109,6 +115,8 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
     });
 
     model_.reset(view);
+    for (JobId j : releasing_)
+      model_.release(j);
     if (preempt && !holders_kept) {
       std::vector<char>& keep = marks(view);
       for (JobId j : chosen_)
@@ -127,7 +135,8 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
       if (is_holder(st)) continue;
       // A host task takes no device: apply() starts it when View::host_fit finds nodes.
       if (is_host_task(view.request(j))) continue;
-      if (st.status == JobStatus::kSuspending) model_.release(j); // its checkpoint frees them
+      // Its checkpoint frees them (counted above if this pass suspended it).
+      if (st.status == JobStatus::kSuspending && !releasing_now_[j]) model_.release(j);
       if (!failed.empty() && failed.count(shape_of(view, j)))
         continue; // left out next round anyway
       if (!model_.take(j)) {
@@ -173,6 +182,7 @@ void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>&
   for (JobId j : suspended_) {
     control.suspend(j, reason);
     holders.erase(j);
+    releasing_.push_back(j);
   }
   for (std::size_t i = 0; i < chosen_.size(); ++i) {
     const JobId j = chosen_[i];

@@ -122,6 +122,13 @@ private:
   std::vector<JobId> held_list_; // the jobs flagged in held_
   FreeModel model_;
   std::vector<std::int32_t> preferred_;
+  // Jobs apply() suspended that may still be releasing their devices, and a flag by job id for
+  // the ones still suspending at this decide(). Their devices will be free whatever this
+  // decision does: the placement check counts them free, or a job preempted for would find
+  // them taken, be left out, and a worse job would take the devices the preemption freed (and
+  // be preempted in turn at the next decision, for ever).
+  std::vector<JobId> releasing_;
+  std::vector<char> releasing_now_;
 };
 
 // Device-seconds a job has run so far (Tiresias' attained service), including the part of the

@@ -28,10 +28,12 @@ def _file_in(path, name):
 def read_sweep(path):
     """A sweep's results.csv (or the sweep directory holding it) as a DataFrame, one row per run.
 
-    Numbers are numbers, `error` is text ("" when the run did not fail)."""
+    Numbers are numbers, `error` is text ("" when the run did not fail). Floats are parsed
+    round-trip, so each equals its run's summary.json value bit for bit (pandas' default parser
+    may be one unit in the last place off)."""
     frame = pd.read_csv(_file_in(path, "results.csv"), dtype={"run": str, "status": str,
                                                               "error": str}, keep_default_na=False,
-                        na_values=[""])
+                        na_values=[""], float_precision="round_trip")
     frame["error"] = frame["error"].fillna("")
     if frame.columns.duplicated().any():
         raise ValueError(f"{path}: repeated column names {list(frame.columns[frame.columns.duplicated()])}")
@@ -67,7 +69,7 @@ def read_jobs(run_dir):
     text = {c: str for c in ("id", "status", "model", "user", "queue", "device_type",
                              "device_kind")}
     return pd.read_csv(_file_in(run_dir, "jobs.csv"), dtype=text, keep_default_na=False,
-                       na_values={c: [""] for c in ("first_start_s", "finish_s", "jct_s",
+                       float_precision="round_trip", na_values={c: [""] for c in ("first_start_s", "finish_s", "jct_s",
                                                     "queue_s", "solo_s", "slowdown")})
 
 

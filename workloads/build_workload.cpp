@@ -65,23 +65,13 @@ namespace {
 // Workers a node of group `g` holds by its CPU cores and memory, at most `by_devices`.
 std::uint64_t workers_per_node(const NodeGroup& g, std::uint64_t by_devices,
                                const RequestDetails& rd) {
-  const std::uint64_t by_cores = workers_in(g.cpu_cores, rd.cpus_per_worker);
-  return std::min(
-      {by_devices, by_cores, std::uint64_t{workers_in(g.memory_gb, rd.mem_gb_per_worker)}});
+  return workers_on_node(g, by_devices, rd.cpus_per_worker, rd.mem_gb_per_worker);
 }
 
 // How many workers of job `r` the whole cluster could hold at once on type t, if empty.
 std::uint64_t worker_capacity(const Cluster& c, DeviceTypeId t, const JobRequest& r,
                               const RequestDetails& rd) {
-  std::uint64_t total = 0;
-  for (const auto& g : c.groups) {
-    std::uint32_t devs = 0;
-    for (auto [type, n] : g.devices) {
-      if (type == t) devs += n;
-    }
-    total += workers_per_node(g, devs / r.devices_per_worker, rd) * g.count;
-  }
-  return total;
+  return c.workers_when_empty(t, r.devices_per_worker, rd.cpus_per_worker, rd.mem_gb_per_worker);
 }
 
 // Why no worker of job `r` fits on any node of the candidate types: the first of devices, cores

@@ -24,6 +24,7 @@ public:
 
   void on_arrival(JobId j, const View& view) override {
     grow(view, j);
+    learn_throughputs(view, j);
     // Gavel allocates accelerators: a job that asks for no device (a host task) is outside the
     // allocation, started when its nodes' cores and memory allow, and never moved.
     if (is_host_task(view.request(j))) {
@@ -79,6 +80,7 @@ private:
     if (planned_.size() >= n) return;
     planned_.resize(n, kNoType);
     x_.resize(n * types_, 0.0);
+    rate_.resize(n * types_, 0.0);
     job_time_.resize(n * types_, 0.0);
     deficit_.resize(n * types_, 0.0);
     cum_iso_.resize(n, 0.0);
@@ -86,14 +88,26 @@ private:
     prev_remaining_.resize(n, -1.0);
   }
 
-  // Iterations per second of job j on type t, from the model's measured speed (what Gavel's
-  // throughput table holds); 0 on a type the job cannot use.
-  static double throughput(const View& view, JobId j, DeviceTypeId t) {
-    const auto types = view.compatible_types(j);
-    if (std::find(types.begin(), types.end(), t) == types.end()) return 0;
-    const double it = view.perf().iter_time(view.request(j).model, t);
-    return it > 0 ? 1.0 / it : 0.0;
+  // Iterations per second of job j on each type, from the model's measured speed (what Gavel's
+  // throughput table holds), kept from its arrival. 0 on a type the job cannot use: one it is not
+  // compatible with, or one whose nodes cannot hold its gang even when empty (two 1-GPU V100
+  // nodes for a worker of 2 GPUs). The allocation would otherwise give it time there, and the
+  // plan would place it there every round without it ever fitting.
+  void learn_throughputs(const View& view, JobId j) {
+    const JobRequest& req = view.request(j);
+    const RequestDetails& rd = view.details(j);
+    const Cluster& cluster = view.cluster();
+    for (DeviceTypeId t : view.compatible_types(j)) {
+      const double it = view.perf().iter_time(req.model, t);
+      if (!(it > 0)) continue;
+      if (cluster.workers_when_empty(t, req.devices_per_worker, rd.cpus_per_worker,
+                                     rd.mem_gb_per_worker) < req.workers)
+        continue;
+      rate_[j * types_ + t] = 1.0 / it;
+    }
   }
+
+  double throughput(JobId j, std::size_t t) const { return rate_[j * types_ + t]; }
 
   void round(Control& control) {
     const SimTime now = control.now();
@@ -141,7 +155,7 @@ private:
       p.capacity.push_back(view.devices_of_type(static_cast<DeviceTypeId>(t)));
     for (JobId j : active_) {
       for (std::size_t t = 0; t < types_; ++t)
-        p.throughput.push_back(throughput(view, j, static_cast<DeviceTypeId>(t)));
+        p.throughput.push_back(throughput(j, t));
       p.scale.push_back(view.request(j).devices());
       p.weight.push_back(1.0);
     }
@@ -192,7 +206,7 @@ private:
     for (std::size_t t = 0; t < types_; ++t) {
       left[t] = view.devices_of_type(static_cast<DeviceTypeId>(t));
       for (JobId j : active_)
-        speed[t] += throughput(view, j, static_cast<DeviceTypeId>(t));
+        speed[t] += throughput(j, t);
     }
     std::vector<std::size_t> order(types_);
     std::iota(order.begin(), order.end(), 0);
@@ -208,7 +222,7 @@ private:
       for (JobId j : active_) {
         const std::size_t k = j * types_ + t;
         double priority = 0;
-        if (x_[k] > 0 && throughput(view, j, static_cast<DeviceTypeId>(t)) > 0) {
+        if (x_[k] > 0 && throughput(j, t) > 0) {
           const double fraction = worker_time_[t] > 0 ? job_time_[k] / worker_time_[t] : 0.0;
           priority = fraction > 0 ? x_[k] / fraction : x_[k] * 1e9;
         }
@@ -219,7 +233,7 @@ private:
       });
       for (const Entry& e : entries) {
         if (planned_[e.job] != kNoType) continue;
-        if (throughput(view, e.job, static_cast<DeviceTypeId>(t)) <= 0) continue;
+        if (throughput(e.job, t) <= 0) continue;
         const std::uint32_t need = view.request(e.job).devices();
         if (need > left[t]) continue;
         left[t] -= need;
@@ -285,7 +299,7 @@ private:
   SimTime round_start_ = -1;
   SimTime last_reset_ = -1;
   // [job * types + type]: X; seconds received since the last reset; deficit.
-  std::vector<double> x_, job_time_, deficit_;
+  std::vector<double> x_, rate_, job_time_, deficit_;
   std::vector<double> worker_time_;   // [type]: seconds given out since the last reset
   std::vector<std::int32_t> planned_; // [job]: type this round, kNoType
   std::vector<JobId> plan_order_;

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include <bit>
+#include <cstdint>
 #include <limits>
 
 namespace dlsim {
@@ -189,9 +191,30 @@ private:
     return p;
   }
 
-  // Places every worker of j, or none; true when it started.
+  // Places every worker of j, or none; true when it started. A gang runs on one device type:
+  // the first worker's type binds the others (FGD's pods are independent; the workers of a job
+  // of "any GPU" would otherwise mix types, which the runtime refuses). When the gang does not
+  // fit on that type, each other type it accepts is tried alone, as a node selector per type
+  // would be; without this a gang that fits only on a type its first worker did not pick would
+  // wait for ever.
   bool place(Control& control, JobId j) {
-    const PodShape s = shape_of(control, j);
+    const PodShape shape = shape_of(control, j);
+    std::int32_t bound = -1;
+    if (try_place(control, j, shape, bound)) return true;
+    if (bound < 0 || std::popcount(shape.types) < 2) return false;
+    for (std::uint32_t t = 0; t < 64; ++t) {
+      if (!(shape.types >> t & 1U) || static_cast<std::int32_t>(t) == bound) continue;
+      PodShape one = shape;
+      one.types = std::uint64_t{1} << t;
+      std::int32_t unused = -1;
+      if (try_place(control, j, one, unused)) return true;
+    }
+    return false;
+  }
+
+  // One attempt at every worker of j with shape `shape`; `bound` gets the device type the first
+  // worker took (-1 if none). The scratch nodes are read again from the cluster afterwards.
+  bool try_place(Control& control, JobId j, PodShape s, std::int32_t& bound) {
     const std::uint32_t workers = control.request(j).workers;
     std::vector<DeviceId> devices;
     std::vector<NodeId> hosts;
@@ -212,6 +235,10 @@ private:
       }
       for (std::uint32_t g : gpus)
         devices.push_back(node.device[g]);
+      if (!gpus.empty()) {
+        bound = static_cast<std::int32_t>(node.type[gpus.front()]);
+        s.types = std::uint64_t{1} << node.type[gpus.front()];
+      }
       if (s.gpus == 0) hosts.push_back(p->node);
       // The job's next worker sees this one's resources taken, and not its GPUs again.
       node = after(node, s, gpus);

@@ -33,7 +33,7 @@ def load(path: str) -> Results:
         raise FileNotFoundError(f"{path}: no summary.json, so not a complete dlsim run directory")
     with open(summary_path, encoding="utf-8") as f:
         summary = json.load(f)
-    jobs = pd.read_csv(os.path.join(path, "jobs.csv"))
+    jobs = pd.read_csv(os.path.join(path, "jobs.csv"), float_precision="round_trip")
     ts_path = os.path.join(path, "timeseries.csv")
-    timeseries = pd.read_csv(ts_path) if os.path.exists(ts_path) else pd.DataFrame()
+    timeseries = pd.read_csv(ts_path, float_precision="round_trip") if os.path.exists(ts_path) else pd.DataFrame()
     return Results(path, jobs, timeseries, pd.json_normalize(summary), summary)

@@ -1,5 +1,7 @@
 #include "sim/cluster/cluster.h"
 
+#include "sim/cluster/fit.h"
+
 #include <algorithm>
 
 namespace dlsim {
@@ -22,6 +24,27 @@ std::uint32_t Cluster::max_per_node(DeviceTypeId t) const {
     }
   }
   return best;
+}
+
+std::uint64_t workers_on_node(const NodeGroup& g, std::uint64_t by_devices, double cpus_per_worker,
+                              double mem_gb_per_worker) {
+  return std::min({by_devices, std::uint64_t{workers_in(g.cpu_cores, cpus_per_worker)},
+                   std::uint64_t{workers_in(g.memory_gb, mem_gb_per_worker)}});
+}
+
+std::uint64_t Cluster::workers_when_empty(DeviceTypeId t, std::uint32_t devices_per_worker,
+                                          double cpus_per_worker, double mem_gb_per_worker) const {
+  if (devices_per_worker == 0) return 0;
+  std::uint64_t total = 0;
+  for (const auto& g : groups) {
+    std::uint32_t devs = 0;
+    for (auto [type, n] : g.devices) {
+      if (type == t) devs += n;
+    }
+    total +=
+        workers_on_node(g, devs / devices_per_worker, cpus_per_worker, mem_gb_per_worker) * g.count;
+  }
+  return total;
 }
 
 namespace {

@@ -72,7 +72,18 @@ struct Cluster {
   [[nodiscard]] std::uint32_t rack_of(DeviceId d) const { return nodes[devices[d].node].rack; }
   // The most devices of type t that a single node holds.
   [[nodiscard]] std::uint32_t max_per_node(DeviceTypeId t) const;
+  // How many workers of `devices_per_worker` devices of type t (and the cores and memory given
+  // per worker; 0 = not asked) the whole cluster holds at once when it is empty: a job whose
+  // gang is larger can never run on t, whatever a policy waits for.
+  [[nodiscard]] std::uint64_t workers_when_empty(DeviceTypeId t, std::uint32_t devices_per_worker,
+                                                 double cpus_per_worker,
+                                                 double mem_gb_per_worker) const;
 };
+
+// Workers a node of group `g` holds by its CPU cores and memory (0 per worker = not asked), at
+// most `by_devices`.
+std::uint64_t workers_on_node(const NodeGroup& g, std::uint64_t by_devices, double cpus_per_worker,
+                              double mem_gb_per_worker);
 
 // Fills devices, nodes and racks from the groups, then builds the topology graph.
 void build_cluster(Cluster& cluster);

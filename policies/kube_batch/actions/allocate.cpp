@@ -59,24 +59,17 @@ struct NoRoom {
   void clear() { std::fill(shapes.begin(), shapes.end(), 0); }
 };
 
-// Tries the job's tasks from `next` on (each pending task is tried once per session, as
-// allocate.go pops it from the job's task queue); true when the job is ready and has tasks left.
-bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next, NoRoom& no_room) {
+// One attempt at job j's tasks from `next` on, into statement st: each pending task gets the best
+// node, until the job is ready (gang) or a task finds no node.
+void place_tasks(Session& s, std::size_t ji, std::uint32_t& next, NoRoom& no_room, Statement& st) {
   JobInfo& job = s.job(ji);
   const auto n_tasks = static_cast<std::uint32_t>(job.tasks.size());
-  // A gang that idle and releasing devices cannot hold would be discarded: skip the search.
-  if (s.gang_ready_checked() && job.ready() + job.waiting() + s.room_for(job) < job.min_member) {
-    next = n_tasks;
-    return false;
-  }
-  auto untried = [&] {
-    while (next < n_tasks && job.tasks[next].status != TaskStatus::kPending)
-      ++next;
-    return next < n_tasks;
-  };
-  Statement st(s);
   const std::uint32_t shape = s.shape_of(job);
-  while (untried()) {
+  while (next < n_tasks) {
+    if (job.tasks[next].status != TaskStatus::kPending) {
+      ++next;
+      continue;
+    }
     std::uint32_t k = next++;
     if (!s.allocatable(job.queue, job)) continue;
     if (no_room.has(shape)) break; // as the two searches below would find
@@ -96,16 +89,62 @@ bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next, NoRoom& no_ro
     }
     if (s.job_ready(job)) break;
   }
-  if (s.job_ready(job)) {
-    st.commit();
-    return untried();
+}
+
+// Tries the job's tasks from `next` on (each pending task is tried once per session, as
+// allocate.go pops it from the job's task queue); true when the job is ready and has tasks left.
+//
+// A job that may run on several device types binds them with its first task (a dlsim job runs
+// on one type; Kubernetes would place the pods of a job without a node selector on nodes of any
+// GPU type). When its gang then does not fit on that type, each other type is tried in turn, as
+// a node selector per type would be: without this, a gang that fits only on a type its first
+// task did not choose (three 4-GPU workers, one 8-GPU V100 node and three 4-GPU P100 nodes)
+// would be discarded at every session and never run.
+bool allocate_job(Session& s, std::size_t ji, std::uint32_t& next, NoRoom& no_room) {
+  JobInfo& job = s.job(ji);
+  const auto n_tasks = static_cast<std::uint32_t>(job.tasks.size());
+  // A gang that idle and releasing devices cannot hold would be discarded: skip the search.
+  if (s.gang_ready_checked() && job.ready() + job.waiting() + s.room_for(job) < job.min_member) {
+    next = n_tasks;
+    return false;
   }
-  if (s.job_pipelined(job)) {
-    st.keep(); // Volcano: "do not commit stmt when job is pipelined"
-  } else {
-    if (!st.empty()) no_room.clear(); // its tasks' resources come back
+  auto untried = [&] {
+    while (next < n_tasks && job.tasks[next].status != TaskStatus::kPending)
+      ++next;
+    return next < n_tasks;
+  };
+  const std::uint32_t first = next;
+  const bool any_type = job.type < 0 && job.compatible.size() > 1;
+  std::uint32_t reached = next;
+  std::int32_t bound = -1; // the type the first attempt's tasks bound
+  for (std::size_t attempt = 0;; ++attempt) {
+    if (attempt > 0) {
+      if (attempt > job.compatible.size()) break;
+      const DeviceTypeId t = job.compatible[attempt - 1];
+      if (static_cast<std::int32_t>(t) == bound) continue;
+      job.type = static_cast<std::int32_t>(t);
+      next = first;
+    }
+    Statement st(s);
+    place_tasks(s, ji, next, no_room, st);
+    reached = std::max(reached, next);
+    if (s.job_ready(job)) {
+      st.commit();
+      return untried();
+    }
+    if (s.job_pipelined(job)) {
+      st.keep(); // Volcano: "do not commit stmt when job is pipelined"
+      return false;
+    }
+    if (attempt == 0) bound = job.type;
+    const bool placed_some = !st.empty();
+    if (placed_some) no_room.clear(); // its tasks' resources come back
     st.discard();
+    if (attempt > 0) job.type = -1;
+    // Another type can help only a job of several types whose first attempt bound one.
+    if (!any_type || bound < 0) break;
   }
+  next = reached;
   return false;
 }
 
