@@ -689,9 +689,10 @@ void Simulation::refresh_rates(std::span<const DeviceId> devices) {
     // (the time up to now at the share before).
     if (job.sliced) {
       const double share = turn_share(s_, j);
-      if (turns_[j].share != share) {
+      Turns& turns = turns_[j]; // settle finds the same entry: the reference stays valid
+      if (turns.share != share) {
         settle(j);
-        turns_[j].share = share;
+        turns.share = share;
       }
     }
     if (rate == job.rate) continue; // unchanged: its finish event still holds
