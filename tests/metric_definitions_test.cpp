@@ -7,12 +7,15 @@
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
+using namespace dlsim;
 using namespace dlsim::test;
 
 namespace {
@@ -221,4 +224,56 @@ TEST_CASE("effective utilization of a trace without models is the assumed utiliz
   CHECK_FALSE(summary(dir, "given").contains("util_assumed_jobs"));
   CHECK(summary(dir, "given")["gpu_util_effective"] == 0.5);
   CHECK_THAT(given.out, !Catch::Contains("assume"));
+}
+
+TEST_CASE("every policy's queueing delay lies between the wait before the first start and the JCT",
+          "[metrics][queue][policies]") {
+  // Twelve jobs of 1, 2 and 4 GPUs on one node of 4 V100s: enough contention that the
+  // preemptive policies suspend, gandiva time-slices and the elastic ones resize. For every job
+  // of every policy, with T its JCT (or its time so far, unfinished) and P its progress time
+  // (run time less its waits for other jobs' turns): the queueing delay Q = T - P satisfies
+  // first start - submit <= Q <= T, and 0 <= P <= run time. Where nothing but the first wait can
+  // stop a job (no preemption, migration, resize or time-slicing, and a start that costs 0 s)
+  // Q is exactly the wait before the first start, the figure of the simple policies as it always
+  // was. Gandiva must have waited for turns somewhere: its queueing is not 0 by construction.
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 4}}\n");
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\n"
+                                    "a,0,4,600\nb,0,1,300\nc,10,2,200\nd,20,1,50\ne,30,1,400\n"
+                                    "f,40,2,100\ng,60,4,120\nh,80,1,30\ni,100,1,250\nj,120,2,60\n"
+                                    "k,150,1,90\nl,200,4,40\n");
+  const std::vector<std::string> simple = {"fifo", "sjf",  "fifo-backfill", "shortest-gpu-time",
+                                           "drf",  "srtf", "las",           "tiresias"};
+  int policies = 0;
+  for (const auto& entry : policy_registry()) {
+    // automl runs a sessions file's trials, util-proactive needs a trained predictor file,
+    // external a scheduler's command.
+    if (entry.name == "automl" || entry.name == "util-proactive" || entry.name == "external")
+      continue;
+    INFO(entry.name);
+    ++policies;
+    const bool classifier = entry.name == "aiturbo"; // the stability rule alone
+    RunOutput out = run_policy(entry, c, w, YAML::Load(classifier ? "{classifier: ''}" : "{}"));
+    const bool is_simple = std::find(simple.begin(), simple.end(), entry.name) != simple.end();
+    SimTime turns = 0;
+    for (JobId j = 0; j < w.jobs.size(); ++j) {
+      const JobState& job = out.state.jobs[j];
+      if (job.status == JobStatus::kFuture) continue;
+      INFO(w.job_names[j]);
+      const SimTime submit = w.jobs[j].request.submit;
+      const SimTime until = job.end >= 0 ? job.end : out.result.end;
+      const SimTime progress = progress_time(out.state, out.result, j);
+      const SimTime queue = until - submit - progress;
+      CHECK(progress >= 0);
+      CHECK(progress <= job.run_time);
+      turns += job.run_time - progress;
+      CHECK(queue <= until - submit);
+      const SimTime first_wait = job.first_start >= 0 ? job.first_start - submit : queue;
+      CHECK(queue >= first_wait);
+      if (is_simple && job.preemptions == 0 && job.migrations == 0 && job.resizes == 0)
+        CHECK(queue == first_wait);
+    }
+    if (entry.name == "gandiva") CHECK(turns > 0);
+    if (is_simple) CHECK(turns == 0);
+  }
+  CHECK(policies >= 20);
 }
