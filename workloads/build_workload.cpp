@@ -483,6 +483,8 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       r.type_set = choice.type_set;
     }
     const ModelInfo* info = r.model > 0 ? &zoo.models[r.model - 1] : nullptr;
+    // No trace value and no model: the assumed default (counted when the job is kept).
+    const bool util_assumed = !(tj.gpu_util > 0) && info == nullptr;
     rd.gpu_util =
         tj.gpu_util > 0 ? tj.gpu_util : (info ? info->gpu_util : options.default_gpu_util);
     rd.gpu_mem_gb = tj.gpu_mem_gb >= 0 ? tj.gpu_mem_gb : (info ? info->gpu_mem_gb : 0);
@@ -632,6 +634,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     r.details = details.intern(rd);
     keep_name(tj);
     w.jobs.push_back(spec);
+    if (util_assumed && options.assumed_util_jobs) ++*options.assumed_util_jobs;
     if (type_use) type_use->note(w, spec.request);
   }
   if (names_whole && w.jobs.size() == trace.names.size()) {

@@ -30,6 +30,9 @@ struct WorkloadOptions {
   // When set: unusable_device_types of the built workload, found from each job as it is kept
   // rather than by a pass of its own over them all.
   std::vector<DeviceTypeId>* unusable_types = nullptr;
+  // When set: how many jobs on devices have an assumed utilization, default_gpu_util, since
+  // neither the trace nor a model gives one (docs/outputs.md#assumed-utilization).
+  std::size_t* assumed_util_jobs = nullptr;
 };
 
 // Fills the per-model, per-device-type iteration times (docs/models.md).

@@ -177,6 +177,7 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   if (e.reshape != "fit-nodes") options.oversized_workers = &oversized;
   std::vector<DeviceTypeId> idle; // unusable_device_types, found as the jobs are built
   options.unusable_types = &idle;
+  options.assumed_util_jobs = &p.assumed_util_jobs;
   // The reasons printed so far are the reader's; resolution (unknown models, jobs that cannot
   // fit) keeps its own first few.
   const std::size_t read_skips = trace.skipped;

@@ -48,6 +48,12 @@ void print_run_summary(const RunReport& report) {
   fmt::print("  queueing   mean {}\n", hours(summary.queue_mean_s, summary.queue_censored));
   fmt::print("  GPU util   {:.3f} allocated, {:.3f} effective, {:.3f} busy\n",
              summary.gpu_util_alloc, summary.gpu_util_effective, summary.gpu_util_busy);
+  // The effective and busy figures of jobs without a measured utilization are an assumption.
+  if (summary.util_assumed_jobs > 0) {
+    fmt::print("             (effective and busy assume utilization {} for {} of {} jobs: no "
+               "model or trace value)\n",
+               e.runtime.default_gpu_util, summary.util_assumed_jobs, summary.jobs);
+  }
   fmt::print("  preempted  {} times, migrated {} times\n", summary.preemptions, summary.migrations);
   fmt::print("results in {}/\n", report.out_dir);
 }

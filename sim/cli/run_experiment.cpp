@@ -186,11 +186,12 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   auto sim_end = std::chrono::steady_clock::now();
   sim.release_bookkeeping();
   report.summary = summarize(sim.state(), report.result, meter, e.policy, e.seed);
+  report.summary.util_assumed_jobs = p.assumed_util_jobs;
   if (e.measure_from_s >= 0 || e.measure_to_s >= 0) {
     double to =
         e.measure_to_s >= 0 ? e.measure_to_s : to_seconds(p.workload.jobs.back().request.submit);
     report.summary.window =
-        summarize_window(sim.state(), report.result.end, std::max(e.measure_from_s, 0.0), to);
+        summarize_window(sim.state(), report.result, std::max(e.measure_from_s, 0.0), to);
   }
   report.gpu_count = sim.state().gpu_count;
   if (sharing) report.summary.gpu_sharing = sharing_summary(frag_meter);
@@ -206,7 +207,7 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
     throw InputError(fmt::format("{}: write failed (disk full?)", out.file("timeseries.csv")));
   timeseries.close();
   write_file_atomically(out.file("jobs.csv"),
-                        [&](std::ostream& s) { write_jobs_csv(s, sim.state()); });
+                        [&](std::ostream& s) { write_jobs_csv(s, sim.state(), report.result); });
   test_kill_point("writing");
   if (events) {
     write_file_atomically(out.file("events.csv"),

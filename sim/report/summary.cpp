@@ -31,14 +31,17 @@ DeviceTypeId solo_device(const Workload& w, const JobRequest& req) {
   return best;
 }
 
-// Jain's fairness index (Jain, Chiu and Hawe, DEC-TR-301, 1984): (sum x)^2 / (n sum x^2).
-double jain_index(const std::vector<double>& x) {
+// Jain's fairness index (Jain, Chiu and Hawe, DEC-TR-301, 1984): (sum x)^2 / (n sum x^2). None
+// for fewer than two values (one is 1 by the formula, and says nothing about fairness) or when
+// every value is 0 (0/0).
+std::optional<double> jain_index(const std::vector<double>& x) {
   double sum = 0, squares = 0;
   for (double v : x) {
     sum += v;
     squares += v * v;
   }
-  return squares > 0 ? sum * sum / (static_cast<double>(x.size()) * squares) : 0.0;
+  if (x.size() < 2 || !(squares > 0)) return std::nullopt;
+  return sum * sum / (static_cast<double>(x.size()) * squares);
 }
 
 // The fairness sums, added one finished job at a time in job id order (summarize's one pass
@@ -114,23 +117,26 @@ bool counts_censored(const JobState& job) {
          job.status != JobStatus::kFuture;
 }
 
-// A job's queueing delay: to its first start, or, for a job never started that counts censored,
-// its wait up to the end of the run. Negative when it has none (finished or cancelled unstarted
-// jobs are not counted, as before).
-SimTime queue_delay(const JobState& job, SimTime submit, SimTime end) {
-  if (job.first_start >= 0) return job.first_start - submit;
-  return counts_censored(job) ? end - submit : SimTime{-1};
+// A job's queueing delay: the time it spent submitted and not finished without making progress
+// (docs/outputs.md#queueing-delay), over the jobs the JCT statistics count: its JCT, or for an
+// unfinished job its time so far, censored at the end of the run, less its progress time.
+// Negative for the jobs the JCT statistics leave out (cancelled, or not yet submitted).
+SimTime queue_delay(const SimState& s, const RunResult& r, std::size_t j, SimTime submit) {
+  const JobState& job = s.jobs[j];
+  const auto id = static_cast<JobId>(j);
+  if (job.status == JobStatus::kFinished) return job.end - submit - progress_time(s, r, id);
+  return counts_censored(job) ? r.end - submit - progress_time(s, r, id) : SimTime{-1};
 }
 
 // The queueing delays of the jobs that `take(j)` accepts, after the JCTs' vector is released:
 // one vector of a value per job at a time, not two, at the end of a run whose jobs already fill
 // memory (docs/performance.md).
 template <class Out, class Take>
-void collect_queue_stats(Out& out, const SimState& s, SimTime end, Take&& take) {
+void collect_queue_stats(Out& out, const SimState& s, const RunResult& r, Take&& take) {
   std::vector<SimTime> queue;
   queue.reserve(s.jobs.size());
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
-    const SimTime delay = queue_delay(s.jobs[j], s.workload->jobs[j].request.submit, end);
+    const SimTime delay = queue_delay(s, r, j, s.workload->jobs[j].request.submit);
     if (delay >= 0 && take(j)) queue.push_back(delay);
   }
   set_queue_stats(out, queue);
@@ -149,7 +155,9 @@ double solo_seconds(const Workload& w, std::size_t job) {
   return std::ceil(s * kMicrosPerSecond - 1e-3) / kMicrosPerSecond;
 }
 
-WindowSummary summarize_window(const SimState& s, SimTime end, double from_s, double to_s) {
+WindowSummary summarize_window(const SimState& s, const RunResult& result, double from_s,
+                               double to_s) {
+  const SimTime end = result.end;
   WindowSummary out;
   out.from_s = from_s;
   out.to_s = to_s;
@@ -178,14 +186,15 @@ WindowSummary summarize_window(const SimState& s, SimTime end, double from_s, do
       ++out.unfinished;
       if (counts_censored(job)) {
         jct.push_back(end - submit);
+        // A job still unfinished may wait again: its queueing so far is a lower bound too.
         out.jct_censored = true;
-        out.queue_censored = out.queue_censored || job.first_start < 0;
+        out.queue_censored = true;
       }
     }
   }
   set_jct_stats(out, jct);
   std::vector<SimTime>().swap(jct);
-  collect_queue_stats(out, s, end, [&](std::size_t j) {
+  collect_queue_stats(out, s, result, [&](std::size_t j) {
     double submit_s = to_seconds(w.jobs[j].request.submit);
     return submit_s >= from_s && submit_s <= to_s;
   });
@@ -223,7 +232,7 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
     const JobState& job = s.jobs[j];
     const JobSpec& spec = s.workload->jobs[j];
     SimTime submit = spec.request.submit;
-    const SimTime delay = queue_delay(job, submit, result.end);
+    const SimTime delay = queue_delay(s, result, j, submit);
     if (delay >= 0 && queue_kept) {
       if (delay == 0) {
         ++queue_zeros;
@@ -242,8 +251,9 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
       ++out.cancelled;
     } else if (counts_censored(job)) {
       jct.push_back(result.end - submit);
+      // A job still unfinished may wait again: its queueing so far is a lower bound too.
       out.jct_censored = true;
-      out.queue_censored = out.queue_censored || job.first_start < 0;
+      out.queue_censored = true;
     }
     out.trace_failed += spec.trace_status == TraceStatus::kFailed;
     out.trace_killed += spec.trace_status == TraceStatus::kKilled;
@@ -266,7 +276,7 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
     out.queue_p95_s = percentile_with_zeros(queue, 95);
   } else {
     std::vector<SimTime>().swap(queue_rest);
-    collect_queue_stats(out, s, result.end, [](std::size_t) { return true; });
+    collect_queue_stats(out, s, result, [](std::size_t) { return true; });
   }
   SimTime first_submit = s.workload->jobs.empty() ? 0 : s.workload->jobs.front().request.submit;
   SimTime end = out.unfinished == 0 ? last_finish : result.end;

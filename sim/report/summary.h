@@ -24,10 +24,12 @@ struct DeviceUtil {
 
 // Fairness over finished jobs whose solo time is known (docs/outputs.md#fairness).
 struct Fairness {
-  std::uint64_t jobs = 0;        // finished jobs with solo_s > 0: the ones counted below
-  std::uint64_t users = 0;       // distinct users among them
-  double jain_user_slowdown = 0; // Jain's index over the users' mean slowdowns, 1/users..1
-  double slowdown_mean = 0;      // over jobs
+  std::uint64_t jobs = 0;  // finished jobs with solo_s > 0: the ones counted below
+  std::uint64_t users = 0; // distinct users among them
+  // Jain's index over the users' mean slowdowns, 1/users..1; none (not written) with fewer than
+  // two users, where it would be 1 whatever the policy did.
+  std::optional<double> jain_user_slowdown;
+  double slowdown_mean = 0; // over jobs
   double slowdown_max = 0;
   double ftf_rho_mean = 0; // finish-time fairness rho = JCT / isolated JCT (solo_s)
   double ftf_rho_max = 0;
@@ -44,7 +46,7 @@ struct WindowSummary {
   bool queue_censored = false;
   // Finished ones, and unfinished ones at their time so far (censored at the end of the run).
   double jct_mean_s = 0, jct_median_s = 0, jct_p95_s = 0, jct_p99_s = 0;
-  // Started ones, and ones never started at their wait so far.
+  // Queueing delay over the same jobs (docs/outputs.md#queueing-delay).
   double queue_mean_s = 0, queue_median_s = 0, queue_p95_s = 0;
   double slowdown_mean = 0, slowdown_max = 0; // finished ones with solo_s > 0
 };
@@ -64,7 +66,7 @@ struct Summary {
   // jobs alone: an unfinished job counts with its time so far, censored at the end of the run
   // (docs/outputs.md#unfinished-jobs). These say which are.
   bool jct_censored = false;      // some unfinished job is counted at its time so far
-  bool queue_censored = false;    // some job never started is counted at its wait so far
+  bool queue_censored = false;    // as jct_censored: an unfinished job's queueing so far
   bool makespan_censored = false; // the run ended with jobs unfinished
   // A run that can never finish: jobs left unfinished, no event to come and no --until (a
   // deadlock such as two half-bound gangs, or a job no policy decision will start). The time
@@ -77,6 +79,10 @@ struct Summary {
   double gpu_util_effective = 0; // the same, weighted by each job's GPU utilization
   // GPU-seconds during which some kernel ran / available: what nvidia-smi would average to.
   double gpu_util_busy = 0;
+  // Jobs whose utilization alone is runtime.default_gpu_util (no trace value, no model): the
+  // effective and busy figures count that assumed value for them (docs/outputs.md#assumed-
+  // utilization). Set by the caller, which built the workload (Prepared::assumed_util_jobs).
+  std::uint64_t util_assumed_jobs = 0;
   std::vector<DeviceUtil> util_by_kind; // kinds the cluster has, in DeviceKind order
   std::vector<DeviceUtil> util_by_type; // types the cluster has, in the cluster's type order
   Fairness fairness;
@@ -120,9 +126,10 @@ double solo_seconds(const Workload& w, std::size_t job);
 // Linear-interpolation percentile of sorted values (numpy's default): position p/100*(n-1).
 double percentile_sorted(std::span<const double> sorted, double p);
 
-// The window's metrics; `to_s` may be +inf (no upper end). `end` is the end of the run
-// (RunResult::end), where unfinished jobs are censored.
-WindowSummary summarize_window(const SimState& state, SimTime end, double from_s, double to_s);
+// The window's metrics; `to_s` may be +inf (no upper end). Unfinished jobs are censored at the
+// end of the run (RunResult::end).
+WindowSummary summarize_window(const SimState& state, const RunResult& result, double from_s,
+                               double to_s);
 
 Summary summarize(const SimState& state, const RunResult& result, const UtilizationMeter& meter,
                   const std::string& policy, std::uint64_t seed);

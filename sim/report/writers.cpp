@@ -62,7 +62,7 @@ double us_round(double s) {
 
 } // namespace
 
-void write_jobs_csv(std::ostream& out, const SimState& s) {
+void write_jobs_csv(std::ostream& out, const SimState& s, const RunResult& result) {
   out << "id,submit_s,first_start_s,finish_s,jct_s,queue_s,run_s,gpus,nodes,preemptions,migrations,"
          "status,model,user,queue,device_type,device_kind,devices,solo_s,slowdown";
   // Failures and checkpoints add columns at the end (failure_metrics.h); other runs keep their
@@ -125,7 +125,12 @@ void write_jobs_csv(std::ostream& out, const SimState& s) {
     *p++ = ',';
     if (ended) p = write_seconds(p, job.end - submit);
     *p++ = ',';
-    if (started) p = write_seconds(p, job.first_start - submit);
+    // Queueing delay: time submitted, not finished and without progress, up to the finish (or
+    // cancel), or so far for a job still live (docs/outputs.md#queueing-delay).
+    if (job.status != JobStatus::kFuture) {
+      const SimTime until = ended ? job.end : result.end;
+      p = write_seconds(p, until - submit - progress_time(s, result, static_cast<JobId>(j)));
+    }
     *p++ = ',';
     p = write_seconds(p, job.run_time);
     *p++ = ',';
@@ -200,6 +205,8 @@ void write_summary_json(std::ostream& out, const Summary& m) {
   j["gpu_util_alloc"] = m.gpu_util_alloc;
   j["gpu_util_effective"] = m.gpu_util_effective;
   j["gpu_util_busy"] = m.gpu_util_busy;
+  // Only when some job's utilization is assumed, so that other runs keep their bytes.
+  if (m.util_assumed_jobs > 0) j["util_assumed_jobs"] = m.util_assumed_jobs;
   j["preemptions"] = m.preemptions;
   j["migrations"] = m.migrations;
   j["events"] = m.events;
@@ -218,13 +225,15 @@ void write_summary_json(std::ostream& out, const Summary& m) {
   }
   j["util_by_type"] = types;
   const Fairness& f = m.fairness;
-  j["fairness"] = {{"jobs", f.jobs},
-                   {"users", f.users},
-                   {"jain_user_slowdown", f.jain_user_slowdown},
-                   {"slowdown_mean", f.slowdown_mean},
-                   {"slowdown_max", f.slowdown_max},
-                   {"ftf_rho_mean", f.ftf_rho_mean},
-                   {"ftf_rho_max", f.ftf_rho_max}};
+  nlohmann::ordered_json& fair = j["fairness"];
+  fair["jobs"] = f.jobs;
+  fair["users"] = f.users;
+  // Only with two users or more: with one it is 1 by the formula (docs/outputs.md#fairness).
+  if (f.jain_user_slowdown) fair["jain_user_slowdown"] = *f.jain_user_slowdown;
+  fair["slowdown_mean"] = f.slowdown_mean;
+  fair["slowdown_max"] = f.slowdown_max;
+  fair["ftf_rho_mean"] = f.ftf_rho_mean;
+  fair["ftf_rho_max"] = f.ftf_rho_max;
   // Only with a measurement window, so that runs without one keep their bytes.
   if (m.window) {
     const WindowSummary& w = *m.window;

@@ -13,7 +13,8 @@ namespace dlsim {
 
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& body);
 
-void write_jobs_csv(std::ostream& out, const SimState& state);
+// `result` gives the end of the run and the time-sliced jobs' waits for turns (queue_s).
+void write_jobs_csv(std::ostream& out, const SimState& state, const RunResult& result);
 void write_summary_json(std::ostream& out, const Summary& summary);
 // timeseries.csv, a row at a time as the Sampler hands them over.
 void write_timeseries_header(std::ostream& out);

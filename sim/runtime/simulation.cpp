@@ -116,6 +116,20 @@ std::uint32_t distinct_worker_nodes(const Cluster& c, std::span<const DeviceId> 
   return static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
 }
 
+// The share of its running time that time-sliced job j computes: 1 / the time-slicing slowdown
+// of its most shared device (k jobs taking turns: (1 - switch_s / slice_s) / k); 1 alone. The
+// rest it waits for the other jobs' turns and the switches (docs/outputs.md#queueing-delay).
+double turn_share(const SimState& s, JobId j) {
+  double slowdown = 1.0;
+  for (DeviceId d : s.jobs[j].devices) {
+    const DeviceSlot& slot = s.slots[d];
+    // Every device of a time-sliced job is time-sliced (check_place refuses a mix).
+    if (slot.sliced > 0)
+      slowdown = std::max(slowdown, device_slowdown(slot, s.config, s.cluster->devices[d].type));
+  }
+  return 1.0 / slowdown;
+}
+
 } // namespace
 
 bool Simulation::is_stale(const Event& e) const {
@@ -219,6 +233,8 @@ RunResult Simulation::run(SimTime until) {
     o->on_run_end(view);
   result.end = s_.now;
   result.events = s_.events;
+  for (const auto& [j, t] : turns_)
+    result.turn_waits.emplace(j, static_cast<SimTime>(std::llround(t.waited_us)));
   result.unfinished = static_cast<std::uint32_t>(s_.jobs.size()) - s_.finished - s_.cancelled;
   return result;
 }
@@ -579,6 +595,11 @@ void Simulation::settle(JobId j) {
     job.done += job.rate * dt_s;
     job.run_time += dt;
     job.attained += static_cast<double>(job.devices.size()) * dt_s;
+    // A time-sliced job waits for the other jobs' turns (1 - share) of its running time.
+    if (job.sliced) {
+      Turns& t = turns_[j];
+      t.waited_us += static_cast<double>(dt) * (1 - t.share);
+    }
   }
   job.last_update = s_.now;
 }
@@ -664,6 +685,16 @@ void Simulation::refresh_rates(std::span<const DeviceId> devices) {
   for (JobId j : affected) {
     JobState& job = s_.jobs[j];
     double rate = job_rate(s_, j, contention_ && net_->has_job(j) ? net_.get() : nullptr);
+    // A time-sliced job's share of turns is set with its rate, for settle to count its waits
+    // (the time up to now at the share before).
+    if (job.sliced) {
+      const double share = turn_share(s_, j);
+      Turns& turns = turns_[j]; // settle finds the same entry: the reference stays valid
+      if (turns.share != share) {
+        settle(j);
+        turns.share = share;
+      }
+    }
     if (rate == job.rate) continue; // unchanged: its finish event still holds
     settle(j);
     job.rate = rate;

@@ -14,6 +14,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace dlsim {
@@ -35,7 +36,22 @@ struct RunResult {
   bool hit_until = false; // stopped by --until
   std::uint64_t events = 0;
   std::uint32_t unfinished = 0; // neither finished nor cancelled
+  // By job, for the few jobs ever time-sliced: the time each spent running while the other jobs
+  // on its devices had their turns, to the microsecond (docs/outputs.md#queueing-delay). A job
+  // not listed waited for no turn.
+  std::unordered_map<JobId, SimTime> turn_waits;
 };
+
+// The time job j made progress in the run: its running time less its waits for other jobs'
+// turns (docs/outputs.md#queueing-delay). After run(): every running job is settled.
+inline SimTime progress_time(const SimState& s, const RunResult& r, JobId j) {
+  SimTime t = s.jobs[j].run_time;
+  if (!r.turn_waits.empty()) {
+    auto it = r.turn_waits.find(j);
+    if (it != r.turn_waits.end()) t -= it->second;
+  }
+  return t;
+}
 
 class Simulation {
 public:
@@ -172,6 +188,15 @@ private:
   std::unique_ptr<NetworkModel> net_;
   bool contention_ = false;
   std::vector<std::uint32_t> net_changed_;
+  // A time-sliced job's share of its running time that is its own turn now (1 / its
+  // time-slicing slowdown, set with its rate) and the time it has run while the other jobs had
+  // theirs, in fractional microseconds (settle adds dt x (1 - share)). Only jobs ever
+  // time-sliced have an entry; RunResult::turn_waits reports them.
+  struct Turns {
+    double share = 1;
+    double waited_us = 0;
+  };
+  std::unordered_map<JobId, Turns> turns_;
 };
 
 } // namespace dlsim
