@@ -33,9 +33,19 @@ double View::measured_iteration_s(JobId j) const {
 
 std::optional<double> View::measured_gpu_util(JobId j) const {
   const JobState& job = s_.jobs[j];
-  SimTime alone = s_.alone_time(j);
-  if (job.status == JobStatus::kFuture || to_seconds(alone) < s_.config.profile_s) return {};
+  SimTime measured = s_.profiled_time(j);
+  if (job.status == JobStatus::kFuture || to_seconds(measured) < s_.config.profile_s) return {};
   return s_.details_of(j).gpu_util;
+}
+
+SimTime View::profiled_at(JobId j) const {
+  const JobState& job = s_.jobs[j];
+  if (job.status == JobStatus::kFuture) return kNever;
+  const SimTime measured = s_.profiled_time(j);
+  if (to_seconds(measured) >= s_.config.profile_s) return s_.now;
+  const double weight = s_.profiling_weight(j);
+  if (!(weight > 0)) return kNever;
+  return wakeup_after(s_.now, (s_.config.profile_s - to_seconds(measured)) / weight);
 }
 
 std::span<const DeviceTypeId> View::compatible_types(JobId j) const {
