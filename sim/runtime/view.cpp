@@ -2,6 +2,7 @@
 
 #include "sim/cluster/fit.h"
 #include "sim/engine/error.h"
+#include "sim/runtime/observe_noise.h"
 
 #include <fmt/format.h>
 
@@ -28,14 +29,21 @@ void View::refuse_future(JobId j) const {
 
 double View::measured_iteration_s(JobId j) const {
   const JobState& job = s_.jobs[j];
-  return job.status == JobStatus::kRunning && job.rate > 0 ? 1.0 / job.rate : 0.0;
+  if (job.status != JobStatus::kRunning || !(job.rate > 0)) return 0.0;
+  return observe_factor(s_.config.observe_noise, s_.config.failures.seed, j, s_.now,
+                        Reading::kIterationTime) /
+         job.rate;
 }
 
 std::optional<double> View::measured_gpu_util(JobId j) const {
   const JobState& job = s_.jobs[j];
   SimTime measured = s_.profiled_time(j);
   if (job.status == JobStatus::kFuture || to_seconds(measured) < s_.config.profile_s) return {};
-  return s_.details_of(j).gpu_util;
+  // One profiling per job: its noise is drawn once (at time 0), a reading within [0, 1].
+  const double noisy =
+      s_.details_of(j).gpu_util *
+      observe_factor(s_.config.observe_noise, s_.config.failures.seed, j, 0, Reading::kGpuUtil);
+  return std::clamp(noisy, 0.0, 1.0);
 }
 
 SimTime View::profiled_at(JobId j) const {
