@@ -20,21 +20,22 @@
 //    order, greedily to max_workers, each on its own nodes first, then the others by id.
 //
 // With tune_ps (Elastic-TensorFlow's auto-tuner, slide 17), a parameter-server job whose shape
-// changed gets the number of servers, 1 to its workers, that gives the shortest step under the
-// analytic scaling model (docs/scaling.md), when that is at least 1% shorter than its current one.
+// changed moves one server up or down when its time per iteration there, as measured or as
+// predicted by a speed model fitted to what it measured, is at least 1% shorter (tune_ps below).
 // Resizes pay runtime.resize's cost (checkpoint-restart, as DRAGON, or live).
 #include "policies/elastic_kubeflow.h"
 
 #include "policies/placement.h"
+#include "policies/speed_model.h"
 
 #include "sim/engine/error.h"
-#include "sim/runtime/scaling_model.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <map>
 #include <vector>
 
 namespace dlsim {
@@ -292,41 +293,66 @@ private:
     }
   }
 
-  // Elastic-TensorFlow's auto-tuner: the PS count with the shortest analytic step.
+  // Elastic-TensorFlow's auto-tuner, from what it measured: each PS job's time per iteration at
+  // each (workers, servers) it ran at feeds its speed model (policies/speed_model.h, prior t0 =
+  // the zoo's time per iteration x requested workers), and the tuner steps one server at a time:
+  // to the neighbour count (one fewer or one more, 1 to its workers) whose time, measured if it
+  // ran there or else predicted, is at least 1% shorter than the one just measured. A job it
+  // changes is looked at again once it runs at the new count.
   void tune_ps(Control& c) {
     std::vector<JobId> later;
     for (JobId j : to_tune_) {
       const JobState& st = c.state(j);
       const JobRequest& r = c.request(j);
       if (is_over(st.status) || r.ps == 0) continue;
-      if (st.status != JobStatus::kRunning) {
+      if (st.status != JobStatus::kRunning || !(c.measured_iteration_s(j) > 0)) {
         later.push_back(j); // still paying a start or resize: tune once it runs
         continue;
       }
-      const PerfTable& perf = c.perf();
-      if (r.model >= perf.traffic.size()) continue;
-      const double compute = perf.iter_time(r.model, st.type);
-      const PerfTable::Traffic& tr = perf.traffic[r.model];
-      auto step = [&](std::uint32_t ps) {
-        return analytic_step_s(compute, tr.model_bytes, tr.comm_overlap,
-                               scaling_placement(c.cluster(), st, ps));
-      };
-      const double current = step(c.ps(j));
-      std::uint32_t best = c.ps(j);
+      SpeedModel& m = speed_of(c, j);
+      const std::uint32_t ps = c.ps(j);
+      const double current = c.measured_iteration_s(j);
+      observe_speed(m, st.workers, ps, current);
+      std::uint32_t best = ps;
       double best_s = current;
-      for (std::uint32_t k = 1; k <= std::max<std::uint32_t>(1, st.workers); ++k) {
-        const double s = step(k);
+      for (std::uint32_t k : {ps - 1, ps + 1}) {
+        if (k < 1 || k > std::max<std::uint32_t>(1, st.workers)) continue;
+        const double s = measured_or_predicted(m, st.workers, k);
         if (s < best_s) {
           best_s = s;
           best = k;
         }
       }
-      if (best != c.ps(j) && best_s < 0.99 * current)
-        c.set_ps(j, best, fmt::format("auto-tuned: step {:.4f} s -> {:.4f} s", current, best_s));
+      if (best != ps && best_s < 0.99 * current) {
+        c.set_ps(j, best,
+                 fmt::format("auto-tuned: step {:.4f} s measured -> {:.4f} s", current, best_s));
+        later.push_back(j);
+      }
     }
     std::sort(later.begin(), later.end());
     later.erase(std::unique(later.begin(), later.end()), later.end());
     to_tune_ = std::move(later);
+  }
+
+  // Job j's speed model, started at its prior when first asked for.
+  SpeedModel& speed_of(const View& v, JobId j) {
+    auto it = speed_.find(j);
+    if (it != speed_.end()) return it->second;
+    const JobRequest& r = v.request(j);
+    double iter = 0;
+    for (DeviceTypeId t : v.compatible_types(j)) {
+      iter = v.perf().iter_time(r.model, t);
+      break;
+    }
+    return speed_.emplace(j, make_speed_model(iter * r.workers, 0, 0)).first->second;
+  }
+
+  // The mean measured time per iteration at (w, p) if the job ran there, else the model's.
+  static double measured_or_predicted(const SpeedModel& m, std::uint32_t w, std::uint32_t p) {
+    for (const SpeedModel::Shape& s : m.shapes) {
+      if (s.workers == w && s.ps == p) return s.mean_s;
+    }
+    return predict_speed(m, w, p);
   }
 
   ElasticKubeflowOptions o_;
@@ -336,9 +362,10 @@ private:
   std::vector<JobId> host_waiting_;     // host tasks not yet started, arrival order
   std::vector<JobId> running_;          // start order (DRAGON's running queue), over jobs skipped
   std::size_t finished_in_running_ = 0; // finishes since running_ last dropped its over jobs
-  std::vector<JobId> growable_;   // a superset of the running jobs below max_workers (can_grow)
-  std::vector<bool> in_growable_; // by job id: in growable_
-  std::vector<JobId> to_tune_;    // jobs whose shape changed (tune_ps only)
+  std::vector<JobId> growable_;       // a superset of the running jobs below max_workers (can_grow)
+  std::vector<bool> in_growable_;     // by job id: in growable_
+  std::vector<JobId> to_tune_;        // jobs whose shape changed (tune_ps only)
+  std::map<JobId, SpeedModel> speed_; // tune_ps: what it measured of each PS job it tuned
   SimTime last_action_ = 0;
 };
 

@@ -3,6 +3,7 @@
 // remaining service after one more core, worked by hand.
 #include "policies/aiturbo/cpu_moves.h"
 #include "policies/aiturbo/moves.h"
+#include "policies/aiturbo/pauses.h"
 #include "tests/support/scripted_run.h"
 
 #include <catch2/catch.hpp>
@@ -42,53 +43,76 @@ TEST_CASE("slide 21 with +CPU(ps) and +CPU(worker): the best move per job", "[ai
   CHECK((moves[1].job == 1 && moves[1].move == Move::kAddPs && moves[1].gain == 4));
 }
 
+TEST_CASE("+CPU(ps) and +CPU(worker): the step ratio estimated from measured times, by hand",
+          "[aiturbo][cpu]") {
+  CoreModel m;
+  // Nothing measured at the cores now: no estimate, ratio 1.
+  CHECK(cpu_step_ratio(m, 2, 1, 2, 4, 3, 4) == 1.0);
+  // Measured only at (2 workers, 1 server, 2 cores per server, 4 per worker): 0.1418018 s. The
+  // prior share 0.1 of the step shrinks as c / c': +CPU(ps) 1 - 0.1 + 0.1 x 2/3 = 0.9666667,
+  // +CPU(worker) 1 - 0.1 + 0.1 x 4/5 = 0.98.
+  observe_cores(m, 2, 1, 2, 4, 0.1418018);
+  CHECK(cpu_step_ratio(m, 2, 1, 2, 4, 3, 4) == Approx(0.9666667).epsilon(1e-6));
+  CHECK(cpu_step_ratio(m, 2, 1, 2, 4, 2, 5) == Approx(0.98).epsilon(1e-12));
+  // Then measured with 3 cores per server: 0.1386010 s (two measurements there, mean
+  // (0.1386 + 0.138602) / 2). Going back from 3 to 2 is the ratio of the means:
+  // 0.1418018 / 0.1386010 = 1.0230937. From 3 to 4 the share is fitted from the time at 2:
+  // f = (1 - 0.1418018 / 0.1386010) / (1 - 3/2) = 0.0461873, ratio 1 - f + f x 3/4 = 0.9884532.
+  observe_cores(m, 2, 1, 3, 4, 0.1386);
+  observe_cores(m, 2, 1, 3, 4, 0.138602);
+  CHECK(cpu_step_ratio(m, 2, 1, 3, 4, 2, 4) == Approx(1.0230937).epsilon(1e-6));
+  CHECK(cpu_step_ratio(m, 2, 1, 3, 4, 4, 4) == Approx(0.9884532).epsilon(1e-6));
+  // The worker's share has no second count measured: the prior, 1 - 0.1 + 0.1 x 4/5.
+  CHECK(cpu_step_ratio(m, 2, 1, 3, 4, 3, 5) == Approx(0.98).epsilon(1e-12));
+  // Another shape (3 workers) has nothing measured: 1.
+  CHECK(cpu_step_ratio(m, 3, 1, 3, 4, 4, 4) == 1.0);
+}
+
 TEST_CASE("+CPU(ps) and +CPU(worker): remaining service after one more core, by hand",
           "[aiturbo][cpu]") {
-  // Analytic scaling, ResNet-50 (M = 102.4e6 bytes, 0.128 s, overlap 0.8) on 2 V100 of one node,
-  // 1 PS (tests/cpu_phases_test.cpp). exposed = 0.2 comm + max(0, 0.8 comm - 0.0853333), comm =
-  // 0.0129949 (wire) + (2 + 4) M / (c_ps x 6.3984e9) + 2 M / (c_w x 6.3984e9):
-  //   c_ps 1, no c_w: step 0.1516856;  c_ps 2: 0.1402014 (ratio 0.9242894)
-  //   c_ps 2, c_w 4:  step 0.1418018;  c_ps 3, c_w 4: update 0.0320080, step 0.1386010 (ratio
-  //   0.9774276); c_ps 2, c_w 5: copies 0.0064016, step 0.1414817 (ratio 0.9977428)
-  // The pause: a TensorFlow restart, 30 + 4 x 102.4e6 / 1e9 = 30.4096 s.
-  // V = 100 s at (1, -): +CPU(ps) 100 x 0.9242894 + 30.4096 = 122.8385 (a loss); no +CPU(worker)
-  // (no cores per worker asked: the copies are not modelled).
-  // V = 10,000 s at (2, 4): +CPU(ps) 9774.2765 + 30.4096 = 9804.6861 (a gain of 195 s);
-  // +CPU(worker) 9977.4276 + 30.4096 = 10007.8372 (a loss: the copies are a small part).
-  RuntimeConfig cfg;
-  cfg.scaling = "analytic";
-  CpuMoves one{}, two{};
-  double pause = 0, ratio = 0;
+  // ResNet-50 on 2 V100 of one node, 1 PS of 1 core, no cores per worker. At 10 s the policy has
+  // measured its step at (1, -) only: +CPU(ps) estimates 1 - 0.1 + 0.1 x 1/2 = 0.95 of it. V =
+  // 100 s and a pause of 30 s: 100 x 0.95 + 30 = 125 (a loss). No +CPU(worker): no cores per
+  // worker asked (the copies are not modelled). The runtime's scaling is not read: the same
+  // under linear scaling.
+  CpuMoves one{};
   ScriptedRun a("nodes:\n  - {count: 1, devices: {V100: 8}}\n",
                 "id,submit_s,workers,iterations,model,ps,ps_cpus\na,0,2,1000,resnet50,1,1\n",
                 {{0, [](Control& c) { c.start(0, device_range(0, 2)); }},
-                 {10'000'000,
-                  [&](Control& c) {
-                    pause = cpu_resize_pause_s(c, 0);
-                    ratio = cpu_step_ratio(c, 0, 2, 0);
-                    one = cpu_moves(c, 0, 100, pause);
-                  }}},
-                cfg);
+                 {10'000'000, [&](Control& c) {
+                    CoreModel m;
+                    observe_cores(m, 2, 1, c.ps_cores(0), c.worker_cores(0),
+                                  c.measured_iteration_s(0));
+                    one = cpu_moves(c, 0, m, 100, 30);
+                  }}});
   a.run();
-  CHECK(pause == Approx(30.4096).epsilon(1e-12));
-  CHECK(ratio == Approx(0.9242894).epsilon(1e-6));
-  CHECK(one.add_ps_cpu == Approx(122.8385).epsilon(1e-6));
+  CHECK(one.add_ps_cpu == Approx(125).epsilon(1e-12));
   CHECK(one.add_worker_cpu == kNoMove);
-  ScriptedRun b("nodes:\n  - {count: 1, devices: {V100: 8}}\n",
-                "id,submit_s,workers,iterations,model,ps,ps_cpus,cpus_per_worker\n"
-                "a,0,2,1000,resnet50,1,2,4\n",
-                {{0, [](Control& c) { c.start(0, device_range(0, 2)); }},
-                 {10'000'000, [&](Control& c) { two = cpu_moves(c, 0, 10000, 30.4096); }}},
-                cfg);
-  b.run();
-  CHECK(two.add_ps_cpu == Approx(9804.6861).epsilon(1e-6));
-  CHECK(two.add_worker_cpu == Approx(10007.8372).epsilon(1e-6));
-  // Under linear scaling (the default) cores change no speed: ratio 1, the move only pauses.
-  CpuMoves linear{};
-  ScriptedRun l("nodes:\n  - {count: 1, devices: {V100: 8}}\n",
-                "id,submit_s,workers,iterations,model,ps,ps_cpus\na,0,2,1000,resnet50,1,1\n",
-                {{0, [](Control& c) { c.start(0, device_range(0, 2)); }},
-                 {10'000'000, [&](Control& c) { linear = cpu_moves(c, 0, 100, 30.4096); }}});
-  l.run();
-  CHECK(linear.add_ps_cpu == Approx(130.4096).epsilon(1e-12));
+}
+
+TEST_CASE("aiturbo's pauses: the mean observed by model, else by any job, else the prior",
+          "[aiturbo][cpu]") {
+  PauseLog log;
+  CHECK(log.estimate(3, PauseKind::kResize) == kPausePrior_s);
+  // A resize of a job of model 3 asked at 10 s ends at 15 s: 5 s. Another at 100 s ends at
+  // 135 s: 35 s. Model 3: (5 + 35) / 2 = 20; model 4, never seen: every job's mean, 20 too.
+  log.issued(0, 3, PauseKind::kResize, 10'000'000);
+  log.done(0, 15'000'000);
+  log.issued(1, 3, PauseKind::kResize, 100'000'000);
+  log.done(1, 135'000'000);
+  CHECK(log.estimate(3, PauseKind::kResize) == Approx(20));
+  CHECK(log.estimate(4, PauseKind::kResize) == Approx(20));
+  // A change of cores of model 4 (40 s): its own mean for model 4, the resizes' untouched.
+  log.issued(2, 4, PauseKind::kCores, 0);
+  log.done(2, 40'000'000);
+  CHECK(log.estimate(4, PauseKind::kCores) == Approx(40));
+  CHECK(log.estimate(3, PauseKind::kCores) == Approx(40));
+  CHECK(log.estimate(4, PauseKind::kResize) == Approx(20));
+  // An action that ends for a job with no move issued (a start, a suspend) observes nothing; a
+  // job that left with a move pending neither.
+  log.done(5, 50'000'000);
+  log.issued(6, 3, PauseKind::kResize, 0);
+  log.forget(6);
+  log.done(6, 1'000'000'000);
+  CHECK(log.estimate(3, PauseKind::kResize) == Approx(20));
 }

@@ -97,8 +97,8 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   ScratchDir dir;
   std::string file = dir.write("e.yaml", kBase);
   // Every runtime key away from its default (runtime_config.h: 0, 5, 5, 10, 5, 1, 5 s; 2 and 4
-  // jobs; 0.52; 60 s; 2.5 and 0.8; no curves by type; no pairs file; contention off; 30 and
-  // 1 s, linear, flat, 1 GB/s).
+  // jobs; 0.52; 60 s; no observation noise; 2.5 and 0.8; no curves by type; no pairs file;
+  // contention off; 30 and 1 s, linear, flat, 1 GB/s).
   Experiment e = load_experiment(
       ExperimentInputs{file,
                        {{"costs.start_s", "1"},
@@ -112,6 +112,7 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
                         {"runtime.max_timeslice_jobs", "1"},
                         {"runtime.default_gpu_util", "1"},
                         {"runtime.profile_s", "90"},
+                        {"runtime.observe.noise", "0.05"},
                         {"runtime.interference.slope", "0"},
                         {"runtime.interference.onset", "1.5"},
                         {"runtime.interference.by_type", "{K80: {slope: 1}}"},
@@ -136,6 +137,7 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   CHECK(r.interference.slope == 0);
   CHECK(r.interference.onset == 1.5);
   CHECK(r.profile_s == 90);
+  CHECK(r.observe_noise == 0.05);
   // K80's own curve: the given slope, the onset of the default curve set above.
   auto k80 = find_device_type(e.cluster.types, "K80");
   REQUIRE(k80);
@@ -149,13 +151,14 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   CHECK(r.scaling == "analytic");
   CHECK(r.resize == "live");
   CHECK(r.checkpoint_gb_s == 2.5);
-  // The table has exactly these 41 keys (the runtime's, its interference model's and the
+  // The table has exactly these 42 keys (the runtime's, its interference model's and the
   // failure model's), and run.yaml records each one's value.
   RuntimeConfig copy = e.runtime;
-  CHECK(runtime_keys(copy).size() == 41);
+  CHECK(runtime_keys(copy).size() == 42);
   CHECK(e.resolved["runtime"]["scaling"].as<std::string>() == "analytic");
   CHECK(e.resolved["runtime"]["resize"].as<std::string>() == "live");
   CHECK(e.resolved["runtime"]["profile_s"].as<double>() == 90);
+  CHECK(e.resolved["runtime"]["observe"]["noise"].as<double>() == 0.05);
   CHECK(e.resolved["runtime"]["interference"]["by_type"]["K80"]["slope"].as<double>() == 1);
   CHECK(e.resolved["costs"]["resize_s"].as<double>() == 6);
   CHECK(e.resolved["costs"]["set_share_s"].as<double>() == 9);

@@ -154,13 +154,19 @@ TEST_CASE("elastic-kubeflow: a head that cannot fit even after shrinking blocks 
   CHECK(fit.end("h") == 150);
 }
 
-TEST_CASE("elastic-kubeflow's auto-tuner picks the parameter servers from the scaling model",
+TEST_CASE("elastic-kubeflow's auto-tuner steps the parameter servers by what it measured",
           "[elastic-kubeflow][ps]") {
   // Two nodes of 4 V100; one vgg16 job of 2 workers x 4 GPUs (one per node), 1 server, 1000
-  // iterations, analytic scaling, live resizes. tests/elastic_resize_test.cpp works out its
-  // step: 0.4009707 s with 1 server, 0.2238187 s with 2 (one per node); 1 to its workers (2)
-  // are tried. At 0 it starts and is tuned to 2 at once: 1 s pause, then 1000 x 0.2238187 =
-  // 223.8187 s: ends at 224.8187 s.
+  // iterations, analytic scaling, live resizes (1 s). The runtime's steps (worked in
+  // tests/elastic_resize_test.cpp): 0.4009707 s with 1 server, 0.2238187 s with 2.
+  // The tuner sees only what it measures. Its speed model's prior: t0 = 0.140 s (the zoo's V100
+  // time) x 2 requested workers = 0.28, t1 = t2 = 0. At 0 it measures 0.4009707 s at (w 2, p 1):
+  // x = (1/2, 1, 1), |x|^2 = 2.25, ridge lambda = 0.5 x 2.25 / 3 = 0.375; the fit is the prior
+  // plus x (T - x.prior) / (lambda + |x|^2) = x (0.4009707 - 0.14) / 2.625 = x 0.0994174:
+  // theta = (0.3297087, 0.0994174, 0.0994174). Two servers predict 0.3297087/2 + 0.0994174 +
+  // 0.0994174/2 = 0.3139805 s < 0.99 x 0.4009707: set_ps(2) at 0 (p 3 is above w = 2). After the
+  // 1 s pause it measures 0.2238187 s; its one neighbour (1 server) was measured slower: it
+  // stays. 1000 x 0.2238187 = 223.8187 s after the pause: ends at 224.8187 s.
   RuntimeConfig c;
   c.scaling = "analytic";
   c.resize = "live";
@@ -168,6 +174,7 @@ TEST_CASE("elastic-kubeflow's auto-tuner picks the parameter servers from the sc
         "id,submit_s,workers,gpus_per_worker,iterations,model,ps\na,0,2,4,1000,vgg16,1\n", c,
         "{tune_ps: true}");
   CHECK(r.state.ps(0) == 2);
+  CHECK(r.state.jobs[0].resizes == 1); // tuned once, not back
   CHECK(r.end("a") == Approx(224.8187).margin(1e-3));
 }
 

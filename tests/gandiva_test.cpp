@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 #include <sys/wait.h>
 
@@ -127,16 +128,66 @@ TEST_CASE("exact slices rotate through three jobs in turn", "[gandiva][timeslice
 
 TEST_CASE("gandiva packs two low-utilization jobs and keeps them packed when it pays",
           "[gandiva][packing]") {
-  // a (util 0.4) and b (util 0.5), 100 s each, on one GPU. At 0 they time-slice; both run, so
-  // introspection knows their solo rates (sliced rate x 2 / (59/60) = 1 iteration/s). 0.4 + 0.5
-  // = 0.9 <= pack_util_limit 1.0: both are suspended (5 s, to 5) and packed (resume 5 s, to 10).
-  // Packed, U = 0.9: slowdown 1 + 2.5 (0.9 - 0.8) = 1.25, each at 0.8 of its speed. Measured:
-  // 0.8 + 0.8 = 1.6 >= time-slicing's 59/60: kept. 100 iterations at 0.8/s: both end at
-  // 10 + 125 = 135 s (time-slicing alone would end both at 100 x 120/59 = 203.4 s).
+  // a (util 0.4) and b (util 0.5), 100 s each, on one GPU. At 0 they time-slice, each at
+  // (1/2)(59/60) = 59/120 of its speed; introspection knows their solo rates (sliced rate x 2 /
+  // (59/60) = 1 iteration/s), but their utilization only once the profiler has watched each for
+  // profile_s = 60 s in its own turns, 59/120 of the time: at 60 x 120/59 = 122.033899 s
+  // (rounded up to the microsecond), with 60 iterations done. 0.4 + 0.5 = 0.9 <= pack_util_limit
+  // 1.0: both are suspended (5 s) and packed (resume 5 s), from 132.033899 s. Packed, U = 0.9:
+  // slowdown 1 + 2.5 (0.9 - 0.8) = 1.25, each at 0.8 of its speed. Measured: 0.8 + 0.8 = 1.6 >=
+  // time-slicing's 59/60: kept. 40 iterations at 0.8/s: both end at 132.033899 + 50 =
+  // 182.033899 s (time-slicing alone would end both at 100 x 120/59 = 203.4 s).
   Run r(kOneGpu, "id,submit_s,workers,duration_s,gpu_util\na,0,1,100,0.4\nb,0,1,100,0.5\n",
         "gandiva", "{}", costs(5, 5));
-  CHECK(r.end("a") == Approx(135).margin(1e-6));
-  CHECK(r.end("b") == Approx(135).margin(1e-6));
+  CHECK(r.end("a") == Approx(60.0 * 120 / 59 + 10 + 50).margin(2e-6));
+  CHECK(r.end("b") == Approx(60.0 * 120 / 59 + 10 + 50).margin(2e-6));
+  CHECK(r.job("a").packed);
+}
+
+namespace {
+
+// The first decision at which job 0 runs packed, and job 0's measured utilization at each
+// decision.
+class PackWatch final : public RunObserver {
+public:
+  void on_decided(const View& view) override {
+    util_at.emplace_back(view.now(), view.measured_gpu_util(0));
+    if (packed_at < 0 && view.state(0).packed && view.state(0).status == JobStatus::kRunning)
+      packed_at = view.now();
+  }
+  SimTime packed_at = -1;
+  std::vector<std::pair<SimTime, std::optional<double>>> util_at;
+};
+
+} // namespace
+
+TEST_CASE("gandiva packs only once the profiler has measured both jobs for profile_s",
+          "[gandiva][packing][profile]") {
+  // a (util 0.4) and b (0.5), on the one V100, take turns from 0 with no switching cost (switch
+  // 0, suspend and resume 0): the profiler watches each in its own turns, half of the time, so
+  // each has 59 s of measurement at 118 s and 60 s = runtime.profile_s at 120 s. c arrives at 118
+  // s on the K80 (a decision then): a's utilization is still unknown and the pair stays sliced.
+  // At 120 s (the wake-up Gandiva asked for) both are known, 0.4 + 0.5 <= 1: packed at 120 s.
+  RuntimeConfig cfg = costs(0, 0);
+  cfg.costs.switch_s = 0;
+  PackWatch watch;
+  Run r("nodes:\n  - {count: 1, devices: {V100: 1}}\n  - {count: 1, devices: {K80: 1}}\n",
+        "id,submit_s,workers,duration_s,gpu_util,device_type\na,0,1,300,0.4,V100\n"
+        "b,0,1,300,0.5,V100\nc,118,1,10,0.3,K80\n",
+        "gandiva", "{}", cfg, &watch);
+  CHECK(watch.packed_at == 120'000'000);
+  bool decided_at_118 = false;
+  for (const auto& [t, util] : watch.util_at) {
+    if (t == 118'000'000) {
+      decided_at_118 = true;
+      CHECK_FALSE(util.has_value()); // 59 s of measurement
+    }
+    if (t == 120'000'000) {
+      REQUIRE(util.has_value()); // 60 s
+      CHECK(*util == Approx(0.4));
+    }
+  }
+  CHECK(decided_at_118);
   CHECK(r.job("a").packed);
 }
 

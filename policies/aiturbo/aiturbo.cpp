@@ -22,13 +22,13 @@
 #include "policies/aiturbo/borda.h"
 #include "policies/aiturbo/cpu_moves.h"
 #include "policies/aiturbo/moves.h"
-#include "policies/aiturbo/speed_model.h"
+#include "policies/aiturbo/pauses.h"
 #include "policies/aiturbo/step_model.h"
 #include "policies/placement.h"
 #include "policies/priority_pass.h"
+#include "policies/speed_model.h"
 #include "sim/engine/error.h"
 #include "sim/runtime/ps_placement.h"
-#include "sim/runtime/resize_cost.h"
 #include "workloads/learn/predictability_classifier.h"
 
 #include <fmt/format.h>
@@ -66,6 +66,7 @@ struct Track {
   std::uint64_t fitted = 0; // samples the fit has seen
   bool predictable = false;
   SpeedModel speed;
+  CoreModel cores;        // its measured times by cores per server and per worker (cpu_moves.h)
   SimTime last_move = -1; // the last resize or set_ps; -1 = never
   bool live = false;      // arrived, not finished: in live_
   bool held = false;      // in holders_
@@ -97,6 +98,7 @@ public:
   void on_finish(JobId j, const View& view) override {
     // Left in live_ until half of it is finished jobs, then dropped together.
     tracks_[j].live = false;
+    pauses_.forget(j);
     --live_count_;
     if (2 * live_count_ < live_.size())
       std::erase_if(live_, [&](JobId k) { return !tracks_[k].live; });
@@ -105,7 +107,10 @@ public:
     demand_ -= view.request(j).devices();
     changed_ = true;
   }
-  void on_action_done(JobId, const View&) override { changed_ = true; }
+  void on_action_done(JobId j, const View& view) override {
+    pauses_.done(j, view.now()); // the end of a move's pause, if it was one of the moves
+    changed_ = true;
+  }
 
   void schedule(Control& c) override {
     const bool round = c.now() >= wake_;
@@ -206,8 +211,11 @@ private:
   void update(const View& v, JobId j) {
     Track& t = tracks_[j];
     const JobState& st = v.state(j);
-    if (st.status == JobStatus::kRunning && v.measured_iteration_s(j) > 0)
+    if (st.status == JobStatus::kRunning && v.measured_iteration_s(j) > 0) {
       observe_speed(t.speed, st.workers, v.ps(j), v.measured_iteration_s(j));
+      observe_cores(t.cores, st.workers, v.ps(j), v.ps_cores(j), v.worker_cores(j),
+                    v.measured_iteration_s(j));
+    }
     if (!v.has_loss_curve(j)) return;
     const std::uint64_t n = v.loss_samples(j);
     if (n == t.fitted || n < 3) return;
@@ -332,9 +340,8 @@ private:
       const SimTime moved = tracks_[j].last_move;
       if (!tracks_[j].predictable || (moved >= 0 && c.now() - moved < from_seconds(o_.interval_s)))
         return;
-      const double pause = resize_cost_s(c.config(), r.model < c.perf().traffic.size()
-                                                         ? c.perf().traffic[r.model].model_bytes
-                                                         : 0.0);
+      // The pause a move will likely cost, from the pauses of the moves made so far.
+      const double pause = pauses_.estimate(r.model, PauseKind::kResize);
       JobService s;
       s.job = j;
       s.v = remaining_s(c, j, st.workers, c.ps(j));
@@ -346,8 +353,10 @@ private:
         s.add_ps = remaining_s(c, j, st.workers, c.ps(j) + 1) + pause;
       if (c.ps(j) > 1 && ps_shards_fit(c, j, c.ps(j) - 1))
         s.remove_ps = remaining_s(c, j, st.workers, c.ps(j) - 1) + pause;
-      // +CPU(ps), +CPU(worker): the speed model's time scaled by the analytic model's CPU phases.
-      const CpuMoves cpu = cpu_moves(c, j, s.v, cpu_resize_pause_s(c, j));
+      // +CPU(ps), +CPU(worker): the speed model's time scaled by the step-time ratio estimated
+      // from what the job measured at its cores (cpu_moves.h).
+      const CpuMoves cpu =
+          cpu_moves(c, j, tracks_[j].cores, s.v, pauses_.estimate(r.model, PauseKind::kCores));
       s.add_ps_cpu = cpu.add_ps_cpu;
       s.add_worker_cpu = cpu.add_worker_cpu;
       services_.push_back(s);
@@ -391,6 +400,12 @@ private:
         tracks_[m.job].last_move = c.now();
         break;
       }
+      }
+      // A move made pauses the job (its status leaves kRunning until on_action_done): observed.
+      if (c.state(m.job).status != JobStatus::kRunning) {
+        const bool cores = m.move == Move::kAddPsCpu || m.move == Move::kAddWorkerCpu;
+        pauses_.issued(m.job, c.request(m.job).model,
+                       cores ? PauseKind::kCores : PauseKind::kResize, c.now());
       }
     }
   }
@@ -442,6 +457,7 @@ private:
   Options o_;
   std::vector<AiturboPrediction>* log_; // null: not recording
   std::vector<Track> tracks_;
+  PauseLog pauses_;            // what the moves made so far paused their jobs (pauses.h)
   std::vector<JobId> live_;    // arrived jobs in id order, finished ones until dropped
   std::size_t live_count_ = 0; // the live ones (Track::live)
   std::set<JobId> holders_;

@@ -2,42 +2,61 @@
 
 #include "policies/aiturbo/moves.h"
 #include "sim/runtime/ps_placement.h"
-#include "sim/runtime/resize_cost.h"
-#include "sim/runtime/scaling_model.h"
+
+#include <algorithm>
 
 namespace dlsim {
 
-double cpu_step_ratio(const View& v, JobId j, double ps_cores, double worker_cores) {
-  const JobState& st = v.state(j);
-  const JobRequest& r = v.request(j);
-  const PerfTable& perf = v.perf();
-  if (v.config().scaling != "analytic" || st.devices.empty() || r.model >= perf.traffic.size() ||
-      !(perf.traffic[r.model].model_bytes > 0)) {
-    return 1.0;
+namespace {
+
+const CoreSample* find_sample(const CoreModel& m, std::uint32_t w, std::uint32_t p, double ps_c,
+                              double worker_c) {
+  for (const CoreSample& s : m.samples) {
+    if (s.workers == w && s.ps == p && s.ps_cores == ps_c && s.worker_cores == worker_c) return &s;
   }
-  const PerfTable::Traffic& t = perf.traffic[r.model];
-  ScalingPlacement p = scaling_placement(v.cluster(), st, v.ps(j));
-  p.devices_per_worker = r.devices_per_worker;
-  const double compute = perf.iter_time(r.model, st.type);
-  p.ps_cores = v.ps_cores(j);
-  p.worker_cores = v.worker_cores(j);
-  const double now = analytic_step_s(compute, t.model_bytes, t.comm_overlap, p);
-  p.ps_cores = ps_cores;
-  p.worker_cores = worker_cores;
-  const double then = analytic_step_s(compute, t.model_bytes, t.comm_overlap, p);
-  return now > 0 ? then / now : 1.0;
+  return nullptr;
 }
 
-double cpu_resize_pause_s(const View& v, JobId j) {
-  RuntimeConfig restart = v.config();
-  restart.resize = "checkpoint";
-  const JobRequest& r = v.request(j);
-  const PerfTable& perf = v.perf();
-  return resize_cost_s(restart,
-                       r.model < perf.traffic.size() ? perf.traffic[r.model].model_bytes : 0.0);
+} // namespace
+
+void observe_cores(CoreModel& m, std::uint32_t workers, std::uint32_t ps, double ps_cores,
+                   double worker_cores, double seconds) {
+  for (CoreSample& s : m.samples) {
+    if (s.workers == workers && s.ps == ps && s.ps_cores == ps_cores &&
+        s.worker_cores == worker_cores) {
+      ++s.count;
+      s.mean_s += (seconds - s.mean_s) / s.count;
+      return;
+    }
+  }
+  m.samples.push_back({workers, ps, ps_cores, worker_cores, seconds, 1});
 }
 
-CpuMoves cpu_moves(const View& v, JobId j, double v_now, double pause_s) {
+double cpu_step_ratio(const CoreModel& m, std::uint32_t workers, std::uint32_t ps, double ps_now,
+                      double worker_now, double ps_then, double worker_then) {
+  const CoreSample* now = find_sample(m, workers, ps, ps_now, worker_now);
+  if (now == nullptr || !(now->mean_s > 0)) return 1.0;
+  if (const CoreSample* then = find_sample(m, workers, ps, ps_then, worker_then))
+    return then->mean_s / now->mean_s;
+  const bool ps_kind = ps_then != ps_now;
+  const double c = ps_kind ? ps_now : worker_now;
+  const double c_then = ps_kind ? ps_then : worker_then;
+  if (!(c > 0) || !(c_then > 0)) return 1.0;
+  double sum = 0;
+  int n = 0;
+  for (const CoreSample& s : m.samples) {
+    if (s.workers != workers || s.ps != ps) continue;
+    const double other = ps_kind ? s.worker_cores : s.ps_cores;
+    const double cores = ps_kind ? s.ps_cores : s.worker_cores;
+    if (other != (ps_kind ? worker_now : ps_now) || cores == c || !(cores > 0)) continue;
+    sum += std::clamp((1.0 - s.mean_s / now->mean_s) / (1.0 - c / cores), 0.0, 1.0);
+    ++n;
+  }
+  const double f = n > 0 ? sum / n : kCpuSharePrior;
+  return 1.0 - f + f * c / c_then;
+}
+
+CpuMoves cpu_moves(const View& v, JobId j, const CoreModel& m, double v_now, double pause_s) {
   CpuMoves out{kNoMove, kNoMove};
   const JobState& st = v.state(j);
   const JobRequest& r = v.request(j);
@@ -47,11 +66,15 @@ CpuMoves cpu_moves(const View& v, JobId j, double v_now, double pause_s) {
   const double worker_now = v.worker_cores(j);
   if (ps_cores && ps_now + 1 <= 1024 &&
       !check_ps_cores(v, j, st.devices, shards, ps_now + 1, worker_now, true)) {
-    out.add_ps_cpu = v_now * cpu_step_ratio(v, j, ps_now + 1, worker_now) + pause_s;
+    out.add_ps_cpu =
+        v_now * cpu_step_ratio(m, st.workers, v.ps(j), ps_now, worker_now, ps_now + 1, worker_now) +
+        pause_s;
   }
   if (worker_now > 0 && worker_now + 1 <= 1024 &&
       !check_ps_cores(v, j, st.devices, shards, ps_now, worker_now + 1, true)) {
-    out.add_worker_cpu = v_now * cpu_step_ratio(v, j, ps_now, worker_now + 1) + pause_s;
+    out.add_worker_cpu =
+        v_now * cpu_step_ratio(m, st.workers, v.ps(j), ps_now, worker_now, ps_now, worker_now + 1) +
+        pause_s;
   }
   return out;
 }

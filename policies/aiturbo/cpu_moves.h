@@ -1,18 +1,44 @@
 // AITurbo's +CPU(ps) and +CPU(worker) moves (slides 20-21; docs/aiturbo.md#resource-adjustment):
 // how much one more core per parameter server or per worker would change a running job's time
-// per iteration, from the analytic model's CPU phases (docs/scaling.md#cpu-cores-of-ps-and-
-// workers) at the job's placement, and whether its nodes hold the cores.
+// per iteration, estimated from the times it measured at the cores it ran with, and whether its
+// nodes hold the cores.
 #pragma once
 
 #include "sim/runtime/view.h"
 
+#include <cstdint>
+#include <vector>
+
 namespace dlsim {
 
-// The analytic model's step time of running job j at its placement with `ps_cores` per shard and
-// `worker_cores` per worker, over the same with its cores now: what the speed model's time per
-// iteration is multiplied by. 1 when the runtime leaves cores out of a job's speed (scaling not
-// analytic, or a model without traffic facts).
-double cpu_step_ratio(const View& v, JobId j, double ps_cores, double worker_cores);
+// What the policy measured of one job: its mean time per iteration at each (workers, servers,
+// cores per server, cores per worker) it ran at.
+struct CoreSample {
+  std::uint32_t workers = 0, ps = 0;
+  double ps_cores = 0, worker_cores = 0;
+  double mean_s = 0;
+  std::uint32_t count = 0;
+};
+struct CoreModel {
+  std::vector<CoreSample> samples;
+};
+void observe_cores(CoreModel& m, std::uint32_t workers, std::uint32_t ps, double ps_cores,
+                   double worker_cores, double seconds);
+
+// Before a job has run at two core counts of a kind, the share of its step that kind's cores do
+// (the part that would shrink as c / c' with c' cores instead of c): an estimate, not a
+// measurement; plausible 0 to 0.3 for a PS job's aggregation and update or its workers' copies.
+constexpr double kCpuSharePrior = 0.1;
+
+// The estimated step time at (w, p) with `ps_then` cores per server and `worker_then` per worker,
+// over the one measured with the cores now (one of the two changes):
+// - the ratio of the two measured means when the job ran at both;
+// - else 1 - f + f c / c', c the changed kind's cores now and c' then, with f its share of the
+//   step fitted from a time measured at another count c'' of that kind (the rest as now):
+//   f = (1 - T'' / T) / (1 - c / c''), within [0, 1], the mean over such counts; kCpuSharePrior
+//   when there is none; 1 when nothing is measured at the cores now.
+double cpu_step_ratio(const CoreModel& m, std::uint32_t workers, std::uint32_t ps, double ps_now,
+                      double worker_now, double ps_then, double worker_then);
 
 // Remaining service after one more core per PS (+CPU(ps)) and per worker (+CPU(worker)), given
 // the remaining service v_now at the job's cores now and the pause a change costs; kNoMove when
@@ -22,10 +48,6 @@ struct CpuMoves {
   double add_ps_cpu;
   double add_worker_cpu;
 };
-CpuMoves cpu_moves(const View& v, JobId j, double v_now, double pause_s);
-
-// The pause of a change of cores: a TensorFlow restart (Simulation::cpu_resize_cost, the
-// checkpoint-restart of docs/scaling.md#resize-mechanisms whatever runtime.resize is).
-double cpu_resize_pause_s(const View& v, JobId j);
+CpuMoves cpu_moves(const View& v, JobId j, const CoreModel& m, double v_now, double pause_s);
 
 } // namespace dlsim

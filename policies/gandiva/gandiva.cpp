@@ -166,9 +166,11 @@ private:
     }
   }
 
+  // The next slice end (exact slices) or the next time the profiler will have measured a pair
+  // that may pack (State::profiling).
   void request_wakeup(Control& control) {
-    if (!st_.opt.exact_slices) return;
-    SimTime next = next_slice_end(control, st_);
+    SimTime next = st_.opt.exact_slices ? next_slice_end(control, st_) : kNever;
+    if (packing() && !st_.profiling.empty()) next = std::min(next, st_.profiling.top().first);
     if (next == kNever || next == wake_) return;
     wake_ = next;
     control.wake_at(next);

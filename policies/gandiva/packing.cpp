@@ -4,6 +4,7 @@
 #include "policies/gandiva/groups.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace dlsim::gandiva {
 
@@ -25,8 +26,11 @@ bool to_judge(const View& view, const Group& g) {
 }
 
 // Two time-sliced members that both run, both measured alone, never packed and found worse,
-// whose GPU utilization and memory allow running them at once.
-bool may_pack(const State& st, const View& view, const Group& g) {
+// whose GPU utilization as the profiler measured it (View::measured_gpu_util: unknown until it
+// has watched each for runtime.profile_s) and memory allow running them at once. A pair that
+// waits only for its measurements is noted with the time they will be known
+// (State::profiling), when try_packing looks at it again.
+bool may_pack(State& st, const View& view, const Group& g) {
   if (g.mode != Mode::kSlice || g.grown || g.converting || g.members.size() != 2) return false;
   JobId a = g.members[0];
   JobId b = g.members[1];
@@ -35,9 +39,16 @@ bool may_pack(const State& st, const View& view, const Group& g) {
   if (st.rejected_pairs.count(pair_of(g))) return false;
   const RequestDetails& da = view.details(a);
   const RequestDetails& db = view.details(b);
-  if (da.gpu_util + db.gpu_util > st.opt.pack_util_limit + 1e-9) return false;
   double cap = view.cluster().types[g.type].memory_gb;
-  return !(cap > 0 && da.gpu_mem_gb + db.gpu_mem_gb > cap + 1e-9);
+  if (cap > 0 && da.gpu_mem_gb + db.gpu_mem_gb > cap + 1e-9) return false;
+  const std::optional<double> ua = view.measured_gpu_util(a);
+  const std::optional<double> ub = view.measured_gpu_util(b);
+  if (!ua || !ub) {
+    const SimTime known = std::max(view.profiled_at(a), view.profiled_at(b));
+    if (known != kNever) st.profiling.emplace(known, g.id);
+    return false;
+  }
+  return *ua + *ub <= st.opt.pack_util_limit + 1e-9;
 }
 
 } // namespace
@@ -77,6 +88,13 @@ void judge_packs(Control& control, State& st) {
 
 void try_packing(Control& control, State& st) {
   if (control.config().max_jobs_per_device < 2) return;
+  // Pairs whose utilization the profiler knows by now are looked at again (groups_where sees
+  // only groups touched or marked since its last walk).
+  while (!st.profiling.empty() && st.profiling.top().first <= control.now()) {
+    const std::uint32_t gid = st.profiling.top().second;
+    st.profiling.pop();
+    if (st.groups.find_live(gid) != nullptr) st.touch(gid);
+  }
   auto test = [&st](const View& view, const Group& g) { return may_pack(st, view, g); };
   for (std::uint32_t gid : st.groups_where(control, State::kPack, test)) {
     Group& g = st.groups.at(gid);

@@ -1,8 +1,6 @@
 // Gandiva's group table: which devices each group reserves, who is in it.
 #include "policies/gandiva/state.h"
 
-#include "sim/runtime/rate_model.h"
-
 #include <algorithm>
 
 namespace dlsim::gandiva {
@@ -125,7 +123,9 @@ std::vector<std::uint32_t>& State::take_settle_groups(const View& view) {
 }
 
 double slice_efficiency(const View& view, const Options& opt) {
-  return timeslice_efficiency(view.config().costs.switch_s, opt.slice_s);
+  // Gandiva performs the switches itself and times them; check_config refuses a slice not
+  // longer than the switch.
+  return 1.0 - view.config().costs.switch_s / opt.slice_s;
 }
 
 bool is_parked(JobStatus s) {

@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <optional>
+#include <queue>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -163,6 +165,12 @@ public:
   GroupTable groups;                                 // by id: creation order
   std::set<std::pair<std::uint64_t, JobId>> waiting; // arrived, in no group: arrival order
   std::set<std::pair<JobId, JobId>> rejected_pairs;  // packed once, measured worse
+  // Sliced pairs that may pack but for their utilization, not measured yet: (when the profiler
+  // will know both (View::profiled_at), group), earliest first; a group may be listed more than
+  // once. A decision is asked for the earliest.
+  std::priority_queue<std::pair<SimTime, std::uint32_t>,
+                      std::vector<std::pair<SimTime, std::uint32_t>>, std::greater<>>
+      profiling;
 
   void ensure_sizes(const View& view);
   JobNote& note(JobId j) { return notes_[j]; }
@@ -277,7 +285,8 @@ private:
   std::vector<std::uint32_t> marked_, merged_;  // its scratch (storage kept)
 };
 
-// Fraction of a sliced device's time spent computing (one switch per slice).
+// Fraction of a sliced device's time spent computing (one switch per slice): 1 - switch / slice,
+// with the switch as Gandiva times its own suspend-and-resume of a turn (costs.switch_s).
 double slice_efficiency(const View& view, const Options& opt);
 // True when a job holds no devices and waits to be placed (never started, or suspended).
 bool is_parked(JobStatus s);

@@ -2,6 +2,13 @@
 // network model gives it (docs/network.md#iteration-time).
 #pragma once
 
+// The runtime's truth: policies are compiled with DLSIM_POLICY_CODE (policies/CMakeLists.txt), so
+// a policy that includes this header does not build (the ctest policy_cannot_include.*).
+#ifdef DLSIM_POLICY_CODE
+#error                                                                                             \
+    "sim/network/iteration_time.h is the iteration-time model, the runtime's truth: a policy decides from observations (View, observations), never from the runtime's models (docs/architecture.md#the-layers)"
+#endif
+
 #include <algorithm>
 
 namespace dlsim {

@@ -2,6 +2,13 @@
 // times and repair times from seeded streams, checkpoint costs and the Young/Daly interval.
 #pragma once
 
+// The runtime's truth: policies are compiled with DLSIM_POLICY_CODE (policies/CMakeLists.txt), so
+// a policy that includes this header does not build (the ctest policy_cannot_include.*).
+#ifdef DLSIM_POLICY_CODE
+#error                                                                                             \
+    "sim/runtime/failure_model.h is the failure model, the runtime's truth: a policy decides from observations (View, observations), never from the runtime's models (docs/architecture.md#the-layers)"
+#endif
+
 #include "sim/cluster/cluster.h"
 #include "sim/engine/rng.h"
 #include "sim/runtime/failure_config.h"

@@ -9,6 +9,13 @@
 //               x max over the job's devices of device_slowdown(device)
 #pragma once
 
+// The runtime's truth: policies are compiled with DLSIM_POLICY_CODE (policies/CMakeLists.txt), so
+// a policy that includes this header does not build (the ctest policy_cannot_include.*).
+#ifdef DLSIM_POLICY_CODE
+#error                                                                                             \
+    "sim/runtime/rate_model.h is the rate model (time slices, interference, shares), the runtime's truth: a policy decides from observations (View, observations), never from the runtime's models (docs/architecture.md#the-layers)"
+#endif
+
 #include "sim/runtime/sim_state.h"
 
 #include <algorithm>

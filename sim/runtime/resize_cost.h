@@ -2,6 +2,13 @@
 // checkpoint-restart whose cost grows with the model, or Elastic-TensorFlow's live add/remove.
 #pragma once
 
+// The runtime's truth: policies are compiled with DLSIM_POLICY_CODE (policies/CMakeLists.txt), so
+// a policy that includes this header does not build (the ctest policy_cannot_include.*).
+#ifdef DLSIM_POLICY_CODE
+#error                                                                                             \
+    "sim/runtime/resize_cost.h is the resize cost model, the runtime's truth: a policy decides from observations (View, observations), never from the runtime's models (docs/architecture.md#the-layers)"
+#endif
+
 #include "sim/runtime/runtime_config.h"
 
 namespace dlsim {

@@ -90,9 +90,14 @@ struct RuntimeConfig {
   unsigned max_jobs_per_device = 2; // how many jobs `pack` may put on one device
   unsigned max_timeslice_jobs = 4;  // how many jobs may take turns on one device (`timeslice`)
   double default_gpu_util = 0.52; // for jobs with no model and no trace value (Jeon et al. ATC'19)
-  // How long a job must run alone before a policy may read its measured utilization
-  // (View::measured_gpu_util): the "1-min online profiling" baseline of Yeung et al., HotCloud'20.
+  // How long the profiler must watch a job (alone, or in its own time slices) before a policy may
+  // read its measured utilization (View::measured_gpu_util): the "1-min online profiling"
+  // baseline of Yeung et al., HotCloud'20.
   double profile_s = 60;
+  // Relative measurement noise on what policies observe (View::measured_iteration_s,
+  // measured_gpu_util): each reading is multiplied by 1 + observe_noise x u, u uniform in
+  // [-1, 1), a pure function of (the run's seed, job, time) (observe_noise.h). 0: exact readings.
+  double observe_noise = 0;
   // Failures, repairs and periodic checkpoints (failure_config.h, docs/failures.md).
   FailureConfig failures;
 };

@@ -87,10 +87,21 @@ std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
       {.path = "runtime.profile_s",
        .type = KeyType::kSeconds,
        .field = &c.profile_s,
-       .doc = "How long a job runs alone before a policy may read its measured GPU utilization "
+       .doc = "How long the profiler watches a job (alone, or in its own time slices) before a "
+              "policy may read its measured GPU utilization "
               "([runtime.md](runtime.md#what-policies-may-observe); HotCloud'20's 1-min online "
               "profiling).",
        .min = 0},
+      {.path = "runtime.observe.noise",
+       .type = KeyType::kNumber,
+       .field = &c.observe_noise,
+       .doc = "Relative measurement noise on what policies observe: each measured time per "
+              "iteration and utilization is multiplied by 1 + noise x u, u uniform in [-1, 1), "
+              "seeded by the run's seed, the job and the time "
+              "([runtime.md](runtime.md#what-policies-may-observe)). 0 (exact) by default: no "
+              "cited measurement of a profiler's error is used.",
+       .min = 0,
+       .max = 0.9},
       {.path = "runtime.interference.model",
        .type = KeyType::kText,
        .field = &c.interference_model,

@@ -5,6 +5,13 @@
 // changes the rate even with network.contention off.
 #pragma once
 
+// The runtime's truth: policies are compiled with DLSIM_POLICY_CODE (policies/CMakeLists.txt), so
+// a policy that includes this header does not build (the ctest policy_cannot_include.*).
+#ifdef DLSIM_POLICY_CODE
+#error                                                                                             \
+    "sim/runtime/scaling_model.h is the analytic scaling model (step time from compute, communication and CPU phases), the runtime's truth: a policy decides from observations (View, observations), never from the runtime's models (docs/architecture.md#the-layers)"
+#endif
+
 #include "sim/runtime/sim_state.h"
 
 #include <cstdint>

@@ -10,6 +10,7 @@
 #include "sim/runtime/runtime_config.h"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <unordered_map>
@@ -72,10 +73,15 @@ struct SimState {
   std::unordered_map<JobId, std::uint32_t> ps_shards;
   // - a job that has run while another job was running on one of its devices (JobState::
   //   crowded): the time it spent so, in spells that ended, and the start of the current one (-1
-  //   when it is not crowded now). The rest of its run time it ran alone (alone_time).
+  //   when it is not crowded now). The rest of its run time it ran alone (alone_time). Of its
+  //   crowded time, a profiler still measured it during its own turns on time-sliced devices:
+  //   `profiled` of the spells that ended, and `weight` (its share of the current spell, 0 when
+  //   packed) for the current one (profiled_time).
   struct Crowded {
     SimTime time = 0;
     SimTime since = -1;
+    SimTime profiled = 0;
+    double weight = 0;
   };
   std::unordered_map<JobId, Crowded> crowded;
   JobLists lists; // jobs by where they stand, in the order they got there (job_lists.h)
@@ -157,6 +163,30 @@ struct SimState {
       alone -= c.time + (c.since >= 0 ? now - c.since : 0);
     }
     return alone;
+  }
+  // Time a profiler has measured the job's own GPU utilization, up to now: its time alone, plus
+  // its own turns on time-sliced devices (each of k jobs taking turns computes (1 - switch_s /
+  // slice_s) / k of the time, and nvidia-smi reads the device's utilization then as the job's).
+  // Packed and share-controlled spells count nothing: the readings mix the jobs' kernels
+  // (docs/runtime.md#what-policies-may-observe).
+  [[nodiscard]] SimTime profiled_time(JobId j) const {
+    const JobState& job = jobs[j];
+    SimTime t = alone_time(j);
+    if (job.crowded) {
+      const Crowded& c = crowded.at(j);
+      t += c.profiled + (c.since >= 0 ? sliced_credit(now - c.since, c.weight) : 0);
+    }
+    return t;
+  }
+  // The credit of `spell` of crowded running at share `weight` (whole microseconds, rounded).
+  static SimTime sliced_credit(SimTime spell, double weight) {
+    return weight > 0 ? static_cast<SimTime>(std::llround(static_cast<double>(spell) * weight)) : 0;
+  }
+  // The share of the current spell a profiler credits to running job j (1 alone; see Crowded).
+  [[nodiscard]] double profiling_weight(JobId j) const {
+    const JobState& job = jobs[j];
+    if (job.status != JobStatus::kRunning) return 0;
+    return job.crowded && crowded.at(j).since >= 0 ? crowded.at(j).weight : 1.0;
   }
   // Running now, alone on all its devices.
   [[nodiscard]] bool running_alone(JobId j) const {

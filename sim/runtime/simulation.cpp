@@ -502,12 +502,31 @@ void Simulation::update_alone(JobId j, bool running) {
   if (!crowded && !job.crowded) return; // alone, or not running, and never crowded: no entry
   SimState::Crowded& c = s_.crowded[j];
   job.crowded = true;
-  if (crowded == (c.since >= 0)) return;
+  // A profiler's share of the spell (SimState::profiled_time): the least, over the job's
+  // devices, of 1 where it runs alone and (1 - switch_s / slice_s) / k where k jobs take turns;
+  // 0 where jobs run at once.
+  double weight = 0;
+  if (crowded) {
+    weight = 1;
+    for (DeviceId d : job.devices) {
+      const DeviceSlot& slot = s_.slots[d];
+      if (slot.running == 1) continue;
+      weight = slot.sliced == 0
+                   ? 0.0
+                   : std::min(weight, timeslice_efficiency(s_.config.costs.switch_s, slot.slice_s) /
+                                          slot.running);
+      if (weight == 0) break;
+    }
+  }
+  if (crowded == (c.since >= 0) && (!crowded || weight == c.weight)) return;
+  if (c.since >= 0) { // the current spell ends (here, or to start one at another weight)
+    c.time += s_.now - c.since;
+    c.profiled += SimState::sliced_credit(s_.now - c.since, c.weight);
+    c.since = -1;
+  }
   if (crowded) {
     c.since = s_.now;
-  } else {
-    c.time += s_.now - c.since;
-    c.since = -1;
+    c.weight = weight;
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "sim/cluster/fit.h"
 #include "sim/engine/error.h"
+#include "sim/runtime/observe_noise.h"
 
 #include <fmt/format.h>
 
@@ -28,14 +29,31 @@ void View::refuse_future(JobId j) const {
 
 double View::measured_iteration_s(JobId j) const {
   const JobState& job = s_.jobs[j];
-  return job.status == JobStatus::kRunning && job.rate > 0 ? 1.0 / job.rate : 0.0;
+  if (job.status != JobStatus::kRunning || !(job.rate > 0)) return 0.0;
+  return observe_factor(s_.config.observe_noise, s_.config.failures.seed, j, s_.now,
+                        Reading::kIterationTime) /
+         job.rate;
 }
 
 std::optional<double> View::measured_gpu_util(JobId j) const {
   const JobState& job = s_.jobs[j];
-  SimTime alone = s_.alone_time(j);
-  if (job.status == JobStatus::kFuture || to_seconds(alone) < s_.config.profile_s) return {};
-  return s_.details_of(j).gpu_util;
+  SimTime measured = s_.profiled_time(j);
+  if (job.status == JobStatus::kFuture || to_seconds(measured) < s_.config.profile_s) return {};
+  // One profiling per job: its noise is drawn once (at time 0), a reading within [0, 1].
+  const double noisy =
+      s_.details_of(j).gpu_util *
+      observe_factor(s_.config.observe_noise, s_.config.failures.seed, j, 0, Reading::kGpuUtil);
+  return std::clamp(noisy, 0.0, 1.0);
+}
+
+SimTime View::profiled_at(JobId j) const {
+  const JobState& job = s_.jobs[j];
+  if (job.status == JobStatus::kFuture) return kNever;
+  const SimTime measured = s_.profiled_time(j);
+  if (to_seconds(measured) >= s_.config.profile_s) return s_.now;
+  const double weight = s_.profiling_weight(j);
+  if (!(weight > 0)) return kNever;
+  return wakeup_after(s_.now, (s_.config.profile_s - to_seconds(measured)) / weight);
 }
 
 std::span<const DeviceTypeId> View::compatible_types(JobId j) const {

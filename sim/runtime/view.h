@@ -93,9 +93,13 @@ public:
   // Measured seconds per iteration while running (what Gandiva's introspection sees); 0 when
   // the job is not running.
   [[nodiscard]] double measured_iteration_s(JobId j) const;
-  // The job's GPU utilization as a profiler measures it: its solo utilization, known once it has
-  // run alone on all its devices for runtime.profile_s in total; nullopt before.
+  // The job's GPU utilization as a profiler measures it: its solo utilization, known once the
+  // profiler has watched it for runtime.profile_s in total -- alone on all its devices, or in its
+  // own turns on time-sliced devices (SimState::profiled_time); nullopt before.
   [[nodiscard]] std::optional<double> measured_gpu_util(JobId j) const;
+  // When measured_gpu_util(j) will be known if the job keeps running as it does now: now when it
+  // is, kNever when the profiler is not watching it now (not running, or packed).
+  [[nodiscard]] SimTime profiled_at(JobId j) const;
   [[nodiscard]] const FreeIndex& free() const { return s_.free; }
   [[nodiscard]] const DeviceSlot& device(DeviceId d) const { return s_.slots[d]; }
   // Failed and not yet repaired (docs/failures.md): not free, and refused by every action.

@@ -184,6 +184,10 @@ void InvariantChecker::on_decided(const View& view) {
     }
     INVARIANT(s.alone_time(j) >= 0);
     INVARIANT(s.alone_time(j) <= job.run_time + unsettled_run(job, s.now));
+    // A profiler watches a job alone and in its own turns of a time-sliced device: at least its
+    // time alone, at most its run time (1 us of rounding per crowded spell aside).
+    INVARIANT(s.profiled_time(j) >= s.alone_time(j));
+    INVARIANT(s.profiled_time(j) <= job.run_time + unsettled_run(job, s.now) + 1000);
     bool holds = job.status == JobStatus::kBinding || job.status == JobStatus::kStarting ||
                  job.status == JobStatus::kRunning || job.status == JobStatus::kSuspending ||
                  job.status == JobStatus::kMigrating || job.status == JobStatus::kResizing;

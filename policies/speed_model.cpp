@@ -1,4 +1,4 @@
-#include "policies/aiturbo/speed_model.h"
+#include "policies/speed_model.h"
 
 #include <Eigen/Dense>
 
