@@ -47,11 +47,27 @@ std::vector<SearchTrial> draw_trials(const SearchSession& s) {
 
 namespace {
 
+// A name gen-trace writes unquoted into the native CSV trace (a trial's id and user, its model):
+// it must read back as itself, or the automl policy does not find its trials and a quote or a
+// line break makes a trace `dlsim validate` refuses. So no comma, double quote or control
+// character, and no space or tab at either end (the CSV readers trim those).
+bool csv_safe_name(const std::string& name) {
+  if (name.empty() || name.front() == ' ' || name.back() == ' ' || name.front() == '\t' ||
+      name.back() == '\t') {
+    return false;
+  }
+  return std::none_of(name.begin(), name.end(), [](char c) {
+    return c == ',' || c == '"' || (static_cast<unsigned char>(c) < 0x20) || c == 0x7f;
+  });
+}
+
 SearchSession read_session(YamlMap& m) {
   SearchSession s;
   s.name = m.require<std::string>("name");
-  if (s.name.empty() || s.name.find(',') != std::string::npos) {
-    yaml_fail(m.where_of("name"), m.child("name"), "must be a non-empty name without commas");
+  if (!csv_safe_name(s.name)) {
+    yaml_fail(m.where_of("name"), m.child("name"),
+              "must be a non-empty name without commas, double quotes, control characters or "
+              "spaces at either end");
   }
   s.submit_s = m.require<double>("submit_s");
   if (!(s.submit_s >= 0))
@@ -67,6 +83,11 @@ SearchSession read_session(YamlMap& m) {
   if (s.gpus_per_trial < 1)
     yaml_fail(m.where_of("gpus_per_trial"), m.child("gpus_per_trial"), "must be at least 1");
   s.model = m.get<std::string>("model", s.model);
+  if (!s.model.empty() && !csv_safe_name(s.model)) {
+    yaml_fail(m.where_of("model"), m.child("model"),
+              "must be a model name without commas, double quotes, control characters or spaces "
+              "at either end");
+  }
   s.budget_s = m.get<double>("budget_s", s.budget_s);
   if (!(s.budget_s > 0)) yaml_fail(m.where_of("budget_s"), m.child("budget_s"), "must be positive");
   YAML::Node acc_node = m.child("accuracy");
