@@ -88,7 +88,7 @@ TEST_CASE("dlsim plot: events.csv device ids and times must be what dlsim writes
         events + ":2: devices: '-1' is not a device id (0 to 3999999)");
   // A time "nan" read as a number made segments that sort nowhere.
   write_run(dir, ok, "time_s,job,action,devices\nnan,a,start,0\n");
-  CHECK(error_of(dir.path().string()) == events + ":2: 'nan' is not a finite number");
+  CHECK(error_of(dir.path().string()) == events + ": last row: 'nan' is not a finite number");
 }
 
 namespace {
