@@ -3,10 +3,14 @@
 // compared with compare_result_sets and printed. The first byte picks the kinds (bit 0: the
 // baseline is a results.csv, bit 1: the new one is); the rest is the baseline, a line "%%", the
 // new file. Reading must give results or throw InputError. Results read must compare with
-// themselves as unchanged, and compare with each other and print without an exception.
+// themselves as unchanged, and compare with each other (or throw InputError, a results.csv
+// against a summary.json, or a usage error, an option naming a metric the files lack) and print
+// without an exception.
 #include "fuzz/fuzz_scratch.h"
 #include "sim/cli/compare.h"
 #include "sim/engine/error.h"
+
+#include <boost/program_options/errors.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -49,7 +53,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   for (const dlsim::ResultSet& s : sets) {
-    dlsim::Comparison self = dlsim::compare_result_sets(s, s, options(false));
+    dlsim::Comparison self;
+    try {
+      self = dlsim::compare_result_sets(s, s, options(false));
+    } catch (const boost::program_options::error&) {
+      continue; // a --tolerance or --direction naming a metric the file lacks: exit 2 in dlsim
+    }
     if (self.changed != 0 || self.fails != 0) {
       std::cerr << "fuzz: " << s.file << " compared with itself: " << self.changed << " changed, "
                 << self.fails << " failing\n";
@@ -57,7 +66,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   for (bool worse_only : {false, true}) {
-    dlsim::Comparison c = dlsim::compare_result_sets(sets[0], sets[1], options(worse_only));
+    dlsim::Comparison c;
+    try {
+      c = dlsim::compare_result_sets(sets[0], sets[1], options(worse_only));
+    } catch (const dlsim::InputError&) {
+      return 0; // a sweep's results against one summary: exit 1 in dlsim
+    } catch (const boost::program_options::error&) {
+      return 0; // an option naming a metric neither file has: exit 2
+    }
     std::ostringstream out;
     dlsim::print_comparison(out, c, sets[0].file, sets[1].file, worse_only);
   }
