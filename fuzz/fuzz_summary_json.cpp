@@ -10,7 +10,6 @@
 #include "sim/report/writers.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
-#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -102,15 +101,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   dlsim::write_summary_json(out, m);
   const std::string text = out.str();
   dlsim::fuzz::require_utf8(text, "summary.json");
-  if (!nlohmann::json::accept(text)) {
-    std::cerr << "fuzz: summary.json is not valid JSON:\n" << text << "\n";
-    std::abort();
-  }
   std::string file = dlsim::fuzz::write_input(
       "summary.json", reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
   try {
     (void)dlsim::read_result_set(file);
   } catch (const dlsim::InputError& e) {
+    // Not valid JSON, or not a summary: either way a file dlsim wrote that dlsim cannot read.
     std::cerr << "fuzz: compare cannot read the summary.json dlsim wrote: " << e.what() << "\n";
     std::abort();
   }
