@@ -14,7 +14,8 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  // Loading the cluster took 90 % of an input's time; the command loads it once too.
+  // Loaded once, as the command loads it once: through the whole command, which loaded it for
+  // every input, the target made about 100 execs/s.
   static const dlsim::Cluster cluster =
       dlsim::load_cluster_file(dlsim::find_data_file("configs/clusters/hetero.yaml", ""));
   std::string flows = dlsim::fuzz::memory_input("flows.csv", data, size);

@@ -499,7 +499,7 @@ TEST_CASE("session and model names must read back from the trace gen-trace write
           "[automl][errors]") {
   // A quote in a name made gen-trace --sessions write a trace that `dlsim validate` refused
   // ("expected 6 comma-separated fields"), and a leading space was trimmed by the reader, so the
-  // automl policy would not find the trials (found by fuzz/fuzz_sessions.cpp).
+  // automl policy would not find the trials (fuzz/fuzz_sessions.cpp checks the trace reads back).
   ScratchDir d;
   for (const char* name : {R"("a\"b")", R"("a\nb")", R"(" a")", R"("a\t")", R"("a,b")"}) {
     CHECK_THROWS_WITH(

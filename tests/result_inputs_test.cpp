@@ -1,5 +1,5 @@
-// The analysis commands' reading of result files a user may have edited, cut or replaced (found
-// by the fuzz targets fuzz_plot, fuzz_compare and fuzz_table): dlsim plot's result directory
+// The analysis commands' reading of result files a user may have edited, cut or replaced (the
+// inputs of the fuzz targets fuzz_plot, fuzz_compare and fuzz_table): dlsim plot's result directory
 // (read_plot_run), the JSON result files of compare, table, plot and sweep --collect (nesting
 // bounded, sim/cli/result_json.h) and table's run.yaml (aliases bounded). Each bad file is an
 // InputError naming it and what is wrong, never a JSON library exception, a cast of an
