@@ -86,6 +86,10 @@ TEST_CASE("dlsim plot: events.csv device ids and times must be what dlsim writes
   write_run(dir, ok, "time_s,job,action,devices\n0,a,start,-1\n");
   CHECK(error_of(dir.path().string()) ==
         events + ":2: devices: '-1' is not a device id (0 to 3999999)");
+  // A job id that is not UTF-8 went into gantt.dat and the SVG's labels (found by fuzz_plot).
+  write_run(dir, ok, "time_s,job,action,devices\n0,a\xff,start,0\n");
+  CHECK(error_of(dir.path().string()) ==
+        events + ":2: job: not valid UTF-8 (byte 0xff at offset 1)");
   // A time "nan" read as a number made segments that sort nowhere.
   write_run(dir, ok, "time_s,job,action,devices\nnan,a,start,0\n");
   CHECK(error_of(dir.path().string()) == events + ": last row: 'nan' is not a finite number");

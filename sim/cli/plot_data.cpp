@@ -8,6 +8,7 @@
 #include "sim/cluster/limits.h"
 #include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
+#include "sim/engine/utf8.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -125,6 +126,10 @@ occupancy_from_events(const std::vector<std::vector<std::string>>& rows, double 
     if (r.size() < 4) throw InputError(fmt::format("{}: expected time_s,job,action,devices", at));
     double t = number(r[0], at);
     const std::string& job = r[1];
+    // The job's id goes into gantt.dat and the chart's labels (an SVG is XML, which must be
+    // UTF-8); dlsim writes ids only as UTF-8 (the trace readers check them).
+    if (std::string problem = utf8_problem(job); !problem.empty())
+      throw InputError(fmt::format("{}: job: {}", at, problem));
     const std::string& action = r[2];
     job_index.try_emplace(job, static_cast<int>(job_index.size()) + 1);
     std::vector<int> devices = device_list(r[3], at);
