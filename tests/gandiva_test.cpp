@@ -511,6 +511,13 @@ TEST_CASE("session and model names must read back from the trace gen-trace write
   CHECK_THROWS_WITH(load_search_sessions(d.write(
                         "m.yaml", "sessions:\n  - {name: a, submit_s: 0, model: \"x\\\"y\"}\n")),
                     Catch::Contains("m.yaml:2: sessions.0.model: must be a model name without"));
+  // A budget the trace cannot hold: gen-trace wrote duration_s 3e+88, which `dlsim run` refused
+  // (found by fuzz_sessions).
+  CHECK_THROWS_WITH(
+      load_search_sessions(
+          d.write("b.yaml", "sessions:\n  - {name: a, submit_s: 0, budget_s: 3e88}\n")),
+      Catch::Contains("b.yaml:2: sessions.0.budget_s: must be positive and at most 1e+09 s, got "
+                      "3e+88"));
   // A name of letters beyond ASCII reads back whole: it stays allowed.
   auto ok = load_search_sessions(d.write("ok.yaml", "sessions:\n  - {name: ü-x, submit_s: 0}\n"));
   CHECK(ok.at(0).name == "ü-x");
