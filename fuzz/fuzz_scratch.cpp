@@ -1,9 +1,12 @@
 // Scratch directory for the fuzz targets.
 #include "fuzz/fuzz_scratch.h"
 
+#include "sim/engine/utf8.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <stdexcept>
 #include <sys/mman.h>
@@ -76,6 +79,43 @@ std::string write_input(const std::string& name, const std::uint8_t* data, std::
     throw std::runtime_error("short write to " + path);
   std::fclose(f);
   return path;
+}
+
+std::vector<std::string_view> split_input(const std::uint8_t* data, std::size_t size,
+                                          std::size_t parts) {
+  std::string_view rest(reinterpret_cast<const char*>(data), size);
+  std::vector<std::string_view> out;
+  while (out.size() + 1 < parts) {
+    auto sep = rest.find("\n%%\n");
+    if (sep == std::string_view::npos) break;
+    out.push_back(rest.substr(0, sep));
+    rest.remove_prefix(sep + 4);
+  }
+  out.push_back(rest);
+  return out;
+}
+
+std::string input_dir(const std::string& sub, const std::vector<std::string>& files,
+                      const std::vector<std::string_view>& pieces) {
+  std::string dir = scratch_dir() + "/" + sub;
+  std::error_code ec;
+  std::filesystem::create_directory(dir, ec);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (i < pieces.size()) {
+      write_input(sub + "/" + files[i], reinterpret_cast<const std::uint8_t*>(pieces[i].data()),
+                  pieces[i].size());
+    } else {
+      std::filesystem::remove(dir + "/" + files[i], ec);
+    }
+  }
+  return dir;
+}
+
+void require_utf8(std::string_view text, const std::string& what) {
+  std::string problem = utf8_problem(text);
+  if (problem.empty()) return;
+  std::cerr << "fuzz: " << what << " is " << problem << "\n";
+  std::abort();
 }
 
 } // namespace dlsim::fuzz

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace dlsim::fuzz {
 
@@ -18,5 +20,19 @@ std::string memory_input(const std::string& name, const std::uint8_t* data, std:
 
 // Writes bytes to scratch_dir()/name and returns the path.
 std::string write_input(const std::string& name, const std::uint8_t* data, std::size_t size);
+
+// The input cut into at most `parts` pieces at lines "%%" (the separator "\n%%\n"); the last
+// piece keeps any further separators. An empty input is one empty piece.
+std::vector<std::string_view> split_input(const std::uint8_t* data, std::size_t size,
+                                          std::size_t parts);
+
+// A directory scratch_dir()/sub kept from one input to the next, holding files[i] with the text
+// of pieces[i] for each piece given; the files without a piece are removed. Returns its path.
+std::string input_dir(const std::string& sub, const std::vector<std::string>& files,
+                      const std::vector<std::string_view>& pieces);
+
+// Aborts (a finding) when `text`, the contents of `what`, is not UTF-8: every result file and
+// report dlsim writes must be.
+void require_utf8(std::string_view text, const std::string& what);
 
 } // namespace dlsim::fuzz

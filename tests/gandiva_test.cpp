@@ -545,3 +545,31 @@ TEST_CASE("gen-trace adds sessions and the automl experiment runs them end to en
   CHECK(refused.code == 1);
   CHECK_THAT(refused.err, Catch::Contains("bad.yaml:2: sessions.0.keep: must be in (0, 1]"));
 }
+
+TEST_CASE("session and model names must read back from the trace gen-trace writes",
+          "[automl][errors]") {
+  // A quote in a name made gen-trace --sessions write a trace that `dlsim validate` refused
+  // ("expected 6 comma-separated fields"), and a leading space was trimmed by the reader, so the
+  // automl policy would not find the trials (fuzz/fuzz_sessions.cpp checks the trace reads back).
+  ScratchDir d;
+  for (const char* name : {R"("a\"b")", R"("a\nb")", R"(" a")", R"("a\t")", R"("a,b")"}) {
+    CHECK_THROWS_WITH(
+        load_search_sessions(
+            d.write("n.yaml", std::string("sessions:\n  - {name: ") + name + ", submit_s: 0}\n")),
+        Catch::Contains("n.yaml:2: sessions.0.name: must be a non-empty name without commas, "
+                        "double quotes, control characters or spaces at either end"));
+  }
+  CHECK_THROWS_WITH(load_search_sessions(d.write(
+                        "m.yaml", "sessions:\n  - {name: a, submit_s: 0, model: \"x\\\"y\"}\n")),
+                    Catch::Contains("m.yaml:2: sessions.0.model: must be a model name without"));
+  // A budget the trace cannot hold: gen-trace wrote duration_s 3e+88, which `dlsim run` refused
+  // (found by fuzz_sessions).
+  CHECK_THROWS_WITH(
+      load_search_sessions(
+          d.write("b.yaml", "sessions:\n  - {name: a, submit_s: 0, budget_s: 3e88}\n")),
+      Catch::Contains("b.yaml:2: sessions.0.budget_s: must be positive and at most 1e+09 s, got "
+                      "3e+88"));
+  // A name of letters beyond ASCII reads back whole: it stays allowed.
+  auto ok = load_search_sessions(d.write("ok.yaml", "sessions:\n  - {name: ü-x, submit_s: 0}\n"));
+  CHECK(ok.at(0).name == "ü-x");
+}

@@ -1,6 +1,8 @@
 // Hyper-parameter search sessions: reading session files, drawing trials, writing their rows.
 #include "workloads/hyperparam_search.h"
 
+#include "workloads/formats/trace_limits.h"
+
 #include "sim/config/yaml_reader.h"
 #include "sim/engine/error.h"
 #include "sim/engine/rng.h"
@@ -47,15 +49,35 @@ std::vector<SearchTrial> draw_trials(const SearchSession& s) {
 
 namespace {
 
+// A name gen-trace writes unquoted into the native CSV trace (a trial's id and user, its model):
+// it must read back as itself, or the automl policy does not find its trials and a quote or a
+// line break makes a trace `dlsim validate` refuses. So no comma, double quote or control
+// character, and no space or tab at either end (the CSV readers trim those).
+bool csv_safe_name(const std::string& name) {
+  if (name.empty() || name.front() == ' ' || name.back() == ' ' || name.front() == '\t' ||
+      name.back() == '\t') {
+    return false;
+  }
+  return std::none_of(name.begin(), name.end(), [](char c) {
+    return c == ',' || c == '"' || (static_cast<unsigned char>(c) < 0x20) || c == 0x7f;
+  });
+}
+
 SearchSession read_session(YamlMap& m) {
   SearchSession s;
   s.name = m.require<std::string>("name");
-  if (s.name.empty() || s.name.find(',') != std::string::npos) {
-    yaml_fail(m.where_of("name"), m.child("name"), "must be a non-empty name without commas");
+  if (!csv_safe_name(s.name)) {
+    yaml_fail(m.where_of("name"), m.child("name"),
+              "must be a non-empty name without commas, double quotes, control characters or "
+              "spaces at either end");
   }
+  // Bounded as the trace gen-trace writes is read (trace_limits.h): `budget_s: 3e88` wrote a
+  // trace that `dlsim run` refused.
   s.submit_s = m.require<double>("submit_s");
-  if (!(s.submit_s >= 0))
-    yaml_fail(m.where_of("submit_s"), m.child("submit_s"), "must not be negative");
+  if (!(s.submit_s >= 0 && s.submit_s <= kMaxTraceSeconds)) {
+    yaml_fail(m.where_of("submit_s"), m.child("submit_s"),
+              fmt::format("must be 0 to {:g} s, got {}", kMaxTraceSeconds, s.submit_s));
+  }
   s.trials = m.get<std::uint32_t>("trials", s.trials);
   // Bounded before draw_trials allocates them: `trials: 1e9` is a typo, not a search.
   constexpr std::uint32_t kMaxTrials = 1'000'000;
@@ -64,11 +86,22 @@ SearchSession read_session(YamlMap& m) {
               fmt::format("must be 1 to {} (docs/gandiva.md#the-sessions-file), got {}", kMaxTrials,
                           s.trials));
   s.gpus_per_trial = m.get<std::uint32_t>("gpus_per_trial", s.gpus_per_trial);
-  if (s.gpus_per_trial < 1)
-    yaml_fail(m.where_of("gpus_per_trial"), m.child("gpus_per_trial"), "must be at least 1");
+  if (s.gpus_per_trial < 1 || s.gpus_per_trial > kMaxTraceGpus) {
+    yaml_fail(m.where_of("gpus_per_trial"), m.child("gpus_per_trial"),
+              fmt::format("must be 1 to {}, got {}", kMaxTraceGpus, s.gpus_per_trial));
+  }
   s.model = m.get<std::string>("model", s.model);
+  if (!s.model.empty() && !csv_safe_name(s.model)) {
+    yaml_fail(m.where_of("model"), m.child("model"),
+              "must be a model name without commas, double quotes, control characters or spaces "
+              "at either end");
+  }
   s.budget_s = m.get<double>("budget_s", s.budget_s);
-  if (!(s.budget_s > 0)) yaml_fail(m.where_of("budget_s"), m.child("budget_s"), "must be positive");
+  if (!(s.budget_s > 0 && s.budget_s <= kMaxTraceSeconds)) {
+    yaml_fail(
+        m.where_of("budget_s"), m.child("budget_s"),
+        fmt::format("must be positive and at most {:g} s, got {}", kMaxTraceSeconds, s.budget_s));
+  }
   YAML::Node acc_node = m.child("accuracy");
   YamlMap acc(acc_node, m.where_of("accuracy"));
   s.accuracy_low = acc.get<double>("low", s.accuracy_low);

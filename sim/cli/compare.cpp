@@ -3,6 +3,7 @@
 #include "sim/cli/compare.h"
 #include "sim/report/json_text.h"
 
+#include "sim/cli/result_json.h"
 #include "sim/cli/sweep_csv.h"
 #include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
@@ -49,14 +50,7 @@ void add_flattened(MetricList& metrics, const std::string& prefix,
 }
 
 ResultSet read_summary(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot read", file));
-  nlohmann::ordered_json j;
-  try {
-    j = nlohmann::ordered_json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(fmt::format("{}: not valid JSON: {}", file, e.what()));
-  }
+  nlohmann::ordered_json j = read_result_json(file);
   if (!j.is_object())
     throw InputError(fmt::format("{}: expected a JSON object (a summary.json)", file));
   // `{}` or another tool's JSON would compare as "every metric missing": not a summary.
@@ -102,7 +96,12 @@ ResultSet read_sweep_csv(const std::string& file) {
       // A results.csv written before nested values had columns of their own holds them as
       // JSON objects: compared value by value, as numbers, like the columns of today's.
       if (row[c].starts_with('{')) {
-        auto nested = nlohmann::ordered_json::parse(row[c], nullptr, /*allow_exceptions=*/false);
+        nlohmann::ordered_json nested;
+        try {
+          nested = parse_result_json(row[c], file);
+        } catch (const InputError&) {
+          // Not JSON (or too deep to be dlsim's): compared as text.
+        }
         if (nested.is_object()) {
           add_flattened(metrics, t.header[c], nested);
           continue;

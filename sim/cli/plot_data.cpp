@@ -3,9 +3,12 @@
 // can check them against jobs.csv and timeseries.csv.
 #include "sim/cli/plot_data.h"
 
+#include "sim/cli/result_json.h"
 #include "sim/cli/sweep_csv.h"
+#include "sim/cluster/limits.h"
 #include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
+#include "sim/engine/utf8.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -17,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -27,12 +31,25 @@ namespace dlsim {
 
 namespace {
 
+// A time, JCT or percentage of a result file: dlsim writes only finite numbers there ("nan" or
+// "inf" would sort nowhere and plot as nothing).
 double number(const std::string& text, const std::string& where) {
   double v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-    throw InputError(fmt::format("{}: '{}' is not a number", where, text));
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+    throw InputError(fmt::format("{}: {} is not a finite number", where, quote_input(text)));
   return v;
+}
+
+// A count in summary.json (jobs, a kind's devices): a non-negative integer up to `limit`.
+std::size_t summary_count(const nlohmann::ordered_json& v, std::uint64_t limit,
+                          const std::string& where) {
+  if (!v.is_number_unsigned() || v.get<std::uint64_t>() > limit) {
+    throw InputError(
+        fmt::format("{}: expected a count 0 to {}, got {}", where, limit,
+                    quote_input(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))));
+  }
+  return static_cast<std::size_t>(v.get<std::uint64_t>());
 }
 
 std::size_t column(const CsvTable& t, const std::string& name, const std::string& file) {
@@ -42,12 +59,21 @@ std::size_t column(const CsvTable& t, const std::string& name, const std::string
   return static_cast<std::size_t>(it - t.header.begin());
 }
 
+// events.csv's `devices`: space-separated device ids (an id past the limits of a cluster, or
+// not an integer, is no device: a cast of 1e300 to int was undefined behaviour).
 std::vector<int> device_list(const std::string& text, const std::string& where) {
   std::vector<int> out;
   std::istringstream in(text);
   std::string item;
-  while (in >> item)
-    out.push_back(static_cast<int>(number(item, where)));
+  while (in >> item) {
+    std::uint32_t id = 0;
+    auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
+    if (ec != std::errc() || end != item.data() + item.size() || id >= kMaxDevices) {
+      throw InputError(fmt::format("{}: devices: {} is not a device id (0 to {})", where,
+                                   quote_input(item), kMaxDevices - 1));
+    }
+    out.push_back(static_cast<int>(id));
+  }
   return out;
 }
 
@@ -100,6 +126,10 @@ occupancy_from_events(const std::vector<std::vector<std::string>>& rows, double 
     if (r.size() < 4) throw InputError(fmt::format("{}: expected time_s,job,action,devices", at));
     double t = number(r[0], at);
     const std::string& job = r[1];
+    // The job's id goes into gantt.dat and the chart's labels (an SVG is XML, which must be
+    // UTF-8); dlsim writes ids only as UTF-8 (the trace readers check them).
+    if (std::string problem = utf8_problem(job); !problem.empty())
+      throw InputError(fmt::format("{}: job: {}", at, problem));
     const std::string& action = r[2];
     job_index.try_emplace(job, static_cast<int>(job_index.size()) + 1);
     std::vector<int> devices = device_list(r[3], at);
@@ -163,16 +193,10 @@ PlotRun read_plot_run(const std::string& dir) {
         fmt::format("{}: not a directory (expected a dlsim run's result directory)", dir));
 
   std::string summary_file = (p / "summary.json").string();
-  std::ifstream in(summary_file, std::ios::binary);
-  if (!in)
+  if (!path_exists(summary_file))
     throw InputError(
         fmt::format("{}: cannot read (not a complete dlsim result directory?)", summary_file));
-  nlohmann::ordered_json summary;
-  try {
-    summary = nlohmann::ordered_json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(fmt::format("{}: not valid JSON: {}", summary_file, e.what()));
-  }
+  nlohmann::ordered_json summary = read_result_json(summary_file);
   if (!summary.is_object() || !summary.contains("util_by_kind") ||
       !summary["util_by_kind"].is_object() || !summary.contains("jobs")) {
     throw InputError(
@@ -180,11 +204,15 @@ PlotRun read_plot_run(const std::string& dir) {
                     summary_file));
   }
   for (const auto& [kind, u] : summary["util_by_kind"].items()) {
-    double devices = u.value("devices", 0.0);
-    run.kinds.emplace_back(kind, devices);
-    run.devices += static_cast<std::size_t>(devices);
+    const std::string where = fmt::format("{}: util_by_kind.{}", summary_file, kind);
+    if (!u.is_object() || !u.contains("devices"))
+      throw InputError(fmt::format("{}: expected an object with 'devices'", where));
+    std::size_t devices = summary_count(u["devices"], kMaxDevices, where + ".devices");
+    run.kinds.emplace_back(kind, static_cast<double>(devices));
+    run.devices += devices;
   }
-  run.jobs = summary["jobs"].get<std::size_t>();
+  run.jobs = summary_count(summary["jobs"], std::numeric_limits<std::uint32_t>::max(),
+                           summary_file + ": jobs");
   std::function<void(const std::string&, const nlohmann::ordered_json&)> numbers =
       [&](const std::string& prefix, const nlohmann::ordered_json& obj) {
         for (const auto& [k, v] : obj.items()) {

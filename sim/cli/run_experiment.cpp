@@ -9,6 +9,7 @@
 #include "sim/cli/progress.h"
 #include "sim/cli/provenance.h"
 #include "sim/cli/yaml_flatten.h"
+#include "sim/config/yaml_reader.h"
 #include "sim/engine/error.h"
 #include "sim/report/event_log.h"
 #include "sim/report/frag_meter.h"
@@ -103,7 +104,11 @@ std::string default_dir_conflict(const std::string& dir, const std::string& run_
   if (!fs::exists(earlier, ec)) return "";
   std::vector<std::pair<std::string, std::string>> before, now;
   try {
-    flatten_yaml(YAML::LoadFile(earlier.string()), "", before);
+    // Through the checked reader: aliases expanded without bound made a small file flatten for
+    // hours.
+    flatten_yaml(load_yaml_file(earlier.string()), "", before);
+  } catch (const InputError&) {
+    return fmt::format("{} is not a run.yaml dlsim can read", earlier.string());
   } catch (const YAML::Exception&) {
     return fmt::format("{} is not a run.yaml dlsim can read", earlier.string());
   }

@@ -2,7 +2,9 @@
 #include "sim/cli/sweep_results.h"
 #include "sim/report/json_text.h"
 
+#include "sim/cli/result_json.h"
 #include "sim/cli/sweep_csv.h"
+#include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 #include "sim/report/writers.h"
 
@@ -72,14 +74,8 @@ struct RunRow {
 RunRow read_run(const std::string& dir, const SweepRun& run) {
   RunRow row;
   std::string summary = (fs::path(sweep_run_dir(dir, run)) / "summary.json").string();
-  std::ifstream in(summary, std::ios::binary);
-  if (in) {
-    nlohmann::ordered_json j;
-    try {
-      j = nlohmann::ordered_json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-      throw InputError(fmt::format("{}: not valid JSON: {}", summary, e.what()));
-    }
+  if (path_exists(summary)) {
+    nlohmann::ordered_json j = read_result_json(summary);
     row.status = "ok";
     flatten_json(j, "", row.metrics);
     return row;

@@ -1,6 +1,7 @@
 // The sweep's process pool: posix_spawn of `dlsim run`, waitpid, error capture, progress line.
 #include "sim/cli/sweep_runner.h"
 
+#include "sim/cli/result_json.h"
 #include "sim/cli/run_experiment.h"
 #include "sim/cli/sweep_results.h"
 #include "sim/config/path_probe.h"
@@ -161,8 +162,12 @@ bool sweep_run_complete(const std::string& dir, const SweepSpec& spec, const Swe
   fs::path d = sweep_run_dir(dir, run);
   if (!path_exists(d / "summary.json")) return false;
   // A summary.json that is not a whole summary (cut short, overwritten by hand) is not a result.
-  const auto summary = nlohmann::json::parse(read_whole((d / "summary.json").string()), nullptr,
-                                             /*allow_exceptions=*/false);
+  nlohmann::ordered_json summary;
+  try {
+    summary = read_result_json((d / "summary.json").string());
+  } catch (const InputError&) {
+    return false;
+  }
   if (!summary.is_object() || !summary.contains("jobs")) return false;
   try {
     return read_whole((d / "run.yaml").string()) ==

@@ -3,6 +3,7 @@
 #include "sim/report/json_text.h"
 
 #include "sim/cli/experiment_keys.h"
+#include "sim/cli/result_json.h"
 #include "sim/config/path_probe.h"
 #include "sim/config/yaml_reader.h"
 #include "sim/engine/error.h"
@@ -282,13 +283,12 @@ void write_sweep_plan(const std::string& dir, const SweepSpec& s) {
 
 SweepSpec read_sweep_plan(const std::string& dir) {
   std::string file = (fs::path(dir) / kPlanFile).string();
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
+  if (!path_exists(file))
     throw InputError(
         fmt::format("{}: cannot read: is {} a sweep directory (made by dlsim sweep)?", file, dir));
   SweepSpec s;
+  auto j = read_result_json(file);
   try {
-    auto j = nlohmann::ordered_json::parse(in);
     s.name = j.at("name").get<std::string>();
     s.spec_file = j.at("spec").get<std::string>();
     s.experiment = j.at("experiment").get<std::string>();
