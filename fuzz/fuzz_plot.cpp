@@ -39,10 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   for (const auto& entry : std::filesystem::directory_iterator(out)) {
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    dlsim::fuzz::require_utf8(text.str(), entry.path().string());
+    dlsim::fuzz::require_utf8(dlsim::fuzz::file_bytes(entry.path().string()),
+                              entry.path().string());
   }
   return 0;
 }

@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -116,6 +118,13 @@ void require_utf8(std::string_view text, const std::string& what) {
   if (problem.empty()) return;
   std::cerr << "fuzz: " << what << " is " << problem << "\n";
   std::abort();
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 } // namespace dlsim::fuzz

@@ -35,4 +35,7 @@ std::string input_dir(const std::string& sub, const std::vector<std::string>& fi
 // report dlsim writes must be.
 void require_utf8(std::string_view text, const std::string& what);
 
+// The whole contents of a file dlsim wrote, as bytes.
+std::string file_bytes(const std::string& path);
+
 } // namespace dlsim::fuzz

@@ -44,12 +44,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   for (const auto& entry : std::filesystem::directory_iterator(out)) {
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
+    const std::string text = dlsim::fuzz::file_bytes(entry.path().string());
     const std::string name = entry.path().filename().string();
-    dlsim::fuzz::require_utf8(text.str(), name);
-    if (name.ends_with(".json") && !nlohmann::json::accept(text.str(), /*ignore_comments=*/false)) {
+    dlsim::fuzz::require_utf8(text, name);
+    if (name.ends_with(".json") && !nlohmann::json::accept(text, /*ignore_comments=*/false)) {
       std::cerr << "fuzz: " << name << " is not valid JSON\n";
       std::abort();
     }
