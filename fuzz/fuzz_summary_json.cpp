@@ -71,9 +71,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     m.util_by_type.push_back(any_util(in));
   m.fairness.jobs = in.ConsumeIntegral<std::uint64_t>();
   m.fairness.users = in.ConsumeIntegral<std::uint64_t>();
-  for (double* v : {&m.fairness.jain_user_slowdown, &m.fairness.slowdown_mean,
-                    &m.fairness.slowdown_max, &m.fairness.ftf_rho_mean, &m.fairness.ftf_rho_max})
+  if (in.ConsumeBool()) m.fairness.jain_user_slowdown = any_double(in); // absent below two users
+  for (double* v : {&m.fairness.slowdown_mean, &m.fairness.slowdown_max, &m.fairness.ftf_rho_mean,
+                    &m.fairness.ftf_rho_max})
     *v = any_double(in);
+  if (in.ConsumeBool()) m.util_assumed_jobs = in.ConsumeIntegral<std::uint64_t>();
   if (in.ConsumeBool()) {
     dlsim::WindowSummary w;
     w.from_s = any_double(in);
