@@ -1,7 +1,7 @@
 // libFuzzer target for the experiment loader (sim/cli/experiment.cpp): the input is an
-// experiment YAML, held in memory (fuzz_scratch.h), whose bundled paths (configs/, traces/)
-// resolve against the source tree. It must load or throw InputError or a YAML exception (exit 1
-// in dlsim); anything else is a bug. The first byte, when it is '@', splits off one
+// experiment YAML, written to a scratch directory (fuzz_scratch.h), whose bundled paths (configs/,
+// traces/) resolve against the source tree. It must load or throw InputError or a YAML exception
+// (exit 1 in dlsim); anything else is a bug. The first byte, when it is '@', splits off one
 // `--set KEY=VALUE` override line, so the override path is explored too.
 #include "fuzz/fuzz_scratch.h"
 #include "sim/cli/experiment.h"
@@ -24,8 +24,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (eq != std::string::npos)
       inputs.overrides.emplace_back(line.substr(0, eq), line.substr(eq + 1));
   }
-  inputs.experiment_file = dlsim::fuzz::memory_input(
-      "experiment.yaml", reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  // In a scratch directory: a relative path in it (cluster: 1) must not name a descriptor.
+  inputs.experiment_file =
+      dlsim::fuzz::file_in_dir("experiment", "experiment.yaml",
+                               reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
   try {
     dlsim::Experiment e = dlsim::load_experiment(inputs);
     (void)e;

@@ -120,6 +120,12 @@ void require_utf8(std::string_view text, const std::string& what) {
   std::abort();
 }
 
+std::string file_in_dir(const std::string& sub, const std::string& name, const std::uint8_t* data,
+                        std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  return input_dir(sub, {name}, {text}) + "/" + name;
+}
+
 std::string file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;

@@ -31,6 +31,12 @@ std::vector<std::string_view> split_input(const std::uint8_t* data, std::size_t 
 std::string input_dir(const std::string& sub, const std::vector<std::string>& files,
                       const std::vector<std::string_view>& pieces);
 
+// A file `name` holding the bytes, in the directory input_dir(sub) keeps: for a YAML input that
+// names other files by relative path, which must resolve in a scratch directory (in a memfd's
+// /proc/self/fd/ a name such as `1` is the fuzzer's own stdout, and reading it blocks).
+std::string file_in_dir(const std::string& sub, const std::string& name, const std::uint8_t* data,
+                        std::size_t size);
+
 // Aborts (a finding) when `text`, the contents of `what`, is not UTF-8: every result file and
 // report dlsim writes must be.
 void require_utf8(std::string_view text, const std::string& what);

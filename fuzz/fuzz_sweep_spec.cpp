@@ -30,7 +30,8 @@ constexpr std::size_t kMaxPlanRuns = 200;
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  std::string file = dlsim::fuzz::memory_input("sweep.yaml", data, size);
+  // In a scratch directory: a relative experiment path in it must not name a descriptor.
+  std::string file = dlsim::fuzz::file_in_dir("sweep", "sweep.yaml", data, size);
   dlsim::SweepSpec spec;
   try {
     spec = dlsim::load_sweep_spec(file);
