@@ -73,7 +73,7 @@ TEST_CASE("bad experiments name the key", "[experiment][errors]") {
   CHECK_THAT(experiment_error("cluster: configs/clusters/tiny.yaml\n"),
              Catch::Contains("trace: missing (trace.file, a trace file; or trace.generate)"));
   CHECK_THAT(experiment_error("cluster: nowhere.yaml\ntrace: {file: x.csv}\n"),
-             Catch::Contains("nowhere.yaml: cannot open file"));
+             Catch::Contains("exp.yaml: cluster: no file 'nowhere.yaml'"));
   CHECK_THAT(experiment_error("cluster: [unclosed\n"), Catch::Contains("YAML syntax error"));
 }
 

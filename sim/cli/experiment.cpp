@@ -193,6 +193,12 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
     } else {
       std::string cluster_path = find_data_file(given, file);
       e.cluster_file = cluster_path;
+      // A file found nowhere is the experiment's fault: name its key, not only the path.
+      if (std::error_code ec; !std::filesystem::exists(cluster_path, ec)) {
+        throw InputError(fmt::format("{}: cluster: no file {} (as given, beside the "
+                                     "experiment, or in dlsim's data directory)",
+                                     file, quote_input(given)));
+      }
       YAML::Node cluster = load_yaml_file(cluster_path);
       // An empty file (/dev/null) is the cluster file's fault, not the experiment's.
       if (!cluster.IsMap()) {
