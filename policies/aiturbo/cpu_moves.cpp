@@ -9,25 +9,28 @@ namespace dlsim {
 
 namespace {
 
-const CoreSample* find_sample(const CoreModel& m, std::uint32_t w, std::uint32_t p, double ps_c,
-                              double worker_c) {
-  for (const CoreSample& s : m.samples) {
-    if (s.workers == w && s.ps == p && s.ps_cores == ps_c && s.worker_cores == worker_c) return &s;
+// The sample of one shape (workers, servers, cores each), or nullptr. A template so that
+// observe_cores finds a mutable one and cpu_step_ratio a const one.
+template <class Model>
+auto* find_sample(Model& m, std::uint32_t w, std::uint32_t p, double ps_c, double worker_c) {
+  decltype(&m.samples.front()) found = nullptr;
+  for (auto& s : m.samples) {
+    if (s.workers == w && s.ps == p && s.ps_cores == ps_c && s.worker_cores == worker_c) {
+      found = &s;
+      break;
+    }
   }
-  return nullptr;
+  return found;
 }
 
 } // namespace
 
 void observe_cores(CoreModel& m, std::uint32_t workers, std::uint32_t ps, double ps_cores,
                    double worker_cores, double seconds) {
-  for (CoreSample& s : m.samples) {
-    if (s.workers == workers && s.ps == ps && s.ps_cores == ps_cores &&
-        s.worker_cores == worker_cores) {
-      ++s.count;
-      s.mean_s += (seconds - s.mean_s) / s.count;
-      return;
-    }
+  if (CoreSample* s = find_sample(m, workers, ps, ps_cores, worker_cores)) {
+    ++s->count;
+    s->mean_s += (seconds - s->mean_s) / s->count;
+    return;
   }
   m.samples.push_back({workers, ps, ps_cores, worker_cores, seconds, 1});
 }
