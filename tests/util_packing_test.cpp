@@ -167,7 +167,7 @@ TEST_CASE("util-proactive: a job whose model has no graph features is an error n
                     Catch::Contains("job 'plain' (no model) has no graph features"));
 }
 
-TEST_CASE("a predictor file is written and read back byte for byte; a corrupt one names its line",
+TEST_CASE("a predictor file is written and read back byte for byte, a corrupt one names its line",
           "[util][predictor]") {
   // Two rows differing only in the batch feature: ridge fits them; the text round-trips.
   Eigen::MatrixXd x = Eigen::MatrixXd::Zero(3, static_cast<Eigen::Index>(kUtilFeatureNames.size()));
