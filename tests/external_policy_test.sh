@@ -13,16 +13,27 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 cd "$tmp"
 
-# Parity: the C++ policy, then its Python twin with the same parameters.
-parity() { # $1: C++ policy, $2: Python example, $3...: more dlsim options for both
-  local cpp=$1 py=$2
+# Parity: the C++ policy, then its Python twin with the same parameters (the C++ policy's
+# policy.params are the scheduler's policy.params.options).
+parity() { # $1: C++ policy, $2: Python example, $3: parameters (YAML mapping), $4...: more options
+  local cpp=$1 py=$2 params=${3:-"{}"}
   shift 2
-  "$dlsim" run -q --policy "$cpp" "$@" -o "$tmp/$cpp" >/dev/null
-  "$dlsim" run -q --policy "external:python3 $root/python/examples/$py" "$@" -o "$tmp/$py" \
-    >/dev/null
-  cmp "$tmp/$cpp/jobs.csv" "$tmp/$py/jobs.csv" || fail "$py: jobs.csv differs from $cpp's"
-  echo "parity: $py = $cpp"
+  [ $# -gt 0 ] && shift
+  rm -rf "${tmp:?}/$cpp" "${tmp:?}/$py"
+  "$dlsim" run -q --policy "$cpp" --set "policy.params=$params" "$@" -o "$tmp/$cpp" >/dev/null
+  "$dlsim" run -q --policy "external:python3 $root/python/examples/$py" \
+    --set "policy.params.options=$params" "$@" -o "$tmp/$py" >/dev/null
+  cmp "$tmp/$cpp/jobs.csv" "$tmp/$py/jobs.csv" || fail "$py $params: jobs.csv differs from $cpp's"
+  echo "parity: $py = $cpp $params"
 }
+# Tiresias' 2D-LAS with its defaults (2 queues split at 3,600 GPU-seconds, no guard), then with
+# three queues and the starvation guard, and with the running-first order: each preempts (the
+# defaults suspend 312 times on this experiment), so the parity covers suspend, resume and
+# demotion.
+parity tiresias las2d.py
+grep -q ',suspend,' "$tmp/tiresias/events.csv" || fail "tiresias suspended nothing"
+parity tiresias las2d.py '{thresholds: [1000, 10000], promote_knob: 2}'
+parity tiresias las2d.py '{thresholds: [500], promote_knob: 0.5, queue_order: running-first}'
 parity fifo fifo.py
 
 # The experiment's own syntax, policy: {external: CMD}.

@@ -8,15 +8,56 @@ cores and memory taken), so that later placements in the same decision see the c
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
 MICROS_PER_SECOND = 1_000_000
 
 
+# The last microsecond a run may reach and "never" (sim/engine/time.h kMaxTime, kNever).
+MAX_SECONDS = 4e9
+MAX_TIME = int(MAX_SECONDS) * MICROS_PER_SECOND
+NEVER = 2**63 - 1
+
+# Slack of every fit test on cores, memory and shares (sim/cluster/fit.h kFitSlack).
+FIT_SLACK = 1e-9
+UNBOUNDED = 2**32 - 1
+
+
 def to_seconds(t: int) -> float:
     """Microseconds to seconds, exactly as sim/engine/time.h's ``to_seconds``."""
     return float(t) / MICROS_PER_SECOND
+
+
+def wakeup_after(now: int, s: float) -> int:
+    """``now + s`` rounded up to the microsecond, or NEVER beyond the run's time limit
+    (sim/engine/time.h ``wakeup_after``): for a wake-up at a projected time."""
+    if not (s <= MAX_SECONDS - to_seconds(now)):
+        return NEVER
+    at = now + math.ceil(s * MICROS_PER_SECOND)
+    return at if at <= MAX_TIME else NEVER
+
+
+def fits_in(need: float, free: float) -> bool:
+    return need <= free + FIT_SLACK
+
+
+def workers_in(free: float, per: float, unbounded: int = UNBOUNDED) -> int:
+    """The most workers of ``per`` each that fit in ``free`` (sim/cluster/fit.h ``workers_in``,
+    the same steps, so that a count here is the one the runtime accepts)."""
+    if per <= 0:
+        return unbounded
+    k = math.floor((free + FIT_SLACK) / per)
+    if not (k > 0):
+        return 0
+    if k >= unbounded:
+        return unbounded
+    while k > 0 and not fits_in(k * per, free):
+        k -= 1
+    while k + 1 < unbounded and fits_in((k + 1) * per, free):
+        k += 1
+    return int(k)
 
 
 @dataclass(frozen=True)
@@ -55,6 +96,8 @@ class Cluster:
     devices: List[Device]
     # Per type: the most devices of it on one node (FreeIndex::max_per_node).
     max_per_node: List[int] = field(default_factory=list)
+    # Per type: its devices in the cluster.
+    type_counts: List[int] = field(default_factory=list)
 
     @staticmethod
     def from_message(msg: dict) -> "Cluster":
@@ -70,7 +113,10 @@ class Cluster:
             for d in node.devices:
                 count[devices[d].type] += 1
             most = [max(a, b) for a, b in zip(most, count)]
-        return Cluster(types, nodes, devices, most)
+        counts = [0] * len(types)
+        for d in devices:
+            counts[d.type] += 1
+        return Cluster(types, nodes, devices, most, counts)
 
 
 @dataclass
@@ -120,6 +166,15 @@ class Job:
 
     def _unsettled(self, now: int) -> int:
         return now - self.last_update if self.status == "running" and now > self.last_update else 0
+
+    def settle(self, now: int) -> None:
+        """Brings attained service and run time up to ``now``, as the runtime does when a job's
+        state changes (simulation.cpp ``settle``; ``done`` is left as last reported)."""
+        dt = self._unsettled(now)
+        if dt > 0:
+            self.attained += float(len(self.devices)) * to_seconds(dt)
+            self.run_time += dt
+        self.last_update = now
 
     def attained_at(self, now: int) -> float:
         """Device-seconds of running up to ``now`` (job.h ``attained_at``, the same arithmetic)."""
@@ -210,7 +265,41 @@ class View:
         for n in sorted(nodes):
             self._recount(n)
 
+    def _release(self, job: Job) -> None:
+        """The reverse of _hold: a job's devices, cores and memory are free again."""
+        nodes = set()
+        per_worker = max(job.devices_per_worker, 1)
+        for i, d in enumerate(job.devices):
+            self.holders[d] -= 1
+            n = self.cluster.devices[d].node
+            nodes.add(n)
+            if i % per_worker == 0:
+                self.cpu_free[n] += job.cpus_per_worker
+                self.mem_free[n] += job.mem_gb_per_worker
+        for n in sorted(nodes):
+            self._recount(n)
+
     # --- reading ---
+
+    def type_of(self, job: Job) -> Optional[int]:
+        """The device type a job holds (None when it holds no device)."""
+        return self.cluster.devices[job.devices[0]].type if job.devices else None
+
+    def devices_of_type(self, t: int) -> int:
+        """Devices of type t in the cluster, busy or not (View::devices_of_type)."""
+        return self.cluster.type_counts[t]
+
+    def host_fit(self, job: Job) -> Optional[List[int]]:
+        """Nodes for a host task's workers, lowest ids first, or None (View::host_fit)."""
+        if not job.is_host_task:
+            return None
+        nodes: List[int] = []
+        for n in range(len(self.cluster.nodes)):
+            if len(nodes) >= job.workers:
+                break
+            k = min(self.workers_fitting_on(job, n, 0), job.workers - len(nodes))
+            nodes.extend([n] * k)
+        return nodes if len(nodes) >= job.workers else None
 
     def free(self, t: int) -> int:
         """Free devices of type t in the cluster."""
@@ -228,11 +317,8 @@ class View:
     def workers_fitting_on(self, job: Job, n: int, t: int) -> int:
         """How many of the job's workers fit on node n (View::workers_fitting_on)."""
         k = job.workers if job.is_host_task else self._free[n][t] // job.devices_per_worker
-        if job.cpus_per_worker > 0:
-            k = min(k, int((self.cpu_free[n] + 1e-9) / job.cpus_per_worker))
-        if job.mem_gb_per_worker > 0:
-            k = min(k, int((self.mem_free[n] + 1e-9) / job.mem_gb_per_worker))
-        return k
+        k = min(k, workers_in(self.cpu_free[n], job.cpus_per_worker))
+        return min(k, workers_in(self.mem_free[n], job.mem_gb_per_worker))
 
     def attained(self, job_id: int) -> float:
         """Device-seconds the job has run so far (Tiresias' attained service)."""
