@@ -52,7 +52,7 @@ class Control:
         self.view._hold(job, devices)
         job.devices = list(devices)
         job.last_update = self.view.now
-        job.status = "starting" if self.view.config["costs"][cost_key] > 0 else "running"
+        job.status = "starting" if self.view.config["costs"].get(cost_key, 0) > 0 else "running"
 
     def start(self, job: int, devices: Sequence[int], reason: str = "") -> None:
         """A pending job onto free devices (devices_per_worker consecutive ids per worker)."""
@@ -78,7 +78,7 @@ class Control:
         # now) and frees its devices once the suspend cost is paid (actions.cpp do_suspend).
         j.settle(self.view.now)
         j.preemptions += 1
-        if self.view.config["costs"]["suspend_s"] > 0:
+        if self.view.config["costs"].get("suspend_s", 0) > 0:
             j.status = "suspending"
         else:
             j.status = "suspended"
