@@ -16,7 +16,7 @@ from typing import IO, List, Optional, Sequence
 
 from .view import Job, View
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 
 class Control:
@@ -55,9 +55,25 @@ class Control:
         job.status = "starting" if self.view.config["costs"].get(cost_key, 0) > 0 else "running"
 
     def start(self, job: int, devices: Sequence[int], reason: str = "") -> None:
-        """A pending job onto free devices (devices_per_worker consecutive ids per worker)."""
+        """A pending job onto free devices (devices_per_worker consecutive ids per worker); a
+        host task with no devices goes to ``View.host_fit``'s nodes, as the runtime puts it."""
         self._act("start", job, reason, devices=list(devices))
+        j = self.view.jobs.get(job)
+        if j is not None and j.is_host_task and not devices:
+            self._hosted(j, "start_s")
+            return
         self._placed(job, devices, "start_s")
+
+    def _hosted(self, job: Job, cost_key: str) -> None:
+        """A host task takes its workers' cores and memory on View.host_fit's nodes."""
+        nodes = self.view.host_fit(job)
+        if nodes is None:
+            return  # dlsim refuses the start and names it
+        for n in nodes:
+            self.view.cpu_free[n] -= job.cpus_per_worker
+            self.view.mem_free[n] -= job.mem_gb_per_worker
+        job.last_update = self.view.now
+        job.status = "starting" if self.view.config["costs"].get(cost_key, 0) > 0 else "running"
 
     def pack(self, job: int, devices: Sequence[int], reason: str = "") -> None:
         """A pending or suspended job onto devices other jobs may hold (co-location)."""

@@ -8,6 +8,7 @@ cores and memory taken), so that later placements in the same decision see the c
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
@@ -208,11 +209,19 @@ class View:
         self.jobs: Dict[int, Job] = {}
         c = self.cluster
         self.holders: List[int] = [0] * len(c.devices)
+        # Per device: the share guaranteed to its holders (their summed gpu_share_min) and the
+        # GPU memory they hold, as the runtime's share controller counts them.
+        self.guaranteed: List[float] = [0.0] * len(c.devices)
+        self.gpu_mem_gb: List[float] = [0.0] * len(c.devices)
         self.cpu_free: List[float] = [n.cpu_cores for n in c.nodes]
         self.mem_free: List[float] = [n.memory_gb for n in c.nodes]
         # free[n][t]: free devices of type t on node n; free_total[t] over the cluster.
         self._free: List[List[int]] = [[0] * len(c.types) for _ in c.nodes]
         self._free_total: List[int] = [0] * len(c.types)
+        # _buckets[t][k]: the nodes with exactly k free devices of type t, in id order (k > 0),
+        # as the runtime's FreeIndex: placement looks at the few nodes with room, not at all.
+        self._buckets: List[List[List[int]]] = [[[] for _ in range(m + 1)] for m in c.max_per_node]
+        self._empty: List[int] = []
         for n in c.nodes:
             self._recount(n.id)
 
@@ -220,15 +229,23 @@ class View:
 
     def _recount(self, n: int) -> None:
         row = self._free[n]
-        for t in range(len(row)):
-            self._free_total[t] -= row[t]
-            row[t] = 0
+        new = [0] * len(row)
         devices = self.cluster.devices
+        holders = self.holders
         for d in self.cluster.nodes[n].devices:
-            if self.holders[d] == 0:
-                row[devices[d].type] += 1
-        for t in range(len(row)):
-            self._free_total[t] += row[t]
+            if holders[d] == 0:
+                new[devices[d].type] += 1
+        for t, k in enumerate(new):
+            old = row[t]
+            if k == old:
+                continue
+            self._free_total[t] += k - old
+            bucket = self._buckets[t]
+            if old > 0:
+                del bucket[old][bisect.bisect_left(bucket[old], n)]
+            if k > 0:
+                bisect.insort(bucket[k], n)
+            row[t] = k
 
     def _apply(self, msg: dict) -> None:
         self.now = msg["t"]
@@ -246,7 +263,11 @@ class View:
             self.cpu_free[n] = s["cpu_free"]
             self.mem_free[n] = s["mem_free"]
             first = self.cluster.nodes[n].first_device
-            self.holders[first : first + len(s["holders"])] = s["holders"]
+            end = first + len(s["holders"])
+            self.holders[first:end] = s["holders"]
+            if "guaranteed" in s:
+                self.guaranteed[first:end] = s["guaranteed"]
+                self.gpu_mem_gb[first:end] = s["gpu_mem_gb"]
             self._recount(n)
 
     def _hold(self, job: Job, devices: Sequence[int], cores: bool = True) -> None:
@@ -255,6 +276,8 @@ class View:
         nodes = set()
         for d in devices:
             self.holders[d] += 1
+            self.gpu_mem_gb[d] += job.gpu_mem_gb
+            self.guaranteed[d] += job.gpu_share_min
             nodes.add(self.cluster.devices[d].node)
         per_worker = max(job.devices_per_worker, 1)
         if cores:
@@ -271,6 +294,11 @@ class View:
         per_worker = max(job.devices_per_worker, 1)
         for i, d in enumerate(job.devices):
             self.holders[d] -= 1
+            self.gpu_mem_gb[d] -= job.gpu_mem_gb
+            self.guaranteed[d] -= job.gpu_share_min
+            if self.holders[d] == 0:  # no drift from repeated add and subtract, as the runtime
+                self.gpu_mem_gb[d] = 0.0
+                self.guaranteed[d] = 0.0
             n = self.cluster.devices[d].node
             nodes.add(n)
             if i % per_worker == 0:
@@ -309,10 +337,12 @@ class View:
         return self._free[n][t]
 
     def nodes_with(self, t: int, k: int) -> List[int]:
-        """Nodes with exactly k free devices of type t, in id order (none for k = 0)."""
-        if k == 0:
-            return []
-        return [n for n in range(len(self._free)) if self._free[n][t] == k]
+        """Nodes with exactly k free devices of type t, in id order (none for k = 0). The list is
+        the view's own: read it, do not keep or change it."""
+        buckets = self._buckets[t]
+        if k <= 0 or k >= len(buckets):
+            return self._empty
+        return buckets[k]
 
     def workers_fitting_on(self, job: Job, n: int, t: int) -> int:
         """How many of the job's workers fit on node n (View::workers_fitting_on)."""

@@ -43,7 +43,7 @@ def test_ready_then_one_reply_per_decision():
     replies = talk(s, [hello(),
                        decide(1, 0, arrived=[request(0), request(1)], jobs=[state(0), state(1)]),
                        decide(2, 5, events=[["finish", 0]], jobs=[state(0, "finished")])])
-    assert replies[0] == {"type": "ready", "protocol": 1}
+    assert replies[0] == {"type": "ready", "protocol": 2}
     assert replies[1] == {"type": "actions", "seq": 1, "wake_at": [1_000_000], "actions": [
         {"op": "start", "job": 0, "devices": [0], "reason": "test"},
         {"op": "start", "job": 1, "devices": [1], "reason": "test"}]}
@@ -104,7 +104,7 @@ def test_a_suspend_settles_the_service_at_once():
 def test_other_protocol_versions_get_ours_back():
     h = hello()
     h["protocol"] = 99
-    assert talk(StartAll(), [h]) == [{"type": "ready", "protocol": 1}]
+    assert talk(StartAll(), [h]) == [{"type": "ready", "protocol": 2}]
 
 
 def test_fifo_example_blocks_behind_its_head():
