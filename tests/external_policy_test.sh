@@ -27,7 +27,7 @@ parity() { # $1: C++ policy, $2: Python example, $3: parameters (YAML mapping), 
     --set "policy.params.options=$params" "$@" -o "$tmp/$py" >/dev/null 2>"$tmp/parity.err" ||
     fail "$py: $(cat "$tmp/parity.err")"
   cmp "$tmp/$cpp/jobs.csv" "$tmp/$py/jobs.csv" || fail "$py $params: jobs.csv differs from $cpp's"
-  echo "parity: $py = $cpp $params"
+  echo "parity: $py = $cpp $params $*"
 }
 # Tiresias' 2D-LAS with its defaults (2 queues split at 3,600 GPU-seconds, no guard), then with
 # three queues and the starvation guard, and with the running-first order: each preempts (the
@@ -37,6 +37,11 @@ parity tiresias las2d.py
 grep -q ',suspend,' "$tmp/tiresias/events.csv" || fail "tiresias suspended nothing"
 parity tiresias las2d.py '{thresholds: [1000, 10000], promote_knob: 2}'
 parity tiresias las2d.py '{thresholds: [500], promote_knob: 0.5, queue_order: running-first}'
+# Three GPU types, Xeon Phi, FPGA and CPU nodes (configs/clusters/hetero.yaml): the capacity of
+# each type apart, jobs that may use several types (164 suspends), and spread placement.
+parity tiresias las2d.py "{}" --cluster "$root/configs/clusters/hetero.yaml"
+parity tiresias las2d.py "{}" --cluster "$root/configs/clusters/hetero.yaml" \
+  --set policy.placement=spread
 # GPU sharing: gpu-share packs jobs asking for part of a GPU by best fit on the guaranteed
 # shares the node states carry. The OpenB excerpt (278 pods on its 1,213-node cluster) has
 # 93 packs, 50 of them onto a device another job holds (up to 4 holders on one GPU).
