@@ -46,7 +46,7 @@ void round_trips(benchmark::State& state, const std::string& command, bool hello
   state.SetItemsProcessed(state.iterations());
 }
 
-void BM_EchoPython(benchmark::State& state) {
+void BM_EchoPython(benchmark::State& state) { // NOLINT(readability-identifier-naming)
   round_trips(state,
               "python3 -c 'import sys\nfor l in sys.stdin:\n sys.stdout.write(l); "
               "sys.stdout.flush()'",
@@ -54,7 +54,7 @@ void BM_EchoPython(benchmark::State& state) {
 }
 BENCHMARK(BM_EchoPython)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
-void BM_PythonScheduler(benchmark::State& state) {
+void BM_PythonScheduler(benchmark::State& state) { // NOLINT(readability-identifier-naming)
   const std::string py = std::string(DLSIM_SOURCE_DIR_FOR_BENCH) + "/python";
   round_trips(state,
               "PYTHONPATH=" + py +
