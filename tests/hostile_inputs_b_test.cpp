@@ -149,9 +149,10 @@ TEST_CASE("gzip: every text trace format reads its .gz as its plain file, and au
     const TraceFormat& format = find_trace_format(format_name);
     ReadOptions options;
     options.pollux_profiles = kSource + "/traces/pollux-profiles";
-    Trace plain = format.read(kSource + "/" + path, options);
+    const std::string file = fs::path(kSource) / path;
+    Trace plain = format.read(file, options);
     const std::string gz = dir.file(fs::path(path).filename().string() + ".gz");
-    write_gzip(gz, read_file(kSource + "/" + path));
+    write_gzip(gz, read_file(file));
     Trace packed = format.read(gz, options);
     REQUIRE(packed.jobs.size() == plain.jobs.size());
     REQUIRE_FALSE(plain.jobs.empty());
@@ -163,7 +164,7 @@ TEST_CASE("gzip: every text trace format reads its .gz as its plain file, and au
       CHECK(packed.jobs[i].line == plain.jobs[i].line);
     }
     FormatGuess guess = guess_trace_format(gz);
-    CHECK(guess.format == guess_trace_format(kSource + "/" + path).format);
+    CHECK(guess.format == guess_trace_format(file).format);
     CHECK(guess.reason.find("gzip-compressed") != std::string::npos);
   }
   // The first 50 lines of the native sample, as the defect report made it.
