@@ -2,7 +2,7 @@
 // field count says its form (gavel.h); every line of a file must have the first line's form.
 // A job's model is Gavel's job type under configs/models/gavel.yaml's name, and its work is
 // Gavel's total_steps, or Shockwave's recorded run time where the line gives one
-// (docs/traces.md#gavel).
+// (docs/traces.md#gavel-and-shockwave---format-gavel).
 #include "workloads/formats/gavel.h"
 
 #include "sim/engine/error.h"

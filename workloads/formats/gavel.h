@@ -1,6 +1,7 @@
 // The `.trace` files of Gavel (stanford-futuredata/gavel scheduler/traces/; Narayanan et al.,
 // OSDI'20) and of Shockwave (uw-mad-dash/shockwave scheduler/traces/; Zheng et al., NSDI'23):
-// one job a line, tab-separated, no header, in one of three forms (docs/traces.md#gavel):
+// one job a line, tab-separated, no header, in one of three forms
+// (docs/traces.md#gavel-and-shockwave---format-gavel):
 //   7 fields (Gavel's msr/ traces): job_type, command, num_steps_arg, needs_data_dir,
 //     total_steps, arrival_time, scale_factor;
 //   10 fields (Gavel's parse_trace): job_type, command, working_directory, num_steps_arg,
