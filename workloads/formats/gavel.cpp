@@ -108,12 +108,18 @@ bool is_blank(const char* line) {
   return *line == '\0';
 }
 
+// A field's text for a message: at most 200 bytes of it (a job type is the whole field).
+std::string shown(std::string_view text) {
+  constexpr std::size_t kMost = 200;
+  return text.size() <= kMost ? std::string(text) : std::string(text.substr(0, kMost)) + "...";
+}
+
 std::uint8_t batch_mode(const char* text) {
   const std::string_view mode = text;
   if (mode == "static") return 0;
   if (mode == "gns") return 1;
   if (mode == "accordion") return 2;
-  throw FieldError{fmt::format("expected static, gns or accordion, got '{}'", mode)};
+  throw FieldError{fmt::format("expected static, gns or accordion, got '{}'", shown(mode))};
 }
 
 // An integer field >= `min` (Gavel reads these with Python's int()).
@@ -190,11 +196,11 @@ Trace read_gavel_trace(const std::string& file, const ReadOptions& options) {
         if (!model) {
           throw FieldError{fmt::format("expected a job type 'Model' or 'Model (batch size N)', "
                                        "got '{}'",
-                                       f[0])};
+                                       shown(f[0]))};
         }
         field = form->needs_data_dir;
         if (auto v = parse_int_field(f[field]); !v || (*v != 0 && *v != 1))
-          throw FieldError{fmt::format("expected 0 or 1, got '{}'", f[field])};
+          throw FieldError{fmt::format("expected 0 or 1, got '{}'", shown(f[field]))};
         field = form->scale_factor;
         const auto gpus = required_gpu_count(f[field], 1);
         field = form->total_steps;
