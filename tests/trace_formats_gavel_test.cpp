@@ -7,6 +7,7 @@
 #include "sim/cluster/device_catalog.h"
 #include "sim/engine/error.h"
 #include "workloads/build_workload.h"
+#include "workloads/formats/format_guess.h"
 #include "workloads/formats/gavel.h"
 #include "workloads/model_zoo.h"
 
@@ -243,4 +244,16 @@ TEST_CASE("gavel: the published Gavel and Shockwave traces read whole", "[format
     }
   }
   CHECK(files == 15 + 8 + 4);
+}
+
+TEST_CASE("gavel: --format auto knows each form by its first line", "[formats][gavel]") {
+  ScratchDir dir;
+  CHECK(guess_trace_format(dir.write("a.trace", kLine7)).format == "gavel");
+  CHECK(guess_trace_format(dir.write("b.trace", kLine10)).format == "gavel");
+  CHECK(guess_trace_format(dir.write("c.trace", kLine12)).format == "gavel");
+  // Seven tab-separated fields whose first is no job type: no format matches.
+  std::string other = dir.write("d.trace", "1\t2\t3\t4\t5\t6\t7\n");
+  CHECK_THAT(message_of([&] { guess_trace_format(other); }),
+             Catch::Contains("the header matches no trace format") &&
+                 Catch::Contains("gavel has 7, 10 or 12 tab-separated fields"));
 }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <string_view>
@@ -84,12 +85,14 @@ bool looks_like_swf_job(std::string_view line) {
   return fields == 18;
 }
 
-// 7, 10 or 12 tab-separated fields, the first a job type ("Name" or "Name (batch size N)"):
-// a line of Gavel's or Shockwave's .trace.
+// A line of Gavel's or Shockwave's .trace: 7, 10 or 12 tab-separated fields, the first a job
+// type ("Name" or "Name (batch size N)", the name starting with a letter).
 bool looks_like_gavel_job(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   const auto fields = static_cast<std::size_t>(std::count(line.begin(), line.end(), '\t')) + 1;
   if (fields != 7 && fields != 10 && fields != 12) return false;
+  // Every job type of the published traces starts with a letter; a row of numbers is no job.
+  if (std::isalpha(static_cast<unsigned char>(line.front())) == 0) return false;
   return gavel_job_type_model(line.substr(0, line.find('\t'))).has_value();
 }
 
