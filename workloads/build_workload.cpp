@@ -320,8 +320,19 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   // Trace model and device-type names to ids, once per distinct name.
   std::vector<std::int64_t> model_of(trace.models.names().size(), -1);
   for (std::size_t i = 0; i < model_of.size(); ++i) {
-    if (auto m = zoo.find(trace.models.at(static_cast<std::uint32_t>(i))))
+    const std::string& name = trace.models.at(static_cast<std::uint32_t>(i));
+    if (auto m = zoo.find(name)) {
       model_of[i] = static_cast<std::int64_t>(*m) + 1;
+      continue;
+    }
+    // A name under which a measurement set knows a zoo model (`measured_as`: a Gavel trace's
+    // gavel_resnet50_bs32 is the zoo's resnet50, whose times are that measurement's).
+    for (std::size_t z = 0; z < zoo.models.size(); ++z) {
+      if (!zoo.models[z].measured_as.empty() && zoo.models[z].measured_as == name) {
+        model_of[i] = static_cast<std::int64_t>(z) + 1;
+        break;
+      }
+    }
   }
   // Each distinct device_type text once: one type, any GPU, or an interned set of types.
   struct Choice {
@@ -462,14 +473,28 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     rd.gpu_share_max = tj.gpu_share_max < 0 ? tj.gpu_share_min : tj.gpu_share_max;
     spec.trace_status = static_cast<TraceStatus>(tj.trace_status);
     if (tj.model != kNoString && model_of[tj.model] < 0 && options.unknown_models_on_duration) {
+      if (!(tj.duration_s >= 0)) {
+        // Only a model's iteration time turns iterations into a run time.
+        reject_row(trace, read_options,
+                   where("model") + fmt::format("unknown model '{}', and the trace gives the "
+                                                "job's length in iterations, not as a run time: "
+                                                "--unknown-models=duration cannot run it",
+                                                trace.models.at(tj.model)));
+        continue;
+      }
       ++unknown_model_jobs[tj.model];
     } else if (tj.model != kNoString) {
       if (model_of[tj.model] < 0) {
         reject_row(trace, read_options,
                    where("model") + fmt::format("unknown model '{}' (see dlsim list models; "
                                                 "--unknown-models=duration runs such jobs on "
-                                                "their recorded run times)",
-                                                trace.models.at(tj.model)));
+                                                "their recorded run times){}",
+                                                trace.models.at(tj.model),
+                                                trace.models.at(tj.model).starts_with("gavel_")
+                                                    ? ": Gavel's job types are the models of "
+                                                      "configs/models/gavel.yaml (--set "
+                                                      "models=configs/models/gavel.yaml)"
+                                                    : ""));
         continue;
       }
       r.model = static_cast<ModelId>(model_of[tj.model]);

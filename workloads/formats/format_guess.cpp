@@ -5,12 +5,14 @@
 #include "workloads/formats/format_guess.h"
 
 #include "sim/engine/error.h"
+#include "workloads/formats/gavel.h"
 #include "workloads/formats/zlib_source.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <string_view>
@@ -83,6 +85,17 @@ bool looks_like_swf_job(std::string_view line) {
   return fields == 18;
 }
 
+// A line of Gavel's or Shockwave's .trace: 7, 10 or 12 tab-separated fields, the first a job
+// type ("Name" or "Name (batch size N)", the name starting with a letter).
+bool looks_like_gavel_job(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  const auto fields = static_cast<std::size_t>(std::count(line.begin(), line.end(), '\t')) + 1;
+  if (fields != 7 && fields != 10 && fields != 12) return false;
+  // Every job type of the published traces starts with a letter; a row of numbers is no job.
+  if (std::isalpha(static_cast<unsigned char>(line.front())) == 0) return false;
+  return gavel_job_type_model(line.substr(0, line.find('\t'))).has_value();
+}
+
 // The format of a file from the head of its (decompressed) text.
 FormatGuess guess_from_text(const std::string& path, std::string head) {
   // A UTF-8 byte order mark, as spreadsheet programs write it: the readers skip it (libfccp's
@@ -109,6 +122,10 @@ FormatGuess guess_from_text(const std::string& path, std::string head) {
   }
   if (looks_like_swf_job(line))
     return {"swf", "a first line of 18 numbers (an SWF job without header comments)"};
+  if (looks_like_gavel_job(line)) {
+    return {"gavel", "a first line of 7, 10 or 12 tab-separated fields starting with a job type "
+                     "(Gavel's or Shockwave's .trace)"};
+  }
   std::vector<std::string> wants;
   for (const auto& rule : header_rules())
     wants.push_back(fmt::format("{} needs {}", rule.format, fmt::join(rule.columns, ",")));
@@ -117,7 +134,8 @@ FormatGuess guess_from_text(const std::string& path, std::string head) {
   throw InputError(fmt::format(
       "{}:1: the header matches no trace format: '{}' ({}; philly is a JSON array, swf has ';' "
       "comments or 18 "
-      "numbers per line, pai2020 is a directory). Give --format NAME (dlsim list formats)",
+      "numbers per line, gavel has 7, 10 or 12 tab-separated fields, pai2020 is a directory). Give "
+      "--format NAME (dlsim list formats)",
       path, shown, fmt::join(wants, "; ")));
 }
 

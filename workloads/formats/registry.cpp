@@ -2,6 +2,7 @@
 
 #include "sim/config/nearest_name.h"
 #include "sim/engine/error.h"
+#include "workloads/formats/gavel.h"
 #include "workloads/formats/helios.h"
 #include "workloads/formats/muri.h"
 #include "workloads/formats/native.h"
@@ -50,6 +51,10 @@ const std::vector<TraceFormat>& trace_formats() {
        "Pollux workload: name, time, application, num_replicas, batch_size; run times from "
        "the applications' profiles (traces/pollux-profiles)",
        &read_pollux_trace},
+      {"gavel",
+       "Gavel's and Shockwave's .trace: tab-separated job type, command, ..., total steps, "
+       "scale factor, arrival time (7, 10 or 12 fields)",
+       &read_gavel_trace},
   };
   return formats;
 }
