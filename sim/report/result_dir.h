@@ -13,7 +13,7 @@ namespace dlsim {
 // (a sweep's dlsim.log and error.txt, a user's notes) is carried over into the new directory.
 inline constexpr std::string_view kResultFiles[] = {
     "jobs.csv",      "timeseries.csv",  "run.yaml",    "events.csv",
-    "timeline.json", "provenance.json", "summary.json"};
+    "timeline.json", "provenance.json", "summary.json", "failures.csv"};
 
 class ResultDir {
 public:
