@@ -161,9 +161,7 @@ PolicyEntry hot_spares_policy() {
       "FIFO that holds spare nodes back and restarts a failed job on them at once, ahead of the "
       "queue; a repaired node refills the pool",
       false,
-      {{"spare_nodes",
-        ParamType::kNumber,
-        "1",
+      {{"spare_nodes", ParamType::kNumber, "1",
         "nodes held back as spares (the pool holds the larger of this and spare_fraction)",
         ParamRange{0.0, std::nullopt, false, true}},
        {"spare_fraction", ParamType::kNumber, "0", "share of the cluster's nodes held back",

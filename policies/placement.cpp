@@ -60,7 +60,9 @@ void take_on_node(const View& view, NodeId n, DeviceTypeId t, std::uint32_t work
 namespace {
 
 // `allowed` (nullptr: every node) limits each strategy to the nodes it marks.
-bool refused(const std::vector<char>* allowed, NodeId n) { return allowed && !(*allowed)[n]; }
+bool refused(const std::vector<char>* allowed, NodeId n) {
+  return allowed && !(*allowed)[n];
+}
 
 std::optional<std::vector<DeviceId>> consolidate(const View& view, JobId j, DeviceTypeId t,
                                                  std::uint32_t workers,
