@@ -40,6 +40,9 @@ struct RequestDetails {
   // and may share it, under the share controller, with others whose mins sum to at most 1.
   double gpu_share_min = 1;
   double gpu_share_max = 1;
+  // Seconds between the job's checkpoints (docs/failures.md#checkpoints); -1: the experiment's
+  // failures.checkpoint_interval_s, 0: none.
+  double checkpoint_interval_s = -1;
 };
 
 // What a real scheduler sees of a job when it is submitted (with its RequestDetails). 56 bytes.
@@ -166,6 +169,13 @@ struct Workload {
   std::vector<RequestDetails> details{RequestDetails{}};
   [[nodiscard]] const RequestDetails& details_of(const JobRequest& r) const {
     return details[r.details];
+  }
+  // Whether some job has a checkpoint interval of its own (RequestDetails::checkpoint_interval_s).
+  [[nodiscard]] bool any_checkpoint_interval() const {
+    for (const RequestDetails& d : details) {
+      if (d.checkpoint_interval_s > 0) return true;
+    }
+    return false;
   }
   JobNames job_names; // by JobId, as jobs
   std::vector<std::string> users;
