@@ -11,12 +11,11 @@
 
 #include "sim/engine/error.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 #include <deque>
 #include <list>
+#include <unordered_map>
 
 namespace dlsim {
 
@@ -43,7 +42,7 @@ public:
   void on_repair(DeviceId first, std::uint32_t /*count*/, const View& view) override {
     init(view);
     const NodeId n = view.cluster().devices[first].node;
-    if (pool_ < target_ && !spare_[n] && node_up(view, n)) set_spare(view, n, true);
+    if (pool_ < target_ && !spare_[n] && node_up(view, n)) set_spare(n, true);
   }
 
   void schedule(Control& control) override {
@@ -62,7 +61,7 @@ public:
       if (!devices) return;
       for (DeviceId d : *devices) {
         const NodeId n = control.cluster().devices[d].node;
-        if (spare_[n]) set_spare(control, n, false); // it joins the job's nodes for good
+        if (spare_[n]) set_spare(n, false); // it joins the job's nodes for good
       }
       control.start(j, *devices);
       restarts_.pop_front();
@@ -93,29 +92,20 @@ private:
     target_ = std::max<std::uint32_t>(
         spare_nodes_,
         static_cast<std::uint32_t>(std::ceil(spare_fraction_ * static_cast<double>(nodes))));
-    if (target_ >= nodes) {
-      throw InputError(fmt::format("policy.params.spare_nodes: {} spare nodes leave none of the "
-                                   "cluster's {} nodes for jobs",
-                                   target_, nodes));
-    }
+    // At most every node but one: the policy learns the cluster only when the run starts, too
+    // late to refuse the parameter as input (docs/policies.md#hot-spares).
+    target_ = std::min(target_, nodes - 1);
     spare_.assign(nodes, 0);
     normal_.assign(nodes, 1);
     all_.assign(nodes, 1);
-    spare_of_type_.assign(c.types.size(), 0);
     for (NodeId n = nodes - target_; n < nodes; ++n)
-      set_spare(view, n, true);
+      set_spare(n, true);
   }
 
-  void set_spare(const View& view, NodeId n, bool spare) {
-    const Node& node = view.cluster().nodes[n];
+  void set_spare(NodeId n, bool spare) {
     spare_[n] = spare ? 1 : 0;
     normal_[n] = spare ? 0 : 1;
-    for (DeviceId d = node.first_device; d < node.first_device + node.device_count; ++d) {
-      if (spare)
-        ++spare_of_type_[view.cluster().devices[d].type];
-      else
-        --spare_of_type_[view.cluster().devices[d].type];
-    }
+    capacity_.clear();
     if (spare)
       ++pool_;
     else
@@ -130,12 +120,30 @@ private:
     return true;
   }
 
-  // Whether some compatible type has enough devices outside the pool (busy or not) for the job.
-  bool fits_outside_pool(const View& view, JobId j) const {
+  // Whether the nodes outside the pool, all free, would hold the job's workers on some compatible
+  // type (by devices per node; cores and memory aside). Cached per (type, devices per worker)
+  // until the pool changes.
+  bool fits_outside_pool(const View& view, JobId j) {
     const JobRequest& req = view.request(j);
-    const std::uint32_t need = req.workers * req.devices_per_worker;
+    const std::uint32_t dpw = req.devices_per_worker;
+    if (dpw == 0) return true;
+    const Cluster& c = view.cluster();
     for (DeviceTypeId t : view.compatible_types(j)) {
-      if (view.devices_of_type(t) - spare_of_type_[t] >= need) return true;
+      const std::uint64_t key = (static_cast<std::uint64_t>(t) << 32) | dpw;
+      auto it = capacity_.find(key);
+      if (it == capacity_.end()) {
+        std::uint64_t workers = 0;
+        for (NodeId n = 0; n < c.nodes.size(); ++n) {
+          if (spare_[n]) continue;
+          const Node& node = c.nodes[n];
+          std::uint32_t of_type = 0;
+          for (DeviceId d = node.first_device; d < node.first_device + node.device_count; ++d)
+            of_type += c.devices[d].type == t ? 1 : 0;
+          workers += of_type / dpw;
+        }
+        it = capacity_.emplace(key, workers).first;
+      }
+      if (it->second >= req.workers) return true;
     }
     return false;
   }
@@ -148,9 +156,10 @@ private:
   std::vector<char> spare_;  // per node: in the pool
   std::vector<char> normal_; // per node: not in the pool (where waiting jobs may go)
   std::vector<char> all_;    // every node (restarts)
-  std::vector<std::uint32_t> spare_of_type_; // devices of each type on the pool's nodes
-  std::deque<JobId> restarts_;               // failed jobs, in the order they failed
-  std::deque<JobId> queue_;                  // waiting jobs, in arrival order
+  // Workers of (type << 32 | devices per worker) the nodes outside the pool hold when empty.
+  std::unordered_map<std::uint64_t, std::uint64_t> capacity_;
+  std::deque<JobId> restarts_; // failed jobs, in the order they failed
+  std::deque<JobId> queue_;    // waiting jobs, in arrival order
 };
 
 } // namespace
