@@ -172,7 +172,7 @@ PolicyEntry hot_spares_policy() {
       false,
       {{"spare_nodes", ParamType::kNumber, "1",
         "nodes held back as spares (the pool holds the larger of this and spare_fraction)",
-        ParamRange{0.0, std::nullopt, false, true}},
+        ParamRange{0.0, 1e6, false, true}},
        {"spare_fraction", ParamType::kNumber, "0", "share of the cluster's nodes held back",
         ParamRange{0.0, 0.5}}},
       [](const PolicySetup& s) -> std::unique_ptr<Policy> {
