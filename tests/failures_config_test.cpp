@@ -11,7 +11,7 @@
 using namespace dlsim;
 using namespace dlsim::test;
 
-TEST_CASE("a job's own checkpoint interval replaces the experiment's; 0 means none",
+TEST_CASE("a job's own checkpoint interval replaces the experiment's, 0 means none",
           "[failures][checkpoints]") {
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 3, devices: {V100: 8}}\n");
   Workload w = workload_from_csv(c, "id,submit_s,workers,gpus_per_worker,duration_s,"
@@ -69,7 +69,7 @@ TEST_CASE("a GPU type's own failure process: its rate, its repairs", "[failures]
   CHECK(draw_repair_s(*process_of(c, f, 5), rng) == 3600);
 }
 
-TEST_CASE("a cluster file's failures section turns failures on; the experiment's keys win",
+TEST_CASE("a cluster file's failures section turns failures on, the experiment's keys win",
           "[failures][cli]") {
   ScratchDir dir;
   const std::string cluster = dir.write("c.yaml", "nodes:\n"

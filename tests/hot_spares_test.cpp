@@ -29,7 +29,7 @@ RuntimeConfig node1_fails() {
 
 } // namespace
 
-TEST_CASE("hot-spares restarts a failed gang on the spare at once; fifo waits for the repair",
+TEST_CASE("hot-spares restarts a failed gang on the spare at once, fifo waits for the repair",
           "[failures][hot-spares]") {
   // Three 8-V100 nodes; node 2 is the spare. A (2 nodes) starts on nodes 0-1, B (1 node) waits:
   // the nodes outside the pool are busy.
