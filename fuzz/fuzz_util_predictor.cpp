@@ -15,6 +15,7 @@
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -27,13 +28,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto n = static_cast<Eigen::Index>(dlsim::kUtilFeatureNames.size());
   // Feature rows as util_feature_row makes them (logs of sizes: small, of either sign), and
   // extremes.
-  for (double v : {0.0, 1.0, -1.0, 5.0, 30.0, -30.0}) {
-    Eigen::VectorXd row = Eigen::VectorXd::Constant(n, v);
-    double u = dlsim::predict_util_pct(p, row);
-    if (!(u >= 0 && u <= 100)) {
-      std::cerr << "fuzz: predicted utilization " << u << " outside [0, 100] for features " << v
-                << "\n";
-      std::abort();
+  // The model on every row and each held-out one, as a run would pick it for a job.
+  std::vector<const dlsim::UtilModel*> models{&p};
+  for (const dlsim::UtilHeldOut& h : p.held_out)
+    models.push_back(&dlsim::util_model_for(p, h.graph));
+  for (const dlsim::UtilModel* m : models) {
+    for (double v : {0.0, 1.0, -1.0, 5.0, 30.0, -30.0}) {
+      Eigen::VectorXd row = Eigen::VectorXd::Constant(n, v);
+      double u = dlsim::predict_util_pct(*m, row);
+      if (!(u >= 0 && u <= 100)) {
+        std::cerr << "fuzz: predicted utilization " << u << " outside [0, 100] for features " << v
+                  << "\n";
+        std::abort();
+      }
     }
   }
   std::string once = dlsim::util_predictor_text(p);

@@ -116,8 +116,10 @@ private:
       const ModelFeatures& f = view.model_features(view.request(j).model);
       GraphFeatures g{f.gflops_per_sample, f.params_m,         f.conv_layers,
                       f.linear_layers,     f.recurrent_layers, f.activation_mb};
+      // Out of sample: a job of an architecture the predictor was trained on is predicted by
+      // the model trained without it.
       predicted_[at] = predict_util_pct(
-          *o_.predictor,
+          util_model_for(*o_.predictor, g),
           util_feature_row(g, f.batch_size, view.cluster().types[t].peak_fp32_tflops));
     }
     return predicted_[at];

@@ -93,7 +93,7 @@ TEST_CASE("+CPU(ps) and +CPU(worker): remaining service after one more core, by 
 TEST_CASE("aiturbo's pauses: the mean observed by model, else by any job, else the prior",
           "[aiturbo][cpu]") {
   PauseLog log;
-  CHECK(log.estimate(3, PauseKind::kResize) == kPausePrior_s);
+  CHECK(log.estimate(3, PauseKind::kResize) == kPausePriorS);
   // A resize of a job of model 3 asked at 10 s ends at 15 s: 5 s. Another at 100 s ends at
   // 135 s: 35 s. Model 3: (5 + 35) / 2 = 20; model 4, never seen: every job's mean, 20 too.
   log.issued(0, 3, PauseKind::kResize, 10'000'000);

@@ -538,6 +538,41 @@ TEST_CASE("prediction error over a job's life by hand", "[aiturbo][life-error]")
   CHECK(rows[6].time_p90 == Approx(0).margin(1e-12));
 }
 
+TEST_CASE("the classifier's verdicts are scored at the first round past each point of a job's life",
+          "[aiturbo][life-error]") {
+  // Four jobs of 100 iterations; truth: 0 and 2 predictable, 1 not, 3 left out (-1).
+  //   job 0: a verdict at done 5 (before 10%), then "predictable" at 12: right at 10%;
+  //   job 1: "predictable" at 15: wrong; job 2: "not" at 20: wrong;
+  //   job 3: a verdict, but its truth is left out; job 0 at 30 (25%) "not": wrong there.
+  // At 10%: 3 jobs, 2 predictable; right 1 (job 0): accuracy 1/3; called predictable 2 (jobs 0,
+  // 1), 1 of them truly: precision 1/2; 1 of the 2 predictable called: recall 1/2.
+  // At 25%: job 0 at 30 ("not", wrong) is the only round at or past 25: accuracy 0, nothing
+  // called (precision 0), recall 0 of 1. A round without a verdict (-1) still marks the job seen.
+  auto at = [](JobId j, double done, std::int8_t says) {
+    AiturboPrediction p;
+    p.job = j;
+    p.done = done;
+    p.classified = says;
+    return p;
+  };
+  const std::vector<AiturboPrediction> log = {at(0, 5, 0),   at(0, 12, 1), at(1, 15, 1),
+                                              at(2, 20, 0),  at(3, 20, 1), at(0, 30, 0),
+                                              at(1, 60, -1), at(1, 70, 1)};
+  const std::vector<JobTruth> truth = {{100, 10}, {100, 10}, {100, 10}, {100, 10}};
+  const std::vector<std::int8_t> predictable = {1, 0, 1, -1};
+  const std::vector<double> fractions = {0.10, 0.25, 0.50};
+  const std::vector<ClassifierScore> rows = classifier_scores(log, truth, predictable, fractions);
+  REQUIRE(rows.size() == 3);
+  CHECK((rows[0].jobs == 3 && rows[0].predictable == 2));
+  CHECK(rows[0].accuracy == Approx(1.0 / 3));
+  CHECK(rows[0].precision == Approx(0.5));
+  CHECK(rows[0].recall == Approx(0.5));
+  CHECK((rows[1].jobs == 1 && rows[1].predictable == 1));
+  CHECK((rows[1].accuracy == 0 && rows[1].precision == 0 && rows[1].recall == 0));
+  // At 50%: job 1's first round at or past 50 is done 60, with no verdict: no job is scored.
+  CHECK(rows[2].jobs == 0);
+}
+
 TEST_CASE("dlsim-aiturbo-error: a job alone on its curve is predicted exactly",
           "[aiturbo][life-error]") {
   // P alone on one V100 (ResNet-50, 0.128 s per iteration), the noise-free curve of the tests

@@ -13,16 +13,50 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 cd "$tmp"
 
-# Parity: the C++ policy, then its Python twin with the same parameters.
-parity() { # $1: C++ policy, $2: Python example, $3...: more dlsim options for both
-  local cpp=$1 py=$2
+# Parity: the C++ policy, then its Python twin with the same parameters (the C++ policy's
+# policy.params are the scheduler's policy.params.options).
+parity() { # $1: C++ policy, $2: Python example, $3: parameters (YAML mapping), $4...: more options
+  local cpp=$1 py=$2 params=${3:-"{}"}
   shift 2
-  "$dlsim" run -q --policy "$cpp" "$@" -o "$tmp/$cpp" >/dev/null
-  "$dlsim" run -q --policy "external:python3 $root/python/examples/$py" "$@" -o "$tmp/$py" \
-    >/dev/null
-  cmp "$tmp/$cpp/jobs.csv" "$tmp/$py/jobs.csv" || fail "$py: jobs.csv differs from $cpp's"
-  echo "parity: $py = $cpp"
+  [ $# -gt 0 ] && shift
+  rm -rf "${tmp:?}/$cpp" "${tmp:?}/$py"
+  # Trace warnings to a file, shown only when a run fails.
+  "$dlsim" run -q --policy "$cpp" --set "policy.params=$params" "$@" -o "$tmp/$cpp" \
+    >/dev/null 2>"$tmp/parity.err" || fail "$cpp: $(cat "$tmp/parity.err")"
+  "$dlsim" run -q --policy "external:python3 $root/python/examples/$py" \
+    --set "policy.params.options=$params" "$@" -o "$tmp/$py" >/dev/null 2>"$tmp/parity.err" ||
+    fail "$py: $(cat "$tmp/parity.err")"
+  cmp "$tmp/$cpp/jobs.csv" "$tmp/$py/jobs.csv" || fail "$py $params: jobs.csv differs from $cpp's"
+  echo "parity: $py = $cpp $params $*"
 }
+# Tiresias' 2D-LAS with its defaults (2 queues split at 3,600 GPU-seconds, no guard), then with
+# three queues and the starvation guard, and with the running-first order: each preempts (the
+# defaults suspend 312 times on this experiment), so the parity covers suspend, resume and
+# demotion.
+parity tiresias las2d.py
+grep -q ',suspend,' "$tmp/tiresias/events.csv" || fail "tiresias suspended nothing"
+parity tiresias las2d.py '{thresholds: [1000, 10000], promote_knob: 2}'
+parity tiresias las2d.py '{thresholds: [500], promote_knob: 0.5, queue_order: running-first}'
+# Three GPU types, Xeon Phi, FPGA and CPU nodes (configs/clusters/hetero.yaml): the capacity of
+# each type apart, jobs that may use several types (164 suspends), and spread placement.
+parity tiresias las2d.py "{}" --cluster "$root/configs/clusters/hetero.yaml"
+parity tiresias las2d.py "{}" --cluster "$root/configs/clusters/hetero.yaml" \
+  --set policy.placement=spread
+# GPU sharing: gpu-share packs jobs asking for part of a GPU by best fit on the guaranteed
+# shares the node states carry. The OpenB excerpt (278 pods on its 1,213-node cluster) has
+# 93 packs, 50 of them onto a device another job holds (up to 4 holders on one GPU).
+parity gpu-share gpu_share.py "{}" --trace "$root/traces/openb_pod_list_default-excerpt.csv" \
+  --format openb --cluster "openb:$root/traces/openb_node_list_gpu_node-excerpt.csv"
+grep -q ',pack,' "$tmp/gpu-share/events.csv" || fail "gpu-share packed nothing"
+# The bundled fgd-openb experiment (10,836 pods, 4,120 packs, 1,547 onto a held device), when the
+# shared OpenB trace is there (its path is relative to the tree); CI requires it.
+if [ -f "$root/../shared/traces/alibaba-openb-gpu-v2023/openb_pod_list_default.csv" ]; then
+  (cd "$root" && parity gpu-share gpu_share.py "{}" -e configs/experiments/fgd-openb.yaml)
+elif [ "${DLSIM_REQUIRE_SHARED_TRACES:-0}" = 1 ]; then
+  fail "the shared OpenB trace is missing (DLSIM_REQUIRE_SHARED_TRACES=1)"
+else
+  echo "skipped: gpu_share.py on fgd-openb (no shared OpenB trace)"
+fi
 parity fifo fifo.py
 
 # The experiment's own syntax, policy: {external: CMD}.
@@ -88,5 +122,5 @@ broken "reply_once.py '[{\"op\": \"start\", \"job\": 0, \"devices\": [32]}]'" \
 broken "reply_once.py '[{\"op\": \"start\", \"job\": 3, \"devices\": [1]}]'" \
   "before its submission at 279.807 s (now 0 s)"
 broken "reply_once.py '[{\"op\": \"launch\", \"job\": 0}]'" "actions[0].op: unknown action 'launch'"
-broken "reply_once.py [] 2" "(hello): speaks protocol 2, dlsim speaks 1"
+broken "reply_once.py [] 1" "(hello): speaks protocol 1, dlsim speaks 2"
 echo ok

@@ -65,7 +65,7 @@ TEST_CASE("Young/Daly's checkpoint interval for the Llama 3 rate and a 60 s chec
   CHECK(daly_interval_s(300, 100) == 100);
 }
 
-TEST_CASE("Weibull up times have the mean MTBF; fixed repairs take exactly their time",
+TEST_CASE("Weibull up times have the mean MTBF, fixed repairs take exactly their time",
           "[failures]") {
   FailureProcess p{10, "weibull", 0.7, 2, "fixed"};
   Rng rng = Rng::stream(1, "test.weibull");
@@ -144,7 +144,7 @@ TEST_CASE("the Llama 3 defaults on 16,384 GPUs: 419 interruptions in 54 days on 
   CHECK(sum / 20 == Approx(419).epsilon(0.10));
 }
 
-TEST_CASE("same seed, same failures; a failure log of a drawn run reproduces it exactly",
+TEST_CASE("same seed, same failures, a failure log of a drawn run reproduces it exactly",
           "[failures]") {
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 4, devices: {V100: 8}}\n");
   std::string csv = "id,submit_s,workers,gpus_per_worker,duration_s\n";

@@ -75,7 +75,7 @@ TEST_CASE("bad numbers keep from_chars' errors", "[formats]") {
   CHECK(error_of("9223372036854775808", true) == "expected an integer, got '9223372036854775808'");
 }
 
-TEST_CASE("plain integers read in one scan; longer and '4.0' ones through from_chars",
+TEST_CASE("plain integers read in one scan, longer and '4.0' ones through from_chars",
           "[formats]") {
   CHECK(*parse_int_field("1") == 1);
   CHECK(*parse_int_field("-17") == -17);

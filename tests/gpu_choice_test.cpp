@@ -82,7 +82,7 @@ TEST_CASE("starting a job alone on a device too small for its model is refused",
       sim.run(), Catch::Contains("device 0 (Tiny) has 4 GB of memory, the job's model needs 5 GB"));
 }
 
-TEST_CASE("a policy that is not an oracle cannot read the raw state; observers can",
+TEST_CASE("a policy that is not an oracle cannot read the raw state, observers can",
           "[runtime][oracle]") {
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 1}}\n");
   Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\na,0,1,100\n");

@@ -59,6 +59,12 @@ std::vector<DeviceId> scanned(const View& v, DeviceTypeId t, JobId j,
   return out;
 }
 
+// The utilization (%) the tests place job j with: any number serves (the policies pass a
+// measured or predicted one); varied by job so that the groups' order matters.
+double util_for(JobId j) {
+  return 40.0 + 10.0 * static_cast<double>(j % 5);
+}
+
 struct Index {
   HorusDevices devices;
   HorusParams p;
@@ -71,7 +77,7 @@ struct Index {
     const RequestDetails& rd = v.details(j);
     std::vector<DeviceId> out;
     devices.choose(
-        v, v.cluster().devices[0].type, j, leaving, p, rd.gpu_mem_gb, rd.gpu_util * 100,
+        v, v.cluster().devices[0].type, j, leaving, p, rd.gpu_mem_gb, util_for(j),
         [&](DeviceId d, JobId except) { return reactive_read(v, d, except); },
         [&](DeviceId d) {
           out.push_back(d);
@@ -177,7 +183,7 @@ TEST_CASE("Horus device groups choose as the scan of every device, over a changi
       const JobState& st = ctl.state(j);
       if (st.status == JobStatus::kFuture || is_over(st.status)) continue;
       const RequestDetails& rd = ctl.details(j);
-      const double util = rd.gpu_util * 100;
+      const double util = util_for(j);
       const DeviceTypeId t = ctl.cluster().devices[0].type;
       CHECK(index.choose(ctl, j) == scanned(ctl, t, j, {}, index.p, rd.gpu_mem_gb, util));
       if (st.devices.size() == 1) {

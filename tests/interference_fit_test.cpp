@@ -43,7 +43,7 @@ TEST_CASE("the shipped co-location parameters equal a fresh fit of the bundled p
   CHECK(fit.mean_log_iter_s == Approx(shipped.mean_log_iter_s).epsilon(1e-9));
 }
 
-TEST_CASE("least squares recovers an exact line; errors summarize by nearest rank",
+TEST_CASE("least squares recovers an exact line, errors summarize by nearest rank",
           "[interference_fit]") {
   // Four pairs on an exact plane: log s = 0.5 + 0.1 x + 0.2 z, x and z the log iteration times.
   std::vector<MeasuredPair> rows;
@@ -120,7 +120,7 @@ TEST_CASE("two zoo ResNet-50 (batch 32) on one V100 under the defaults slow down
   }
 }
 
-TEST_CASE("a pair not measured gets the fit; three jobs add their partners' shares",
+TEST_CASE("a pair not measured gets the fit, three jobs add their partners' shares",
           "[interference_fit]") {
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 1}}\n");
   Workload w = build_workload(trace_from_csv("id,submit_s,workers,duration_s\n"

@@ -209,13 +209,14 @@ TEST_CASE("resolution: jobs sorted by submit, work in iterations of the referenc
   double v100 = zoo().models[*zoo().find("resnet50")].iteration_time_s.at("V100");
   CHECK(w.jobs[0].iterations == Approx(200 / v100));
   // Utilization: the zoo's for resnet50, the runtime default (0.52) for no model.
-  CHECK(w.details_of(w.jobs[0].request).gpu_util == zoo().models[*zoo().find("resnet50")].gpu_util);
-  CHECK(w.details_of(w.jobs[1].request).gpu_util == 0.52);
+  CHECK(w.solo_util_of(w.jobs[0].request) == zoo().models[*zoo().find("resnet50")].gpu_util);
+  CHECK(w.solo_util_of(w.jobs[1].request) == 0.52);
 }
 
 TEST_CASE("request details: each job reads back its own, equal ones are kept once", "[trace]") {
-  // A job's cores, memory, utilization, device memory, estimate and shares live in
-  // Workload::details, once per distinct value (workload.h RequestDetails). a and c give none:
+  // A job's cores, memory, device memory, estimate and shares live in Workload::details, and
+  // its utilization alone in Workload::solo_util by the same index, once per distinct value
+  // (workload.h RequestDetails). a and c give none:
   // the defaults, with the runtime's default utilization 0.52 for a job without a model (not
   // RequestDetails{}'s 0, so not entry 0). b and d give all seven, the same. Entries: [0] the
   // defaults, [1] a's and c's, [2] b's and d's.
@@ -231,7 +232,7 @@ TEST_CASE("request details: each job reads back its own, equal ones are kept onc
   const RequestDetails& a = w.details_of(w.jobs[0].request);
   CHECK(a.cpus_per_worker == 0);
   CHECK(a.mem_gb_per_worker == 0);
-  CHECK(a.gpu_util == 0.52);
+  CHECK(w.solo_util_of(w.jobs[0].request) == 0.52);
   CHECK(a.gpu_mem_gb == 0);
   CHECK(a.requested_time_s == 0);
   CHECK(a.gpu_share_min == 1);
@@ -239,13 +240,14 @@ TEST_CASE("request details: each job reads back its own, equal ones are kept onc
   const RequestDetails& b = w.details_of(w.jobs[1].request);
   CHECK(b.cpus_per_worker == 2);
   CHECK(b.mem_gb_per_worker == 8);
-  CHECK(b.gpu_util == 0.3);
+  CHECK(w.solo_util_of(w.jobs[1].request) == 0.3);
   CHECK(b.gpu_mem_gb == 4);
   CHECK(b.requested_time_s == 600);
   CHECK(b.gpu_share_min == 0.5);
   CHECK(b.gpu_share_max == 0.75);
   CHECK(w.details.size() == 3);
-  CHECK(w.details[0].gpu_util == 0);
+  CHECK(w.solo_util.size() == 3);
+  CHECK(w.solo_util[0] == 0);
   CHECK(w.jobs[0].request.details == 1);
   CHECK(w.jobs[1].request.details == 2);
   CHECK(w.jobs[2].request.details == 1);

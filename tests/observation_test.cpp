@@ -13,7 +13,7 @@
 using namespace dlsim;
 using namespace dlsim::test;
 
-TEST_CASE("a policy cannot read a job before its submission; observers can", "[runtime][view]") {
+TEST_CASE("a policy cannot read a job before its submission, observers can", "[runtime][view]") {
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 2}}\n");
   Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\n"
                                     "now,0,1,100\n"

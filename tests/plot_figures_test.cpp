@@ -200,7 +200,7 @@ TEST_CASE("dlsim plot --bars refuses a baseline of 0 and an unknown label", "[pl
   CHECK_THAT(unknown.err, Catch::Contains("no run is labelled 'nope'"));
 }
 
-TEST_CASE("dlsim plot: the Gantt chart gives jobs sharing a device sub-rows; PDF at a column's "
+TEST_CASE("dlsim plot: the Gantt chart gives jobs sharing a device sub-rows, PDF at a column's "
           "size",
           "[plot][figures]") {
   ScratchDir dir;

@@ -306,7 +306,7 @@ TEST_CASE("a queue's capability caps its deserved share", "[policy][kube][propor
 // ---- kube-batch: priority and preempt
 // ------------------------------------------------------------
 
-TEST_CASE("priority preempts a lower-priority gang; equal priority waits",
+TEST_CASE("priority preempts a lower-priority gang, equal priority waits",
           "[policy][kube][preempt]") {
   // Volcano's default tiers, gang and drf with enablePreemptable: false, so tier 1's priority and
   // conformance decide victims alone; no enqueue action (with it, H would never be admitted while

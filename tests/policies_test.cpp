@@ -115,7 +115,7 @@ TEST_CASE("SRTF on two nodes does not preempt for a job that could not be placed
     CHECK(j.preemptions == 0);
 }
 
-TEST_CASE("consolidate uses the fewest nodes; spread one worker per node", "[policy][placement]") {
+TEST_CASE("consolidate uses the fewest nodes, spread one worker per node", "[policy][placement]") {
   Cluster c = cluster_from_yaml(
       "fabric: {nodes_per_rack: 2}\nnodes:\n  - {count: 4, devices: {V100: 4}}\n");
   Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s\nfour,0,4,10\none,0,1,10\n");

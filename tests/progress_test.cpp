@@ -88,7 +88,7 @@ TEST_CASE("progress reports come at most once a second, a line each in a log", "
                              Catch::Contains("last submit at 0.6 h")); // 1,999 s
 }
 
-TEST_CASE("dlsim run --progress reports into a log file; -q alone does not", "[progress]") {
+TEST_CASE("dlsim run --progress reports into a log file, -q alone does not", "[progress]") {
   ScratchDir dir;
   Outcome r = run_dlsim("run -q --progress --out " + dir.file("a"), dir);
   REQUIRE(r.code == 0);

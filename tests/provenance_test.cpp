@@ -34,7 +34,7 @@ std::string crc32_hex(const std::string& bytes) {
 
 } // namespace
 
-TEST_CASE("provenance.json names the commit and the inputs' checksums; summary.json does not",
+TEST_CASE("provenance.json names the commit and the inputs' checksums, summary.json does not",
           "[cli][provenance]") {
   ScratchDir dir;
   REQUIRE(run_in(dir, "run -q --set report.sample_s=2m -o res").code == 0);

@@ -220,7 +220,7 @@ TEST_CASE("packing respects device memory", "[runtime][errors]") {
   CHECK(s.job("b").end == 20'000'000);
 }
 
-TEST_CASE("binding places workers one by one; the job starts only whole", "[runtime][bind]") {
+TEST_CASE("binding places workers one by one, the job starts only whole", "[runtime][bind]") {
   // j (2 workers, 50 s): worker 1 bound at 0, worker 2 at 10, started at 10: ends at 60.
   // Its queueing delay runs until it starts (10 s): bound devices sit idle but held.
   Scripted s(kFourGpus, "id,submit_s,workers,duration_s\nj,0,2,50\n",

@@ -6,6 +6,8 @@
 #include "policies/horus_cost.h"
 #include "policies/util_packing.h"
 #include "sim/engine/error.h"
+#include "workloads/model_zoo.h"
+#include "workloads/utilization/evaluate.h"
 #include "workloads/utilization/features.h"
 #include "workloads/utilization/predictor.h"
 
@@ -165,7 +167,7 @@ TEST_CASE("util-proactive: a job whose model has no graph features is an error n
                     Catch::Contains("job 'plain' (no model) has no graph features"));
 }
 
-TEST_CASE("a predictor file is written and read back byte for byte; a corrupt one names its line",
+TEST_CASE("a predictor file is written and read back byte for byte, a corrupt one names its line",
           "[util][predictor]") {
   // Two rows differing only in the batch feature: ridge fits them; the text round-trips.
   Eigen::MatrixXd x = Eigen::MatrixXd::Zero(3, static_cast<Eigen::Index>(kUtilFeatureNames.size()));
@@ -201,6 +203,77 @@ TEST_CASE("a predictor file is written and read back byte for byte; a corrupt on
   short_mean.replace(short_mean.find("mean 0 "), 7, "mean ");
   CHECK_THROWS_WITH(parse_util_predictor(short_mean, "p.txt"),
                     Catch::Contains("p.txt:4: mean: expected 8 numbers, got 7"));
+}
+
+TEST_CASE("a job of an architecture the predictor was trained on is predicted out of sample",
+          "[util][predictor]") {
+  // The bundled data: every architecture gets a model trained on the others, and a job of that
+  // architecture is predicted by it, exactly as leave-one-architecture-out scores it.
+  const std::string dir = DLSIM_SOURCE_DIR_FOR_TESTS "/configs/utilization/";
+  UtilDataset d =
+      load_util_dataset(dir + "architectures.csv", dir + "dataset.csv", builtin_device_types());
+  UtilPredictor p = train_with_held_out(d, UtilModelKind::kRidge, UtilTrainOptions{});
+  REQUIRE(p.held_out.size() == d.archs.size());
+  Eigen::VectorXd out_of_fold = leave_one_arch_out(d, UtilModelKind::kRidge, UtilTrainOptions{});
+  std::size_t differ = 0, clamped = 0;
+  for (std::size_t i = 0; i < d.rows.size(); ++i) {
+    const UtilArchitecture& a = d.archs[static_cast<std::size_t>(d.rows[i].arch_id)];
+    const UtilModel& m = util_model_for(p, a.graph);
+    REQUIRE(&m != static_cast<const UtilModel*>(&p));
+    Eigen::VectorXd row = d.x.row(static_cast<Eigen::Index>(i)).transpose();
+    CHECK(predict_util_pct(m, row) == out_of_fold(static_cast<Eigen::Index>(i)));
+    // Both bounded to 100% (the heaviest CNNs): the same number whatever the model.
+    if (predict_util_pct(m, row) == 100 && predict_util_pct(p, row) == 100)
+      ++clamped;
+    else if (predict_util_pct(m, row) != predict_util_pct(p, row))
+      ++differ;
+  }
+  // Leaving an architecture out changes every prediction that is not bounded (else the test
+  // would prove nothing).
+  CHECK(differ + clamped == d.rows.size());
+  CHECK(differ > d.rows.size() / 2);
+  // Every workload of the HotCloud'20 experiment is of an architecture of the data: each is
+  // predicted by a held-out model.
+  ModelZoo zoo = load_model_zoo(DLSIM_SOURCE_DIR_FOR_TESTS "/configs/models/hotcloud20.yaml");
+  REQUIRE(zoo.models.size() == 27);
+  for (const ModelInfo& m : zoo.models) {
+    GraphFeatures g{m.gflops_per_sample, m.params_m,         m.conv_layers,
+                    m.linear_layers,     m.recurrent_layers, m.activation_mb};
+    INFO(m.name);
+    CHECK(&util_model_for(p, g) != static_cast<const UtilModel*>(&p));
+  }
+  // A zoo written from the data rounds to 6 digits (scripts/hotcloud20-data): still matched.
+  GraphFeatures rounded = d.archs[0].graph;
+  rounded.gflops_per_sample *= 1 + 4e-6;
+  CHECK(&util_model_for(p, rounded) == &p.held_out[0].model);
+  // A graph of no architecture of the data: the model trained on every row.
+  GraphFeatures other = d.archs[0].graph;
+  other.conv_layers += 1;
+  CHECK(&util_model_for(p, other) == static_cast<const UtilModel*>(&p));
+  // The held-out models round-trip through the file.
+  std::string text = util_predictor_text(p);
+  UtilPredictor back = parse_util_predictor(text, "p.txt");
+  CHECK(util_predictor_text(back) == text);
+  REQUIRE(back.held_out.size() == p.held_out.size());
+  CHECK(back.held_out[3].arch == p.held_out[3].arch);
+}
+
+TEST_CASE("a predictor file's held-out models: a bad line is an error naming it",
+          "[util][predictor]") {
+  // constant_predictor is 7 lines; a held-out block is its line 4 onwards.
+  std::string good = constant_predictor(40);
+  std::string block = good.substr(good.find("mean"));
+  std::string two = good + "held_out a 1 2 3 4 5 6\n" + block;
+  CHECK(parse_util_predictor(two, "p.txt").held_out.size() == 1);
+  CHECK_THROWS_WITH(parse_util_predictor(good + "held_out a 1 2 3\n" + block, "p.txt"),
+                    Catch::Contains("p.txt:8: held_out: expected an architecture and its 6 "
+                                    "graph features"));
+  CHECK_THROWS_WITH(parse_util_predictor(two + "held_out a 1 2 3 4 5 6\n" + block, "p.txt"),
+                    Catch::Contains("p.txt:13: held_out: 'a' twice"));
+  CHECK_THROWS_WITH(parse_util_predictor(good + "held_out a 1 2 -3 4 5 6\n" + block, "p.txt"),
+                    Catch::Contains("p.txt:8: held_out: a graph feature is negative"));
+  CHECK_THROWS_WITH(parse_util_predictor(good + "held_out a 1 2 3 4 5 6\n", "p.txt"),
+                    Catch::Contains("p.txt:9: the file ends where 'mean' is expected"));
 }
 
 TEST_CASE("dlsim predict and the hotcloud20 runs are byte-identical run to run",

@@ -163,20 +163,25 @@ std::string ps_misfit(const Cluster& c, const JobRequest& r, const RequestDetail
   return "";
 }
 
-// Each distinct RequestDetails once, in order of first use (Workload::details, [0] the
-// defaults), compared bit for bit so that every job reads back exactly the numbers it was given.
-// Most traces give many jobs in a row the same details: those skip the hash.
+// Each distinct (RequestDetails, utilization alone) once, in order of first use
+// (Workload::details and Workload::solo_util, [0] the defaults), compared bit for bit so that
+// every job reads back exactly the numbers it was given. Most traces give many jobs in a row the
+// same details: those skip the hash.
 class DetailsInterner {
 public:
-  explicit DetailsInterner(std::vector<RequestDetails>& table) : table_(table) {
+  DetailsInterner(std::vector<RequestDetails>& table, std::vector<double>& util)
+      : table_(table), util_(util) {
     for (std::size_t i = 0; i < table_.size(); ++i)
-      index_.emplace(key_of(table_[i]), static_cast<std::uint32_t>(i));
+      index_.emplace(key_of(table_[i], util_[i]), static_cast<std::uint32_t>(i));
   }
-  std::uint32_t intern(const RequestDetails& d) {
-    const Key key = key_of(d);
+  std::uint32_t intern(const RequestDetails& d, double solo_util) {
+    const Key key = key_of(d, solo_util);
     if (has_last_ && key == last_key_) return last_;
     auto [it, added] = index_.try_emplace(key, static_cast<std::uint32_t>(table_.size()));
-    if (added) table_.push_back(d);
+    if (added) {
+      table_.push_back(d);
+      util_.push_back(solo_util);
+    }
     has_last_ = true;
     last_key_ = key;
     last_ = it->second;
@@ -185,10 +190,10 @@ public:
 
 private:
   using Key = std::array<std::uint64_t, 8>;
-  static Key key_of(const RequestDetails& d) {
+  static Key key_of(const RequestDetails& d, double solo_util) {
     return {std::bit_cast<std::uint64_t>(d.cpus_per_worker),
             std::bit_cast<std::uint64_t>(d.mem_gb_per_worker),
-            std::bit_cast<std::uint64_t>(d.gpu_util),
+            std::bit_cast<std::uint64_t>(solo_util),
             std::bit_cast<std::uint64_t>(d.gpu_mem_gb),
             std::bit_cast<std::uint64_t>(d.requested_time_s),
             std::bit_cast<std::uint64_t>(d.gpu_share_min),
@@ -206,6 +211,7 @@ private:
     }
   };
   std::vector<RequestDetails>& table_;
+  std::vector<double>& util_;
   std::unordered_map<Key, std::uint32_t, KeyHash> index_;
   bool has_last_ = false;
   Key last_key_{};
@@ -370,7 +376,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     });
   }
   w.jobs.reserve(trace.jobs.size());
-  DetailsInterner details(w.details);
+  DetailsInterner details(w.details, w.solo_util);
   // The workload's names are the trace's, taken whole at the end, while job k keeps trace job
   // k's id k (most traces: in submit order, nothing skipped); from the first job that does not,
   // they are copied one by one.
@@ -433,7 +439,8 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     };
     JobSpec spec;
     JobRequest& r = spec.request;
-    RequestDetails rd; // interned into w.details when the job is kept
+    RequestDetails rd;    // interned into w.details when the job is kept
+    double solo_util = 0; // into w.solo_util with it
     // The error's context is formatted only when the check fails: a string per job was a
     // tenth of reading a million-job trace.
     if (!(std::fabs(tj.submit_s) <= kMaxSeconds))
@@ -487,8 +494,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     const ModelInfo* info = r.model > 0 ? &zoo.models[r.model - 1] : nullptr;
     // No trace value and no model: the assumed default (counted when the job is kept).
     const bool util_assumed = !(tj.gpu_util > 0) && info == nullptr;
-    rd.gpu_util =
-        tj.gpu_util > 0 ? tj.gpu_util : (info ? info->gpu_util : options.default_gpu_util);
+    solo_util = tj.gpu_util > 0 ? tj.gpu_util : (info ? info->gpu_util : options.default_gpu_util);
     rd.gpu_mem_gb = tj.gpu_mem_gb >= 0 ? tj.gpu_mem_gb : (info ? info->gpu_mem_gb : 0);
     // A run time observed on a GPU type is the run time on that type.
     DeviceTypeId observed_on = tj.observed_on_device_type && r.device_type >= 0
@@ -543,10 +549,10 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
         reject_row(trace, read_options, where("workers") + why);
         continue;
       }
-      rd.gpu_util = 0;
+      solo_util = 0;
       rd.gpu_mem_gb = 0;
       add_curve(tj, spec);
-      r.details = details.intern(rd);
+      r.details = details.intern(rd, solo_util);
       keep_name(tj);
       w.jobs.push_back(spec);
       if (type_use) type_use->note(w, spec.request);
@@ -633,7 +639,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       continue;
     }
     add_curve(tj, spec);
-    r.details = details.intern(rd);
+    r.details = details.intern(rd, solo_util);
     keep_name(tj);
     w.jobs.push_back(spec);
     if (util_assumed && options.assumed_util_jobs) ++*options.assumed_util_jobs;

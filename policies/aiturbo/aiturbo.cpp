@@ -241,8 +241,10 @@ private:
                       (!o_.classifier || classify(v, j, n));
     }
     if (log_ != nullptr && st.status == JobStatus::kRunning) {
+      const std::int8_t classified =
+          o_.optimus || !o_.classifier ? std::int8_t{-1} : std::int8_t{classify(v, j, n)};
       log_->push_back({j, v.now(), done_at(st, v.now()), run_time_at(st, v.now()), t.pred,
-                       predict_speed(t.speed, st.workers, v.ps(j)), t.predictable});
+                       predict_speed(t.speed, st.workers, v.ps(j)), t.predictable, classified});
     }
   }
 

@@ -3,6 +3,7 @@
 
 #include "policies/registry.h"
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct AiturboPrediction {
   double iterations = 0;  // the step model's predicted total iterations (infinity: no end)
   double iteration_s = 0; // the speed model's seconds per iteration at the job's shape now
   bool predictable = false;
+  // The classifier's verdict on the job's observed losses so far (1 predictable, 0 not), asked
+  // at every recorded round whatever the stability rule says; -1 without a classifier.
+  std::int8_t classified = -1;
 };
 
 // The aiturbo (optimus: the Optimus-like) policy of `setup`, which also appends the predictions

@@ -25,7 +25,7 @@ double PauseLog::estimate(ModelId model, PauseKind kind) const {
   if (model < by_model_[k].size() && by_model_[k][model].n > 0)
     return by_model_[k][model].sum / by_model_[k][model].n;
   if (all_[k].n > 0) return all_[k].sum / all_[k].n;
-  return kPausePrior_s;
+  return kPausePriorS;
 }
 
 } // namespace dlsim

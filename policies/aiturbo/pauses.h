@@ -19,7 +19,7 @@ enum class PauseKind : std::uint8_t { kResize, kCores };
 // Before any pause of a kind is observed: an estimate, a TensorFlow job's checkpoint and restart
 // (tens of seconds; plausible 1 to 60 s: a live change takes about a second, a restart of a large
 // model a minute).
-constexpr double kPausePrior_s = 30;
+constexpr double kPausePriorS = 30;
 
 class PauseLog {
 public:
@@ -30,7 +30,7 @@ public:
   // Job j left: a move it had issued is not observed.
   void forget(JobId j) { pending_.erase(j); }
   // Seconds a move of `kind` of a job of `model` will likely pause it: the mean of the pauses of
-  // that kind observed for jobs of the same model, else for any job, else kPausePrior_s.
+  // that kind observed for jobs of the same model, else for any job, else kPausePriorS.
   [[nodiscard]] double estimate(ModelId model, PauseKind kind) const;
 
 private:

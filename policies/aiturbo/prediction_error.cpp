@@ -88,4 +88,48 @@ std::string format_life_errors(const std::vector<LifeError>& rows) {
   return out;
 }
 
+std::vector<ClassifierScore> classifier_scores(const std::vector<AiturboPrediction>& log,
+                                               std::span<const JobTruth> truth,
+                                               std::span<const std::int8_t> predictable,
+                                               std::span<const double> fractions) {
+  std::vector<ClassifierScore> rows;
+  std::vector<bool> seen(truth.size());
+  for (double f : fractions) {
+    ClassifierScore r;
+    r.fraction = f;
+    std::size_t right = 0, called = 0, called_right = 0;
+    std::fill(seen.begin(), seen.end(), false);
+    for (const AiturboPrediction& p : log) {
+      if (p.job >= truth.size() || p.job >= predictable.size() || seen[p.job]) continue;
+      const JobTruth& t = truth[p.job];
+      if (!(t.iterations > 0) || predictable[p.job] < 0 || p.done < f * t.iterations) continue;
+      seen[p.job] = true; // the first round at or past f of the job
+      if (p.classified < 0) continue;
+      const bool is = predictable[p.job] == 1;
+      const bool says = p.classified == 1;
+      ++r.jobs;
+      if (is) ++r.predictable;
+      if (is == says) ++right;
+      if (says) ++called;
+      if (says && is) ++called_right;
+    }
+    if (r.jobs > 0) r.accuracy = static_cast<double>(right) / static_cast<double>(r.jobs);
+    if (called > 0) r.precision = static_cast<double>(called_right) / static_cast<double>(called);
+    if (r.predictable > 0)
+      r.recall = static_cast<double>(called_right) / static_cast<double>(r.predictable);
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+std::string format_classifier_scores(const std::vector<ClassifierScore>& rows) {
+  std::string out = "| done | jobs | predictable | accuracy | precision | recall |\n"
+                    "|---|---|---|---|---|---|\n";
+  for (const ClassifierScore& r : rows) {
+    out += fmt::format("| {:.0f}% | {} | {} | {:.3f} | {:.3f} | {:.3f} |\n", 100 * r.fraction,
+                       r.jobs, r.predictable, r.accuracy, r.precision, r.recall);
+  }
+  return out;
+}
+
 } // namespace dlsim

@@ -5,6 +5,7 @@
 
 #include "policies/aiturbo/aiturbo.h"
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -38,5 +39,24 @@ std::vector<LifeError> life_errors(const std::vector<AiturboPrediction>& log,
 
 // A Markdown table of the rows.
 std::string format_life_errors(const std::vector<LifeError>& rows);
+
+// The classifier's verdicts on the jobs of the run at one point of their lives, against what the
+// jobs are (the trace's truth, which the policy never reads).
+struct ClassifierScore {
+  double fraction = 0;         // of the job's iterations done
+  std::size_t jobs = 0;        // jobs with a verdict at a round at or past the point
+  std::size_t predictable = 0; // of them, predictable in truth
+  double accuracy = 0;         // right verdicts / jobs
+  double precision = 0;        // predictable in truth / called predictable (0 if none called)
+  double recall = 0;           // called predictable / predictable in truth (0 if none)
+};
+
+// `log` in time order; truth by job id (jobs with iterations > 0 count); predictable by job id,
+// the truth of each job (1 predictable, 0 not, -1: left out).
+std::vector<ClassifierScore> classifier_scores(const std::vector<AiturboPrediction>& log,
+                                               std::span<const JobTruth> truth,
+                                               std::span<const std::int8_t> predictable,
+                                               std::span<const double> fractions);
+std::string format_classifier_scores(const std::vector<ClassifierScore>& rows);
 
 } // namespace dlsim

@@ -14,13 +14,24 @@ namespace {
 
 json node_state(const View& view, NodeId n) {
   const Node& node = view.cluster().nodes[n];
+  // What a GPU-sharing controller reports of each device: its holders, the share guaranteed to
+  // them (summed share_min) and the GPU memory they hold, so a packing scheduler sees the room
+  // the runtime checks a pack against.
   json holders = json::array();
-  for (DeviceId d = node.first_device; d < node.first_device + node.device_count; ++d)
-    holders.push_back(view.device(d).count);
+  json guaranteed = json::array();
+  json gpu_mem = json::array();
+  for (DeviceId d = node.first_device; d < node.first_device + node.device_count; ++d) {
+    const DeviceSlot& slot = view.device(d);
+    holders.push_back(slot.count);
+    guaranteed.push_back(slot.guaranteed);
+    gpu_mem.push_back(slot.mem_gb);
+  }
   return {{"id", n},
           {"cpu_free", view.node_cpu_free(n)},
           {"mem_free", view.node_mem_free(n)},
-          {"holders", std::move(holders)}};
+          {"holders", std::move(holders)},
+          {"guaranteed", std::move(guaranteed)},
+          {"gpu_mem_gb", std::move(gpu_mem)}};
 }
 
 // What a scheduler learns of a job when it is submitted (its request).

@@ -15,7 +15,8 @@
 
 namespace dlsim {
 
-inline constexpr int kProtocolVersion = 1;
+// 2: a node's state carries each device's guaranteed share and GPU memory held (packing).
+inline constexpr int kProtocolVersion = 2;
 
 enum class EventKind : std::uint8_t { kArrival, kFinish, kDone };
 

@@ -6,6 +6,7 @@
 #include "sim/cluster/fit.h"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 namespace dlsim::gandiva {
@@ -81,10 +82,22 @@ bool usage_fits(const View& view, NodeId n, Usage u, const Claims& c) {
          fits_in(u.mem, view.node_mem_free(n) - claimed(c.mem, n));
 }
 
+// A group that defragmentation may move, of whatever type: not converting or grown, alone if
+// slices are exact, every member running, all on one node. It reads only the group and its
+// members' runtime state, and a group starts to pass only after a touch or a member's job log
+// mark, as State::groups_where asks.
+bool movable(const View& view, const Options& opt, const Group& g) {
+  if (g.converting || g.grown) return false;
+  if (opt.exact_slices && g.members.size() != 1) return false;
+  return all_running(view, g) && on_one_node(view, g.devices);
+}
+
 class Planner {
 public:
-  Planner(const View& view, const State& st, JobId j, DeviceTypeId t, bool allow_merge)
-      : view_(view), st_(st), j_(j), t_(t), allow_merge_(allow_merge) {}
+  // movable: the groups movable() passes, in id order.
+  Planner(const View& view, const State& st, JobId j, DeviceTypeId t, bool allow_merge,
+          const std::vector<std::uint32_t>& movable)
+      : view_(view), st_(st), j_(j), t_(t), allow_merge_(allow_merge), movable_(movable) {}
 
   std::optional<std::vector<NodePlan>> plan() {
     const JobRequest& req = view_.request(j_);
@@ -126,10 +139,56 @@ private:
     return k;
   }
 
-  bool movable(const Group& g) const {
-    if (g.converting || g.grown || g.type != t_) return false;
-    if (st_.opt.exact_slices && g.members.size() != 1) return false;
-    return all_running(view_, g) && on_one_node(view_, g.devices);
+  // Node m's free devices of the plan's type, claimed or not (free_on without claims), found
+  // once per plan for the nodes the runtime says have some (FreeIndex): the plan only reads, so
+  // they do not change while it plans. In id order, the nodes where that list is not empty.
+  const std::vector<NodeId>& nodes_with_free() const {
+    if (!free_known_) {
+      free_by_node_.resize(view_.cluster().nodes.size());
+      const FreeIndex& index = view_.free();
+      for (std::uint32_t k = 1; k <= index.max_per_node(t_); ++k) {
+        for (NodeId m : index.nodes_with(t_, k)) {
+          free_by_node_[m] = free_on(view_, st_, m, t_);
+          if (!free_by_node_[m].empty()) free_nodes_.push_back(m);
+        }
+      }
+      std::sort(free_nodes_.begin(), free_nodes_.end());
+      free_known_ = true;
+    }
+    return free_nodes_;
+  }
+  const std::vector<DeviceId>& free_of(NodeId m) const {
+    (void)nodes_with_free();
+    return free_by_node_[m];
+  }
+
+  // The time-sliced groups a moved group may join, in id order, before the tests that depend on
+  // the group moved and the plan's claims: not grown or converting, on one node, every member
+  // running. Found once per plan, for the same reason.
+  const std::vector<std::uint32_t>& sliced() const {
+    if (!sliced_known_) {
+      for (const auto& [tid, tg] : st_.groups) {
+        if (tg.mode == Mode::kSlice && !tg.grown && !tg.converting &&
+            on_one_node(view_, tg.devices) && all_running(view_, tg))
+          sliced_.push_back(tid);
+      }
+      sliced_known_ = true;
+    }
+    return sliced_;
+  }
+
+  // The movable groups of the plan's type on node n, in id order: sorted by node in one pass
+  // over the movable groups, the first time a node needs them (plan() only reads, so they do
+  // not change while it plans).
+  const std::vector<std::uint32_t>& movable_on(NodeId n) const {
+    if (movable_by_node_.empty()) {
+      movable_by_node_.resize(view_.cluster().nodes.size());
+      for (std::uint32_t gid : movable_) {
+        const Group& g = st_.groups.at(gid);
+        if (g.type == t_) movable_by_node_[node_of(view_, g.devices[0])].push_back(gid);
+      }
+    }
+    return movable_by_node_[n];
   }
 
   // Where group g (leaving node n) can go: free devices on another node, best affinity and
@@ -140,9 +199,16 @@ private:
     Usage u = usage_of(view_, g);
     std::optional<std::tuple<int, std::size_t, NodeId>> best_key;
     std::vector<DeviceId> best_devices;
-    for (NodeId m = 0; m < view_.cluster().nodes.size(); ++m) {
+    std::vector<DeviceId> free;
+    // Only a node with a free device of the type can take g: the others are skipped unseen.
+    for (NodeId m : nodes_with_free()) {
       if (m == n || c.nodes_off.count(m)) continue;
-      auto free = free_on(view_, st_, m, g.type, &c);
+      // free_on(view_, st_, m, g.type, &c), from the plan's unclaimed free devices (g is of
+      // the plan's type: movable_on lists no other).
+      free.clear();
+      for (DeviceId d : free_of(m)) {
+        if (!c.devices.count(d)) free.push_back(d);
+      }
       if (free.size() < g.devices.size() || !usage_fits(view_, m, u, c)) continue;
       auto key = std::make_tuple(affinity_rank(view_, st_, m, g.cls), free.size(), m);
       if (!best_key || key < *best_key) {
@@ -155,14 +221,14 @@ private:
     if (!allow_merge_ || g.mode != Mode::kSlice) return std::nullopt;
     std::uint32_t into = kNoGroup;
     std::size_t into_load = 0;
-    for (const auto& [tid, tg] : st_.groups) {
-      if (tid == gid || tg.mode != Mode::kSlice || tg.grown || tg.converting || tg.cls != g.cls ||
-          tg.type != g.type || tg.devices.size() != g.devices.size() ||
-          !on_one_node(view_, tg.devices)) {
+    for (std::uint32_t tid : sliced()) {
+      const Group& tg = st_.groups.at(tid);
+      if (tid == gid || tg.cls != g.cls || tg.type != g.type ||
+          tg.devices.size() != g.devices.size()) {
         continue;
       }
       NodeId m = node_of(view_, tg.devices[0]);
-      if (m == n || c.nodes_off.count(m) || !all_running(view_, tg)) continue;
+      if (m == n || c.nodes_off.count(m)) continue;
       auto planned = joins.count(tid) ? joins.at(tid) : 0;
       std::size_t load = tg.members.size() + planned;
       if (load + g.members.size() > view_.config().max_timeslice_jobs ||
@@ -190,10 +256,7 @@ private:
     std::size_t freed = free_on(view_, st_, n, t_, &base).size();
     Usage avail{view_.node_cpu_free(n), view_.node_mem_free(n)};
     if (freed < need) {
-      std::vector<std::uint32_t> on_node;
-      for (const auto& [gid, g] : st_.groups) {
-        if (movable(g) && node_of(view_, g.devices[0]) == n) on_node.push_back(gid);
-      }
+      std::vector<std::uint32_t> on_node = movable_on(n);
       std::stable_sort(on_node.begin(), on_node.end(), [&](std::uint32_t a, std::uint32_t b) {
         const Group& ga = st_.groups.at(a);
         const Group& gb = st_.groups.at(b);
@@ -245,6 +308,14 @@ private:
   JobId j_;
   DeviceTypeId t_;
   bool allow_merge_;
+  const std::vector<std::uint32_t>& movable_;
+  // Caches of what the plan reads many times (it changes nothing while it plans).
+  mutable std::vector<std::vector<std::uint32_t>> movable_by_node_; // movable_on
+  mutable std::vector<std::vector<DeviceId>> free_by_node_;         // free_of
+  mutable std::vector<NodeId> free_nodes_;                          // nodes_with_free
+  mutable bool free_known_ = false;
+  mutable std::vector<std::uint32_t> sliced_; // sliced
+  mutable bool sliced_known_ = false;
 };
 
 void evacuate(Control& control, State& st, const Evacuation& e) {
@@ -269,8 +340,11 @@ bool defragment(Control& control, State& st, JobId j) {
   if (!st.opt.migration) return false;
   const JobRequest& req = control.request(j);
   bool merge = !st.opt.exact_slices && below_share(control, st, req.devices());
+  const Options& opt = st.opt;
+  const std::vector<std::uint32_t>& movable_groups = st.groups_where(
+      control, State::kMovable, [&](const View& v, const Group& g) { return movable(v, opt, g); });
   for (DeviceTypeId t : control.compatible_types(j)) {
-    auto plan = Planner(control, st, j, t, merge).plan();
+    auto plan = Planner(control, st, j, t, merge, movable_groups).plan();
     if (!plan) continue;
     for (const NodePlan& p : *plan) {
       for (const Evacuation& e : p.moves)

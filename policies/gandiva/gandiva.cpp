@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <tuple>
 #include <vector>
 
 namespace dlsim {
@@ -121,6 +122,14 @@ private:
     }
   }
 
+  // What the three tries below read of a job: its shape, the device types it accepts (its
+  // request's types and its model's), and its cores and memory (its details).
+  using Kind =
+      std::tuple<std::uint32_t, std::uint32_t, std::int32_t, std::uint16_t, ModelId, std::uint32_t>;
+  static Kind kind_of(const JobRequest& r) {
+    return {r.devices(), r.devices_per_worker, r.device_type, r.type_set, r.model, r.details};
+  }
+
   // Waiting jobs in arrival order: free devices by affinity, else time-slicing with the
   // least-loaded group of their class, else migration to make room. Jobs that still wait are
   // tried again at the next decision.
@@ -128,6 +137,11 @@ private:
     if (st_.waiting.empty()) return;
     if (st_.opt.grow_shrink) shrink_grown(control, st_);
     std::set<std::pair<std::uint32_t, std::uint32_t>> no_room; // (class, devices per worker)
+    // The kinds of job that found nothing since the last time anything was placed: a later job
+    // of the same kind would find nothing too (the tries read only its kind and the cluster and
+    // groups, which only a placement changes, and have no effect when they fail), so it is
+    // skipped. Under a standing queue this is most of the queue.
+    std::set<Kind> nothing_for;
     auto waiting = st_.waiting;
     for (const auto& entry : waiting) {
       JobId j = entry.second;
@@ -141,28 +155,36 @@ private:
         if (control.host_fit(j)) {
           control.start(j, {});
           st_.waiting.erase(entry);
+          nothing_for.clear(); // it took cores and memory
         }
         continue;
       }
+      const Kind kind = kind_of(req);
+      if (nothing_for.count(kind)) continue;
       if (auto devices = affinity_place(control, st_, j, req.workers)) {
         start_group(control, st_, j, std::move(*devices));
         st_.stop_waiting(st_.waiting.find(entry));
+        nothing_for.clear();
         continue;
       }
       if (join_least_loaded(control, st_, j)) {
         st_.stop_waiting(st_.waiting.find(entry));
         if (st_.opt.exact_slices) rotate_slices(control, st_);
+        nothing_for.clear();
         continue;
       }
       // One defragmentation attempt per job shape and decision: if it fails for one job, it
       // fails for every later one of the same shape.
       auto shape = std::make_pair(req.devices(), req.devices_per_worker);
-      if (no_room.count(shape)) continue;
-      if (defragment(control, st_, j)) {
-        st_.stop_waiting(st_.waiting.find(entry));
-        continue;
+      if (!no_room.count(shape)) {
+        if (defragment(control, st_, j)) {
+          st_.stop_waiting(st_.waiting.find(entry));
+          nothing_for.clear();
+          continue;
+        }
+        no_room.insert(shape);
       }
-      no_room.insert(shape);
+      nothing_for.insert(kind);
     }
   }
 

@@ -234,7 +234,16 @@ public:
   // the last one's groups that still pass plus the groups marked since that pass: O(answer +
   // marks) instead of O(groups). Each walk has its own list (`watch`); one walk's actions must
   // not change the test of the groups it has not reached yet.
-  enum Watch : std::uint8_t { kJudge, kPack, kSpread, kLocality, kGrow, kGrown, kWatches };
+  enum Watch : std::uint8_t {
+    kJudge,
+    kPack,
+    kSpread,
+    kLocality,
+    kGrow,
+    kGrown,
+    kMovable,
+    kWatches
+  };
   template <class Test>
   const std::vector<std::uint32_t>& groups_where(const View& view, Watch watch, Test&& test) {
     std::vector<std::uint32_t>& marked = take(view, watches_[watch], marked_);

@@ -105,6 +105,16 @@ public:
       rc = glp_simplex(lp_.get(), &parm);
     }
     if (rc != 0 || glp_get_status(lp_.get()) != GLP_OPT) {
+      // A basis GLPK could not factorize (GLP_EFAIL: the rows' scales span many orders of
+      // magnitude, e.g. the makespan LP over jobs of seconds and of months): scale the rows and
+      // columns, and solve from the standard basis through the presolver.
+      glp_scale_prob(lp_.get(), GLP_SF_AUTO);
+      glp_std_basis(lp_.get());
+      parm.presolve = GLP_ON;
+      rc = glp_simplex(lp_.get(), &parm);
+      parm.presolve = GLP_OFF;
+    }
+    if (rc != 0 || glp_get_status(lp_.get()) != GLP_OPT) {
       throw std::runtime_error("GLPK did not solve the allocation LP (glp_simplex returned " +
                                std::to_string(rc) + ", status " +
                                std::to_string(glp_get_status(lp_.get())) + ")");

@@ -114,7 +114,8 @@ def place_on_type(view: View, job: Job, strategy: str, workers: int, t: int) -> 
     ``place_on_type``). Parameter servers that hold cores (ps_cpus) are not checked here: dlsim
     refuses such a start if their cores do not fit."""
     if job.is_host_task:
-        raise NotImplementedError("host tasks: use Control.start_on_nodes")
+        # A host task holds no device: [] (start it so) when View.host_fit finds nodes.
+        return [] if view.host_fit(job) is not None else None
     if view.free(t) < workers * job.devices_per_worker:
         return None
     fn = STRATEGIES.get(strategy)
@@ -127,6 +128,8 @@ def place(view: View, job: Job, strategy: Optional[str] = None, workers: Optiona
     """The first of the job's compatible types that fits (placement.cpp ``place``)."""
     strategy = strategy or view.placement
     workers = job.workers if workers is None else workers
+    if job.is_host_task:
+        return [] if view.host_fit(job) is not None else None
     for t in job.types:
         out = place_on_type(view, job, strategy, workers, t)
         if out is not None:

@@ -16,7 +16,7 @@ from typing import IO, List, Optional, Sequence
 
 from .view import Job, View
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 
 class Control:
@@ -40,37 +40,70 @@ class Control:
             a["reason"] = reason
         self.actions.append(a)
 
-    def _placed(self, job_id: int, devices: Sequence[int], status: str) -> None:
+    def _placed(self, job_id: int, devices: Sequence[int], cost_key: str) -> None:
+        """What the runtime does at once when a job takes devices (actions.cpp do_place): it
+        holds them, and it is starting while it pays the cost, or running at once when the cost
+        is 0 (so a policy sees the status the runtime reports in the same decision)."""
         job = self.view.jobs.get(job_id)
         if job is None:
             return
+        if cost_key == "resume_or_start":
+            cost_key = "resume_s" if job.status == "suspended" else "start_s"
         self.view._hold(job, devices)
         job.devices = list(devices)
-        job.status = status
+        job.last_update = self.view.now
+        job.status = "starting" if self.view.config["costs"].get(cost_key, 0) > 0 else "running"
 
     def start(self, job: int, devices: Sequence[int], reason: str = "") -> None:
-        """A pending job onto free devices (devices_per_worker consecutive ids per worker)."""
+        """A pending job onto free devices (devices_per_worker consecutive ids per worker); a
+        host task with no devices goes to ``View.host_fit``'s nodes, as the runtime puts it."""
         self._act("start", job, reason, devices=list(devices))
-        self._placed(job, devices, "starting")
+        j = self.view.jobs.get(job)
+        if j is not None and j.is_host_task and not devices:
+            self._hosted(j, "start_s")
+            return
+        self._placed(job, devices, "start_s")
+
+    def _hosted(self, job: Job, cost_key: str) -> None:
+        """A host task takes its workers' cores and memory on View.host_fit's nodes."""
+        nodes = self.view.host_fit(job)
+        if nodes is None:
+            return  # dlsim refuses the start and names it
+        for n in nodes:
+            self.view.cpu_free[n] -= job.cpus_per_worker
+            self.view.mem_free[n] -= job.mem_gb_per_worker
+        job.last_update = self.view.now
+        job.status = "starting" if self.view.config["costs"].get(cost_key, 0) > 0 else "running"
 
     def pack(self, job: int, devices: Sequence[int], reason: str = "") -> None:
         """A pending or suspended job onto devices other jobs may hold (co-location)."""
         self._act("pack", job, reason, devices=list(devices))
-        self._placed(job, devices, "starting")
+        self._placed(job, devices, "resume_or_start")
 
     def timeslice(self, job: int, devices: Sequence[int], slice_s: float, reason: str = "") -> None:
         self._act("timeslice", job, reason, devices=list(devices), slice_s=slice_s)
-        self._placed(job, devices, "starting")
+        self._placed(job, devices, "resume_or_start")
 
     def suspend(self, job: int, reason: str = "") -> None:
         """Preempt to a checkpoint; the devices are freed when the suspend cost is paid."""
         self._act("suspend", job, reason)
-        if job in self.view.jobs:
-            self.view.jobs[job].status = "suspending"
+        j = self.view.jobs.get(job)
+        if j is None:
+            return
+        # The runtime settles the job's counters at once (attained service and run time up to
+        # now) and frees its devices once the suspend cost is paid (actions.cpp do_suspend).
+        j.settle(self.view.now)
+        j.preemptions += 1
+        if self.view.config["costs"].get("suspend_s", 0) > 0:
+            j.status = "suspending"
+        else:
+            j.status = "suspended"
+            self.view._release(j)
+            j.devices = []
 
     def resume(self, job: int, devices: Sequence[int], reason: str = "") -> None:
         self._act("resume", job, reason, devices=list(devices))
-        self._placed(job, devices, "starting")
+        self._placed(job, devices, "resume_s")
 
     def migrate(self, job: int, devices: Sequence[int], reason: str = "") -> None:
         self._act("migrate", job, reason, devices=list(devices))

@@ -8,15 +8,57 @@ cores and memory taken), so that later placements in the same decision see the c
 
 from __future__ import annotations
 
+import bisect
+import math
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
 MICROS_PER_SECOND = 1_000_000
 
 
+# The last microsecond a run may reach and "never" (sim/engine/time.h kMaxTime, kNever).
+MAX_SECONDS = 4e9
+MAX_TIME = int(MAX_SECONDS) * MICROS_PER_SECOND
+NEVER = 2**63 - 1
+
+# Slack of every fit test on cores, memory and shares (sim/cluster/fit.h kFitSlack).
+FIT_SLACK = 1e-9
+UNBOUNDED = 2**32 - 1
+
+
 def to_seconds(t: int) -> float:
     """Microseconds to seconds, exactly as sim/engine/time.h's ``to_seconds``."""
     return float(t) / MICROS_PER_SECOND
+
+
+def wakeup_after(now: int, s: float) -> int:
+    """``now + s`` rounded up to the microsecond, or NEVER beyond the run's time limit
+    (sim/engine/time.h ``wakeup_after``): for a wake-up at a projected time."""
+    if not (s <= MAX_SECONDS - to_seconds(now)):
+        return NEVER
+    at = now + math.ceil(s * MICROS_PER_SECOND)
+    return at if at <= MAX_TIME else NEVER
+
+
+def fits_in(need: float, free: float) -> bool:
+    return need <= free + FIT_SLACK
+
+
+def workers_in(free: float, per: float, unbounded: int = UNBOUNDED) -> int:
+    """The most workers of ``per`` each that fit in ``free`` (sim/cluster/fit.h ``workers_in``,
+    the same steps, so that a count here is the one the runtime accepts)."""
+    if per <= 0:
+        return unbounded
+    k = math.floor((free + FIT_SLACK) / per)
+    if not (k > 0):
+        return 0
+    if k >= unbounded:
+        return unbounded
+    while k > 0 and not fits_in(k * per, free):
+        k -= 1
+    while k + 1 < unbounded and fits_in((k + 1) * per, free):
+        k += 1
+    return int(k)
 
 
 @dataclass(frozen=True)
@@ -55,6 +97,8 @@ class Cluster:
     devices: List[Device]
     # Per type: the most devices of it on one node (FreeIndex::max_per_node).
     max_per_node: List[int] = field(default_factory=list)
+    # Per type: its devices in the cluster.
+    type_counts: List[int] = field(default_factory=list)
 
     @staticmethod
     def from_message(msg: dict) -> "Cluster":
@@ -70,7 +114,10 @@ class Cluster:
             for d in node.devices:
                 count[devices[d].type] += 1
             most = [max(a, b) for a, b in zip(most, count)]
-        return Cluster(types, nodes, devices, most)
+        counts = [0] * len(types)
+        for d in devices:
+            counts[d.type] += 1
+        return Cluster(types, nodes, devices, most, counts)
 
 
 @dataclass
@@ -121,6 +168,15 @@ class Job:
     def _unsettled(self, now: int) -> int:
         return now - self.last_update if self.status == "running" and now > self.last_update else 0
 
+    def settle(self, now: int) -> None:
+        """Brings attained service and run time up to ``now``, as the runtime does when a job's
+        state changes (simulation.cpp ``settle``; ``done`` is left as last reported)."""
+        dt = self._unsettled(now)
+        if dt > 0:
+            self.attained += float(len(self.devices)) * to_seconds(dt)
+            self.run_time += dt
+        self.last_update = now
+
     def attained_at(self, now: int) -> float:
         """Device-seconds of running up to ``now`` (job.h ``attained_at``, the same arithmetic)."""
         dt = self._unsettled(now)
@@ -153,11 +209,19 @@ class View:
         self.jobs: Dict[int, Job] = {}
         c = self.cluster
         self.holders: List[int] = [0] * len(c.devices)
+        # Per device: the share guaranteed to its holders (their summed gpu_share_min) and the
+        # GPU memory they hold, as the runtime's share controller counts them.
+        self.guaranteed: List[float] = [0.0] * len(c.devices)
+        self.gpu_mem_gb: List[float] = [0.0] * len(c.devices)
         self.cpu_free: List[float] = [n.cpu_cores for n in c.nodes]
         self.mem_free: List[float] = [n.memory_gb for n in c.nodes]
         # free[n][t]: free devices of type t on node n; free_total[t] over the cluster.
         self._free: List[List[int]] = [[0] * len(c.types) for _ in c.nodes]
         self._free_total: List[int] = [0] * len(c.types)
+        # _buckets[t][k]: the nodes with exactly k free devices of type t, in id order (k > 0),
+        # as the runtime's FreeIndex: placement looks at the few nodes with room, not at all.
+        self._buckets: List[List[List[int]]] = [[[] for _ in range(m + 1)] for m in c.max_per_node]
+        self._empty: List[int] = []
         for n in c.nodes:
             self._recount(n.id)
 
@@ -165,15 +229,23 @@ class View:
 
     def _recount(self, n: int) -> None:
         row = self._free[n]
-        for t in range(len(row)):
-            self._free_total[t] -= row[t]
-            row[t] = 0
+        new = [0] * len(row)
         devices = self.cluster.devices
+        holders = self.holders
         for d in self.cluster.nodes[n].devices:
-            if self.holders[d] == 0:
-                row[devices[d].type] += 1
-        for t in range(len(row)):
-            self._free_total[t] += row[t]
+            if holders[d] == 0:
+                new[devices[d].type] += 1
+        for t, k in enumerate(new):
+            old = row[t]
+            if k == old:
+                continue
+            self._free_total[t] += k - old
+            bucket = self._buckets[t]
+            if old > 0:
+                del bucket[old][bisect.bisect_left(bucket[old], n)]
+            if k > 0:
+                bisect.insort(bucket[k], n)
+            row[t] = k
 
     def _apply(self, msg: dict) -> None:
         self.now = msg["t"]
@@ -191,7 +263,11 @@ class View:
             self.cpu_free[n] = s["cpu_free"]
             self.mem_free[n] = s["mem_free"]
             first = self.cluster.nodes[n].first_device
-            self.holders[first : first + len(s["holders"])] = s["holders"]
+            end = first + len(s["holders"])
+            self.holders[first:end] = s["holders"]
+            if "guaranteed" in s:
+                self.guaranteed[first:end] = s["guaranteed"]
+                self.gpu_mem_gb[first:end] = s["gpu_mem_gb"]
             self._recount(n)
 
     def _hold(self, job: Job, devices: Sequence[int], cores: bool = True) -> None:
@@ -200,6 +276,8 @@ class View:
         nodes = set()
         for d in devices:
             self.holders[d] += 1
+            self.gpu_mem_gb[d] += job.gpu_mem_gb
+            self.guaranteed[d] += job.gpu_share_min
             nodes.add(self.cluster.devices[d].node)
         per_worker = max(job.devices_per_worker, 1)
         if cores:
@@ -210,7 +288,46 @@ class View:
         for n in sorted(nodes):
             self._recount(n)
 
+    def _release(self, job: Job) -> None:
+        """The reverse of _hold: a job's devices, cores and memory are free again."""
+        nodes = set()
+        per_worker = max(job.devices_per_worker, 1)
+        for i, d in enumerate(job.devices):
+            self.holders[d] -= 1
+            self.gpu_mem_gb[d] -= job.gpu_mem_gb
+            self.guaranteed[d] -= job.gpu_share_min
+            if self.holders[d] == 0:  # no drift from repeated add and subtract, as the runtime
+                self.gpu_mem_gb[d] = 0.0
+                self.guaranteed[d] = 0.0
+            n = self.cluster.devices[d].node
+            nodes.add(n)
+            if i % per_worker == 0:
+                self.cpu_free[n] += job.cpus_per_worker
+                self.mem_free[n] += job.mem_gb_per_worker
+        for n in sorted(nodes):
+            self._recount(n)
+
     # --- reading ---
+
+    def type_of(self, job: Job) -> Optional[int]:
+        """The device type a job holds (None when it holds no device)."""
+        return self.cluster.devices[job.devices[0]].type if job.devices else None
+
+    def devices_of_type(self, t: int) -> int:
+        """Devices of type t in the cluster, busy or not (View::devices_of_type)."""
+        return self.cluster.type_counts[t]
+
+    def host_fit(self, job: Job) -> Optional[List[int]]:
+        """Nodes for a host task's workers, lowest ids first, or None (View::host_fit)."""
+        if not job.is_host_task:
+            return None
+        nodes: List[int] = []
+        for n in range(len(self.cluster.nodes)):
+            if len(nodes) >= job.workers:
+                break
+            k = min(self.workers_fitting_on(job, n, 0), job.workers - len(nodes))
+            nodes.extend([n] * k)
+        return nodes if len(nodes) >= job.workers else None
 
     def free(self, t: int) -> int:
         """Free devices of type t in the cluster."""
@@ -220,19 +337,18 @@ class View:
         return self._free[n][t]
 
     def nodes_with(self, t: int, k: int) -> List[int]:
-        """Nodes with exactly k free devices of type t, in id order (none for k = 0)."""
-        if k == 0:
-            return []
-        return [n for n in range(len(self._free)) if self._free[n][t] == k]
+        """Nodes with exactly k free devices of type t, in id order (none for k = 0). The list is
+        the view's own: read it, do not keep or change it."""
+        buckets = self._buckets[t]
+        if k <= 0 or k >= len(buckets):
+            return self._empty
+        return buckets[k]
 
     def workers_fitting_on(self, job: Job, n: int, t: int) -> int:
         """How many of the job's workers fit on node n (View::workers_fitting_on)."""
         k = job.workers if job.is_host_task else self._free[n][t] // job.devices_per_worker
-        if job.cpus_per_worker > 0:
-            k = min(k, int((self.cpu_free[n] + 1e-9) / job.cpus_per_worker))
-        if job.mem_gb_per_worker > 0:
-            k = min(k, int((self.mem_free[n] + 1e-9) / job.mem_gb_per_worker))
-        return k
+        k = min(k, workers_in(self.cpu_free[n], job.cpus_per_worker))
+        return min(k, workers_in(self.mem_free[n], job.mem_gb_per_worker))
 
     def attained(self, job_id: int) -> float:
         """Device-seconds the job has run so far (Tiresias' attained service)."""

@@ -5,7 +5,7 @@
 def hello(placement="consolidate", options=None):
     return {
         "type": "hello",
-        "protocol": 1,
+        "protocol": 2,
         "placement": placement,
         "options": options or {},
         "seed": 1,
@@ -39,8 +39,11 @@ def state(job_id, status="pending", devices=(), attained=0.0, last_update=0):
             "preemptions": 0}
 
 
-def node(n, holders, cpu_free=40.0, mem_free=512.0):
-    return {"id": n, "cpu_free": cpu_free, "mem_free": mem_free, "holders": holders}
+def node(n, holders, cpu_free=40.0, mem_free=512.0, guaranteed=None, gpu_mem_gb=None):
+    # Whole-GPU holders: each guarantees its device's whole share (gpu_share_min 1), no memory.
+    return {"id": n, "cpu_free": cpu_free, "mem_free": mem_free, "holders": holders,
+            "guaranteed": guaranteed or [float(h) for h in holders],
+            "gpu_mem_gb": gpu_mem_gb or [0.0] * len(holders)}
 
 
 def decide(seq, t, arrived=(), events=None, jobs=(), nodes=()):

@@ -3,7 +3,8 @@
 // Optimus-like baseline), records every round's predictions of every running job with a loss
 // curve, and compares, at 10%, 25%, 50% and 75% of each finished job's iterations, the first
 // round's predictions at or past that point with what happened: remaining iterations, seconds
-// per iteration over the rest of the job, remaining run time.
+// per iteration over the rest of the job, remaining run time; then (aiturbo) the classifier's
+// verdicts at those points against each job's truth.
 // Usage: dlsim-aiturbo-error [EXPERIMENT (configs/experiments/aiturbo-mix.yaml)] [TRACE]
 //        [--optimus]
 #include "policies/aiturbo/aiturbo.h"
@@ -65,6 +66,20 @@ int main(int argc, char** argv) {
     }
     constexpr std::array<double, 4> kFractions = {0.10, 0.25, 0.50, 0.75};
     std::cout << format_life_errors(life_errors(log, truth, kFractions));
+    if (!optimus) {
+      // The classifier on this trace's jobs, which it was not trained on: each job's truth is
+      // the generator's construction (draw_loss_curve: predictable = an Optimus curve with
+      // noise 0.01; a plateau, or noise 0.25, is not).
+      std::vector<std::int8_t> predictable(p.workload.jobs.size(), -1);
+      for (JobId j = 0; j < p.workload.jobs.size(); ++j) {
+        if (p.workload.jobs[j].curve == 0) continue;
+        const LossCurve& c = p.workload.curves[p.workload.jobs[j].curve - 1];
+        predictable[j] = c.family == CurveFamily::kOptimus && c.noise <= 0.01 ? 1 : 0;
+      }
+      std::cout << "\nthe classifier's verdicts on these jobs (held out: not in its training "
+                   "data)\n\n"
+                << format_classifier_scores(classifier_scores(log, truth, predictable, kFractions));
+    }
     return 0;
   } catch (const std::exception& ex) {
     std::cerr << "dlsim-aiturbo-error: error: " << ex.what() << '\n';

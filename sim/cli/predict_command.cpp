@@ -51,8 +51,9 @@ int command_predict(const std::vector<std::string>& args) {
       "lambda", po::value<double>()->default_value(1.0), "ridge penalty (standardized features)")(
       "rounds", po::value<int>()->default_value(200), "boosting rounds (at most 10000)")(
       "rate", po::value<double>()->default_value(0.1), "boosting learning rate, in (0, 1]")(
-      "out", po::value<std::string>(), "write the predictor trained on all rows here")("help,h",
-                                                                                       "this help");
+      "out", po::value<std::string>(),
+      "write the predictor trained on all rows here, with one trained without each "
+      "architecture, which a run uses for that architecture's jobs")("help,h", "this help");
   po::variables_map vm;
   if (!parse_command_line(args, o, vm)) return 0; // --help
   std::string model = vm["model"].as<std::string>();
@@ -90,11 +91,12 @@ int command_predict(const std::vector<std::string>& args) {
 
   if (vm.count("out")) {
     UtilModelKind kind = model == "ridge" ? UtilModelKind::kRidge : UtilModelKind::kStumps;
-    UtilPredictor p = train_util_predictor(kind, d.x, d.util_pct, options);
+    UtilPredictor p = train_with_held_out(d, kind, options);
     std::string out = vm["out"].as<std::string>();
     write_file_atomically(out, [&](std::ostream& f) { f << util_predictor_text(p); });
-    fmt::print("\nwrote the {} predictor trained on all {} rows to {}\n", model, d.rows.size(),
-               out);
+    fmt::print("\nwrote the {} predictor trained on all {} rows, and one trained without each of "
+               "the {} architectures (for its jobs), to {}\n",
+               model, d.rows.size(), p.held_out.size(), out);
   }
   return 0;
 }

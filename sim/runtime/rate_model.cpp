@@ -80,7 +80,7 @@ std::size_t device_grants(const SimState& s, const DeviceSlot& slot, JobId also,
     if (!s.under_controller(h) || h == leaving ||
         (holder.status != JobStatus::kRunning && h != also))
       continue;
-    const double u = s.details_of(h).gpu_util;
+    const double u = s.solo_util_of(h);
     jobs[n] = h;
     const double share_min = s.share_min(h);
     lo[n] = share_min;
@@ -110,7 +110,7 @@ double share_effective(const SimState& s, const DeviceSlot& slot, JobId leaving)
   const std::size_t n = device_grants(s, slot, kNoJob, leaving, jobs, grant);
   double sum = 0;
   for (std::size_t i = 0; i < n; ++i)
-    sum += std::min(s.details_of(jobs[i]).gpu_util, grant[i]);
+    sum += std::min(s.solo_util_of(jobs[i]), grant[i]);
   return sum;
 }
 
@@ -159,7 +159,7 @@ double pair_slowdown(const SimState& s, DeviceTypeId type, JobId j, JobId other)
       s.config.interference_pairs.at(type, jobs[j].request.model, jobs[other].request.model);
   if (measured > 0) return measured;
   return interference_slowdown(interference_of(s.config, type),
-                               s.details_of(j).gpu_util + s.details_of(other).gpu_util);
+                               s.solo_util_of(j) + s.solo_util_of(other));
 }
 
 // The complete table's slowdown of running job j on a packed device: 1 + the sum over the other
@@ -204,15 +204,15 @@ double device_effective_on(const SimState& s, DeviceId d, JobId leaving) {
     for (unsigned i = 0; i < slot.count; ++i) {
       JobId k = slot.jobs[i];
       if (k == leaving || s.jobs[k].status != JobStatus::kRunning) continue;
-      work += s.details_of(k).gpu_util / table_slowdown(s, slot, type, k, leaving);
+      work += s.solo_util_of(k) / table_slowdown(s, slot, type, k, leaving);
     }
     return std::min(1.0, work);
   }
   JobId pair[2];
   if (slot.running == 2 && !s.config.interference_pairs.empty() &&
       running_pair(s, slot, leaving, pair)) {
-    double work = s.details_of(pair[0]).gpu_util / pair_slowdown(s, type, pair[0], pair[1]) +
-                  s.details_of(pair[1]).gpu_util / pair_slowdown(s, type, pair[1], pair[0]);
+    double work = s.solo_util_of(pair[0]) / pair_slowdown(s, type, pair[0], pair[1]) +
+                  s.solo_util_of(pair[1]) / pair_slowdown(s, type, pair[1], pair[0]);
     return std::min(1.0, work);
   }
   return device_effective(slot, s.config, type);
@@ -221,7 +221,6 @@ double device_effective_on(const SimState& s, DeviceId d, JobId leaving) {
 double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
   const JobState& job = s.jobs[j];
   const JobRequest& req = s.workload->jobs[j].request;
-  const RequestDetails& rd = s.details_of(j);
   const PerfTable& perf = s.workload->perf;
   // A host task shares no device: its model's time on the reference device, where a run time
   // given as a duration was measured (docs/runtime.md#host-tasks).
@@ -232,7 +231,8 @@ double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
   if (s.under_controller(j)) {
     // Isolated by its grant on each device (controlled sharing): no interference term.
     for (DeviceId d : job.devices) {
-      slowdown = std::max(slowdown, 1.0 / share_speed(share_grant(s, s.slots[d], j), rd.gpu_util));
+      slowdown =
+          std::max(slowdown, 1.0 / share_speed(share_grant(s, s.slots[d], j), s.solo_util_of(j)));
     }
   } else {
     for (DeviceId d : job.devices) {
@@ -293,7 +293,7 @@ double device_kernel_busy_on(const SimState& s, DeviceId d, JobId leaving) {
   }
   double idle = 1.0;
   for (unsigned i = 0; i < n; ++i) {
-    const double u = std::clamp(s.details_of(running[i]).gpu_util, 0.0, 1.0);
+    const double u = std::clamp(s.solo_util_of(running[i]), 0.0, 1.0);
     idle *= (1.0 - u) / slowdown_among(s, slot, type, running[i], leaving, n);
   }
   return n == 0 ? 0.0 : std::clamp(1.0 - idle, 0.0, 1.0);

@@ -128,6 +128,10 @@ struct SimState {
   [[nodiscard]] const RequestDetails& details_of(JobId j) const {
     return workload->details_of(workload->jobs[j].request);
   }
+  // Job j's utilization alone (Workload::solo_util): the truth the rate models read.
+  [[nodiscard]] double solo_util_of(JobId j) const {
+    return workload->solo_util_of(workload->jobs[j].request);
+  }
   [[nodiscard]] double share_min(JobId j) const {
     return jobs[j].own_share ? shares.at(j).min : details_of(j).gpu_share_min;
   }

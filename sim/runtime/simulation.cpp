@@ -534,7 +534,7 @@ void Simulation::update_alone(JobId j, bool running) {
 
 void Simulation::set_running(JobId j, bool running) {
   JobState& job = s_.jobs[j];
-  double util = s_.details_of(j).gpu_util;
+  double util = s_.solo_util_of(j);
   for (DeviceId d : job.devices) {
     DeviceSlot& slot = s_.slots[d];
     if (running) {

@@ -41,7 +41,7 @@ std::optional<double> View::measured_gpu_util(JobId j) const {
   if (job.status == JobStatus::kFuture || to_seconds(measured) < s_.config.profile_s) return {};
   // One profiling per job: its noise is drawn once (at time 0), a reading within [0, 1].
   const double noisy =
-      s_.details_of(j).gpu_util *
+      s_.solo_util_of(j) *
       observe_factor(s_.config.observe_noise, s_.config.failures.seed, j, 0, Reading::kGpuUtil);
   return std::clamp(noisy, 0.0, 1.0);
 }

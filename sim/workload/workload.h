@@ -25,14 +25,14 @@ constexpr std::int32_t kAnyGpu = -1; // JobRequest::device_type when the trace g
 constexpr std::int32_t kTypeSet = -2;
 
 // What a job asks for beyond its shape that most jobs leave at a default or share with many
-// others (a model's utilization and memory, the cores and memory of a worker): kept once per
-// distinct value in Workload::details, which JobRequest::details indexes, so that millions of
-// jobs do not each carry 56 bytes of it (docs/performance.md#smaller-records-session-9). Read
-// through Workload::details_of(request) or View::details(j).
+// others (a model's memory, the cores and memory of a worker): kept once per distinct value in
+// Workload::details, which JobRequest::details indexes, so that millions of jobs do not each
+// carry 56 bytes of it (docs/performance.md). Read through Workload::details_of(request) or
+// View::details(j). The job's utilization alone is not here: it is the runtime's truth
+// (Workload::solo_util), which a policy learns only by measuring (View::measured_gpu_util).
 struct RequestDetails {
   double cpus_per_worker = 0; // 0 = not constrained
   double mem_gb_per_worker = 0;
-  double gpu_util = 0;         // utilization when running alone, 0..1 (resolved)
   double gpu_mem_gb = 0;       // device memory footprint (0 = unknown, not checked)
   double requested_time_s = 0; // the user's own estimate, when the trace has one
   // Share of a device per worker (docs/runtime.md#fractional-shares): guaranteed (min) and most
@@ -177,6 +177,11 @@ struct Workload {
     }
     return false;
   }
+  // By the same index: the job's GPU utilization when running alone, 0..1 (resolved from the
+  // trace, its model or runtime.default_gpu_util). Hidden truth: the runtime's rate models read
+  // it; View does not expose it.
+  std::vector<double> solo_util{0.0};
+  [[nodiscard]] double solo_util_of(const JobRequest& r) const { return solo_util[r.details]; }
   JobNames job_names; // by JobId, as jobs
   std::vector<std::string> users;
   std::vector<std::string> queues;

@@ -81,7 +81,7 @@ void InvariantChecker::on_decided(const View& view) {
       if (slot.count > 1) INVARIANT((job.packed || job.sliced)); // only pack and timeslice share
       if (slot.sliced > 0) INVARIANT(job.sliced);                // and they do not mix
       if (job.status == JobStatus::kRunning) {
-        util += s.details_of(slot.jobs[k]).gpu_util;
+        util += s.solo_util_of(slot.jobs[k]);
         ++running_here;
       }
     }
@@ -93,7 +93,7 @@ void InvariantChecker::on_decided(const View& view) {
       for (unsigned k = 0; k < slot.count; ++k) {
         const JobState& job = s.jobs[slot.jobs[k]];
         if (job.status != JobStatus::kRunning) continue;
-        double u = s.details_of(slot.jobs[k]).gpu_util;
+        double u = s.solo_util_of(slot.jobs[k]);
         useful += u * share_speed(share_grant(s, slot, slot.jobs[k]), u);
       }
     } else if (slot.sliced == 0 && s.config.interference_pairs.complete) {
@@ -112,7 +112,7 @@ void InvariantChecker::on_decided(const View& view) {
                                                      s.workload->jobs[k].request.model) -
                       1.0;
         }
-        const double u = s.details_of(j).gpu_util;
+        const double u = s.solo_util_of(j);
         useful += u / slowdown;
         idle *= (1.0 - u) / slowdown;
       }
@@ -127,7 +127,7 @@ void InvariantChecker::on_decided(const View& view) {
         kernel_busy_here = 1.0;
         for (unsigned k = 0; k < slot.count; ++k) {
           if (s.jobs[slot.jobs[k]].status != JobStatus::kRunning) continue;
-          kernel_busy_here *= (1.0 - s.details_of(slot.jobs[k]).gpu_util) / slowdown;
+          kernel_busy_here *= (1.0 - s.solo_util_of(slot.jobs[k])) / slowdown;
         }
         kernel_busy_here = 1.0 - kernel_busy_here;
       }

@@ -24,6 +24,22 @@ Eigen::VectorXd leave_one_arch_out(const UtilDataset& d, UtilModelKind kind,
   return out;
 }
 
+UtilPredictor train_with_held_out(const UtilDataset& d, UtilModelKind kind,
+                                  const UtilTrainOptions& options) {
+  UtilPredictor p = train_util_predictor(kind, d.x, d.util_pct, options);
+  std::vector<int> groups;
+  groups.reserve(d.rows.size());
+  for (const UtilSample& s : d.rows)
+    groups.push_back(s.arch_id);
+  for (const learn::Fold& f : learn::leave_one_group_out(groups)) {
+    const UtilArchitecture& a = d.archs[static_cast<std::size_t>(f.group)];
+    p.held_out.push_back({a.name, a.graph,
+                          train_util_predictor(kind, learn::take_rows(d.x, f.train),
+                                               learn::take_rows(d.util_pct, f.train), options)});
+  }
+  return p;
+}
+
 std::vector<UtilScore> rmsle_by(const UtilDataset& d, const Eigen::VectorXd& predicted,
                                 const std::vector<std::string>& key_of_row) {
   std::map<std::string, std::vector<Eigen::Index>> rows_of;

@@ -15,6 +15,12 @@ namespace dlsim {
 Eigen::VectorXd leave_one_arch_out(const UtilDataset& d, UtilModelKind kind,
                                    const UtilTrainOptions& options);
 
+// The predictor trained on every row, with one held-out model per architecture of the data,
+// trained on the rows of every other architecture (the models leave_one_arch_out scores): a
+// run that predicts a job of one of these architectures uses the model that never saw it.
+UtilPredictor train_with_held_out(const UtilDataset& d, UtilModelKind kind,
+                                  const UtilTrainOptions& options);
+
 // RMSLE of the rows whose `key` equals each distinct value, in ascending order of the value;
 // the last entry is "all" over every row.
 struct UtilScore {

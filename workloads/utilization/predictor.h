@@ -7,21 +7,38 @@
 #include "workloads/learn/boosted_stumps.h"
 #include "workloads/learn/ridge.h"
 #include "workloads/learn/standardize.h"
+#include "workloads/utilization/features.h"
 
 #include <Eigen/Dense>
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlsim {
 
 enum class UtilModelKind { kRidge, kStumps };
 
-struct UtilPredictor {
+struct UtilModel {
   UtilModelKind kind = UtilModelKind::kRidge;
   learn::Standardizer standardizer;
   learn::RidgeModel ridge;     // kRidge
   learn::BoostedStumps stumps; // kStumps
+};
+
+// A model trained on every architecture of the data but one, for the jobs of that one: a job of
+// an architecture the predictor was trained on is predicted out of sample, as a job of a new
+// architecture would be.
+struct UtilHeldOut {
+  std::string arch;
+  GraphFeatures graph; // the held-out architecture's, by which a job is matched
+  UtilModel model;
+};
+
+// The model trained on every row, and the held-out models (none in a predictor trained by
+// train_util_predictor alone; `dlsim predict --out` writes one per architecture).
+struct UtilPredictor : UtilModel {
+  std::vector<UtilHeldOut> held_out;
 };
 
 struct UtilTrainOptions {
@@ -35,7 +52,12 @@ UtilPredictor train_util_predictor(UtilModelKind kind, const Eigen::MatrixXd& x,
                                    const UtilTrainOptions& options);
 // Predicted utilization in percent, bounded to [0, 100] (a utilization cannot leave that range;
 // the bound is part of the model, docs/utilization.md).
-double predict_util_pct(const UtilPredictor& p, const Eigen::VectorXd& row);
+double predict_util_pct(const UtilModel& p, const Eigen::VectorXd& row);
+
+// The model to predict a job of graph g with: the held-out model of g's architecture (every
+// graph feature within a relative 1e-4 of its, the rounding of a zoo written from the data),
+// else the model trained on every row.
+const UtilModel& util_model_for(const UtilPredictor& p, const GraphFeatures& g);
 
 std::string_view to_string(UtilModelKind kind);
 

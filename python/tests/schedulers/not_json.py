@@ -4,7 +4,7 @@ import json
 import sys
 
 sys.stdin.readline()
-print(json.dumps({"type": "ready", "protocol": 1}), flush=True)
+print(json.dumps({"type": "ready", "protocol": 2}), flush=True)
 sys.stdin.readline()
 print("start job 0 please", flush=True)
 sys.stdin.readline()
