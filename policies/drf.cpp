@@ -37,6 +37,12 @@ public:
     add_usage(view, j, -1.0);
   }
 
+  // A failed job holds nothing: its usage is given back and it waits again, at its user's back.
+  void on_failure(JobId j, const View& view) override {
+    if (started_.erase(j)) add_usage(view, j, -1.0);
+    on_arrival(j, view);
+  }
+
   void schedule(Control& control) override {
     // Progressive filling: (dominant share, user), smallest first; ties to the lower user index
     // (users are numbered in order of first appearance in the trace).
@@ -109,19 +115,23 @@ private:
 } // namespace
 
 PolicyEntry drf_policy() {
-  return {"drf",
-          "dominant resource fairness over devices, CPUs and memory: the user with the smallest "
-          "dominant share starts its oldest job next; non-preemptive",
-          false,
-          {{"group_by",
-            ParamType::kText,
-            "user",
-            "whose shares are equalized: user or queue (the trace's virtual cluster)",
-            {.choices = {"user", "queue"}}}},
-          [](const PolicySetup& s) {
-            return std::make_unique<Drf>(s.placement,
-                                         /*by_queue=*/s.params.text("group_by") == "queue");
-          }};
+  PolicyEntry entry{
+      "drf",
+      "dominant resource fairness over devices, CPUs and memory: the user with the smallest "
+      "dominant share starts its oldest job next; non-preemptive",
+      false,
+      {{"group_by",
+        ParamType::kText,
+        "user",
+        "whose shares are equalized: user or queue (the trace's virtual cluster)",
+        {.choices = {"user", "queue"}}}},
+      [](const PolicySetup& s) {
+        return std::make_unique<Drf>(s.placement,
+                                     /*by_queue=*/s.params.text("group_by") == "queue");
+      }};
+  // A failed job gives its usage back and rejoins its user's queue (on_failure).
+  entry.handles_failures = true;
+  return entry;
 }
 
 } // namespace dlsim

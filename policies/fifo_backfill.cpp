@@ -109,6 +109,11 @@ public:
 
   void on_arrival(JobId j, const View&) override { queue_.push_back(j); }
   void on_finish(JobId j, const View&) override { running_.erase(j); }
+  // A failed job holds nothing (no end to reserve around) and waits again at the queue's back.
+  void on_failure(JobId j, const View&) override {
+    running_.erase(j);
+    queue_.push_back(j);
+  }
 
   void schedule(Control& control) override {
     // Strict FIFO while jobs fit.
@@ -218,15 +223,20 @@ private:
 // An oracle only with `oracle: true` (uses_oracle); with the default it reads only the trace's
 // requested times.
 PolicyEntry fifo_backfill_policy() {
-  return {"fifo-backfill",
-          "FIFO with EASY backfilling: a later job starts early when it does not delay the head's "
-          "reservation (estimates: requested times, or true ones with oracle: true)",
-          true,
-          {{"oracle", ParamType::kFlag, "false",
-            "estimate run times from the true durations instead of the trace's requested_s"}},
-          [](const PolicySetup& s) {
-            return std::make_unique<FifoBackfill>(s.placement, s.params.flag("oracle"));
-          }};
+  PolicyEntry entry{
+      "fifo-backfill",
+      "FIFO with EASY backfilling: a later job starts early when it does not delay the head's "
+      "reservation (estimates: requested times, or true ones with oracle: true)",
+      true,
+      {{"oracle", ParamType::kFlag, "false",
+        "estimate run times from the true durations instead of the trace's requested_s"}},
+      [](const PolicySetup& s) {
+        return std::make_unique<FifoBackfill>(s.placement, s.params.flag("oracle"));
+      }};
+  // A failed job leaves the running set and rejoins the queue (on_failure); the reservation
+  // counts free devices, which never include a failed one.
+  entry.handles_failures = true;
+  return entry;
 }
 
 } // namespace dlsim

@@ -57,19 +57,24 @@ private:
 } // namespace
 
 PolicyEntry max_throughput_policy() {
-  return {"max-throughput",
-          "heterogeneity-aware (Gavel's max_sum_throughput): free devices go to the waiting jobs "
-          "and types that maximise summed normalized throughput; non-preemptive",
-          false,
-          {{"window",
-            ParamType::kNumber,
-            "256",
-            "waiting jobs, oldest first, that one decision considers",
-            {.min = 1, .max = 1e6, .whole = true}}},
-          [](const PolicySetup& s) {
-            return std::make_unique<MaxThroughput>(
-                s.placement, static_cast<std::size_t>(s.params.number("window")));
-          }};
+  PolicyEntry entry{
+      "max-throughput",
+      "heterogeneity-aware (Gavel's max_sum_throughput): free devices go to the waiting jobs "
+      "and types that maximise summed normalized throughput; non-preemptive",
+      false,
+      {{"window",
+        ParamType::kNumber,
+        "256",
+        "waiting jobs, oldest first, that one decision considers",
+        {.min = 1, .max = 1e6, .whole = true}}},
+      [](const PolicySetup& s) {
+        return std::make_unique<MaxThroughput>(s.placement,
+                                               static_cast<std::size_t>(s.params.number("window")));
+      }};
+  // A failed job rejoins the queue through on_arrival; the free devices it counts and places on
+  // never include a failed one.
+  entry.handles_failures = true;
+  return entry;
 }
 
 } // namespace dlsim

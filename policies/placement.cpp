@@ -59,8 +59,14 @@ void take_on_node(const View& view, NodeId n, DeviceTypeId t, std::uint32_t work
 
 namespace {
 
+// `allowed` (nullptr: every node) limits each strategy to the nodes it marks.
+bool refused(const std::vector<char>* allowed, NodeId n) {
+  return allowed && !(*allowed)[n];
+}
+
 std::optional<std::vector<DeviceId>> consolidate(const View& view, JobId j, DeviceTypeId t,
-                                                 std::uint32_t workers) {
+                                                 std::uint32_t workers,
+                                                 const std::vector<char>* allowed) {
   const FreeIndex& free = view.free();
   const std::uint32_t dpw = view.request(j).devices_per_worker;
   const std::uint32_t need = workers * dpw;
@@ -68,7 +74,7 @@ std::optional<std::vector<DeviceId>> consolidate(const View& view, JobId j, Devi
   // One node, best fit: the node with the fewest free devices that still holds the job.
   for (std::uint32_t k = need; k <= free.max_per_node(t); ++k) {
     for (NodeId n : free.nodes_with(t, k)) {
-      if (view.workers_fitting_on(j, n, t) >= workers) {
+      if (!refused(allowed, n) && view.workers_fitting_on(j, n, t) >= workers) {
         take_on_node(view, n, t, workers, dpw, out);
         return out;
       }
@@ -79,6 +85,7 @@ std::optional<std::vector<DeviceId>> consolidate(const View& view, JobId j, Devi
   std::uint32_t left = workers;
   for (std::uint32_t k = free.max_per_node(t); k >= dpw && left > 0; --k) {
     for (NodeId n : free.nodes_with(t, k)) {
+      if (refused(allowed, n)) continue;
       std::uint32_t fit = std::min(left, view.workers_fitting_on(j, n, t));
       if (fit == 0) continue;
       take_on_node(view, n, t, fit, dpw, out);
@@ -92,7 +99,8 @@ std::optional<std::vector<DeviceId>> consolidate(const View& view, JobId j, Devi
 }
 
 std::optional<std::vector<DeviceId>> spread(const View& view, JobId j, DeviceTypeId t,
-                                            std::uint32_t workers) {
+                                            std::uint32_t workers,
+                                            const std::vector<char>* allowed) {
   const FreeIndex& free = view.free();
   const std::uint32_t dpw = view.request(j).devices_per_worker;
   std::vector<std::uint32_t> taken(view.cluster().nodes.size(), 0);
@@ -103,7 +111,7 @@ std::optional<std::vector<DeviceId>> spread(const View& view, JobId j, DeviceTyp
     std::uint32_t placed_this_round = 0;
     for (std::uint32_t k = free.max_per_node(t); k >= dpw && left > 0; --k) {
       for (NodeId n : free.nodes_with(t, k)) {
-        if (view.workers_fitting_on(j, n, t) <= taken[n]) continue;
+        if (refused(allowed, n) || view.workers_fitting_on(j, n, t) <= taken[n]) continue;
         ++taken[n];
         ++placed_this_round;
         if (--left == 0) break;
@@ -123,7 +131,8 @@ std::optional<std::vector<DeviceId>> spread(const View& view, JobId j, DeviceTyp
 // taking as many workers as fit (whole free nodes for a job of node-sized workers, as that
 // scheme's cross-node allocation).
 std::optional<std::vector<DeviceId>> first_fit(const View& view, JobId j, DeviceTypeId t,
-                                               std::uint32_t workers) {
+                                               std::uint32_t workers,
+                                               const std::vector<char>* allowed) {
   const FreeIndex& free = view.free();
   const std::uint32_t dpw = view.request(j).devices_per_worker;
   std::vector<DeviceId> out;
@@ -133,7 +142,7 @@ std::optional<std::vector<DeviceId>> first_fit(const View& view, JobId j, Device
   for (std::uint32_t k = workers * dpw; k <= free.max_per_node(t); ++k) {
     for (NodeId n : free.nodes_with(t, k)) {
       if (first && n > *first) break;
-      if (view.workers_fitting_on(j, n, t) >= workers) {
+      if (!refused(allowed, n) && view.workers_fitting_on(j, n, t) >= workers) {
         first = n;
         break;
       }
@@ -145,6 +154,7 @@ std::optional<std::vector<DeviceId>> first_fit(const View& view, JobId j, Device
   }
   std::uint32_t left = workers;
   for (NodeId n = 0; n < view.cluster().nodes.size() && left > 0; ++n) {
+    if (refused(allowed, n)) continue;
     std::uint32_t fit = std::min(left, view.workers_fitting_on(j, n, t));
     if (fit == 0) continue;
     take_on_node(view, n, t, fit, dpw, out);
@@ -155,16 +165,18 @@ std::optional<std::vector<DeviceId>> first_fit(const View& view, JobId j, Device
 }
 
 std::optional<std::vector<DeviceId>> devices_on_type(const View& view, JobId j, Placement strategy,
-                                                     std::uint32_t workers, DeviceTypeId t) {
+                                                     std::uint32_t workers, DeviceTypeId t,
+                                                     const std::vector<char>* allowed = nullptr) {
   switch (strategy) {
   case Placement::kConsolidate:
-    return consolidate(view, j, t, workers);
+    return consolidate(view, j, t, workers, allowed);
   case Placement::kSpread:
-    return spread(view, j, t, workers);
+    return spread(view, j, t, workers, allowed);
   case Placement::kTopologyAware:
+    if (allowed) return std::nullopt; // refused by the policies that limit nodes (their factory)
     return place_topology_aware(view, j, t, workers);
   case Placement::kFirstFit:
-    return first_fit(view, j, t, workers);
+    return first_fit(view, j, t, workers, allowed);
   }
   return std::nullopt;
 }
@@ -189,6 +201,19 @@ std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement 
   if (is_host_task(view.request(j))) return place_host(view, j);
   for (DeviceTypeId t : view.compatible_types(j)) {
     if (auto out = place_on_type(view, j, strategy, workers, t)) return out;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<DeviceId>> place_on_nodes(const View& view, JobId j, Placement strategy,
+                                                    const std::vector<char>& allowed) {
+  const JobRequest& req = view.request(j);
+  if (is_host_task(req)) return place_host(view, j);
+  const std::uint32_t need = req.workers * req.devices_per_worker;
+  for (DeviceTypeId t : view.compatible_types(j)) {
+    if (view.free().free(t) < need) continue;
+    auto out = devices_on_type(view, j, strategy, req.workers, t, &allowed);
+    if (out && ps_cores_fit(view, j, *out)) return out;
   }
   return std::nullopt;
 }

@@ -36,6 +36,10 @@ std::optional<std::vector<DeviceId>> place(const View& view, JobId j, Placement 
 // The same on one device type only (which must be one of the job's compatible types).
 std::optional<std::vector<DeviceId>> place_on_type(const View& view, JobId j, Placement strategy,
                                                    std::uint32_t workers, DeviceTypeId t);
+// place() limited to the nodes n with allowed[n] != 0 (one entry per node): for a policy that
+// holds nodes back (hot-spares). Consolidate, spread and first-fit; topology-aware finds nothing.
+std::optional<std::vector<DeviceId>> place_on_nodes(const View& view, JobId j, Placement strategy,
+                                                    const std::vector<char>& allowed);
 // A host task (sim/runtime/job.h is_host_task) holds no devices: an empty list when its workers
 // fit on nodes now (View::host_fit, which start(j, {}) then uses), nullopt when not. place and
 // place_on_type return this for host tasks, whatever the strategy.

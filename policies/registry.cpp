@@ -9,6 +9,7 @@
 #include "policies/gandiva/gandiva.h"
 #include "policies/gavel/gavel_policy.h"
 #include "policies/gpu_share.h"
+#include "policies/hot_spares.h"
 #include "policies/k8s_default.h"
 #include "policies/kube_batch/kube_batch.h"
 #include "policies/las.h"
@@ -35,6 +36,7 @@ namespace dlsim {
 const std::vector<PolicyEntry>& policy_registry() {
   static const std::vector<PolicyEntry> entries = {
       fifo_policy(),
+      hot_spares_policy(),
       sjf_policy(),
       srtf_policy(),
       fifo_backfill_policy(),

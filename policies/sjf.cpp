@@ -8,14 +8,19 @@
 namespace dlsim {
 
 PolicyEntry sjf_policy() {
-  return {"sjf",
-          "shortest job first (oracle: reads true durations); non-preemptive, strict order",
-          true,
-          {},
-          [](const PolicySetup& s) {
-            return make_strict_order(
-                s.placement, [](const View& view, JobId j) { return view.oracle_total_s(j); });
-          }};
+  PolicyEntry entry{
+      "sjf",
+      "shortest job first (oracle: reads true durations); non-preemptive, strict order",
+      true,
+      {},
+      [](const PolicySetup& s) {
+        return make_strict_order(s.placement,
+                                 [](const View& view, JobId j) { return view.oracle_total_s(j); });
+      }};
+  // A failed job is handed back through on_arrival (Policy::on_failure) and placed from the
+  // free devices, which never include a failed one.
+  entry.handles_failures = true;
+  return entry;
 }
 
 } // namespace dlsim

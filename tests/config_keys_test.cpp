@@ -151,10 +151,10 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   CHECK(r.scaling == "analytic");
   CHECK(r.resize == "live");
   CHECK(r.checkpoint_gb_s == 2.5);
-  // The table has exactly these 42 keys (the runtime's, its interference model's and the
+  // The table has exactly these 43 keys (the runtime's, its interference model's and the
   // failure model's), and run.yaml records each one's value.
   RuntimeConfig copy = e.runtime;
-  CHECK(runtime_keys(copy).size() == 42);
+  CHECK(runtime_keys(copy).size() == 43);
   CHECK(e.resolved["runtime"]["scaling"].as<std::string>() == "analytic");
   CHECK(e.resolved["runtime"]["resize"].as<std::string>() == "live");
   CHECK(e.resolved["runtime"]["profile_s"].as<double>() == 90);

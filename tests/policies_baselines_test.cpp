@@ -455,7 +455,7 @@ TEST_CASE("dlsim list policies lines up the descriptions and marks oracles by th
   auto ends_with = [](const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
   };
-  CHECK(ends_with(line_of["fifo-backfill"], " [oracle with oracle: true]"));
+  CHECK(ends_with(line_of["fifo-backfill"], " [oracle with oracle: true] [failures]"));
   CHECK(ends_with(line_of["srtf"], " [oracle]"));
   CHECK(ends_with(line_of["shortest-gpu-time"], " [oracle]"));
   CHECK(line_of["fifo"].find("[oracle") == std::string::npos);

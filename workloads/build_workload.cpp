@@ -189,7 +189,7 @@ public:
   }
 
 private:
-  using Key = std::array<std::uint64_t, 7>;
+  using Key = std::array<std::uint64_t, 8>;
   static Key key_of(const RequestDetails& d, double solo_util) {
     return {std::bit_cast<std::uint64_t>(d.cpus_per_worker),
             std::bit_cast<std::uint64_t>(d.mem_gb_per_worker),
@@ -197,11 +197,12 @@ private:
             std::bit_cast<std::uint64_t>(d.gpu_mem_gb),
             std::bit_cast<std::uint64_t>(d.requested_time_s),
             std::bit_cast<std::uint64_t>(d.gpu_share_min),
-            std::bit_cast<std::uint64_t>(d.gpu_share_max)};
+            std::bit_cast<std::uint64_t>(d.gpu_share_max),
+            std::bit_cast<std::uint64_t>(d.checkpoint_interval_s)};
   }
   struct KeyHash {
     std::size_t operator()(const Key& k) const {
-      std::uint64_t h = 14695981039346656037ULL; // FNV-1a over the seven words
+      std::uint64_t h = 14695981039346656037ULL; // FNV-1a over the eight words
       for (std::uint64_t v : k) {
         h ^= v;
         h *= 1099511628211ULL;
@@ -469,6 +470,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     r.user = tj.user;
     r.queue = tj.queue;
     rd.requested_time_s = tj.requested_s;
+    rd.checkpoint_interval_s = tj.checkpoint_interval_s;
     rd.gpu_share_min = tj.gpu_share_min;
     rd.gpu_share_max = tj.gpu_share_max < 0 ? tj.gpu_share_min : tj.gpu_share_max;
     spec.trace_status = static_cast<TraceStatus>(tj.trace_status);

@@ -52,8 +52,9 @@ struct TraceJob {
   double iterations = -1; // -1 = not given
   double cpus_per_worker = 0;
   double mem_gb_per_worker = 0;
-  double gpu_util = -1;   // 0..1; -1 = from the model zoo
-  double requested_s = 0; // the user's runtime estimate; 0 = none
+  double gpu_util = -1;              // 0..1; -1 = from the model zoo
+  double requested_s = 0;            // the user's runtime estimate; 0 = none
+  double checkpoint_interval_s = -1; // the job's own; -1 = the experiment's
   // Guaranteed share of its device per worker (PAI plan_gpu 50 = 0.5, openb gpu_milli 500 =
   // 0.5, native gpu_share_min); < 1 only with 1 device per worker.
   double gpu_share_min = 1;

@@ -97,6 +97,100 @@ void read_interference_by_type(const YAML::Node& root, const std::string& file, 
   e.runtime.interference_by_type = std::move(curves);
 }
 
+// failures.device.by_type: {TYPE: {mtbf_h, distribution, shape, repair_h, repair}} over the
+// cluster's GPU types, into FailureConfig::device_by_type (by DeviceTypeId; the keys and the types
+// not given keep failures.device's).
+void read_failures_by_type(const YAML::Node& root, const std::string& file, Experiment& e) {
+  const std::string path = "failures.device.by_type";
+  YAML::Node node = node_at(root, path);
+  if (!node.IsDefined() || node.IsNull()) return;
+  if (!node.IsMap()) yaml_fail(YamlWhere{file, path}, node, "must be a mapping of GPU types");
+  FailureConfig& f = e.runtime.failures;
+  std::vector<FailureProcess> by_type(e.cluster.types.size(), f.device);
+  for (const auto& entry : node) {
+    std::string name = entry.first.as<std::string>();
+    YamlWhere where{file, fmt::format("{}.{}", path, name)};
+    auto type = find_device_type(e.cluster.types, name);
+    if (!type) {
+      yaml_fail(where, entry.second,
+                fmt::format("'{}' is not a device type of the cluster's catalog", name));
+    }
+    if (e.cluster.types[*type].kind != DeviceKind::kGpu) {
+      yaml_fail(where, entry.second,
+                fmt::format("'{}' is not a GPU type (other devices fail with their node)", name));
+    }
+    if (!entry.second.IsMap()) yaml_fail(where, entry.second, "must be {mtbf_h: H, ...}");
+    YamlMap m(entry.second, where);
+    FailureProcess& p = by_type[*type];
+    p.mtbf_h = m.get<double>("mtbf_h", p.mtbf_h);
+    p.distribution = m.get<std::string>("distribution", p.distribution);
+    p.shape = m.get<double>("shape", p.shape);
+    p.repair_h = m.get<double>("repair_h", p.repair_h);
+    p.repair = m.get<std::string>("repair", p.repair);
+    m.done();
+    auto fail = [&](const char* key, const std::string& what) {
+      yaml_fail(m.where_of(key), m.node()[key], what);
+    };
+    if (!(p.mtbf_h > 0) || !std::isfinite(p.mtbf_h))
+      fail("mtbf_h", fmt::format("must be positive, got {}", p.mtbf_h));
+    if (!(p.shape > 0) || !std::isfinite(p.shape))
+      fail("shape", fmt::format("must be positive, got {}", p.shape));
+    if (!(p.repair_h >= 0) || !std::isfinite(p.repair_h))
+      fail("repair_h", fmt::format("must be >= 0, got {}", p.repair_h));
+    if (p.distribution != "exponential" && p.distribution != "weibull")
+      fail("distribution", "must be one of: exponential, weibull, got '" + p.distribution + "'");
+    if (p.repair != "exponential" && p.repair != "fixed")
+      fail("repair", "must be one of: exponential, fixed, got '" + p.repair + "'");
+  }
+  f.device_by_type = std::move(by_type);
+}
+
+// Copies the keys of `from` that `to` lacks into it, mapping by mapping: the experiment's
+// failures keys win over the cluster file's.
+void merge_missing(YAML::Node to, const YAML::Node& from) {
+  for (const auto& entry : from) {
+    const std::string key = entry.first.as<std::string>();
+    YAML::Node have = to[key];
+    if (!have.IsDefined() || have.IsNull()) {
+      to[key] = YAML::Clone(entry.second);
+    } else if (have.IsMap() && entry.second.IsMap()) {
+      merge_missing(have, entry.second);
+    }
+  }
+}
+
+// A cluster file's `failures:` section (docs/failures.md#in-the-cluster-file): the failure model
+// of that cluster, so that its runs have failures unless the experiment says otherwise. Its keys
+// are the experiment's `failures` keys; the experiment's (and --set's) win key by key. Returns
+// true when failures.device.by_type comes from the cluster file (its errors name that file).
+bool adopt_cluster_failures(YAML::Node& root, const std::string& cluster_file) {
+  YAML::Node cluster = root["cluster"];
+  if (!cluster.IsMap()) return false;
+  YAML::Node from = cluster["failures"];
+  if (!from.IsDefined()) return false;
+  if (!from.IsMap()) {
+    yaml_fail(YamlWhere{cluster_file, "failures"}, from,
+              "must be a mapping of the experiment's failures keys (docs/failures.md)");
+  }
+  // Checked on its own first, so that a bad key is named in the cluster file.
+  {
+    Experiment scratch;
+    YAML::Node alone;
+    alone["failures"] = from;
+    std::vector<ConfigKey> keys = experiment_keys(scratch);
+    read_config_keys(alone, cluster_file, keys);
+  }
+  if (!root["failures"].IsDefined() || root["failures"].IsNull())
+    root["failures"] = YAML::Node(YAML::NodeType::Map);
+  if (!root["failures"].IsMap()) return false; // the experiment's own error, from its reader
+  const YAML::Node own = node_at(root, "failures.device.by_type");
+  const bool by_type_here =
+      (!own.IsDefined() || own.IsNull()) && from["device"].IsMap() && from["device"]["by_type"];
+  merge_missing(root["failures"], from);
+  cluster.remove("failures");
+  return by_type_here;
+}
+
 constexpr const char* kDefaultExperiment = "configs/experiments/default.yaml";
 
 // `policy: {external: CMD}` and `policy.name: external:CMD` (what --policy external:CMD sets)
@@ -213,6 +307,8 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
     if (inputs.overrides[i].first != "cluster") set_override(i);
   }
   expand_short_forms(root);
+  const bool by_type_in_cluster =
+      adopt_cluster_failures(root, e.cluster_file.empty() ? file : e.cluster_file);
 
   // Every key but the cluster and the policy's parameters is read by the declared table
   // (experiment_keys.cpp): type, range and unknown keys checked there.
@@ -261,6 +357,8 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   }
   e.models_file = find_data_file(e.models_file, file);
   read_interference_by_type(root, file, e);
+  read_failures_by_type(root, by_type_in_cluster && !e.cluster_file.empty() ? e.cluster_file : file,
+                        e);
   if (!e.runtime.interference_pairs_file.empty() && e.runtime.interference_pairs_file != "none") {
     e.runtime.interference_pairs_file = find_data_file(e.runtime.interference_pairs_file, file);
   }
@@ -286,6 +384,11 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
     r["runtime"]["interference"]["by_type"] = by_type;
   } else {
     r["runtime"]["interference"]["by_type"] = YAML::Node(YAML::NodeType::Map);
+  }
+  if (YAML::Node by_type = node_at(root, "failures.device.by_type"); by_type.IsMap()) {
+    r["failures"]["device"]["by_type"] = by_type;
+  } else {
+    r["failures"]["device"].remove("by_type"); // written only when given: run.yaml keeps its text
   }
   e.resolved = r;
   return e;

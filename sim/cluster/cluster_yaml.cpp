@@ -142,6 +142,9 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
   if (!root_node.IsMap())
     yaml_fail(root.where(), root_node, "a cluster must be a mapping with a 'nodes' list");
   read_device_types(root, c);
+  // A cluster's failure model (docs/failures.md#in-the-cluster-file) is the experiment reader's:
+  // it moves the section under the experiment's `failures`, so it is only allowed here.
+  root.child("failures");
 
   YAML::Node fabric_node = root.child("fabric");
   YamlMap fabric(fabric_node, root.where_of("fabric"));

@@ -51,6 +51,9 @@ struct FailureConfig {
   bool enabled = false;
   // GPUs (devices of kind GPU); other devices fail with their node.
   FailureProcess device{kLlama3DeviceMtbfH, "exponential", 1, 8, "exponential"};
+  // Per GPU type, by DeviceTypeId (failures.device.by_type): empty when not given, else one
+  // process per type of the cluster, `device` for the types not named.
+  std::vector<FailureProcess> device_by_type;
   // A node: every device and host task on it.
   FailureProcess node{kLlama3NodeMtbfH, "exponential", 1, 2, "exponential"};
   // A node's link to the network (its NIC and cable): the node is cut off, as a node failure.

@@ -16,7 +16,7 @@ void Simulation::init_failures() {
   const FailureConfig& f = s_.config.failures;
   FailureState& fs = s_.failures;
   fs.on = f.enabled;
-  fs.checkpoints = f.checkpoint_interval_s > 0;
+  fs.checkpoints = f.checkpoint_interval_s > 0 || s_.workload->any_checkpoint_interval();
   fs.jobs.assign(s_.jobs.size(), JobFailures{});
   if (!fs.on) return;
   fs.down.assign(c.devices.size(), 0);
@@ -238,7 +238,11 @@ double Simulation::placement_cost(JobId j, double cost_s) {
 void Simulation::arm_checkpoint(JobId j) {
   JobFailures& f = s_.failures.jobs[j];
   ++f.epoch;
-  if (SimTime at = wakeup_after(s_.now, s_.config.failures.checkpoint_interval_s); at != kNever)
+  // The job's own interval when its trace gives one (0: none), else the experiment's.
+  const double own = s_.workload->details_of(s_.workload->jobs[j].request).checkpoint_interval_s;
+  const double interval = own >= 0 ? own : s_.config.failures.checkpoint_interval_s;
+  if (interval <= 0) return;
+  if (SimTime at = wakeup_after(s_.now, interval); at != kNever)
     fail_queue_.push(at, EventKind::kCheckpoint, j, f.epoch);
 }
 

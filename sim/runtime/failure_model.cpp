@@ -70,7 +70,8 @@ const FailureProcess* process_of(const Cluster& c, const FailureConfig& f, std::
   Component comp = component_of(c, id);
   switch (comp.kind) {
   case ComponentKind::kDevice:
-    return c.type_of(comp.index).kind == DeviceKind::kGpu ? &f.device : nullptr;
+    if (c.type_of(comp.index).kind != DeviceKind::kGpu) return nullptr;
+    return f.device_by_type.empty() ? &f.device : &f.device_by_type[c.devices[comp.index].type];
   case ComponentKind::kNode:
     return &f.node;
   case ComponentKind::kLink:

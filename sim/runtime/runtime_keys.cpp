@@ -228,6 +228,12 @@ std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
                     .doc = "Repair time: `exponential` or `fixed`.",
                     .choices = {"exponential", "fixed"}});
   }
+  keys.push_back({.path = "failures.device.by_type",
+                  .type = KeyType::kNode,
+                  .doc = "A GPU type's own process, `{TYPE: {mtbf_h: H, ...}}` with the keys of "
+                         "`failures.device`, which the types not named and the keys not given "
+                         "keep ([failures.md](failures.md#per-gpu-type)).",
+                  .default_text = "`{}`"});
   return keys;
 }
 

@@ -73,7 +73,9 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
   contention_ = config.network.contention;
   s_.analytic_scaling = config.scaling == "analytic";
   policy_.check_config(s_.config);
-  if (config.failures.enabled || config.failures.checkpoint_interval_s > 0) init_failures();
+  if (config.failures.enabled || config.failures.checkpoint_interval_s > 0 ||
+      workload.any_checkpoint_interval())
+    init_failures();
 }
 
 namespace {

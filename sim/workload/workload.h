@@ -27,7 +27,7 @@ constexpr std::int32_t kTypeSet = -2;
 // What a job asks for beyond its shape that most jobs leave at a default or share with many
 // others (a model's memory, the cores and memory of a worker): kept once per distinct value in
 // Workload::details, which JobRequest::details indexes, so that millions of jobs do not each
-// carry 48 bytes of it (docs/performance.md). Read through Workload::details_of(request) or
+// carry 56 bytes of it (docs/performance.md). Read through Workload::details_of(request) or
 // View::details(j). The job's utilization alone is not here: it is the runtime's truth
 // (Workload::solo_util), which a policy learns only by measuring (View::measured_gpu_util).
 struct RequestDetails {
@@ -40,6 +40,9 @@ struct RequestDetails {
   // and may share it, under the share controller, with others whose mins sum to at most 1.
   double gpu_share_min = 1;
   double gpu_share_max = 1;
+  // Seconds between the job's checkpoints (docs/failures.md#checkpoints); -1: the experiment's
+  // failures.checkpoint_interval_s, 0: none.
+  double checkpoint_interval_s = -1;
 };
 
 // What a real scheduler sees of a job when it is submitted (with its RequestDetails). 56 bytes.
@@ -166,6 +169,13 @@ struct Workload {
   std::vector<RequestDetails> details{RequestDetails{}};
   [[nodiscard]] const RequestDetails& details_of(const JobRequest& r) const {
     return details[r.details];
+  }
+  // Whether some job has a checkpoint interval of its own (RequestDetails::checkpoint_interval_s).
+  [[nodiscard]] bool any_checkpoint_interval() const {
+    for (const RequestDetails& d : details) {
+      if (d.checkpoint_interval_s > 0) return true;
+    }
+    return false;
   }
   // By the same index: the job's GPU utilization when running alone, 0..1 (resolved from the
   // trace, its model or runtime.default_gpu_util). Hidden truth: the runtime's rate models read

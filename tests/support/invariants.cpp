@@ -38,6 +38,7 @@ void InvariantChecker::on_decided(const View& view) {
   const Cluster& c = *s.cluster;
   ++checks_;
   if (last_done_.size() < s.jobs.size()) last_done_.resize(s.jobs.size(), 0.0);
+  if (last_failures_.size() < s.jobs.size()) last_failures_.resize(s.jobs.size(), 0);
   std::uint32_t busy_gpus = 0;
   std::uint32_t running = 0;
   double effective = 0;
@@ -240,7 +241,15 @@ void InvariantChecker::on_decided(const View& view) {
       cores_held += s.ps_cores(j);
     }
     running += job.status == JobStatus::kRunning;
-    INVARIANT(job.done >= last_done_[j] - 1e-9);
+    // Progress never goes back, except to the last checkpoint when a failure stops the job.
+    const std::uint32_t failed =
+        s.failures.jobs.empty() ? 0 : static_cast<std::uint32_t>(s.failures.jobs[j].failures);
+    if (failed == last_failures_[j]) {
+      INVARIANT(job.done >= last_done_[j] - 1e-9);
+    } else {
+      INVARIANT((job.done == s.failures.jobs[j].ckpt_done || job.status != JobStatus::kPending));
+      last_failures_[j] = failed;
+    }
     INVARIANT(job.done <= s.workload->jobs[j].iterations * (1 + 1e-9) + 1e-9);
     last_done_[j] = job.done;
   }

@@ -21,6 +21,7 @@ public:
 private:
   SimTime last_time_ = 0;
   std::vector<double> last_done_;
+  std::vector<std::uint32_t> last_failures_; // failures of each job at the last check
   std::vector<int> finishes_;
   std::size_t checks_ = 0;
 };

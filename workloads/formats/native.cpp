@@ -18,12 +18,12 @@ namespace dlsim {
 
 namespace {
 
-constexpr std::array<const char*, 23> kColumns = {
-    "id",          "submit_s",   "workers",     "gpus_per_worker", "duration_s",
-    "iterations",  "model",      "ps",          "cpus_per_worker", "mem_gb_per_worker",
-    "user",        "queue",      "priority",    "min_workers",     "max_workers",
-    "device_type", "gpu_util",   "requested_s", "gpu_share_min",   "gpu_share_max",
-    "gpu_mem_gb",  "loss_curve", "ps_cpus"};
+constexpr std::array<const char*, 24> kColumns = {
+    "id",          "submit_s",   "workers",     "gpus_per_worker",      "duration_s",
+    "iterations",  "model",      "ps",          "cpus_per_worker",      "mem_gb_per_worker",
+    "user",        "queue",      "priority",    "min_workers",          "max_workers",
+    "device_type", "gpu_util",   "requested_s", "gpu_share_min",        "gpu_share_max",
+    "gpu_mem_gb",  "loss_curve", "ps_cpus",     "checkpoint_interval_s"};
 enum Col {
   kId,
   kSubmit,
@@ -47,7 +47,8 @@ enum Col {
   kShareMax,
   kGpuMem,
   kLossCurve,
-  kPsCpus
+  kPsCpus,
+  kCheckpointInterval
 };
 using Cells = std::array<char*, kColumns.size()>;
 
@@ -218,6 +219,12 @@ void read_placement_hints(const Cells& f, CsvRow& row, Trace& trace, TraceJob& j
   double_field(f[kRequested], requested);
   job.requested_s = requested;
   if (job.requested_s < 0) throw FieldError{"must not be negative"};
+  // The job's own checkpoint interval (docs/failures.md#checkpoints); empty: the experiment's.
+  row.column = "checkpoint_interval_s";
+  double interval = -1;
+  if (double_field(f[kCheckpointInterval], interval) && !(interval >= 0))
+    throw FieldError{fmt::format("must be a time >= 0 s, got {}", interval)};
+  job.checkpoint_interval_s = interval;
 }
 
 // A share of a device (docs/runtime.md#fractional-shares): 0 < min <= max <= 1, one device per
