@@ -42,7 +42,7 @@ private:
 
 constexpr std::uint32_t kNoString = 0xffffffffU;
 
-// Laid out widest first (144 bytes, 3 of them padding; every job of a trace has one while the
+// Laid out widest first (152 bytes, 3 of them padding; every job of a trace has one while the
 // trace is read: docs/performance.md#the-input-path-at-34-million-jobs-session-10). Its id is in
 // Trace::names, so that the record owns no memory: build_workload gives each one's pages back
 // as it goes.
@@ -85,7 +85,7 @@ struct TraceJob {
   // does not model the changes yet, so a job runs at its trace batch size throughout.
   std::uint8_t batch_mode = 0; // 0 static, 1 gns, 2 accordion
 };
-static_assert(sizeof(TraceJob) == 144, "TraceJob grew: see its layout note");
+static_assert(sizeof(TraceJob) == 152, "TraceJob grew: see its layout note");
 
 struct Trace {
   std::string file;
