@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <list>
 #include <unordered_map>
 
 namespace dlsim {

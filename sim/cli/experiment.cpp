@@ -67,13 +67,15 @@ void reject_unrereadable_trace(const std::string& trace) {
 }
 
 // runtime.interference.by_type: {TYPE: {slope, onset}} over the cluster's device types, into
-// RuntimeConfig::interference_by_type (by DeviceTypeId; unnamed types keep the default curve).
-void read_interference_by_type(const YAML::Node& root, const std::string& file, Experiment& e) {
-  const std::string path = "runtime.interference.by_type";
+// Calls f(type, name, where, value) for each entry of the mapping at `path` (TYPE: value), the type
+// looked up in the cluster's catalog; nothing when the key is absent. Errors name the file and
+// the key: not a mapping (`what` says of what), or a name that is not a device type.
+template <class F>
+void for_each_type_entry(const YAML::Node& root, const std::string& file, const std::string& path,
+                         const Experiment& e, const char* what, F&& f) {
   YAML::Node node = node_at(root, path);
   if (!node.IsDefined() || node.IsNull()) return;
-  if (!node.IsMap()) yaml_fail(YamlWhere{file, path}, node, "must be a mapping of device types");
-  std::vector<Interference> curves(e.cluster.types.size(), e.runtime.interference);
+  if (!node.IsMap()) yaml_fail(YamlWhere{file, path}, node, fmt::format("must be {}", what));
   for (const auto& entry : node) {
     std::string name = entry.first.as<std::string>();
     YamlWhere where{file, fmt::format("{}.{}", path, name)};
@@ -82,18 +84,32 @@ void read_interference_by_type(const YAML::Node& root, const std::string& file, 
       yaml_fail(where, entry.second,
                 fmt::format("'{}' is not a device type of the cluster's catalog", name));
     }
-    if (!entry.second.IsMap()) yaml_fail(where, entry.second, "must be {slope: S, onset: O}");
-    YamlMap curve(entry.second, where);
-    Interference& c = curves[*type];
-    c.slope = curve.get<double>("slope", c.slope);
-    c.onset = curve.get<double>("onset", c.onset);
-    curve.done();
-    for (auto [key, value] : {std::pair{"slope", c.slope}, std::pair{"onset", c.onset}}) {
-      if (!(value >= 0) || !std::isfinite(value)) {
-        yaml_fail(curve.where_of(key), curve.node()[key], "must be a number >= 0");
-      }
-    }
+    f(*type, name, where, entry.second);
   }
+}
+
+// RuntimeConfig::interference_by_type (by DeviceTypeId; unnamed types keep the default curve).
+void read_interference_by_type(const YAML::Node& root, const std::string& file, Experiment& e) {
+  const std::string path = "runtime.interference.by_type";
+  YAML::Node node = node_at(root, path);
+  if (!node.IsDefined() || node.IsNull()) return;
+  std::vector<Interference> curves(e.cluster.types.size(), e.runtime.interference);
+  for_each_type_entry(
+      root, file, path, e, "a mapping of device types",
+      [&](DeviceTypeId type, const std::string& /*name*/, const YamlWhere& where,
+          const YAML::Node& entry) {
+        if (!entry.IsMap()) yaml_fail(where, entry, "must be {slope: S, onset: O}");
+        YamlMap curve(entry, where);
+        Interference& c = curves[type];
+        c.slope = curve.get<double>("slope", c.slope);
+        c.onset = curve.get<double>("onset", c.onset);
+        curve.done();
+        for (auto [key, value] : {std::pair{"slope", c.slope}, std::pair{"onset", c.onset}}) {
+          if (!(value >= 0) || !std::isfinite(value)) {
+            yaml_fail(curve.where_of(key), curve.node()[key], "must be a number >= 0");
+          }
+        }
+      });
   e.runtime.interference_by_type = std::move(curves);
 }
 
@@ -104,44 +120,41 @@ void read_failures_by_type(const YAML::Node& root, const std::string& file, Expe
   const std::string path = "failures.device.by_type";
   YAML::Node node = node_at(root, path);
   if (!node.IsDefined() || node.IsNull()) return;
-  if (!node.IsMap()) yaml_fail(YamlWhere{file, path}, node, "must be a mapping of GPU types");
   FailureConfig& f = e.runtime.failures;
   std::vector<FailureProcess> by_type(e.cluster.types.size(), f.device);
-  for (const auto& entry : node) {
-    std::string name = entry.first.as<std::string>();
-    YamlWhere where{file, fmt::format("{}.{}", path, name)};
-    auto type = find_device_type(e.cluster.types, name);
-    if (!type) {
-      yaml_fail(where, entry.second,
-                fmt::format("'{}' is not a device type of the cluster's catalog", name));
-    }
-    if (e.cluster.types[*type].kind != DeviceKind::kGpu) {
-      yaml_fail(where, entry.second,
-                fmt::format("'{}' is not a GPU type (other devices fail with their node)", name));
-    }
-    if (!entry.second.IsMap()) yaml_fail(where, entry.second, "must be {mtbf_h: H, ...}");
-    YamlMap m(entry.second, where);
-    FailureProcess& p = by_type[*type];
-    p.mtbf_h = m.get<double>("mtbf_h", p.mtbf_h);
-    p.distribution = m.get<std::string>("distribution", p.distribution);
-    p.shape = m.get<double>("shape", p.shape);
-    p.repair_h = m.get<double>("repair_h", p.repair_h);
-    p.repair = m.get<std::string>("repair", p.repair);
-    m.done();
-    auto fail = [&](const char* key, const std::string& what) {
-      yaml_fail(m.where_of(key), m.node()[key], what);
-    };
-    if (!(p.mtbf_h > 0) || !std::isfinite(p.mtbf_h))
-      fail("mtbf_h", fmt::format("must be positive, got {}", p.mtbf_h));
-    if (!(p.shape > 0) || !std::isfinite(p.shape))
-      fail("shape", fmt::format("must be positive, got {}", p.shape));
-    if (!(p.repair_h >= 0) || !std::isfinite(p.repair_h))
-      fail("repair_h", fmt::format("must be >= 0, got {}", p.repair_h));
-    if (p.distribution != "exponential" && p.distribution != "weibull")
-      fail("distribution", "must be one of: exponential, weibull, got '" + p.distribution + "'");
-    if (p.repair != "exponential" && p.repair != "fixed")
-      fail("repair", "must be one of: exponential, fixed, got '" + p.repair + "'");
-  }
+  for_each_type_entry(
+      root, file, path, e, "a mapping of GPU types",
+      [&](DeviceTypeId type, const std::string& name, const YamlWhere& where,
+          const YAML::Node& entry) {
+        if (e.cluster.types[type].kind != DeviceKind::kGpu) {
+          yaml_fail(
+              where, entry,
+              fmt::format("'{}' is not a GPU type (other devices fail with their node)", name));
+        }
+        if (!entry.IsMap()) yaml_fail(where, entry, "must be {mtbf_h: H, ...}");
+        YamlMap m(entry, where);
+        FailureProcess& p = by_type[type];
+        p.mtbf_h = m.get<double>("mtbf_h", p.mtbf_h);
+        p.distribution = m.get<std::string>("distribution", p.distribution);
+        p.shape = m.get<double>("shape", p.shape);
+        p.repair_h = m.get<double>("repair_h", p.repair_h);
+        p.repair = m.get<std::string>("repair", p.repair);
+        m.done();
+        auto fail = [&](const char* key, const std::string& what) {
+          yaml_fail(m.where_of(key), m.node()[key], what);
+        };
+        if (!(p.mtbf_h > 0) || !std::isfinite(p.mtbf_h))
+          fail("mtbf_h", fmt::format("must be positive, got {}", p.mtbf_h));
+        if (!(p.shape > 0) || !std::isfinite(p.shape))
+          fail("shape", fmt::format("must be positive, got {}", p.shape));
+        if (!(p.repair_h >= 0) || !std::isfinite(p.repair_h))
+          fail("repair_h", fmt::format("must be >= 0, got {}", p.repair_h));
+        if (p.distribution != "exponential" && p.distribution != "weibull")
+          fail("distribution",
+               "must be one of: exponential, weibull, got '" + p.distribution + "'");
+        if (p.repair != "exponential" && p.repair != "fixed")
+          fail("repair", "must be one of: exponential, fixed, got '" + p.repair + "'");
+      });
   f.device_by_type = std::move(by_type);
 }
 
