@@ -11,6 +11,8 @@
 
 #include "sim/engine/error.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -24,6 +26,18 @@ class HotSpares final : public Policy {
 public:
   HotSpares(Placement placement, std::uint32_t spare_nodes, double spare_fraction)
       : placement_(placement), spare_nodes_(spare_nodes), spare_fraction_(spare_fraction) {}
+
+  // The pool must leave a node to run jobs on.
+  void check_cluster(const Cluster& cluster) const override {
+    const auto nodes = static_cast<std::uint32_t>(cluster.nodes.size());
+    const std::uint32_t target = pool_size(nodes);
+    if (target < nodes) return;
+    const bool by_count = target == spare_nodes_;
+    throw InputError(fmt::format(
+        "policy.params.{}: holding {} of the cluster's {} nodes as spares leaves none to run "
+        "jobs on; at most {}",
+        by_count ? "spare_nodes" : "spare_fraction", target, nodes, nodes - 1));
+  }
 
   void on_arrival(JobId j, const View& view) override {
     init(view);
@@ -83,17 +97,18 @@ public:
   }
 
 private:
+  [[nodiscard]] std::uint32_t pool_size(std::uint32_t nodes) const {
+    return std::max<std::uint32_t>(
+        spare_nodes_,
+        static_cast<std::uint32_t>(std::ceil(spare_fraction_ * static_cast<double>(nodes))));
+  }
+
   // The pool's first members are the highest-numbered nodes (the last rack's).
   void init(const View& view) {
     if (!spare_.empty()) return;
     const Cluster& c = view.cluster();
     const auto nodes = static_cast<std::uint32_t>(c.nodes.size());
-    target_ = std::max<std::uint32_t>(
-        spare_nodes_,
-        static_cast<std::uint32_t>(std::ceil(spare_fraction_ * static_cast<double>(nodes))));
-    // At most every node but one: the policy learns the cluster only when the run starts, too
-    // late to refuse the parameter as input (docs/policies.md#hot-spares).
-    target_ = std::min(target_, nodes - 1);
+    target_ = pool_size(nodes); // below `nodes` (check_cluster)
     spare_.assign(nodes, 0);
     normal_.assign(nodes, 1);
     all_.assign(nodes, 1);

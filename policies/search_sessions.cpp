@@ -41,6 +41,7 @@ public:
     inner_->on_arrival(j, view);
   }
   void check_config(const RuntimeConfig& config) const override { inner_->check_config(config); }
+  void check_cluster(const Cluster& cluster) const override { inner_->check_cluster(cluster); }
   void on_action_done(JobId j, const View& view) override { inner_->on_action_done(j, view); }
 
   void on_finish(JobId j, const View& view) override {

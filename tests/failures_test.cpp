@@ -3,6 +3,7 @@
 // and bad failure logs.
 #include "sim/runtime/failure_model.h"
 #include "tests/support/harness.h"
+#include "tests/support/scripted_run.h"
 #include "workloads/failure_log.h"
 
 #include <catch2/catch.hpp>
@@ -225,4 +226,29 @@ TEST_CASE("bad failure logs are refused with file:line and the column", "[failur
       Catch::StartsWith(":3: time_s: link:0 fails again before its repair at 60 s (line 2)"));
   CHECK_THAT(error_of("time_s,what,duration_s\n"),
              Catch::StartsWith(":1: the header has no column 'component'"));
+}
+
+TEST_CASE("a checkpoint timer held back while the job would finish first fires once it slows",
+          "[failures][checkpoint]") {
+  RuntimeConfig cfg;
+  cfg.costs.switch_s = 0;
+  cfg.failures.checkpoint_interval_s = 600;
+  cfg.failures.checkpoint_s = 10;
+  // x (500 s of work) starts alone on the GPU at 0: it would end at 500, before its checkpoint
+  // at 600, so the runtime holds that timer back. y joins x's time slices at 300: each runs at
+  // 1/2, so x's last 200 s would end at 700, after 600. The timer must fire at 600 as if it had
+  // been queued at 0: x has done 300 + 150 = 450 s, writes for 10 s (y alone meanwhile), then
+  // its last 50 s at 1/2 end at 710. y (390 s): 150 by 600, 160 by 610, 210 by 710, its last
+  // 180 s alone end at 890, before its own checkpoint at 300 + 600 = 900.
+  ScriptedRun s("nodes:\n  - {count: 1, devices: {V100: 1}}\n",
+                "id,submit_s,workers,duration_s\nx,0,1,500\ny,0,1,390\n",
+                {{0, [](Control& c) { c.timeslice(0, device_range(0, 1), 60); }},
+                 {from_seconds(300), [](Control& c) { c.timeslice(1, device_range(0, 1), 60); }}},
+                cfg);
+  s.run();
+  const SimState& st = s.sim->state();
+  CHECK(st.failures.jobs[s.id("x")].checkpoints == 1);
+  CHECK(st.failures.jobs[s.id("y")].checkpoints == 0);
+  CHECK(s.end_s("x") == Approx(710).margin(2e-6));
+  CHECK(s.end_s("y") == Approx(890).margin(2e-6));
 }

@@ -73,7 +73,7 @@ TEST_CASE("hot-spares lets a job larger than the nodes outside the pool use the 
   CHECK(end_s(out, w, "S") == 3700);
 }
 
-TEST_CASE("hot-spares keeps its pool from waiting jobs, and one node outside it at least",
+TEST_CASE("hot-spares keeps its pool from waiting jobs, and refuses a pool of every node",
           "[hot-spares]") {
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 4, devices: {V100: 8}}\n");
   // spare_fraction 0.5 of 4 nodes: 2 spares (nodes 2-3). Four 1-node jobs: two run at 0 on
@@ -87,11 +87,27 @@ TEST_CASE("hot-spares keeps its pool from waiting jobs, and one node outside it 
   CHECK(end_s(out, w, "b") == 100);
   CHECK(end_s(out, w, "c") == 200);
   CHECK(end_s(out, w, "d") == 200);
-  // A pool of every node keeps one node for jobs: 3 spares, and the four jobs run in turn on
-  // node 0, ending at 100, 200, 300 and 400.
+  // A pool of every node is refused when the run is set up, naming the key and the most the
+  // cluster allows (4 nodes: 3 spares); so is a fraction that rounds up to every node (0.5 of
+  // one node: 1).
   YAML::Node all;
   all["spare_nodes"] = 4;
-  RunOutput one = run_policy(find_policy("hot-spares"), c, w, all);
+  CHECK_THROWS_WITH(run_policy(find_policy("hot-spares"), c, w, all),
+                    "policy.params.spare_nodes: holding 4 of the cluster's 4 nodes as spares "
+                    "leaves none to run jobs on; at most 3");
+  YAML::Node three;
+  three["spare_nodes"] = 3;
+  RunOutput one = run_policy(find_policy("hot-spares"), c, w, three);
+  // 3 spares: the four jobs run in turn on node 0, ending at 100, 200, 300 and 400.
   CHECK(end_s(one, w, "a") == 100);
   CHECK(end_s(one, w, "d") == 400);
+  Cluster single = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 8}}\n");
+  Workload w1 = workload_from_csv(single, "id,submit_s,workers,gpus_per_worker,duration_s\n"
+                                          "a,0,1,8,100\n");
+  YAML::Node half;
+  half["spare_nodes"] = 0;
+  half["spare_fraction"] = 0.5;
+  CHECK_THROWS_WITH(
+      run_policy(find_policy("hot-spares"), single, w1, half),
+      Catch::Contains("policy.params.spare_fraction: holding 1 of the cluster's 1 nodes"));
 }

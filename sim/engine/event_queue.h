@@ -46,6 +46,14 @@ class EventQueue {
 public:
   // A job event (kJobFinish, kActionDone, kArrival); a kWakeup is push_wakeup(time).
   void push(SimTime time, EventKind kind, std::uint32_t subject, std::uint32_t generation = 0);
+  // A job event whose place among equal (time, band) events was taken earlier: `seq` from
+  // take_seq() at that moment. An event known only later (a timer held back until it is needed)
+  // then comes out exactly where it would have had it been pushed when its seq was taken.
+  std::uint64_t take_seq() { return next_seq_++; }
+  void push_taken(SimTime time, EventKind kind, std::uint32_t subject, std::uint32_t generation,
+                  std::uint64_t seq) {
+    add(Entry{time, kind, subject, generation, seq});
+  }
   // One wake-up at `time`: a new entry, or one more on the entry already at that instant.
   void push_wakeup(SimTime time);
   [[nodiscard]] SimTime top_time() const { return heap_.front().time; }

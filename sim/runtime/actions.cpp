@@ -281,7 +281,7 @@ void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cos
   if (job.first_start < 0) job.first_start = s_.now;
   job.last_update = s_.now;
   job.rate = 0;
-  ++job.generation;
+  cancel_finish(j);
   if (cost_s > 0) {
     set_status(j, paying);
     queue_.push(time_after(s_.now, cost_s, "costs.start_s / costs.resume_s"),
@@ -337,7 +337,7 @@ void Simulation::do_place_hosts(JobId j, std::span<const NodeId> nodes, double c
   if (job.first_start < 0) job.first_start = s_.now;
   job.last_update = s_.now;
   job.rate = 0;
-  ++job.generation;
+  cancel_finish(j);
   if (cost_s > 0) {
     set_status(j, paying);
     queue_.push(time_after(s_.now, cost_s, "costs.start_s / costs.resume_s"),
@@ -372,7 +372,7 @@ void Simulation::do_set_share(JobId j, double share_min, double share_max,
     s_.slots[d].controlled += controlled ? 1 : 0;
   job.rate = 0;
   s_.changes.jobs.mark(j);
-  ++job.generation;
+  cancel_finish(j);
   emit(j, JobAction::kSetShare, job.devices, reason);
   if (cost_s > 0) {
     // The job's container is re-created with the new limits: it pauses (status resizing) and
@@ -389,16 +389,14 @@ void Simulation::do_set_share(JobId j, double share_min, double share_max,
 }
 
 void Simulation::do_bind(JobId j, std::span<const DeviceId> devices) {
-  JobState& job = s_.jobs[j];
   occupy(j, devices);
   set_status(j, JobStatus::kBinding);
-  ++job.generation;
+  cancel_finish(j);
 }
 
 void Simulation::do_unbind(JobId j) {
-  JobState& job = s_.jobs[j];
   set_status(j, JobStatus::kPending);
-  ++job.generation;
+  cancel_finish(j);
   release(j);
 }
 
@@ -414,7 +412,7 @@ void Simulation::do_cancel(JobId j, std::string_view reason) {
   set_status(j, JobStatus::kCancelled);
   job.rate = 0;
   job.end = s_.now;
-  ++job.generation;
+  cancel_finish(j);
   ++s_.cancelled;
   emit(j, JobAction::kCancel, job.devices, reason);
   if (holding) release(j);
@@ -430,7 +428,7 @@ void Simulation::do_suspend(JobId j, std::string_view reason) {
     refresh_rates(job.devices);
   }
   job.rate = 0;
-  ++job.generation;
+  cancel_finish(j);
   ++job.preemptions;
   double cost_s = s_.config.costs.suspend_s;
   if (cost_s > 0) {
@@ -458,7 +456,7 @@ void Simulation::do_move(JobId j, std::span<const DeviceId> devices, double cost
   occupy(j, target);
   occupy_ps(j);
   job.rate = 0;
-  ++job.generation;
+  cancel_finish(j);
   if (cost_s > 0) {
     queue_.push(time_after(s_.now, cost_s, "costs.migrate_s / costs.resize_s"),
                 EventKind::kActionDone, j, job.generation);

@@ -37,7 +37,7 @@ void Simulation::do_set_cpus(JobId j, double ps_cores, double worker_cores,
   occupy_ps(j);
   job.rate = 0;
   ++job.resizes;
-  ++job.generation;
+  cancel_finish(j);
   const double cost_s = cpu_resize_cost(j);
   emit(j, JobAction::kResize, job.devices,
        reason.empty() ? std::string_view("CPU cores changed") : reason);

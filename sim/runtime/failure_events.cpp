@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 
 namespace dlsim {
 
@@ -205,7 +206,7 @@ void Simulation::fail_job(JobId j, std::string_view component) {
   f.restarting = true;
   ++f.epoch; // its checkpoint timer is void
   job.rate = 0;
-  ++job.generation; // so are its finish and any paid action
+  cancel_finish(j); // so are its finish and any paid action
   if (!counted_pending) ++s_.pending;
   set_status(j, JobStatus::kPending);
   emit(j, JobAction::kFail, job.devices, component);
@@ -238,12 +239,43 @@ double Simulation::placement_cost(JobId j, double cost_s) {
 void Simulation::arm_checkpoint(JobId j) {
   JobFailures& f = s_.failures.jobs[j];
   ++f.epoch;
+  f.held = false;
   // The job's own interval when its trace gives one (0: none), else the experiment's.
   const double own = s_.workload->details_of(s_.workload->jobs[j].request).checkpoint_interval_s;
   const double interval = own >= 0 ? own : s_.config.failures.checkpoint_interval_s;
   if (interval <= 0) return;
-  if (SimTime at = wakeup_after(s_.now, interval); at != kNever)
-    fail_queue_.push(at, EventKind::kCheckpoint, j, f.epoch);
+  const SimTime at = wakeup_after(s_.now, interval);
+  if (at == kNever) return;
+  // Most jobs end before their next checkpoint; their timers would only be popped as void. While
+  // the job's projected finish comes first the timer is held back, keeping its place in the
+  // queue's order, and queued the moment that finish is voided (reschedule, cancel_finish).
+  const std::uint64_t seq = fail_queue_.take_seq();
+  const JobState& job = s_.jobs[j];
+  if (job.status == JobStatus::kRunning && f.finish_gen == job.generation && f.finish_at <= at) {
+    f.held = true;
+    f.held_due = at;
+    f.held_seq = seq;
+    f.held_epoch = f.epoch;
+    return;
+  }
+  fail_queue_.push_taken(at, EventKind::kCheckpoint, j, f.epoch, seq);
+}
+
+void Simulation::note_finish(JobId j, SimTime at) {
+  JobFailures& f = s_.failures.jobs[j];
+  f.finish_at = at;
+  f.finish_gen = s_.jobs[j].generation;
+  if (f.held && (at == kNever || at > f.held_due)) queue_held_checkpoint(j);
+}
+
+void Simulation::queue_held_checkpoint(JobId j) {
+  JobFailures& f = s_.failures.jobs[j];
+  f.held = false;
+  // A timer whose job ended, failed or was re-armed is void: it would only be dropped.
+  if (f.held_epoch != f.epoch || is_over(s_.jobs[j].status)) return;
+  // The finish it was held for came no earlier than now, and no later than the timer.
+  assert(f.held_due >= s_.now);
+  fail_queue_.push_taken(f.held_due, EventKind::kCheckpoint, j, f.epoch, f.held_seq);
 }
 
 void Simulation::checkpoint_due(JobId j) {
@@ -273,7 +305,7 @@ void Simulation::checkpoint_due(JobId j) {
   f.since = s_.now;
   set_running(j, false);
   job.rate = 0;
-  ++job.generation;
+  cancel_finish(j);
   set_status(j, JobStatus::kResizing);
   refresh_rates(job.devices);
   queue_.push(time_after(s_.now, cost_s, "failures.checkpoint_s"), EventKind::kActionDone, j,

@@ -23,10 +23,21 @@ struct JobFailures {
   std::uint32_t failures = 0;    // interruptions suffered
   std::uint32_t checkpoints = 0; // checkpoints written
   std::uint32_t epoch = 0;       // bumps to cancel the pending checkpoint timer
-  bool checkpointing = false;    // writing a checkpoint now (status kResizing)
-  bool restarting = false;       // failed: its next placement pays the restart cost
-  bool restart_paying = false;   // paying that cost now (status kStarting)
+  // The job's finish as last projected (kNever: none) and the job generation it holds for.
+  std::uint32_t finish_gen = 0;
+  SimTime finish_at = kNever;
+  // A checkpoint timer held back because the job's projected finish comes first: its time, and
+  // the queue position it was given when armed (docs/failures.md#cost).
+  SimTime held_due = 0;
+  std::uint64_t held_seq = 0;
+  std::uint32_t held_epoch = 0;
+  bool held = false;
+  bool checkpointing = false;  // writing a checkpoint now (status kResizing)
+  bool restarting = false;     // failed: its next placement pays the restart cost
+  bool restart_paying = false; // paying that cost now (status kStarting)
 };
+// One per job when failures or checkpoints are on (docs/failures.md#cost gives the size).
+static_assert(sizeof(JobFailures) == 112);
 
 struct FailureState {
   bool on = false;                     // failures drawn or replayed

@@ -28,6 +28,8 @@ public:
   // Called once when the run is set up: throws InputError naming the key when the policy's
   // parameters cannot work with the runtime's (e.g. a time slice not longer than a switch).
   virtual void check_config(const RuntimeConfig& /*config*/) const {}
+  // The same for the cluster (e.g. more spare nodes than the cluster has).
+  virtual void check_cluster(const Cluster& /*cluster*/) const {}
 };
 
 } // namespace dlsim

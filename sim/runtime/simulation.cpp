@@ -73,6 +73,7 @@ Simulation::Simulation(const Cluster& cluster, const Workload& workload,
   contention_ = config.network.contention;
   s_.analytic_scaling = config.scaling == "analytic";
   policy_.check_config(s_.config);
+  policy_.check_cluster(*s_.cluster);
   if (config.failures.enabled || config.failures.checkpoint_interval_s > 0 ||
       workload.any_checkpoint_interval())
     init_failures();
@@ -178,7 +179,17 @@ bool Simulation::next_event_time(SimTime& t) {
 // Arrivals are not stored in the queue: jobs are sorted by submit time, so the next one is
 // merged in here by (time, band). This keeps the heap small for million-job traces.
 Event Simulation::pop_next() {
-  if (!fail_queue_.empty() && failure_event_first()) return fail_queue_.pop();
+  if (!fail_queue_.empty() && failure_event_first()) {
+    Event e = fail_queue_.pop();
+    // The next timer's job is read at every event until the timer fires (next_failure_time
+    // checks that it still holds): fetch its records now, as for the main queue's top.
+    if (!fail_queue_.empty() && fail_queue_.top_kind() == EventKind::kCheckpoint) {
+      const std::uint32_t j = fail_queue_.top().subject;
+      prefetch_job(s_, j);
+      __builtin_prefetch(&s_.failures.jobs[j]);
+    }
+    return e;
+  }
   bool have_arrival = next_arrival_ < s_.workload->jobs.size();
   if (have_arrival) {
     SimTime a = s_.workload->jobs[next_arrival_].request.submit;
@@ -316,7 +327,7 @@ void Simulation::finish_job(JobId j) {
   set_status(j, JobStatus::kFinished);
   job.rate = 0;
   job.end = s_.now;
-  ++job.generation;
+  cancel_finish(j);
   ++s_.finished;
   emit(j, JobAction::kFinish, job.devices);
   release(j);
@@ -625,10 +636,11 @@ void Simulation::settle(JobId j) {
   job.last_update = s_.now;
 }
 
-void Simulation::reschedule(JobId j) {
-  JobState& job = s_.jobs[j];
-  ++job.generation;
-  if (job.status != JobStatus::kRunning || job.rate <= 0) return;
+// When the running job j finishes at its rate from now, or kNever: not running, or beyond the
+// time limit.
+SimTime Simulation::projected_finish(JobId j) const {
+  const JobState& job = s_.jobs[j];
+  if (job.status != JobStatus::kRunning || job.rate <= 0) return kNever;
   double remaining = s_.workload->jobs[j].iterations - job.done;
   // Round up to the microsecond, less 1 ns of floating-point slack: a job given as 782 s of
   // work must finish at 782 s, not 782.000001 s because iterations x seconds/iteration came to
@@ -636,8 +648,16 @@ void Simulation::reschedule(JobId j) {
   // A finish beyond the time limit (a rate near zero) is not scheduled: the job stays running
   // until its rate changes, and run() reports it if it never does (docs/runtime.md).
   double us = remaining / job.rate * kMicrosPerSecond;
-  if (remaining > 0 && !(us - 1e-3 <= static_cast<double>(kMaxTime - s_.now))) return;
-  SimTime at = remaining <= 0 ? s_.now : s_.now + static_cast<SimTime>(std::ceil(us - 1e-3));
+  if (remaining > 0 && !(us - 1e-3 <= static_cast<double>(kMaxTime - s_.now))) return kNever;
+  return remaining <= 0 ? s_.now : s_.now + static_cast<SimTime>(std::ceil(us - 1e-3));
+}
+
+void Simulation::reschedule(JobId j) {
+  JobState& job = s_.jobs[j];
+  ++job.generation;
+  const SimTime at = projected_finish(j);
+  if (s_.failures.checkpoints) note_finish(j, at);
+  if (at == kNever) return;
   queue_.push(at, EventKind::kJobFinish, j, job.generation);
   // Each reschedule cancels the job's previous finish; where rates change often (packing) the
   // cancelled ones would fill the heap. A generation never comes back (it only grows), so an

@@ -142,6 +142,13 @@ private:
   void settle(JobId j);
   void refresh_rates(std::span<const DeviceId> devices);
   void reschedule(JobId j);
+  [[nodiscard]] SimTime projected_finish(JobId j) const;
+  // Every change that voids the job's projected finish other than reschedule(): bumps its
+  // generation, and queues a checkpoint timer held back on the strength of that finish.
+  void cancel_finish(JobId j) {
+    ++s_.jobs[j].generation;
+    if (s_.failures.checkpoints && s_.failures.jobs[j].held) queue_held_checkpoint(j);
+  }
   void check_all_could_finish() const;
   void start_traffic(JobId j); // the job's flows, when network.contention is on
 
@@ -153,6 +160,10 @@ private:
   void fail_job(JobId j, std::string_view component);
   void checkpoint_due(JobId j);
   void arm_checkpoint(JobId j);
+  // The job's finish as reschedule() just projected it (kNever: none): a held-back timer that
+  // the finish no longer precedes is queued.
+  void note_finish(JobId j, SimTime at);
+  void queue_held_checkpoint(JobId j);
   // After a paid action ends (action_done): a checkpoint is committed, a restart paid.
   void after_paid(JobId j, JobStatus was);
   void note_down_change();
