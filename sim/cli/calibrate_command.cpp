@@ -6,12 +6,14 @@
 #include "sim/cli/experiment.h"
 #include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
+#include "workloads/device_speeds.h"
 #include "workloads/interference_fit.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <set>
@@ -27,6 +29,77 @@ void print_errors(const std::string& what, const std::vector<double>& errors) {
   fmt::print("| {:<8} | {:>5} | {:>7.1f}% | {:>7.1f}% |\n", what, e.n, 100 * e.median, 100 * e.p90);
 }
 
+// The zoo models whose P100 and V100 entries are both measured in one harness (Gavel's [1] of
+// the zoo): the held-out check of the layer-mix rule, which predicts their P100 / V100 time
+// ratio from DeepBench's P100 kernels (docs/models.md#non-gpu-devices).
+constexpr std::array<const char*, 3> kHeldOutP100{"resnet50", "resnet18", "lstm"};
+
+// Prints the non-GPU device times derived from the kernel file, beside the zoo's, and the
+// rule's error on the held-out P100 measurements. True when every derived time equals the zoo's.
+bool print_device_speeds(const std::string& kernel_file, const std::string& zoo_file) {
+  std::vector<KernelTime> kernels = load_kernel_times(kernel_file);
+  ModelZoo zoo = load_model_zoo(zoo_file);
+  KernelRatios phi = kernel_ratios(kernels, KernelDevice::kXeonPhi);
+  KernelRatios p100 = kernel_ratios(kernels, KernelDevice::kP100);
+  fmt::print("\nnon-GPU devices: {} DeepBench kernels, time / V100 time (geometric means)\n",
+             kernels.size());
+  fmt::print("| {:<8} | {:>6} | {:>11} | {:>9} |\n", "device", "conv", "narrow GEMM", "wide GEMM");
+  fmt::print("|{:-<10}|{:->8}|{:->13}|{:->11}|\n", "", "", "", "");
+  fmt::print("| {:<8} | {:>6.3f} | {:>11.3f} | {:>9.3f} |\n", "XeonPhi", phi.conv, phi.gemm_narrow,
+             phi.gemm_wide);
+  fmt::print("| {:<8} | {:>6.3f} | {:>11.3f} | {:>9.3f} |\n", "P100", p100.conv, p100.gemm_narrow,
+             p100.gemm_wide);
+  fmt::print("\nper model: derived seconds per iteration (XeonCPU = {} x XeonPhi)\n",
+             kSocketPerPhi);
+  fmt::print("| {:<14} | {:>6} | {:>7} | {:>8} | {:>7} | {:>8} | {:>7} |\n", "model", "conv",
+             "V100", "XeonPhi", "zoo", "XeonCPU", "zoo");
+  fmt::print("|{:-<16}|{:->8}|{:->9}|{:->10}|{:->9}|{:->10}|{:->9}|\n", "", "", "", "", "", "", "");
+  bool equal = true;
+  auto shipped = [](const ModelInfo& m, const char* type) {
+    auto it = m.iteration_time_s.find(type);
+    return it == m.iteration_time_s.end() ? 0.0 : it->second;
+  };
+  for (const ModelInfo& m : zoo.models) {
+    std::optional<DerivedDeviceTimes> d = derive_device_times(m, phi);
+    if (!d) continue;
+    std::optional<LayerMix> mix = layer_mix(m);
+    double phi_zoo = shipped(m, "XeonPhi");
+    double cpu_zoo = shipped(m, "XeonCPU");
+    equal = equal && phi_zoo == d->xeon_phi_s && cpu_zoo == d->xeon_cpu_s;
+    fmt::print("| {:<14} | {:>6} | {:>7} | {:>8} | {:>7} | {:>8} | {:>7} |\n", m.name,
+               m.family == "recommendation" || !mix ? std::string("memory")
+                                                    : fmt::format("{:.3f}", mix->conv),
+               m.iteration_time_s.at("V100"), d->xeon_phi_s, phi_zoo, d->xeon_cpu_s, cpu_zoo);
+  }
+  fmt::print(
+      "\nheld out: the rule with DeepBench's P100 kernels against P100 / V100 times measured "
+      "in one harness\n");
+  fmt::print("| {:<14} | {:>9} | {:>8} | {:>7} |\n", "model", "predicted", "measured", "error");
+  fmt::print("|{:-<16}|{:->11}|{:->10}|{:->9}|\n", "", "", "", "");
+  std::vector<double> errors;
+  for (const char* name : kHeldOutP100) {
+    auto i = zoo.find(name);
+    if (!i) continue;
+    const ModelInfo& m = zoo.models[*i];
+    std::optional<LayerMix> mix = layer_mix(m);
+    if (!mix || !m.iteration_time_s.count("P100") || !m.iteration_time_s.count("V100")) continue;
+    double predicted = mix_ratio(*mix, p100);
+    double measured = m.iteration_time_s.at("P100") / m.iteration_time_s.at("V100");
+    errors.push_back(std::abs(predicted - measured) / measured);
+    fmt::print("| {:<14} | {:>9.3f} | {:>8.3f} | {:>6.1f}% |\n", name, predicted, measured,
+               100 * errors.back());
+  }
+  if (!errors.empty()) {
+    ErrorSummary e = summarize_errors(errors);
+    fmt::print("median error {:.1f}%, largest {:.1f}%\n", 100 * e.median,
+               100 * *std::max_element(errors.begin(), errors.end()));
+  }
+  fmt::print("\n{}\n", equal ? "the zoo's XeonPhi and XeonCPU times equal this derivation"
+                             : "the zoo's XeonPhi and XeonCPU times differ from this derivation: "
+                               "copy the derived columns into the zoo");
+  return equal;
+}
+
 } // namespace
 
 int command_calibrate(const std::vector<std::string>& args) {
@@ -35,13 +108,20 @@ int command_calibrate(const std::vector<std::string>& args) {
       "w_self x log own\nseconds per iteration + w_other x log partner's) to measured pairs by "
       "least\nsquares, prints its parameters and its leave-one-model-out error per device\n"
       "type (|predicted - measured| / measured speed), and says whether the fit equals\nthe "
-      "parameters this dlsim ships (docs/runtime.md#the-fitted-model).\n\nOptions");
+      "parameters this dlsim ships (docs/runtime.md#the-fitted-model). Then derives\nthe "
+      "zoo's XeonPhi and XeonCPU times from measured kernel times, prints the\nrule's error on "
+      "held-out P100 measurements and whether the zoo equals the\nderivation "
+      "(docs/models.md#non-gpu-devices).\n\nOptions");
   o.add_options()("pairs",
                   po::value<std::string>()->default_value("configs/interference/gavel-pairs.csv"),
                   "measured pairs: device_type,model,with,slowdown")(
       "models", po::value<std::string>()->default_value("configs/models/gavel.yaml"),
-      "the models of those pairs, with their time per iteration on each type")("help,h",
-                                                                               "this help");
+      "the models of those pairs, with their time per iteration on each type")(
+      "kernels", po::value<std::string>()->default_value("configs/devices/deepbench-train.csv"),
+      "kernel times on Xeon Phi, V100 and P100: kind,shape,n,XeonPhi_ms,V100_ms,P100_ms")(
+      "zoo", po::value<std::string>()->default_value("configs/models/zoo.yaml"),
+      "the zoo whose XeonPhi and XeonCPU times are derived from the kernel times")("help,h",
+                                                                                   "this help");
   po::variables_map vm;
   if (!parse_command_line(args, o, vm)) return 0; // --help
   ModelZoo zoo = load_model_zoo(existing_file(vm, "models"));
@@ -81,6 +161,7 @@ int command_calibrate(const std::vector<std::string>& args) {
                            ? "the shipped parameters (workloads/interference_fit.h) equal this fit"
                            : "the shipped parameters (workloads/interference_fit.h) differ from "
                              "this fit: copy the line above into kShippedInterferenceFit");
+  print_device_speeds(existing_file(vm, "kernels"), existing_file(vm, "zoo"));
   return 0;
 }
 

@@ -1,0 +1,152 @@
+// Per-model times on Xeon Phi and Xeon sockets from DeepBench's kernel times
+// (docs/models.md#non-gpu-devices): the layer-mix rule by hand, the shipped zoo equal to a fresh
+// derivation, and ResNet-50 and the LSTM slowed differently on a Phi, as the kernels measured.
+#include "sim/engine/error.h"
+#include "workloads/device_speeds.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+using namespace dlsim;
+
+namespace {
+
+std::string source(const std::string& path) {
+  return std::string(DLSIM_SOURCE_DIR_FOR_TESTS) + "/" + path;
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  std::string path = "device_speeds_test_" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+ModelInfo model(const std::string& family, double batch, double conv, double linear) {
+  ModelInfo m;
+  m.name = "m";
+  m.family = family;
+  m.batch_size = batch;
+  m.has_graph = true;
+  m.conv_layers = conv;
+  m.linear_layers = linear;
+  m.iteration_time_s["V100"] = 0.2;
+  return m;
+}
+
+} // namespace
+
+TEST_CASE("kernel ratios are geometric means per class", "[device_speeds]") {
+  std::string file = write_temp("kernels.csv", "kind,shape,n,XeonPhi_ms,V100_ms,P100_ms\n"
+                                               "conv,a,16,2,1,1\n"
+                                               "conv,b,32,8,1,3\n"
+                                               "gemm,c,128,3,1,2\n"
+                                               "gemm,d,129,1,2,4\n"
+                                               "gemm,e,7000,4,2,1\n");
+  std::vector<KernelTime> k = load_kernel_times(file);
+  REQUIRE(k.size() == 5);
+  KernelRatios phi = kernel_ratios(k, KernelDevice::kXeonPhi);
+  CHECK(phi.conv == Approx(4.0));        // sqrt(2/1 x 8/1) = sqrt(16)
+  CHECK(phi.gemm_narrow == Approx(3.0)); // N 128 is narrow: 3/1
+  CHECK(phi.gemm_wide == Approx(1.0));   // N 129 and 7000: sqrt(1/2 x 4/2) = 1
+  KernelRatios p100 = kernel_ratios(k, KernelDevice::kP100);
+  CHECK(p100.conv == Approx(std::sqrt(3.0))); // sqrt(1 x 3)
+  CHECK(p100.gemm_wide == Approx(1.0));       // sqrt(4/2 x 1/2)
+  std::remove(file.c_str());
+}
+
+TEST_CASE("the layer-mix rule weighs each class's ratio by its share of layers",
+          "[device_speeds]") {
+  KernelRatios r{4.0, 3.0, 1.0};
+  // 3 conv + 1 linear at batch 32: 3/4 x 4 + 1/4 x 3 (narrow: N = 32) = 3.75.
+  LayerMix cnn = *layer_mix(model("cnn", 32, 3, 1));
+  CHECK(cnn.conv == 0.75);
+  CHECK(cnn.narrow_gemm);
+  CHECK(mix_ratio(cnn, r) == Approx(3.75));
+  // Batch 256 makes the GEMMs wide: 3/4 x 4 + 1/4 x 1 = 3.25.
+  CHECK(mix_ratio(*layer_mix(model("cnn", 256, 3, 1)), r) == Approx(3.25));
+  // A transformer's GEMMs see every token, wide even at batch 12: 1.0.
+  CHECK(mix_ratio(*layer_mix(model("transformer", 12, 0, 10)), r) == Approx(1.0));
+  // An RNN at batch 20, 5 linear maps: all narrow, 3.0.
+  CHECK(mix_ratio(*layer_mix(model("rnn", 20, 0, 5)), r) == Approx(3.0));
+
+  // Derived times: V100 0.2 s x 3.75 = 0.75 s on a Phi, x 2 (a socket per Phi) = 1.5 s.
+  DerivedDeviceTimes d = *derive_device_times(model("cnn", 32, 3, 1), r);
+  CHECK(d.xeon_phi_s == 0.75);
+  CHECK(d.xeon_cpu_s == 1.5);
+  // Memory-bound recommendation: 0.2 x 900 / 450 = 0.4 and 0.2 x 900 / 128 = 1.40625 -> 1.41.
+  DerivedDeviceTimes rec = *derive_device_times(model("recommendation", 1 << 20, 0, 5), r);
+  CHECK(rec.xeon_phi_s == 0.4);
+  CHECK(rec.xeon_cpu_s == 1.41);
+
+  ModelInfo no_graph = model("cnn", 32, 3, 1);
+  no_graph.has_graph = false;
+  CHECK_FALSE(layer_mix(no_graph));
+  CHECK_FALSE(derive_device_times(no_graph, r));
+}
+
+TEST_CASE("round3 keeps three significant digits", "[device_speeds]") {
+  CHECK(round3(0.67024) == 0.67);
+  CHECK(round3(0.043265) == 0.0433);
+  CHECK(round3(1234.5) == 1230);
+  CHECK(round3(2.8145) == 2.81);
+}
+
+TEST_CASE("the zoo's Xeon Phi and Xeon times equal a fresh derivation from the kernel file",
+          "[device_speeds]") {
+  std::vector<KernelTime> kernels =
+      load_kernel_times(source("configs/devices/deepbench-train.csv"));
+  // DeepBench's GEMM and convolution kernels timed on all three devices.
+  CHECK(kernels.size() == 242);
+  KernelRatios phi = kernel_ratios(kernels, KernelDevice::kXeonPhi);
+  ModelZoo zoo = load_model_zoo(source("configs/models/zoo.yaml"));
+  int derived = 0;
+  for (const ModelInfo& m : zoo.models) {
+    if (!m.iteration_time_s.count("XeonPhi") && !m.iteration_time_s.count("XeonCPU")) continue;
+    INFO(m.name);
+    std::optional<DerivedDeviceTimes> d = derive_device_times(m, phi);
+    REQUIRE(d);
+    CHECK(m.iteration_time_s.at("XeonPhi") == d->xeon_phi_s);
+    CHECK(m.iteration_time_s.at("XeonCPU") == d->xeon_cpu_s);
+    ++derived;
+  }
+  CHECK(derived == 11);
+}
+
+TEST_CASE("on a Xeon Phi, ResNet-50 and the LSTM slow down by different factors",
+          "[device_speeds]") {
+  // DeepBench measured the Phi 3.54x a V100's time on convolutions and 2.81x on narrow GEMMs:
+  // ResNet-50 (53 conv, 1 linear) and the LSTM (GEMMs at batch 20) must not share one factor.
+  ModelZoo zoo = load_model_zoo(source("configs/models/zoo.yaml"));
+  auto slowdown = [&](const char* name) {
+    const ModelInfo& m = zoo.models[*zoo.find(name)];
+    return m.iteration_time_s.at("XeonPhi") / m.iteration_time_s.at("V100");
+  };
+  double ratio = slowdown("resnet50") / slowdown("lstm");
+  INFO("resnet50 slowdown / lstm slowdown = " << ratio);
+  CHECK((ratio < 0.95 || ratio > 1.05));
+  // By hand: (53/54 x 3.543 + 1/54 x 2.810) / 2.810 = 3.530 / 2.810 = 1.256 (zoo rounding aside).
+  CHECK(ratio == Approx(1.256).epsilon(0.01));
+}
+
+TEST_CASE("a bad kernel file is an error naming file, line and column", "[device_speeds]") {
+  std::string file = write_temp("bad.csv", "kind,shape,n,XeonPhi_ms,V100_ms,P100_ms\n"
+                                           "conv,a,16,2,1,1\n"
+                                           "gemm,b,32,0,1,1\n");
+  CHECK_THROWS_WITH(load_kernel_times(file),
+                    Catch::Contains(file + ":3: XeonPhi_ms: expected a time in milliseconds > 0"));
+  std::string no_column = write_temp("nocol.csv", "kind,shape,n,V100_ms,P100_ms\nconv,a,16,1,1\n");
+  CHECK_THROWS_WITH(load_kernel_times(no_column),
+                    Catch::Contains(":1: the header has no column 'XeonPhi_ms'"));
+  std::string kind = write_temp("kind.csv", "kind,shape,n,XeonPhi_ms,V100_ms,P100_ms\n"
+                                            "rnn,a,16,2,1,1\n");
+  CHECK_THROWS_WITH(load_kernel_times(kind), Catch::Contains(":2: kind: expected conv or gemm"));
+  std::string only_conv = write_temp("conv.csv", "kind,shape,n,XeonPhi_ms,V100_ms,P100_ms\n"
+                                                 "conv,a,16,2,1,1\n");
+  CHECK_THROWS_WITH(kernel_ratios(load_kernel_times(only_conv), KernelDevice::kXeonPhi),
+                    Catch::Contains("no narrow GEMM kernel"));
+  for (const std::string& f : {file, no_column, kind, only_conv})
+    std::remove(f.c_str());
+}

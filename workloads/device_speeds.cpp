@@ -1,0 +1,129 @@
+#include "workloads/device_speeds.h"
+
+#include "sim/engine/error.h"
+#include "workloads/formats/csv_row_loop.h"
+#include "workloads/formats/csv_rows.h"
+#include "workloads/formats/field_parse.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+
+namespace dlsim {
+
+namespace {
+
+double positive_ms(const char* text) {
+  std::optional<double> v = parse_double_field(text);
+  if (!v || !std::isfinite(*v) || *v <= 0) {
+    throw FieldError{fmt::format("expected a time in milliseconds > 0, got '{}'", text)};
+  }
+  return *v;
+}
+
+} // namespace
+
+std::vector<KernelTime> load_kernel_times(const std::string& file) {
+  static constexpr std::array<const char*, 6> kColumns{"kind",       "shape",   "n",
+                                                       "XeonPhi_ms", "V100_ms", "P100_ms"};
+  std::vector<std::string> header = read_csv_header(file);
+  for (const char* column : kColumns) {
+    if (!has_column(header, column)) {
+      throw InputError(fmt::format("{}:1: the header has no column '{}' (the columns are {})", file,
+                                   column, fmt::join(kColumns, ",")));
+    }
+  }
+  std::vector<KernelTime> kernels;
+  auto on_row = [&](const std::array<char*, 6>& cells, CsvRow& row) {
+    KernelTime k;
+    row.column = "kind";
+    k.kind = cells[0];
+    if (k.kind != "conv" && k.kind != "gemm") {
+      throw FieldError{fmt::format("expected conv or gemm, got '{}'", k.kind)};
+    }
+    k.shape = cells[1];
+    row.column = "n";
+    std::optional<std::int64_t> n = parse_int_field(cells[2]);
+    if (!n || *n <= 0)
+      throw FieldError{fmt::format("expected a whole number > 0, got '{}'", cells[2])};
+    k.n = static_cast<long>(*n);
+    row.column = "XeonPhi_ms";
+    k.xeon_phi_ms = positive_ms(cells[3]);
+    row.column = "V100_ms";
+    k.v100_ms = positive_ms(cells[4]);
+    row.column = "P100_ms";
+    k.p100_ms = positive_ms(cells[5]);
+    kernels.push_back(std::move(k));
+  };
+  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size()}, kColumns, on_row,
+               [](const std::string& message) { throw InputError(message); });
+  if (kernels.empty()) throw InputError(fmt::format("{}: no kernel rows", file));
+  return kernels;
+}
+
+KernelRatios kernel_ratios(const std::vector<KernelTime>& kernels, KernelDevice device) {
+  // Geometric means: a ratio's spread is multiplicative, and one kernel DeepBench's Phi runs
+  // 67x slower than a V100 must not outweigh 81 others.
+  std::array<double, 3> log_sum{};
+  std::array<int, 3> count{};
+  for (const KernelTime& k : kernels) {
+    int c = k.kind == "conv" ? 0 : (k.n <= kNarrowGemmMaxN ? 1 : 2);
+    double ms = device == KernelDevice::kXeonPhi ? k.xeon_phi_ms : k.p100_ms;
+    log_sum[c] += std::log(ms / k.v100_ms);
+    ++count[c];
+  }
+  static constexpr std::array<const char*, 3> kNames{"convolution", "narrow GEMM", "wide GEMM"};
+  std::array<double, 3> mean{};
+  for (int c = 0; c < 3; ++c) {
+    if (count[c] == 0)
+      throw InputError(fmt::format("no {} kernel among the kernel times", kNames[c]));
+    mean[c] = std::exp(log_sum[c] / count[c]);
+  }
+  return {mean[0], mean[1], mean[2]};
+}
+
+std::optional<LayerMix> layer_mix(const ModelInfo& model) {
+  if (!model.has_graph) return std::nullopt;
+  double layers = model.conv_layers + model.linear_layers;
+  if (layers <= 0) return std::nullopt;
+  LayerMix mix;
+  mix.conv = model.conv_layers / layers;
+  mix.gemm = model.linear_layers / layers;
+  mix.narrow_gemm = model.family != "transformer" && model.batch_size <= kNarrowGemmMaxN;
+  return mix;
+}
+
+double mix_ratio(const LayerMix& mix, const KernelRatios& ratios) {
+  return mix.conv * ratios.conv +
+         mix.gemm * (mix.narrow_gemm ? ratios.gemm_narrow : ratios.gemm_wide);
+}
+
+double round3(double x) {
+  if (x == 0 || !std::isfinite(x)) return x;
+  // Scaled by an exact power of ten either way, so that 0.67 comes back as the double "0.67" reads.
+  int digits = 2 - static_cast<int>(std::floor(std::log10(std::abs(x))));
+  if (digits >= 0) {
+    double scale = std::pow(10.0, digits);
+    return std::round(x * scale) / scale;
+  }
+  double scale = std::pow(10.0, -digits);
+  return std::round(x / scale) * scale;
+}
+
+std::optional<DerivedDeviceTimes> derive_device_times(const ModelInfo& model,
+                                                      const KernelRatios& phi) {
+  auto v100 = model.iteration_time_s.find("V100");
+  if (v100 == model.iteration_time_s.end()) return std::nullopt;
+  double t = v100->second;
+  if (model.family == "recommendation") {
+    return DerivedDeviceTimes{round3(t * kV100BandwidthGBs / kPhiBandwidthGBs),
+                              round3(t * kV100BandwidthGBs / kSocketBandwidthGBs)};
+  }
+  std::optional<LayerMix> mix = layer_mix(model);
+  if (!mix) return std::nullopt;
+  double phi_s = t * mix_ratio(*mix, phi);
+  return DerivedDeviceTimes{round3(phi_s), round3(phi_s * kSocketPerPhi)};
+}
+
+} // namespace dlsim
