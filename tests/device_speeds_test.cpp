@@ -2,13 +2,12 @@
 // (docs/models.md#non-gpu-devices): the layer-mix rule by hand, the shipped zoo equal to a fresh
 // derivation, and ResNet-50 and the LSTM slowed differently on a Phi, as the kernels measured.
 #include "sim/engine/error.h"
+#include "tests/support/harness.h"
 #include "workloads/device_speeds.h"
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <cstdio>
-#include <fstream>
 
 using namespace dlsim;
 
@@ -16,12 +15,6 @@ namespace {
 
 std::string source(const std::string& path) {
   return std::string(DLSIM_SOURCE_DIR_FOR_TESTS) + "/" + path;
-}
-
-std::string write_temp(const std::string& name, const std::string& text) {
-  std::string path = "device_speeds_test_" + name;
-  std::ofstream(path) << text;
-  return path;
 }
 
 ModelInfo model(const std::string& family, double batch, double conv, double linear) {
@@ -39,12 +32,13 @@ ModelInfo model(const std::string& family, double batch, double conv, double lin
 } // namespace
 
 TEST_CASE("kernel ratios are geometric means per class", "[device_speeds]") {
-  std::string file = write_temp("kernels.csv", "kind,shape,n,XeonPhi_ms,V100_ms,P100_ms\n"
-                                               "conv,a,16,2,1,1\n"
-                                               "conv,b,32,8,1,3\n"
-                                               "gemm,c,128,3,1,2\n"
-                                               "gemm,d,129,1,2,4\n"
-                                               "gemm,e,7000,4,2,1\n");
+  test::ScratchDir dir;
+  std::string file = dir.write("kernels.csv", "kind,shape,n,XeonPhi_ms,V100_ms,P100_ms\n"
+                                              "conv,a,16,2,1,1\n"
+                                              "conv,b,32,8,1,3\n"
+                                              "gemm,c,128,3,1,2\n"
+                                              "gemm,d,129,1,2,4\n"
+                                              "gemm,e,7000,4,2,1\n");
   std::vector<KernelTime> k = load_kernel_times(file);
   REQUIRE(k.size() == 5);
   KernelRatios phi = kernel_ratios(k, KernelDevice::kXeonPhi);
@@ -54,7 +48,6 @@ TEST_CASE("kernel ratios are geometric means per class", "[device_speeds]") {
   KernelRatios p100 = kernel_ratios(k, KernelDevice::kP100);
   CHECK(p100.conv == Approx(std::sqrt(3.0))); // sqrt(1 x 3)
   CHECK(p100.gemm_wide == Approx(1.0));       // sqrt(4/2 x 1/2)
-  std::remove(file.c_str());
 }
 
 TEST_CASE("the layer-mix rule weighs each class's ratio by its share of layers",
@@ -132,21 +125,20 @@ TEST_CASE("on a Xeon Phi, ResNet-50 and the LSTM slow down by different factors"
 }
 
 TEST_CASE("a bad kernel file is an error naming file, line and column", "[device_speeds]") {
-  std::string file = write_temp("bad.csv", "kind,shape,n,XeonPhi_ms,V100_ms,P100_ms\n"
-                                           "conv,a,16,2,1,1\n"
-                                           "gemm,b,32,0,1,1\n");
+  test::ScratchDir dir;
+  std::string file = dir.write("bad.csv", "kind,shape,n,XeonPhi_ms,V100_ms,P100_ms\n"
+                                          "conv,a,16,2,1,1\n"
+                                          "gemm,b,32,0,1,1\n");
   CHECK_THROWS_WITH(load_kernel_times(file),
                     Catch::Contains(file + ":3: XeonPhi_ms: expected a time in milliseconds > 0"));
-  std::string no_column = write_temp("nocol.csv", "kind,shape,n,V100_ms,P100_ms\nconv,a,16,1,1\n");
+  std::string no_column = dir.write("nocol.csv", "kind,shape,n,V100_ms,P100_ms\nconv,a,16,1,1\n");
   CHECK_THROWS_WITH(load_kernel_times(no_column),
                     Catch::Contains(":1: the header has no column 'XeonPhi_ms'"));
-  std::string kind = write_temp("kind.csv", "kind,shape,n,XeonPhi_ms,V100_ms,P100_ms\n"
-                                            "rnn,a,16,2,1,1\n");
+  std::string kind = dir.write("kind.csv", "kind,shape,n,XeonPhi_ms,V100_ms,P100_ms\n"
+                                           "rnn,a,16,2,1,1\n");
   CHECK_THROWS_WITH(load_kernel_times(kind), Catch::Contains(":2: kind: expected conv or gemm"));
-  std::string only_conv = write_temp("conv.csv", "kind,shape,n,XeonPhi_ms,V100_ms,P100_ms\n"
-                                                 "conv,a,16,2,1,1\n");
+  std::string only_conv = dir.write("conv.csv", "kind,shape,n,XeonPhi_ms,V100_ms,P100_ms\n"
+                                                "conv,a,16,2,1,1\n");
   CHECK_THROWS_WITH(kernel_ratios(load_kernel_times(only_conv), KernelDevice::kXeonPhi),
                     Catch::Contains("no narrow GEMM kernel"));
-  for (const std::string& f : {file, no_column, kind, only_conv})
-    std::remove(f.c_str());
 }
