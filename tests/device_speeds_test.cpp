@@ -142,3 +142,31 @@ TEST_CASE("a bad kernel file is an error naming file, line and column", "[device
   CHECK_THROWS_WITH(kernel_ratios(load_kernel_times(only_conv), KernelDevice::kXeonPhi),
                     Catch::Contains("no narrow GEMM kernel"));
 }
+
+TEST_CASE("the held-out check borrows the zoo's graph counts and keeps the measured batch",
+          "[device_speeds]") {
+  ModelZoo zoo;
+  zoo.models.push_back(model("rnn", 20, 0, 5));
+  zoo.models.back().name = "lstm";
+  ModelZoo measured;
+  auto add = [&](const char* name, double batch, double p100_s, double v100_s) {
+    ModelInfo m;
+    m.name = name;
+    m.family = "rnn";
+    m.batch_size = batch;
+    m.iteration_time_s = {{"P100", p100_s}, {"V100", v100_s}};
+    measured.models.push_back(m);
+  };
+  add("gavel_lm_bs40", 40, 0.3, 0.2);      // narrow GEMMs: predicted 3, measured 1.5
+  add("gavel_lm_bs256", 256, 0.2, 0.2);    // batch 256: wide GEMMs, predicted 1, measured 1
+  add("gavel_a3c", 1, 0.2, 0.1);           // no zoo architecture: left out
+  add("gavel_transformer_bs16", 16, 1, 1); // the zoo here has no transformer: left out
+  std::vector<HeldOutRatio> rows = held_out_p100_ratios(measured, zoo, KernelRatios{4.0, 3.0, 1.0});
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].model == "gavel_lm_bs40");
+  CHECK(rows[0].predicted == Approx(3.0));
+  CHECK(rows[0].measured == Approx(1.5));
+  CHECK(rows[0].error() == Approx(1.0)); // |3 - 1.5| / 1.5
+  CHECK(rows[1].predicted == Approx(1.0));
+  CHECK(rows[1].error() == Approx(0.0).margin(1e-12));
+}

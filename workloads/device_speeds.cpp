@@ -99,6 +99,37 @@ double mix_ratio(const LayerMix& mix, const KernelRatios& ratios) {
          mix.gemm * (mix.narrow_gemm ? ratios.gemm_narrow : ratios.gemm_wide);
 }
 
+std::vector<HeldOutRatio> held_out_p100_ratios(const ModelZoo& measured, const ModelZoo& zoo,
+                                               const KernelRatios& p100) {
+  // Gavel's job names by architecture (gavel_<arch>_bs<batch>) and the zoo model of the same
+  // network whose graph counts they borrow. A3C, CycleGAN and the recommendation model have no
+  // zoo counterpart (the zoo's ncf is memory-bound and follows another rule).
+  static constexpr std::array<std::array<const char*, 2>, 4> kArchitectures{{
+      {"gavel_resnet18_bs", "resnet18"},
+      {"gavel_resnet50_bs", "resnet50"},
+      {"gavel_transformer_bs", "transformer"},
+      {"gavel_lm_bs", "lstm"},
+  }};
+  std::vector<HeldOutRatio> out;
+  for (const ModelInfo& m : measured.models) {
+    auto p = m.iteration_time_s.find("P100");
+    auto v = m.iteration_time_s.find("V100");
+    if (p == m.iteration_time_s.end() || v == m.iteration_time_s.end()) continue;
+    for (const auto& [prefix, zoo_name] : kArchitectures) {
+      if (m.name.rfind(prefix, 0) != 0) continue;
+      auto z = zoo.find(zoo_name);
+      if (!z) break;
+      ModelInfo borrowed = zoo.models[*z];
+      borrowed.batch_size = m.batch_size;
+      std::optional<LayerMix> mix = layer_mix(borrowed);
+      if (!mix) break;
+      out.push_back({m.name, mix_ratio(*mix, p100), p->second / v->second});
+      break;
+    }
+  }
+  return out;
+}
+
 double round3(double x) {
   if (x == 0 || !std::isfinite(x)) return x;
   // Scaled by an exact power of ten either way, so that 0.67 comes back as the double "0.67" reads.

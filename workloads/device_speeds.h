@@ -7,6 +7,7 @@
 
 #include "workloads/model_zoo.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -81,6 +82,20 @@ struct DerivedDeviceTimes {
 };
 std::optional<DerivedDeviceTimes> derive_device_times(const ModelInfo& model,
                                                       const KernelRatios& phi);
+
+// The held-out check of the layer-mix rule: for each measured model of `measured` (Gavel's
+// configs/models/gavel.yaml) of an architecture the zoo has, the rule's P100 / V100 time ratio
+// from DeepBench's P100 kernels against the measured one. The measured model borrows the graph
+// counts of the zoo model of its architecture (Gavel's ResNet-18, ResNet-50, Transformer and LM
+// are the zoo's resnet18, resnet50, transformer and lstm) and keeps its own batch size.
+struct HeldOutRatio {
+  std::string model;
+  double predicted = 0;
+  double measured = 0;
+  [[nodiscard]] double error() const { return std::abs(predicted - measured) / measured; }
+};
+std::vector<HeldOutRatio> held_out_p100_ratios(const ModelZoo& measured, const ModelZoo& zoo,
+                                               const KernelRatios& p100);
 
 // x rounded to three significant digits.
 double round3(double x);

@@ -13,7 +13,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <map>
 #include <set>
@@ -29,14 +28,10 @@ void print_errors(const std::string& what, const std::vector<double>& errors) {
   fmt::print("| {:<8} | {:>5} | {:>7.1f}% | {:>7.1f}% |\n", what, e.n, 100 * e.median, 100 * e.p90);
 }
 
-// The zoo models whose P100 and V100 entries are both measured in one harness (Gavel's [1] of
-// the zoo): the held-out check of the layer-mix rule, which predicts their P100 / V100 time
-// ratio from DeepBench's P100 kernels (docs/models.md#non-gpu-devices).
-constexpr std::array<const char*, 3> kHeldOutP100{"resnet50", "resnet18", "lstm"};
-
 // Prints the non-GPU device times derived from the kernel file, beside the zoo's, and the
 // rule's error on the held-out P100 measurements. True when every derived time equals the zoo's.
-bool print_device_speeds(const std::string& kernel_file, const std::string& zoo_file) {
+bool print_device_speeds(const std::string& kernel_file, const std::string& zoo_file,
+                         const ModelZoo& measured) {
   std::vector<KernelTime> kernels = load_kernel_times(kernel_file);
   ModelZoo zoo = load_model_zoo(zoo_file);
   KernelRatios phi = kernel_ratios(kernels, KernelDevice::kXeonPhi);
@@ -71,28 +66,22 @@ bool print_device_speeds(const std::string& kernel_file, const std::string& zoo_
                                                     : fmt::format("{:.3f}", mix->conv),
                m.iteration_time_s.at("V100"), d->xeon_phi_s, phi_zoo, d->xeon_cpu_s, cpu_zoo);
   }
-  fmt::print(
-      "\nheld out: the rule with DeepBench's P100 kernels against P100 / V100 times measured "
-      "in one harness\n");
-  fmt::print("| {:<14} | {:>9} | {:>8} | {:>7} |\n", "model", "predicted", "measured", "error");
-  fmt::print("|{:-<16}|{:->11}|{:->10}|{:->9}|\n", "", "", "", "");
+  fmt::print("\nheld out: the rule with DeepBench's P100 kernels against the P100 / V100 time "
+             "ratios\nmeasured in one harness ({}), each with the graph counts of the zoo model "
+             "of its\narchitecture\n",
+             measured.file);
+  fmt::print("| {:<23} | {:>9} | {:>8} | {:>7} |\n", "model", "predicted", "measured", "error");
+  fmt::print("|{:-<25}|{:->11}|{:->10}|{:->9}|\n", "", "", "", "");
   std::vector<double> errors;
-  for (const char* name : kHeldOutP100) {
-    auto i = zoo.find(name);
-    if (!i) continue;
-    const ModelInfo& m = zoo.models[*i];
-    std::optional<LayerMix> mix = layer_mix(m);
-    if (!mix || !m.iteration_time_s.count("P100") || !m.iteration_time_s.count("V100")) continue;
-    double predicted = mix_ratio(*mix, p100);
-    double measured = m.iteration_time_s.at("P100") / m.iteration_time_s.at("V100");
-    errors.push_back(std::abs(predicted - measured) / measured);
-    fmt::print("| {:<14} | {:>9.3f} | {:>8.3f} | {:>6.1f}% |\n", name, predicted, measured,
-               100 * errors.back());
+  for (const HeldOutRatio& r : held_out_p100_ratios(measured, zoo, p100)) {
+    errors.push_back(r.error());
+    fmt::print("| {:<23} | {:>9.3f} | {:>8.3f} | {:>6.1f}% |\n", r.model, r.predicted, r.measured,
+               100 * r.error());
   }
   if (!errors.empty()) {
     ErrorSummary e = summarize_errors(errors);
-    fmt::print("median error {:.1f}%, largest {:.1f}%\n", 100 * e.median,
-               100 * *std::max_element(errors.begin(), errors.end()));
+    fmt::print("{} configurations: median error {:.1f}%, p90 {:.1f}%\n", e.n, 100 * e.median,
+               100 * e.p90);
   }
   fmt::print("\n{}\n", equal ? "the zoo's XeonPhi and XeonCPU times equal this derivation"
                              : "the zoo's XeonPhi and XeonCPU times differ from this derivation: "
@@ -161,7 +150,7 @@ int command_calibrate(const std::vector<std::string>& args) {
                            ? "the shipped parameters (workloads/interference_fit.h) equal this fit"
                            : "the shipped parameters (workloads/interference_fit.h) differ from "
                              "this fit: copy the line above into kShippedInterferenceFit");
-  print_device_speeds(existing_file(vm, "kernels"), existing_file(vm, "zoo"));
+  print_device_speeds(existing_file(vm, "kernels"), existing_file(vm, "zoo"), zoo);
   return 0;
 }
 
