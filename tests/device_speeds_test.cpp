@@ -138,8 +138,12 @@ TEST_CASE("a bad kernel file is an error naming file, line and column", "[device
                                            "rnn,a,16,2,1,1\n");
   CHECK_THROWS_WITH(load_kernel_times(kind), Catch::Contains(":2: kind: expected conv or gemm"));
   std::string only_conv = dir.write("conv.csv", "kind,shape,n,XeonPhi_ms,V100_ms,P100_ms\n"
-                                                "conv,a,16,2,1,1\n");
-  CHECK_THROWS_WITH(kernel_ratios(load_kernel_times(only_conv), KernelDevice::kXeonPhi),
+                                                "conv,a,16,2,1,1\n"
+                                                "gemm,b,7000,2,1,1\n");
+  CHECK_THROWS_WITH(load_kernel_times(only_conv),
+                    Catch::Contains("conv.csv: no narrow GEMM (gemm, n <= 128) row"));
+  // kernel_ratios checks the same of rows made in code.
+  CHECK_THROWS_WITH(kernel_ratios({KernelTime{"conv", "a", 16, 2, 1, 1}}, KernelDevice::kXeonPhi),
                     Catch::Contains("no narrow GEMM kernel"));
 }
 

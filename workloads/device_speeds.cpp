@@ -58,7 +58,21 @@ std::vector<KernelTime> load_kernel_times(const std::string& file) {
   };
   csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size()}, kColumns, on_row,
                [](const std::string& message) { throw InputError(message); });
-  if (kernels.empty()) throw InputError(fmt::format("{}: no kernel rows", file));
+  // Every class of the layer-mix rule needs a measured ratio.
+  bool conv = false, narrow = false, wide = false;
+  for (const KernelTime& k : kernels) {
+    conv = conv || k.kind == "conv";
+    narrow = narrow || (k.kind == "gemm" && k.n <= kNarrowGemmMaxN);
+    wide = wide || (k.kind == "gemm" && k.n > kNarrowGemmMaxN);
+  }
+  if (!conv || !narrow || !wide) {
+    std::string missing = !conv     ? std::string("conv")
+                          : !narrow ? fmt::format("narrow GEMM (gemm, n <= {})", kNarrowGemmMaxN)
+                                    : fmt::format("wide GEMM (gemm, n > {})", kNarrowGemmMaxN);
+    throw InputError(fmt::format("{}: no {} row: the layer-mix rule needs convolutions, narrow "
+                                 "GEMMs and wide GEMMs",
+                                 file, missing));
+  }
   return kernels;
 }
 

@@ -30,10 +30,8 @@ void print_errors(const std::string& what, const std::vector<double>& errors) {
 
 // Prints the non-GPU device times derived from the kernel file, beside the zoo's, and the
 // rule's error on the held-out P100 measurements. True when every derived time equals the zoo's.
-bool print_device_speeds(const std::string& kernel_file, const std::string& zoo_file,
+bool print_device_speeds(const std::vector<KernelTime>& kernels, const ModelZoo& zoo,
                          const ModelZoo& measured) {
-  std::vector<KernelTime> kernels = load_kernel_times(kernel_file);
-  ModelZoo zoo = load_model_zoo(zoo_file);
   KernelRatios phi = kernel_ratios(kernels, KernelDevice::kXeonPhi);
   KernelRatios p100 = kernel_ratios(kernels, KernelDevice::kP100);
   fmt::print("\nnon-GPU devices: {} DeepBench kernels, time / V100 time (geometric means)\n",
@@ -116,6 +114,9 @@ int command_calibrate(const std::vector<std::string>& args) {
   ModelZoo zoo = load_model_zoo(existing_file(vm, "models"));
   std::vector<MeasuredPair> rows =
       load_measured_pairs(existing_file(vm, "pairs"), zoo, builtin_device_types());
+  // Every input is read before anything is printed: a bad file gives its error and no half table.
+  std::vector<KernelTime> kernels = load_kernel_times(existing_file(vm, "kernels"));
+  ModelZoo device_zoo = load_model_zoo(existing_file(vm, "zoo"));
   InterferenceFit fit = fit_interference(rows);
   std::vector<double> errors = leave_one_model_out_errors(rows);
 
@@ -150,7 +151,7 @@ int command_calibrate(const std::vector<std::string>& args) {
                            ? "the shipped parameters (workloads/interference_fit.h) equal this fit"
                            : "the shipped parameters (workloads/interference_fit.h) differ from "
                              "this fit: copy the line above into kShippedInterferenceFit");
-  print_device_speeds(existing_file(vm, "kernels"), existing_file(vm, "zoo"), zoo);
+  print_device_speeds(kernels, device_zoo, zoo);
   return 0;
 }
 
