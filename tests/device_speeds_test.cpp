@@ -66,18 +66,28 @@ TEST_CASE("the layer-mix rule weighs each class's ratio by its share of layers",
   CHECK(mix_ratio(*layer_mix(model("rnn", 20, 0, 5)), r) == Approx(3.0));
 
   // Derived times: V100 0.2 s x 3.75 = 0.75 s on a Phi, x 2 (a socket per Phi) = 1.5 s.
-  DerivedDeviceTimes d = *derive_device_times(model("cnn", 32, 3, 1), r);
+  DerivedDeviceTimes d = *derive_device_times(model("cnn", 32, 3, 1), r, {});
   CHECK(d.xeon_phi_s == 0.75);
   CHECK(d.xeon_cpu_s == 1.5);
   // Memory-bound recommendation: 0.2 x 900 / 450 = 0.4 and 0.2 x 900 / 128 = 1.40625 -> 1.41.
-  DerivedDeviceTimes rec = *derive_device_times(model("recommendation", 1 << 20, 0, 5), r);
+  DerivedDeviceTimes rec = *derive_device_times(model("recommendation", 1 << 20, 0, 5), r, {});
   CHECK(rec.xeon_phi_s == 0.4);
   CHECK(rec.xeon_cpu_s == 1.41);
 
   ModelInfo no_graph = model("cnn", 32, 3, 1);
   no_graph.has_graph = false;
   CHECK_FALSE(layer_mix(no_graph));
-  CHECK_FALSE(derive_device_times(no_graph, r));
+  CHECK_FALSE(derive_device_times(no_graph, r, {}));
+
+  // A measurement of the model wins over the rule: 80 samples/s over 2 sockets is 40 per
+  // socket, so a batch of 32 takes 32 / 40 = 0.8 s; the Phi keeps the rule's 0.75 s.
+  ModelInfo measured = model("cnn", 32, 3, 1);
+  DerivedDeviceTimes m =
+      *derive_device_times(measured, r, {MeasuredSpeed{"m", "XeonCPU", 80, 2, 64, "test"}});
+  CHECK(m.xeon_cpu_s == 0.8);
+  CHECK(m.cpu_measured);
+  CHECK(m.xeon_phi_s == 0.75);
+  CHECK_FALSE(m.phi_measured);
 }
 
 TEST_CASE("round3 keeps three significant digits", "[device_speeds]") {
@@ -94,18 +104,22 @@ TEST_CASE("the zoo's Xeon Phi and Xeon times equal a fresh derivation from the k
   // DeepBench's GEMM and convolution kernels timed on all three devices.
   CHECK(kernels.size() == 242);
   KernelRatios phi = kernel_ratios(kernels, KernelDevice::kXeonPhi);
+  std::vector<MeasuredSpeed> measured =
+      load_measured_speeds(source("configs/devices/measured-models.csv"));
   ModelZoo zoo = load_model_zoo(source("configs/models/zoo.yaml"));
   int derived = 0;
   for (const ModelInfo& m : zoo.models) {
     if (!m.iteration_time_s.count("XeonPhi") && !m.iteration_time_s.count("XeonCPU")) continue;
     INFO(m.name);
-    std::optional<DerivedDeviceTimes> d = derive_device_times(m, phi);
+    std::optional<DerivedDeviceTimes> d = derive_device_times(m, phi, measured);
     REQUIRE(d);
     CHECK(m.iteration_time_s.at("XeonPhi") == d->xeon_phi_s);
     CHECK(m.iteration_time_s.at("XeonCPU") == d->xeon_cpu_s);
     ++derived;
   }
   CHECK(derived == 11);
+  // ResNet-50 on a socket is PaddlePaddle's measurement: 32 / (81.69 / 2) = 0.7834 -> 0.783.
+  CHECK(zoo.models[*zoo.find("resnet50")].iteration_time_s.at("XeonCPU") == 0.783);
 }
 
 TEST_CASE("on a Xeon Phi, ResNet-50 and the LSTM slow down by different factors",
@@ -173,4 +187,20 @@ TEST_CASE("the held-out check borrows the zoo's graph counts and keeps the measu
   CHECK(rows[0].error() == Approx(1.0)); // |3 - 1.5| / 1.5
   CHECK(rows[1].predicted == Approx(1.0));
   CHECK(rows[1].error() == Approx(0.0).margin(1e-12));
+}
+
+TEST_CASE("a bad measurement file is an error naming file, line and column", "[device_speeds]") {
+  test::ScratchDir dir;
+  const char* header = "model,device_type,samples_per_s,devices,batch_size,source\n";
+  std::string type = dir.write("type.csv", std::string(header) + "resnet50,V100,80,2,64,x\n");
+  CHECK_THROWS_WITH(load_measured_speeds(type),
+                    Catch::Contains("type.csv:2: device_type: expected XeonPhi or XeonCPU"));
+  std::string zero = dir.write("zero.csv", std::string(header) + "resnet50,XeonCPU,80,0,64,x\n");
+  CHECK_THROWS_WITH(load_measured_speeds(zero),
+                    Catch::Contains("zero.csv:2: devices: expected a device count > 0"));
+  std::string twice = dir.write("twice.csv", std::string(header) + "resnet50,XeonCPU,80,2,64,x\n"
+                                                                   "resnet50,XeonCPU,90,2,64,y\n");
+  CHECK_THROWS_WITH(
+      load_measured_speeds(twice),
+      Catch::Contains("twice.csv:3: model: resnet50 on XeonCPU is already given at line 2"));
 }

@@ -178,13 +178,13 @@ TEST_CASE("every zoo model has a time or a reason on every catalog type", "[hete
   }
   // The rules of docs/models.md, checked on one entry each (tests/device_speeds_test.cpp checks
   // every entry against a fresh derivation): resnet50 XeonPhi = 0.128 x (53/54 x 3.543 + 1/54 x
-  // 2.810) = 0.452, XeonCPU = 2 x 0.4518 = 0.904 (the kernel ratios of DeepBench's Phi);
-  // FPGA = 0.128 x 15.7 / 1.4 / 0.5 = 2.871; ncf XeonPhi = 0.101 x 900 / 450 = 0.202.
+  // 2.810) = 0.452 (the kernel ratios of DeepBench's Phi); XeonCPU = 32 / (81.69 / 2) = 0.783
+  // (PaddlePaddle's measurement on two sockets); FPGA = 0.128 x 15.7 / 1.4 / 0.5 = 2.871;
+  // ncf XeonPhi = 0.101 x 900 / 450 = 0.202.
   const ModelInfo& r = zoo().models[*zoo().find("resnet50")];
   CHECK(r.iteration_time_s.at("XeonPhi") ==
         Approx(0.128 * (53.0 / 54 * 3.543 + 1.0 / 54 * 2.810)).epsilon(0.002));
-  CHECK(r.iteration_time_s.at("XeonCPU") ==
-        Approx(2 * 0.128 * (53.0 / 54 * 3.543 + 1.0 / 54 * 2.810)).epsilon(0.002));
+  CHECK(r.iteration_time_s.at("XeonCPU") == Approx(32 / (81.69 / 2)).epsilon(0.002));
   CHECK(r.iteration_time_s.at("FPGA") == Approx(0.128 * 15.7 / 1.4 / 0.5).epsilon(0.002));
   CHECK(zoo().models[*zoo().find("ncf")].iteration_time_s.at("XeonPhi") ==
         Approx(0.101 * 900 / 450).epsilon(0.002));

@@ -156,19 +156,88 @@ double round3(double x) {
   return std::round(x / scale) * scale;
 }
 
+std::vector<MeasuredSpeed> load_measured_speeds(const std::string& file) {
+  static constexpr std::array<const char*, 6> kColumns{"model",   "device_type", "samples_per_s",
+                                                       "devices", "batch_size",  "source"};
+  std::vector<std::string> header = read_csv_header(file);
+  for (const char* column : kColumns) {
+    if (!has_column(header, column)) {
+      throw InputError(fmt::format("{}:1: the header has no column '{}' (the columns are {})", file,
+                                   column, fmt::join(kColumns, ",")));
+    }
+  }
+  std::vector<MeasuredSpeed> out;
+  std::vector<unsigned> lines;
+  auto positive = [](const char* text, const char* what) {
+    std::optional<double> v = parse_double_field(text);
+    if (!v || !std::isfinite(*v) || *v <= 0) {
+      throw FieldError{fmt::format("expected {} > 0, got '{}'", what, text)};
+    }
+    return *v;
+  };
+  auto on_row = [&](const std::array<char*, 6>& cells, CsvRow& row) {
+    MeasuredSpeed m;
+    m.model = cells[0];
+    row.column = "device_type";
+    m.device_type = cells[1];
+    if (m.device_type != "XeonPhi" && m.device_type != "XeonCPU") {
+      throw FieldError{fmt::format("expected XeonPhi or XeonCPU, got '{}'", m.device_type)};
+    }
+    row.column = "samples_per_s";
+    m.samples_per_s = positive(cells[2], "a throughput");
+    row.column = "devices";
+    m.devices = positive(cells[3], "a device count");
+    row.column = "batch_size";
+    m.batch_size = positive(cells[4], "a batch size");
+    m.source = cells[5];
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (out[i].model == m.model && out[i].device_type == m.device_type) {
+        row.column = "model";
+        throw FieldError{
+            fmt::format("{} on {} is already given at line {}", m.model, m.device_type, lines[i])};
+      }
+    }
+    out.push_back(std::move(m));
+    lines.push_back(row.line);
+  };
+  csv_row_loop(CsvSource{file, CsvHeader::kNamed, header.size()}, kColumns, on_row,
+               [](const std::string& message) { throw InputError(message); });
+  return out;
+}
+
+double measured_iteration_s(const MeasuredSpeed& m, double batch_size) {
+  return batch_size / (m.samples_per_s / m.devices);
+}
+
 std::optional<DerivedDeviceTimes> derive_device_times(const ModelInfo& model,
-                                                      const KernelRatios& phi) {
+                                                      const KernelRatios& phi,
+                                                      const std::vector<MeasuredSpeed>& measured) {
   auto v100 = model.iteration_time_s.find("V100");
   if (v100 == model.iteration_time_s.end()) return std::nullopt;
   double t = v100->second;
+  DerivedDeviceTimes d;
   if (model.family == "recommendation") {
-    return DerivedDeviceTimes{round3(t * kV100BandwidthGBs / kPhiBandwidthGBs),
-                              round3(t * kV100BandwidthGBs / kSocketBandwidthGBs)};
+    d.xeon_phi_s = round3(t * kV100BandwidthGBs / kPhiBandwidthGBs);
+    d.xeon_cpu_s = round3(t * kV100BandwidthGBs / kSocketBandwidthGBs);
+  } else {
+    std::optional<LayerMix> mix = layer_mix(model);
+    if (!mix) return std::nullopt;
+    double phi_s = t * mix_ratio(*mix, phi);
+    d.xeon_phi_s = round3(phi_s);
+    d.xeon_cpu_s = round3(phi_s * kSocketPerPhi);
   }
-  std::optional<LayerMix> mix = layer_mix(model);
-  if (!mix) return std::nullopt;
-  double phi_s = t * mix_ratio(*mix, phi);
-  return DerivedDeviceTimes{round3(phi_s), round3(phi_s * kSocketPerPhi)};
+  for (const MeasuredSpeed& m : measured) {
+    if (m.model != model.name) continue;
+    double s = round3(measured_iteration_s(m, model.batch_size));
+    if (m.device_type == "XeonPhi") {
+      d.xeon_phi_s = s;
+      d.phi_measured = true;
+    } else {
+      d.xeon_cpu_s = s;
+      d.cpu_measured = true;
+    }
+  }
+  return d;
 }
 
 } // namespace dlsim

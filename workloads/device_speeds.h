@@ -74,14 +74,38 @@ inline constexpr double kV100BandwidthGBs = 900;
 inline constexpr double kSocketBandwidthGBs = 128;
 inline constexpr double kPhiBandwidthGBs = 450;
 
-// A model's derived iteration times on XeonPhi and XeonCPU from its V100 time, rounded to the
-// three significant digits the zoo keeps; nullopt when the model has no V100 time or no mix.
+// A published end-to-end training throughput of a zoo model on XeonPhi or XeonCPU devices
+// (configs/devices/measured-models.csv): `samples_per_s` over `devices` devices of the type,
+// taken as shared evenly, so one device runs at samples_per_s / devices.
+struct MeasuredSpeed {
+  std::string model;
+  std::string device_type; // XeonPhi or XeonCPU
+  double samples_per_s = 0;
+  double devices = 1;
+  double batch_size = 0; // the measurement's, for the record
+  std::string source;
+};
+
+// Reads the measurement file (columns model,device_type,samples_per_s,devices,batch_size,
+// source). A bad row, or a model and type given twice, is an InputError naming file:line.
+std::vector<MeasuredSpeed> load_measured_speeds(const std::string& file);
+
+// The seconds per iteration at `batch_size` that a measurement gives one device.
+double measured_iteration_s(const MeasuredSpeed& m, double batch_size);
+
+// A model's iteration times on XeonPhi and XeonCPU, rounded to the three significant digits the
+// zoo keeps: a measurement of the model on the type where `measured` has one, else the rule
+// from its V100 time (the layer mix for the Phi, kSocketPerPhi x that for a socket, bandwidth
+// for a memory-bound model). nullopt when the model has no V100 time or no mix.
 struct DerivedDeviceTimes {
   double xeon_phi_s = 0;
   double xeon_cpu_s = 0;
+  bool phi_measured = false;
+  bool cpu_measured = false;
 };
 std::optional<DerivedDeviceTimes> derive_device_times(const ModelInfo& model,
-                                                      const KernelRatios& phi);
+                                                      const KernelRatios& phi,
+                                                      const std::vector<MeasuredSpeed>& measured);
 
 // The held-out check of the layer-mix rule: for each measured model of `measured` (Gavel's
 // configs/models/gavel.yaml) of an architecture the zoo has, the rule's P100 / V100 time ratio

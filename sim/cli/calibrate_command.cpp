@@ -31,7 +31,7 @@ void print_errors(const std::string& what, const std::vector<double>& errors) {
 // Prints the non-GPU device times derived from the kernel file, beside the zoo's, and the
 // rule's error on the held-out P100 measurements. True when every derived time equals the zoo's.
 bool print_device_speeds(const std::vector<KernelTime>& kernels, const ModelZoo& zoo,
-                         const ModelZoo& measured) {
+                         const std::vector<MeasuredSpeed>& speeds, const ModelZoo& measured) {
   KernelRatios phi = kernel_ratios(kernels, KernelDevice::kXeonPhi);
   KernelRatios p100 = kernel_ratios(kernels, KernelDevice::kP100);
   fmt::print("\nnon-GPU devices: {} DeepBench kernels, time / V100 time (geometric means)\n",
@@ -42,8 +42,9 @@ bool print_device_speeds(const std::vector<KernelTime>& kernels, const ModelZoo&
              phi.gemm_wide);
   fmt::print("| {:<8} | {:>6.3f} | {:>11.3f} | {:>9.3f} |\n", "P100", p100.conv, p100.gemm_narrow,
              p100.gemm_wide);
-  fmt::print("\nper model: derived seconds per iteration (XeonCPU = {} x XeonPhi)\n",
-             kSocketPerPhi);
+  fmt::print(
+      "\nper model: derived seconds per iteration (XeonCPU = {} x XeonPhi, unless measured)\n",
+      kSocketPerPhi);
   fmt::print("| {:<14} | {:>6} | {:>7} | {:>8} | {:>7} | {:>8} | {:>7} |\n", "model", "conv",
              "V100", "XeonPhi", "zoo", "XeonCPU", "zoo");
   fmt::print("|{:-<16}|{:->8}|{:->9}|{:->10}|{:->9}|{:->10}|{:->9}|\n", "", "", "", "", "", "", "");
@@ -53,7 +54,7 @@ bool print_device_speeds(const std::vector<KernelTime>& kernels, const ModelZoo&
     return it == m.iteration_time_s.end() ? 0.0 : it->second;
   };
   for (const ModelInfo& m : zoo.models) {
-    std::optional<DerivedDeviceTimes> d = derive_device_times(m, phi);
+    std::optional<DerivedDeviceTimes> d = derive_device_times(m, phi, speeds);
     if (!d) continue;
     std::optional<LayerMix> mix = layer_mix(m);
     double phi_zoo = shipped(m, "XeonPhi");
@@ -62,7 +63,25 @@ bool print_device_speeds(const std::vector<KernelTime>& kernels, const ModelZoo&
     fmt::print("| {:<14} | {:>6} | {:>7} | {:>8} | {:>7} | {:>8} | {:>7} |\n", m.name,
                m.family == "recommendation" || !mix ? std::string("memory")
                                                     : fmt::format("{:.3f}", mix->conv),
-               m.iteration_time_s.at("V100"), d->xeon_phi_s, phi_zoo, d->xeon_cpu_s, cpu_zoo);
+               m.iteration_time_s.at("V100"),
+               fmt::format("{}{}", d->xeon_phi_s, d->phi_measured ? " m" : ""), phi_zoo,
+               fmt::format("{}{}", d->xeon_cpu_s, d->cpu_measured ? " m" : ""), cpu_zoo);
+  }
+  fmt::print("(m: a measurement of the model, configs/devices/measured-models.csv)\n");
+  fmt::print("\nheld out: the rule against each measurement it gives way to\n");
+  fmt::print("| {:<14} | {:>8} | {:>9} | {:>8} | {:>7} |\n", "model", "type", "predicted",
+             "measured", "error");
+  fmt::print("|{:-<16}|{:->10}|{:->11}|{:->10}|{:->9}|\n", "", "", "", "", "");
+  for (const MeasuredSpeed& s : speeds) {
+    auto i = zoo.find(s.model);
+    if (!i) continue;
+    const ModelInfo& m = zoo.models[*i];
+    std::optional<DerivedDeviceTimes> rule = derive_device_times(m, phi, {});
+    if (!rule) continue;
+    double predicted = s.device_type == "XeonPhi" ? rule->xeon_phi_s : rule->xeon_cpu_s;
+    double observed = measured_iteration_s(s, m.batch_size);
+    fmt::print("| {:<14} | {:>8} | {:>9.3f} | {:>8.3f} | {:>6.1f}% |\n", s.model, s.device_type,
+               predicted, observed, 100 * (predicted - observed) / observed);
   }
   fmt::print("\nheld out: the rule with DeepBench's P100 kernels against the P100 / V100 time "
              "ratios\nmeasured in one harness ({}), each with the graph counts of the zoo model "
@@ -106,6 +125,8 @@ int command_calibrate(const std::vector<std::string>& args) {
       "the models of those pairs, with their time per iteration on each type")(
       "kernels", po::value<std::string>()->default_value("configs/devices/deepbench-train.csv"),
       "kernel times on Xeon Phi, V100 and P100: kind,shape,n,XeonPhi_ms,V100_ms,P100_ms")(
+      "measured", po::value<std::string>()->default_value("configs/devices/measured-models.csv"),
+      "measured throughputs of zoo models on XeonPhi or XeonCPU, used as measured")(
       "zoo", po::value<std::string>()->default_value("configs/models/zoo.yaml"),
       "the zoo whose XeonPhi and XeonCPU times are derived from the kernel times")("help,h",
                                                                                    "this help");
@@ -117,6 +138,7 @@ int command_calibrate(const std::vector<std::string>& args) {
   // Every input is read before anything is printed: a bad file gives its error and no half table.
   std::vector<KernelTime> kernels = load_kernel_times(existing_file(vm, "kernels"));
   ModelZoo device_zoo = load_model_zoo(existing_file(vm, "zoo"));
+  std::vector<MeasuredSpeed> speeds = load_measured_speeds(existing_file(vm, "measured"));
   InterferenceFit fit = fit_interference(rows);
   std::vector<double> errors = leave_one_model_out_errors(rows);
 
@@ -151,7 +173,7 @@ int command_calibrate(const std::vector<std::string>& args) {
                            ? "the shipped parameters (workloads/interference_fit.h) equal this fit"
                            : "the shipped parameters (workloads/interference_fit.h) differ from "
                              "this fit: copy the line above into kShippedInterferenceFit");
-  print_device_speeds(kernels, device_zoo, zoo);
+  print_device_speeds(kernels, device_zoo, speeds, zoo);
   return 0;
 }
 
