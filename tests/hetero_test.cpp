@@ -176,12 +176,15 @@ TEST_CASE("every zoo model has a time or a reason on every catalog type", "[hete
       CHECK((m.iteration_time_s.count(type) > 0) != (m.unsupported.count(type) > 0));
     }
   }
-  // The derivation rule of docs/models.md, checked on one entry each:
-  // resnet50 XeonCPU = 0.128 x 15.7 / 3.0 = 0.670; XeonPhi = 0.128 x 15.7 / 6.1 = 0.329;
-  // FPGA = 0.128 x 15.7 / 1.4 / 0.5 = 2.871; ncf XeonPhi = 0.101 x 900 / 450 = 0.202.
+  // The rules of docs/models.md, checked on one entry each (tests/device_speeds_test.cpp checks
+  // every entry against a fresh derivation): resnet50 XeonPhi = 0.128 x (53/54 x 3.543 + 1/54 x
+  // 2.810) = 0.452 (the kernel ratios of DeepBench's Phi); XeonCPU = 32 / (81.69 / 2) = 0.783
+  // (PaddlePaddle's measurement on two sockets); FPGA = 0.128 x 15.7 / 1.4 / 0.5 = 2.871;
+  // ncf XeonPhi = 0.101 x 900 / 450 = 0.202.
   const ModelInfo& r = zoo().models[*zoo().find("resnet50")];
-  CHECK(r.iteration_time_s.at("XeonCPU") == Approx(0.128 * 15.7 / 3.0).epsilon(0.002));
-  CHECK(r.iteration_time_s.at("XeonPhi") == Approx(0.128 * 15.7 / 6.1).epsilon(0.002));
+  CHECK(r.iteration_time_s.at("XeonPhi") ==
+        Approx(0.128 * (53.0 / 54 * 3.543 + 1.0 / 54 * 2.810)).epsilon(0.002));
+  CHECK(r.iteration_time_s.at("XeonCPU") == Approx(32 / (81.69 / 2)).epsilon(0.002));
   CHECK(r.iteration_time_s.at("FPGA") == Approx(0.128 * 15.7 / 1.4 / 0.5).epsilon(0.002));
   CHECK(zoo().models[*zoo().find("ncf")].iteration_time_s.at("XeonPhi") ==
         Approx(0.101 * 900 / 450).epsilon(0.002));
@@ -200,12 +203,12 @@ const char* const kFourKinds = "nodes:\n"
 TEST_CASE("a mixed run uses all four kinds, and GPU jobs do not wait behind FPGA jobs",
           "[hetero][policies]") {
   // All at 0, 100 s each on the reference V100 (zoo times: resnet18 V100 0.056, FPGA 1.26;
-  // resnet50 V100 0.128, XeonPhi 0.329; lstm V100 0.0154, XeonCPU 0.081):
+  // resnet50 V100 0.128, XeonPhi 0.452; lstm V100 0.0154, XeonCPU 0.0865):
   //   f1 resnet18 on the FPGA: 100 x 1.26 / 0.056 = 2250 s.
   //   f2 the same: waits for the FPGA, 2250 -> 4500; it reserves the FPGA only.
   //   g1 resnet50, no type (any GPU): the V100 at 0, ends at 100 (strict FIFO: 4600).
-  //   a1 resnet50, `any`: V100 taken, fastest free is the Phi: 100 x 0.329 / 0.128 = 257.03 s.
-  //   a2 lstm, `XeonCPU|XeonPhi`: the Phi taken, the socket: 100 x 0.081 / 0.0154 = 525.97 s.
+  //   a1 resnet50, `any`: V100 taken, fastest free is the Phi: 100 x 0.452 / 0.128 = 353.13 s.
+  //   a2 lstm, `XeonCPU|XeonPhi`: the Phi taken, the socket: 100 x 0.0865 / 0.0154 = 561.69 s.
   Cluster c = cluster_from_yaml(kFourKinds);
   Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s,model,device_type\n"
                                     "f1,0,1,100,resnet18,FPGA\nf2,0,1,100,resnet18,FPGA\n"
@@ -215,8 +218,8 @@ TEST_CASE("a mixed run uses all four kinds, and GPU jobs do not wait behind FPGA
   CHECK(end_s(s, w, "f1") == Approx(2250).epsilon(1e-9));
   CHECK(end_s(s, w, "f2") == Approx(4500).epsilon(1e-9));
   CHECK(end_s(s, w, "g1") == Approx(100).epsilon(1e-9));
-  CHECK(end_s(s, w, "a1") == Approx(100 * 0.329 / 0.128).epsilon(1e-9));
-  CHECK(end_s(s, w, "a2") == Approx(100 * 0.081 / 0.0154).epsilon(1e-9));
+  CHECK(end_s(s, w, "a1") == Approx(100 * 0.452 / 0.128).epsilon(1e-9));
+  CHECK(end_s(s, w, "a2") == Approx(100 * 0.0865 / 0.0154).epsilon(1e-9));
   const auto kind_of = [&](const std::string& job) {
     return c.types[s.jobs[job_named(w, job)].type].kind;
   };
@@ -232,9 +235,9 @@ TEST_CASE("aiturbo places a worker on a CPU socket when no GPU of the job's set 
           "[hetero][aiturbo]") {
   // Unified CPU-GPU placement (AITurbo slides 9-10, docs/aiturbo.md#unified-cpu-gpu-placement):
   // one node with one V100 and one XeonCPU socket, two lstm jobs at 0 that accept `V100|XeonCPU`,
-  // 100 s each on the V100 (zoo: lstm V100 0.0154 s, XeonCPU 0.081 s per iteration):
+  // 100 s each on the V100 (zoo: lstm V100 0.0154 s, XeonCPU 0.0865 s per iteration):
   //   c1 takes the V100 (the set's fastest free type): ends at 100.
-  //   c2 finds no V100 free and takes the socket: 100 x 0.081 / 0.0154 = 525.97 s.
+  //   c2 finds no V100 free and takes the socket: 100 x 0.0865 / 0.0154 = 561.69 s.
   // A job that names no type (g1) stays on GPUs: it waits for the V100 and starts at 100.
   Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 1, XeonCPU: 1}}\n");
   Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s,model,device_type\n"
@@ -249,7 +252,7 @@ TEST_CASE("aiturbo places a worker on a CPU socket when no GPU of the job's set 
   CHECK(kind_of("c2") == DeviceKind::kCpu);
   CHECK(kind_of("g1") == DeviceKind::kGpu);
   CHECK(end_s(s, w, "c1") == Approx(100).epsilon(1e-9));
-  CHECK(end_s(s, w, "c2") == Approx(100 * 0.081 / 0.0154).epsilon(1e-9));
+  CHECK(end_s(s, w, "c2") == Approx(100 * 0.0865 / 0.0154).epsilon(1e-9));
   CHECK(to_seconds(s.jobs[job_named(w, "g1")].first_start) == Approx(100).epsilon(1e-9));
 }
 

@@ -6,6 +6,7 @@
 #include "sim/cli/experiment.h"
 #include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
+#include "workloads/device_speeds.h"
 #include "workloads/interference_fit.h"
 
 #include <boost/program_options.hpp>
@@ -27,6 +28,84 @@ void print_errors(const std::string& what, const std::vector<double>& errors) {
   fmt::print("| {:<8} | {:>5} | {:>7.1f}% | {:>7.1f}% |\n", what, e.n, 100 * e.median, 100 * e.p90);
 }
 
+// Prints the non-GPU device times derived from the kernel file, beside the zoo's, and the
+// rule's error on the held-out P100 measurements. True when every derived time equals the zoo's.
+bool print_device_speeds(const std::vector<KernelTime>& kernels, const ModelZoo& zoo,
+                         const std::vector<MeasuredSpeed>& speeds, const ModelZoo& measured) {
+  KernelRatios phi = kernel_ratios(kernels, KernelDevice::kXeonPhi);
+  KernelRatios p100 = kernel_ratios(kernels, KernelDevice::kP100);
+  fmt::print("\nnon-GPU devices: {} DeepBench kernels, time / V100 time (geometric means)\n",
+             kernels.size());
+  fmt::print("| {:<8} | {:>6} | {:>11} | {:>9} |\n", "device", "conv", "narrow GEMM", "wide GEMM");
+  fmt::print("|{:-<10}|{:->8}|{:->13}|{:->11}|\n", "", "", "", "");
+  fmt::print("| {:<8} | {:>6.3f} | {:>11.3f} | {:>9.3f} |\n", "XeonPhi", phi.conv, phi.gemm_narrow,
+             phi.gemm_wide);
+  fmt::print("| {:<8} | {:>6.3f} | {:>11.3f} | {:>9.3f} |\n", "P100", p100.conv, p100.gemm_narrow,
+             p100.gemm_wide);
+  fmt::print(
+      "\nper model: derived seconds per iteration (XeonCPU = {} x XeonPhi, unless measured)\n",
+      kSocketPerPhi);
+  fmt::print("| {:<14} | {:>6} | {:>7} | {:>8} | {:>7} | {:>8} | {:>7} |\n", "model", "conv",
+             "V100", "XeonPhi", "zoo", "XeonCPU", "zoo");
+  fmt::print("|{:-<16}|{:->8}|{:->9}|{:->10}|{:->9}|{:->10}|{:->9}|\n", "", "", "", "", "", "", "");
+  bool equal = true;
+  auto shipped = [](const ModelInfo& m, const char* type) {
+    auto it = m.iteration_time_s.find(type);
+    return it == m.iteration_time_s.end() ? 0.0 : it->second;
+  };
+  for (const ModelInfo& m : zoo.models) {
+    std::optional<DerivedDeviceTimes> d = derive_device_times(m, phi, speeds);
+    if (!d) continue;
+    std::optional<LayerMix> mix = layer_mix(m);
+    double phi_zoo = shipped(m, "XeonPhi");
+    double cpu_zoo = shipped(m, "XeonCPU");
+    equal = equal && phi_zoo == d->xeon_phi_s && cpu_zoo == d->xeon_cpu_s;
+    fmt::print("| {:<14} | {:>6} | {:>7} | {:>8} | {:>7} | {:>8} | {:>7} |\n", m.name,
+               m.family == "recommendation" || !mix ? std::string("memory")
+                                                    : fmt::format("{:.3f}", mix->conv),
+               m.iteration_time_s.at("V100"),
+               fmt::format("{}{}", d->xeon_phi_s, d->phi_measured ? " m" : ""), phi_zoo,
+               fmt::format("{}{}", d->xeon_cpu_s, d->cpu_measured ? " m" : ""), cpu_zoo);
+  }
+  fmt::print("(m: a measurement of the model, configs/devices/measured-models.csv)\n");
+  fmt::print("\nheld out: the rule against each measurement it gives way to\n");
+  fmt::print("| {:<14} | {:>8} | {:>9} | {:>8} | {:>7} |\n", "model", "type", "predicted",
+             "measured", "error");
+  fmt::print("|{:-<16}|{:->10}|{:->11}|{:->10}|{:->9}|\n", "", "", "", "", "");
+  for (const MeasuredSpeed& s : speeds) {
+    auto i = zoo.find(s.model);
+    if (!i) continue;
+    const ModelInfo& m = zoo.models[*i];
+    std::optional<DerivedDeviceTimes> rule = derive_device_times(m, phi, {});
+    if (!rule) continue;
+    double predicted = s.device_type == "XeonPhi" ? rule->xeon_phi_s : rule->xeon_cpu_s;
+    double observed = measured_iteration_s(s, m.batch_size);
+    fmt::print("| {:<14} | {:>8} | {:>9.3f} | {:>8.3f} | {:>6.1f}% |\n", s.model, s.device_type,
+               predicted, observed, 100 * (predicted - observed) / observed);
+  }
+  fmt::print("\nheld out: the rule with DeepBench's P100 kernels against the P100 / V100 time "
+             "ratios\nmeasured in one harness ({}), each with the graph counts of the zoo model "
+             "of its\narchitecture\n",
+             measured.file);
+  fmt::print("| {:<23} | {:>9} | {:>8} | {:>7} |\n", "model", "predicted", "measured", "error");
+  fmt::print("|{:-<25}|{:->11}|{:->10}|{:->9}|\n", "", "", "", "");
+  std::vector<double> errors;
+  for (const HeldOutRatio& r : held_out_p100_ratios(measured, zoo, p100)) {
+    errors.push_back(r.error());
+    fmt::print("| {:<23} | {:>9.3f} | {:>8.3f} | {:>6.1f}% |\n", r.model, r.predicted, r.measured,
+               100 * r.error());
+  }
+  if (!errors.empty()) {
+    ErrorSummary e = summarize_errors(errors);
+    fmt::print("{} configurations: median error {:.1f}%, p90 {:.1f}%\n", e.n, 100 * e.median,
+               100 * e.p90);
+  }
+  fmt::print("\n{}\n", equal ? "the zoo's XeonPhi and XeonCPU times equal this derivation"
+                             : "the zoo's XeonPhi and XeonCPU times differ from this derivation: "
+                               "copy the derived columns into the zoo");
+  return equal;
+}
+
 } // namespace
 
 int command_calibrate(const std::vector<std::string>& args) {
@@ -35,18 +114,31 @@ int command_calibrate(const std::vector<std::string>& args) {
       "w_self x log own\nseconds per iteration + w_other x log partner's) to measured pairs by "
       "least\nsquares, prints its parameters and its leave-one-model-out error per device\n"
       "type (|predicted - measured| / measured speed), and says whether the fit equals\nthe "
-      "parameters this dlsim ships (docs/runtime.md#the-fitted-model).\n\nOptions");
+      "parameters this dlsim ships (docs/runtime.md#the-fitted-model). Then derives\nthe "
+      "zoo's XeonPhi and XeonCPU times from measured kernel times, prints the\nrule's error on "
+      "held-out P100 measurements and whether the zoo equals the\nderivation "
+      "(docs/models.md#non-gpu-devices).\n\nOptions");
   o.add_options()("pairs",
                   po::value<std::string>()->default_value("configs/interference/gavel-pairs.csv"),
                   "measured pairs: device_type,model,with,slowdown")(
       "models", po::value<std::string>()->default_value("configs/models/gavel.yaml"),
-      "the models of those pairs, with their time per iteration on each type")("help,h",
-                                                                               "this help");
+      "the models of those pairs, with their time per iteration on each type")(
+      "kernels", po::value<std::string>()->default_value("configs/devices/deepbench-train.csv"),
+      "kernel times on Xeon Phi, V100 and P100: kind,shape,n,XeonPhi_ms,V100_ms,P100_ms")(
+      "measured", po::value<std::string>()->default_value("configs/devices/measured-models.csv"),
+      "measured throughputs of zoo models on XeonPhi or XeonCPU, used as measured")(
+      "zoo", po::value<std::string>()->default_value("configs/models/zoo.yaml"),
+      "the zoo whose XeonPhi and XeonCPU times are derived from the kernel times")("help,h",
+                                                                                   "this help");
   po::variables_map vm;
   if (!parse_command_line(args, o, vm)) return 0; // --help
   ModelZoo zoo = load_model_zoo(existing_file(vm, "models"));
   std::vector<MeasuredPair> rows =
       load_measured_pairs(existing_file(vm, "pairs"), zoo, builtin_device_types());
+  // Every input is read before anything is printed: a bad file gives its error and no half table.
+  std::vector<KernelTime> kernels = load_kernel_times(existing_file(vm, "kernels"));
+  ModelZoo device_zoo = load_model_zoo(existing_file(vm, "zoo"));
+  std::vector<MeasuredSpeed> speeds = load_measured_speeds(existing_file(vm, "measured"));
   InterferenceFit fit = fit_interference(rows);
   std::vector<double> errors = leave_one_model_out_errors(rows);
 
@@ -81,6 +173,7 @@ int command_calibrate(const std::vector<std::string>& args) {
                            ? "the shipped parameters (workloads/interference_fit.h) equal this fit"
                            : "the shipped parameters (workloads/interference_fit.h) differ from "
                              "this fit: copy the line above into kShippedInterferenceFit");
+  print_device_speeds(kernels, device_zoo, speeds, zoo);
   return 0;
 }
 
