@@ -53,8 +53,9 @@ int calibrate_scaling(const std::string& profiles_dir, const std::string& zoo_fi
              kPolluxPcieGbS);
   fmt::print("inter-node bandwidth fitted to all: {} GB/s ({:.2f} Gbit/s; nominal {} Gbit/s)\n\n",
              fitted, fitted * 8, kPolluxNominalNicGbS * 8);
-  fmt::print("| {:<11} | {:<11} | {:>5} | {:>14} | {:>7} | {:>14} | {:>7} | {:>7} |\n", "application",
-             "model", "steps", "nominal median", "p90", "held-out GB/s", "median", "p90");
+  fmt::print("| {:<11} | {:<11} | {:>5} | {:>14} | {:>7} | {:>14} | {:>7} | {:>7} |\n",
+             "application", "model", "steps", "nominal median", "p90", "held-out GB/s", "median",
+             "p90");
   fmt::print("|{:-<13}|{:-<13}|{:->7}|{:->16}|{:->9}|{:->16}|{:->9}|{:->9}|\n", "", "", "", "", "",
              "", "", "");
   std::vector<double> all_nominal;
@@ -104,8 +105,7 @@ int command_calibrate(const std::vector<std::string>& args) {
       "profiles", po::value<std::string>()->default_value("traces/pollux-profiles"),
       "with --scaling: the directory of the application profiles")(
       "zoo", po::value<std::string>()->default_value("configs/models/zoo.yaml"),
-      "with --scaling: the model zoo giving each application's parameters")("help,h",
-                                                                            "this help");
+      "with --scaling: the model zoo giving each application's parameters")("help,h", "this help");
   po::variables_map vm;
   if (!parse_command_line(args, o, vm)) return 0; // --help
   if (vm["scaling"].as<bool>()) {

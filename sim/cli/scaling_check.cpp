@@ -31,9 +31,8 @@ double measured_params_m(const std::string& application, const ModelInfo& zoo_mo
   return zoo_model.params_m;
 }
 
-void add_rows(ScalingCheckApp& app, const std::string& placement, unsigned nodes,
-              unsigned replicas, const std::vector<StepTimePoint>& points,
-              const std::vector<StepTimePoint>& single) {
+void add_rows(ScalingCheckApp& app, const std::string& placement, unsigned nodes, unsigned replicas,
+              const std::vector<StepTimePoint>& points, const std::vector<StepTimePoint>& single) {
   for (const StepTimePoint& p : points) {
     StepTimePoint one;
     if (!step_time_at(single, p.local_bsz, one)) {
@@ -53,8 +52,8 @@ std::vector<ScalingCheckApp> load_scaling_check(const std::string& profiles_dir,
   for (const auto& e : fs::directory_iterator(profiles_dir, ec)) {
     if (e.is_directory()) names.push_back(e.path().filename().string());
   }
-  if (ec) throw InputError(fmt::format("{}: cannot list the directory: {}", profiles_dir,
-                                       ec.message()));
+  if (ec)
+    throw InputError(fmt::format("{}: cannot list the directory: {}", profiles_dir, ec.message()));
   std::sort(names.begin(), names.end());
   if (names.empty()) throw InputError(fmt::format("{}: no application profiles", profiles_dir));
   std::vector<ScalingCheckApp> apps;
@@ -84,13 +83,70 @@ std::vector<ScalingCheckApp> load_scaling_check(const std::string& profiles_dir,
       add_rows(app, id, static_cast<unsigned>(id.size()), replicas, points, single->second);
     }
     for (const auto& [key, points] : profile.scalability) {
-      add_rows(app, fmt::format("{}x{}", key.first, key.second),
-               static_cast<unsigned>(key.first), static_cast<unsigned>(key.second), points,
-               single->second);
+      add_rows(app, fmt::format("{}x{}", key.first, key.second), static_cast<unsigned>(key.first),
+               static_cast<unsigned>(key.second), points, single->second);
     }
     apps.push_back(std::move(app));
   }
   return apps;
+}
+
+namespace {
+
+// step(points at b) / step(single at b), b clamped to the range both measured; 0 if none.
+double step_ratio(const std::vector<StepTimePoint>& points,
+                  const std::vector<StepTimePoint>& single, double batch) {
+  if (points.empty() || single.empty()) return 0.0;
+  const double lo = std::max(points.front().local_bsz, single.front().local_bsz);
+  const double hi = std::min(points.back().local_bsz, single.back().local_bsz);
+  if (lo > hi) return 0.0;
+  const double b = std::clamp(batch, lo, hi);
+  StepTimePoint at;
+  StepTimePoint one;
+  if (!step_time_at(points, b, at) || !step_time_at(single, b, one)) return 0.0;
+  return at.step_time_s / one.step_time_s;
+}
+
+} // namespace
+
+MeasuredScalingTable build_measured_scaling(const std::string& profiles_dir, const ModelZoo& zoo,
+                                            const std::vector<std::string>& models,
+                                            DeviceTypeId type) {
+  MeasuredScalingTable table;
+  table.by_model.resize(models.size());
+  table.has.assign(models.size(), false);
+  std::error_code ec;
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(profiles_dir, ec)) {
+    if (e.is_directory()) names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    const std::string zoo_name(pollux_application_to_zoo(name));
+    auto m = std::find(models.begin(), models.end(), zoo_name);
+    auto info = zoo.find(zoo_name);
+    if (m == models.end() || !info) continue;
+    const PolluxProfile profile = load_pollux_profile(profiles_dir, name, 0);
+    auto single = profile.placements.find("1");
+    if (single == profile.placements.end()) continue;
+    const double batch = zoo.models[*info].batch_size;
+    MeasuredScaling ms;
+    ms.type = type;
+    for (const auto& [id, points] : profile.placements) {
+      const double r = step_ratio(points, single->second, batch);
+      if (r > 0) ms.by_placement[id] = r;
+    }
+    for (const auto& [key, points] : profile.scalability) {
+      const double r = step_ratio(points, single->second, batch);
+      if (r > 0)
+        ms.by_counts[{static_cast<std::uint32_t>(key.first),
+                      static_cast<std::uint32_t>(key.second)}] = r;
+    }
+    const auto id = static_cast<std::size_t>(m - models.begin());
+    table.by_model[id] = std::move(ms);
+    table.has[id] = true;
+  }
+  return table;
 }
 
 double predicted_step_s(const ScalingCheckApp& app, const ScalingCheckRow& row, double nic_gb_s) {

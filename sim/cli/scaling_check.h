@@ -15,6 +15,7 @@
     "sim/cli/scaling_check.h checks the runtime's scaling model against measurements: a policy decides from observations (View, observations), never from the runtime's models (docs/architecture.md#the-layers)"
 #endif
 
+#include "sim/runtime/measured_scaling.h"
 #include "workloads/model_zoo.h"
 
 #include <cstddef>
@@ -70,5 +71,16 @@ std::vector<double> step_errors(const ScalingCheckApp& app, double nic_gb_s);
 // `leave_out` (an index into `apps`; none by default). Searched between 0.05 and 50 GB/s.
 double fit_nic_gb_s(const std::vector<ScalingCheckApp>& apps,
                     std::size_t leave_out = std::numeric_limits<std::size_t>::max());
+
+// The device type Pollux's profiles were measured on.
+inline constexpr const char* kPolluxDeviceType = "T4";
+
+// The measured scaling of the run's models (docs/scaling.md#measured-scaling-in-the-runtime):
+// for each model of `models` (Workload::models) that a profile of `profiles_dir` maps to, its
+// step ratios on device type `type` at the zoo's per-GPU batch of the model, clamped to the
+// measured local_bsz range of each placement and interpolated linearly in local_bsz there.
+MeasuredScalingTable build_measured_scaling(const std::string& profiles_dir, const ModelZoo& zoo,
+                                            const std::vector<std::string>& models,
+                                            DeviceTypeId type);
 
 } // namespace dlsim

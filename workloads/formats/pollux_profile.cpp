@@ -115,7 +115,6 @@ std::string packed_placement(int replicas) {
   return id;
 }
 
-
 // Gradient statistics of epoch e at batch size b, linear in b between the validated batch sizes
 // around it (b is within [init_batch_size, max_batch_size]).
 ValidationEpoch grad_stats_at(const PolluxProfile& p, int batch_size, int epoch) {
