@@ -98,7 +98,7 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   std::string file = dir.write("e.yaml", kBase);
   // Every runtime key away from its default (runtime_config.h: 0, 5, 5, 10, 5, 1, 5 s; 2 and 4
   // jobs; 0.52; 60 s; no observation noise; 2.5 and 0.8; no curves by type; no pairs file;
-  // contention off; 30 and 1 s, linear, flat, 1 GB/s).
+  // contention off; 30 and 1 s, linear, measured scaling on, flat, 1 GB/s).
   Experiment e = load_experiment(
       ExperimentInputs{file,
                        {{"costs.start_s", "1"},
@@ -120,6 +120,7 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
                         {"costs.restart_s", "31"},
                         {"costs.live_resize_s", "2"},
                         {"runtime.scaling", "analytic"},
+                        {"runtime.measured_scaling", "false"},
                         {"runtime.resize", "live"},
                         {"runtime.checkpoint_gb_s", "2.5"},
                         {"network.contention", "true"}}});
@@ -149,12 +150,13 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   CHECK(r.costs.restart_s == 31);
   CHECK(r.costs.live_resize_s == 2);
   CHECK(r.scaling == "analytic");
+  CHECK(!r.measured_scaling);
   CHECK(r.resize == "live");
   CHECK(r.checkpoint_gb_s == 2.5);
-  // The table has exactly these 43 keys (the runtime's, its interference model's and the
+  // The table has exactly these 44 keys (the runtime's, its interference model's and the
   // failure model's), and run.yaml records each one's value.
   RuntimeConfig copy = e.runtime;
-  CHECK(runtime_keys(copy).size() == 43);
+  CHECK(runtime_keys(copy).size() == 44);
   CHECK(e.resolved["runtime"]["scaling"].as<std::string>() == "analytic");
   CHECK(e.resolved["runtime"]["resize"].as<std::string>() == "live");
   CHECK(e.resolved["runtime"]["profile_s"].as<double>() == 90);

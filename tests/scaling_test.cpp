@@ -104,11 +104,43 @@ TEST_CASE("analytic scaling: parameter servers are charged at the busiest NIC", 
   // Two shards halve the bytes each NIC carries: 2 x 2 x 276.8e6 / 12.5e9 = 0.088576 s.
   p.ps = 2;
   CHECK(analytic_comm_s(553.6e6, p) == Approx(0.088576).epsilon(1e-6));
-  // All on one node, no NIC: each replica's own PCIe link carries M per phase:
-  // 2 x 553.6e6 / 15.76e9 = 0.0702538 s.
+  // All on one node, no NIC: each replica's own PCIe link carries M per phase,
+  // 553.6e6 / 15.76e9 = 0.0351269 s; but the shard in host memory takes all 4 replicas' M
+  // through the host's PCIe link: 4 x 553.6e6 / 15.76e9 = 0.1405076 s a phase, 0.2810152 s.
   ScalingPlacement local = ring(4, 1);
   local.ps = 1;
-  CHECK(analytic_comm_s(553.6e6, local) == Approx(0.0702538).epsilon(1e-6));
+  CHECK(analytic_comm_s(553.6e6, local) == Approx(2 * 0.0351269).epsilon(1e-5));
+  const std::uint32_t one_node[] = {4};
+  const std::uint32_t one_shard[] = {1};
+  local.ps_host_units = ps_host_units(one_node, one_shard);
+  CHECK(local.ps_host_units == 4);
+  CHECK(analytic_comm_s(553.6e6, local) == Approx(0.2810152).epsilon(1e-6));
+  // Two shards on that node halve each shard's bytes, not the host link's: 2 x 4 units of
+  // M/2 = 4 M a phase, the same 0.2810152 s.
+  const std::uint32_t two_shards[] = {2};
+  local.ps = 2;
+  local.ps_host_units = ps_host_units(one_node, two_shards);
+  CHECK(local.ps_host_units == 8);
+  CHECK(analytic_comm_s(553.6e6, local) == Approx(0.2810152).epsilon(1e-6));
+  // Over two nodes (2 + 2 replicas, 1 shard on node 0): host units max(2 x 1, 2 x 0) = 2,
+  // 2 x 553.6e6 / 15.76e9 = 0.0702538 s a phase, under the NIC's 0.088576: the NIC decides.
+  CHECK(ps_host_units(r, k1) == 2);
+}
+
+// The parameter server's own incoming traffic inside a node: VGG-16, 8 workers and 1 shard on
+// one 8-GPU node. The shard takes 8 x 553.6e6 = 4.4288e9 bytes a phase through the host's
+// PCIe link: 0.2810152 s, comm 0.5620305 s for push and pull. exposed = 0.15 x 0.5620305 +
+// (0.85 x 0.5620305 - 2/3 x 0.140) = 0.0843046 + 0.3843926 = 0.4686972; step 0.6086972 s, a
+// speedup of 8 x 0.14 / 0.6086972 = 1.84 (without the host term: comm 2 x 0.0351269, step
+// 0.1505381, 7.44). 1000 iterations take 608.6972 s.
+TEST_CASE("analytic scaling: a PS shard's own node sends it every local replica's gradients",
+          "[scaling][ps]") {
+  const std::string csv = "id,submit_s,workers,iterations,model,ps\na,0,8,1000,vgg16,1\n";
+  Cluster c = cluster_from_yaml(kTwoNodes8);
+  Workload w = workload_from_csv(c, csv);
+  RunOutput out = run_policy("fifo", c, w, analytic(), "consolidate");
+  CHECK(out.state.jobs[0].nodes_used == 1);
+  CHECK(to_seconds(out.state.jobs[0].end) == Approx(608.6972).margin(1e-3));
 }
 
 TEST_CASE("analytic scaling: a run's time depends on placement without network contention",

@@ -1,9 +1,12 @@
 // `dlsim calibrate`: refits the co-location model to the bundled measured pairs, prints its
 // parameters and its leave-one-model-out error, and whether they equal the shipped ones
-// (docs/runtime.md#the-fitted-model, docs/models.md#fitted-parameters).
+// (docs/runtime.md#the-fitted-model, docs/models.md#fitted-parameters). `dlsim calibrate
+// --scaling`: the analytic scaling model against Pollux's measured step times, with the
+// inter-node bandwidth fitted leaving one application out (docs/scaling.md).
 #include "sim/cli/commands.h"
 #include "sim/cli/common_options.h"
 #include "sim/cli/experiment.h"
+#include "sim/cli/scaling_check.h"
 #include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 #include "workloads/device_speeds.h"
@@ -106,6 +109,61 @@ bool print_device_speeds(const std::vector<KernelTime>& kernels, const ModelZoo&
   return equal;
 }
 
+bool same_value(double a, double b) {
+  return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
+}
+
+int calibrate_scaling(const std::string& profiles_dir, const std::string& zoo_file) {
+  ModelZoo zoo = load_model_zoo(zoo_file);
+  std::vector<ScalingCheckApp> apps = load_scaling_check(profiles_dir, zoo);
+  std::size_t rows = 0;
+  std::size_t outside = 0;
+  for (const auto& a : apps) {
+    rows += a.rows.size();
+    outside += a.outside;
+  }
+  const double fitted = fit_nic_gb_s(apps);
+  fmt::print("{} measured multi-GPU steps of {} applications ({} without a single-GPU step at "
+             "their batch, skipped)\n",
+             rows, apps.size(), outside);
+  fmt::print("predicted: the measured single-GPU step at the same per-GPU batch + the ring "
+             "all-reduce's exposed part,\nPCIe {} GB/s inside a node; error |predicted - "
+             "measured| / measured\n",
+             kPolluxPcieGbS);
+  fmt::print("inter-node bandwidth fitted to all: {} GB/s ({:.2f} Gbit/s; nominal {} Gbit/s)\n\n",
+             fitted, fitted * 8, kPolluxNominalNicGbS * 8);
+  fmt::print("| {:<11} | {:<11} | {:>5} | {:>14} | {:>7} | {:>14} | {:>7} | {:>7} |\n",
+             "application", "model", "steps", "nominal median", "p90", "held-out GB/s", "median",
+             "p90");
+  fmt::print("|{:-<13}|{:-<13}|{:->7}|{:->16}|{:->9}|{:->16}|{:->9}|{:->9}|\n", "", "", "", "", "",
+             "", "", "");
+  std::vector<double> all_nominal;
+  std::vector<double> all_held;
+  for (std::size_t a = 0; a < apps.size(); ++a) {
+    std::vector<double> nominal = step_errors(apps[a], kPolluxNominalNicGbS);
+    const double held_gb_s = fit_nic_gb_s(apps, a);
+    std::vector<double> held = step_errors(apps[a], held_gb_s);
+    all_nominal.insert(all_nominal.end(), nominal.begin(), nominal.end());
+    all_held.insert(all_held.end(), held.begin(), held.end());
+    ErrorSummary n = summarize_errors(nominal);
+    ErrorSummary h = summarize_errors(held);
+    fmt::print("| {:<11} | {:<11} | {:>5} | {:>13.1f}% | {:>6.1f}% | {:>14.3f} | {:>6.1f}% | "
+               "{:>6.1f}% |\n",
+               apps[a].application, apps[a].model, n.n, 100 * n.median, 100 * n.p90, held_gb_s,
+               100 * h.median, 100 * h.p90);
+  }
+  ErrorSummary n = summarize_errors(all_nominal);
+  ErrorSummary h = summarize_errors(all_held);
+  fmt::print("| {:<11} | {:<11} | {:>5} | {:>13.1f}% | {:>6.1f}% | {:>14} | {:>6.1f}% | {:>6.1f}% "
+             "|\n",
+             "all", "", n.n, 100 * n.median, 100 * n.p90, "", 100 * h.median, 100 * h.p90);
+  fmt::print("\n{}\n", same_value(fitted, kShippedPolluxNicGbS)
+                           ? "the shipped bandwidth (sim/cli/scaling_check.h) equals this fit"
+                           : "the shipped bandwidth (sim/cli/scaling_check.h) differs from this "
+                             "fit: copy it into kShippedPolluxNicGbS");
+  return 0;
+}
+
 } // namespace
 
 int command_calibrate(const std::vector<std::string>& args) {
@@ -127,11 +185,26 @@ int command_calibrate(const std::vector<std::string>& args) {
       "kernel times on Xeon Phi, V100 and P100: kind,shape,n,XeonPhi_ms,V100_ms,P100_ms")(
       "measured", po::value<std::string>()->default_value("configs/devices/measured-models.csv"),
       "measured throughputs of zoo models on XeonPhi or XeonCPU, used as measured")(
+      "scaling", po::bool_switch(),
+      "instead: the analytic scaling model against Pollux's measured step times\n"
+      "(docs/scaling.md#checked-against-measured-scaling)")(
+      "profiles", po::value<std::string>()->default_value("traces/pollux-profiles"),
+      "with --scaling: the directory of the application profiles")(
       "zoo", po::value<std::string>()->default_value("configs/models/zoo.yaml"),
-      "the zoo whose XeonPhi and XeonCPU times are derived from the kernel times")("help,h",
-                                                                                   "this help");
+      "the zoo whose XeonPhi and XeonCPU times are derived from the kernel times; with "
+      "--scaling, the one giving each application's parameters")("help,h", "this help");
   po::variables_map vm;
   if (!parse_command_line(args, o, vm)) return 0; // --help
+  if (vm["scaling"].as<bool>()) {
+    const std::string given = vm["profiles"].as<std::string>();
+    const std::string dir = find_data_file(given, "");
+    if (!is_directory_path(dir)) {
+      throw InputError(fmt::format("--profiles: {}: no such directory (looked in the current "
+                                   "directory and in dlsim's source tree)",
+                                   given));
+    }
+    return calibrate_scaling(dir, existing_file(vm, "zoo"));
+  }
   ModelZoo zoo = load_model_zoo(existing_file(vm, "models"));
   std::vector<MeasuredPair> rows =
       load_measured_pairs(existing_file(vm, "pairs"), zoo, builtin_device_types());
@@ -163,9 +236,7 @@ int command_calibrate(const std::vector<std::string>& args) {
   print_errors("all", errors);
 
   const InterferenceFit& shipped = kShippedInterferenceFit;
-  auto same = [](double a, double b) {
-    return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
-  };
+  auto same = same_value;
   bool equal = same(fit.intercept, shipped.intercept) && same(fit.w_self, shipped.w_self) &&
                same(fit.w_other, shipped.w_other) &&
                same(fit.mean_log_iter_s, shipped.mean_log_iter_s);

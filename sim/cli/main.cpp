@@ -38,7 +38,7 @@ commands:
   plot        plot result directories with gnuplot (JCT CDF, utilization, jobs, Gantt)
   table       one row per result directory: policy, differing parameters, metrics
   predict     train and cross-validate GPU-utilization predictors, write one
-  calibrate   refit the co-location model to measured pairs and print its errors
+  calibrate   refit the co-location model (--scaling: the scaling model) and print its errors
   net-solve   share links among given flows (max-min fair) and print rates and routes
   version     print the version and the git commit it was built from
 

@@ -1,9 +1,12 @@
 #include "sim/cli/prepare.h"
 
+#include "sim/cli/scaling_check.h"
+#include "sim/runtime/measured_scaling.h"
 #include "workloads/failure_log.h"
 #include "workloads/interference_fit.h"
 #include "workloads/interference_pairs.h"
 
+#include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 #include "workloads/build_workload.h"
 #include "workloads/formats/format_guess.h"
@@ -52,6 +55,22 @@ InterferencePairs interference_table(const Experiment& e, const Prepared& p) {
   if (!fitted) return measured;
   return fitted_pair_table(kShippedInterferenceFit, measured, p.workload.perf,
                            e.cluster.types.size(), p.workload.models.size());
+}
+
+// Under analytic scaling, the measured scaling of the run's models that Pollux profiled, on the
+// cluster's T4s (docs/scaling.md#measured-scaling-in-the-runtime); null when nothing applies.
+std::shared_ptr<const MeasuredScalingTable> measured_scaling_table(const Experiment& e,
+                                                                   const Prepared& p) {
+  if (e.runtime.scaling != "analytic" || !e.runtime.measured_scaling) return nullptr;
+  const auto& types = e.cluster.types;
+  auto t = std::find_if(types.begin(), types.end(),
+                        [](const DeviceType& d) { return d.name == kPolluxDeviceType; });
+  const std::string dir = find_data_file("traces/pollux-profiles", "");
+  if (t == types.end() || !is_directory_path(dir)) return nullptr;
+  MeasuredScalingTable table = build_measured_scaling(dir, p.zoo, p.workload.models,
+                                                      static_cast<DeviceTypeId>(t - types.begin()));
+  if (std::find(table.has.begin(), table.has.end(), true) == table.has.end()) return nullptr;
+  return std::make_shared<const MeasuredScalingTable>(std::move(table));
 }
 
 // trace.generate: the trace `dlsim gen-trace` would write with these settings, read back by the
@@ -214,6 +233,7 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
     e.runtime.failures.log = load_failure_log(e.runtime.failures.log_file, e.cluster);
   }
   e.runtime.interference_pairs = interference_table(e, p);
+  e.runtime.measured_scaling_table = measured_scaling_table(e, p);
   if (!idle.empty()) {
     std::vector<std::string> what;
     what.reserve(idle.size());

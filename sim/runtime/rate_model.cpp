@@ -3,6 +3,7 @@
 
 #include "sim/network/iteration_time.h"
 #include "sim/network/network_model.h"
+#include "sim/runtime/measured_scaling.h"
 #include "sim/runtime/scaling_model.h"
 
 #include <fmt/format.h>
@@ -250,6 +251,18 @@ double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
     // Each of the allocated workers computes one step of the request's per-worker batch, then
     // exchanges gradients (docs/scaling.md): alloc / req of the request's work per step.
     const PerfTable::Traffic& t = perf.traffic[req.model];
+    // A ring job whose model was measured on this device type scales as measured
+    // (docs/scaling.md#measured-scaling-in-the-runtime).
+    const MeasuredScalingTable* table = s.config.measured_scaling_table.get();
+    const MeasuredScaling* measured =
+        table != nullptr && s.ps(j) == 0 ? table->find(req.model) : nullptr;
+    if (measured != nullptr && measured->type == job.type) {
+      const double ratio = measured_step_ratio(*measured, replicas_per_node(*s.cluster, job));
+      if (ratio > 0) {
+        const double step_s = device_iter_s(perf, req.model, job.type) * slowdown * ratio;
+        return static_cast<double>(job.workers) / (static_cast<double>(req.workers) * step_s);
+      }
+    }
     ScalingPlacement place = scaling_placement(*s.cluster, job, s.ps(j));
     // The CPU side of a PS exchange (0: not modelled): the request's cores, or set_cpus'.
     place.ps_cores = s.ps_cores(j);

@@ -6,10 +6,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace dlsim {
+
+// Measured step-time ratios by placement (sim/runtime/measured_scaling.h, the runtime's truth:
+// only declared here so that RuntimeConfig can hold the table).
+struct MeasuredScalingTable;
 
 struct Costs {
   double start_s = 0;    // first start: 0 so that a FIFO replay reproduces trace durations
@@ -82,6 +87,11 @@ struct RuntimeConfig {
   // "linear" (exactly proportional, the default, so that replays reproduce trace durations) or
   // "analytic" (compute plus the gradient exchange its placement allows; docs/scaling.md).
   std::string scaling = "linear";
+  // Under analytic scaling: a model with measured step times per placement (Pollux's profiles)
+  // scales as measured on the device type they were measured on (docs/scaling.md#measured-
+  // scaling-in-the-runtime); false: the formula for every job.
+  bool measured_scaling = true;
+  std::shared_ptr<const MeasuredScalingTable> measured_scaling_table; // built by the CLI
   // What a resize (or a change of parameter servers) costs: "flat" (costs.resize_s, the
   // default), "checkpoint" (checkpoint-restart, growing with the model) or "live"
   // (Elastic-TensorFlow's add/remove); sim/runtime/resize_cost.h, docs/scaling.md.

@@ -141,6 +141,13 @@ std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
               "`linear`, or `analytic` (compute plus gradient exchange, cross-node traffic at "
               "the NIC's bandwidth; [scaling.md](scaling.md)).",
        .choices = {"linear", "analytic"}},
+      {.path = "runtime.measured_scaling",
+       .type = KeyType::kFlag,
+       .field = &c.measured_scaling,
+       .doc = "Under `runtime.scaling: analytic`: a job whose model has measured step times per "
+              "placement (Pollux's profiles, on T4) scales as measured on that device type "
+              "instead of by the formula "
+              "([scaling.md](scaling.md#measured-scaling-in-the-runtime))."},
       {.path = "runtime.resize",
        .type = KeyType::kText,
        .field = &c.resize,

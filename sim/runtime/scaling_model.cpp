@@ -22,7 +22,17 @@ double ps_comm_s(double model_bytes, const ScalingPlacement& p) {
   double phase = model_bytes / (p.local_gb_s * 1e9);
   if (p.nodes > 1 || p.ps_nic_units > 0)
     phase = std::max(phase, p.ps_nic_units * model_bytes / p.ps / (p.nic_gb_s * 1e9));
+  // A node's shards take its own replicas' shares through the host's PCIe link.
+  phase = std::max(phase, p.ps_host_units * model_bytes / p.ps / (p.host_gb_s * 1e9));
   return 2.0 * phase; // push, then pull
+}
+
+double ps_host_units(std::span<const std::uint32_t> replicas_per_node,
+                     std::span<const std::uint32_t> shards_per_node) {
+  double worst = 0;
+  for (std::size_t a = 0; a < replicas_per_node.size(); ++a)
+    worst = std::max(worst, static_cast<double>(replicas_per_node[a]) * shards_per_node[a]);
+  return worst;
 }
 
 double ps_nic_units(std::span<const std::uint32_t> replicas_per_node,
@@ -65,6 +75,7 @@ ScalingPlacement scaling_placement(const Cluster& c, const JobState& job, std::u
   std::vector<std::uint32_t> replicas;
   double local = 0;
   double nic = 0;
+  double host = 0;
   for (DeviceId d : job.devices) {
     const NodeId n = c.devices[d].node;
     auto it = std::find(nodes.begin(), nodes.end(), n);
@@ -75,6 +86,7 @@ ScalingPlacement scaling_placement(const Cluster& c, const JobState& job, std::u
       const double l = links.nvlink ? links.nvlink_gb_s : links.pcie_gb_s;
       local = nodes.size() == 1 ? l : std::min(local, l);
       nic = nodes.size() == 1 ? links.nic_gb_s : std::min(nic, links.nic_gb_s);
+      host = nodes.size() == 1 ? links.pcie_gb_s : std::min(host, links.pcie_gb_s);
     } else {
       ++replicas[static_cast<std::size_t>(it - nodes.begin())];
     }
@@ -83,6 +95,7 @@ ScalingPlacement scaling_placement(const Cluster& c, const JobState& job, std::u
   if (p.nodes > 0) {
     p.local_gb_s = local;
     p.nic_gb_s = nic;
+    p.host_gb_s = host;
   }
   if (p.ps > 0 && job.workers > 0) {
     const std::uint32_t per_worker = p.replicas / job.workers;
@@ -93,6 +106,7 @@ ScalingPlacement scaling_placement(const Cluster& c, const JobState& job, std::u
       ++shards[static_cast<std::size_t>(it - nodes.begin())];
     }
     p.ps_nic_units = ps_nic_units(replicas, shards, p.replicas, p.ps);
+    p.ps_host_units = ps_host_units(replicas, shards);
   }
   return p;
 }

@@ -26,9 +26,16 @@ struct ScalingPlacement {
   std::uint32_t ps = 0;       // parameter-server shards; 0 = ring all-reduce
   double local_gb_s = 15.76;  // slowest GPU-to-GPU path inside one of its nodes (GB/s)
   double nic_gb_s = 12.5;     // slowest NIC among its nodes (GB/s)
+  // Slowest host PCIe link among its nodes (GB/s): the path between a node's GPUs and a
+  // parameter server in its host memory, NVLink or not.
+  double host_gb_s = 15.76;
   // With ps > 0: the largest number of bytes, in units of model_bytes / ps, that one node's NIC
   // must carry in one direction during one phase (push or pull); see ps_nic_units.
   double ps_nic_units = 0;
+  // With ps > 0: the largest number of bytes, in units of model_bytes / ps, that the shards of
+  // one node receive from (push) or send to (pull) that node's own replicas in one phase,
+  // through its host's PCIe link; see ps_host_units.
+  double ps_host_units = 0;
   // CPU cores of each parameter server and of each worker (docs/scaling.md#cpu-cores-of-ps-and-
   // workers); ps_cores 0 = the CPU side of the exchange is not modelled (as before it was).
   double ps_cores = 0;
@@ -53,10 +60,16 @@ double ring_comm_s(double model_bytes, std::uint32_t replicas, std::uint32_t nod
                    double local_gb_s, double nic_gb_s);
 
 // Parameter servers, k shards: each replica pushes M/k to every shard, then pulls M/k back (two
-// phases). A phase lasts as long as its busiest link: a replica's own link carries M, and a
-// node's NIC carries ps_nic_units x M/k (the traffic between its shards and the replicas on
-// other nodes, or between its replicas and the shards on other nodes, whichever is larger).
+// phases). A phase lasts as long as its busiest link: a replica's own link carries M, a node's
+// NIC carries ps_nic_units x M/k (the traffic between its shards and the replicas on other
+// nodes, or between its replicas and the shards on other nodes, whichever is larger), and a
+// node's host PCIe link carries ps_host_units x M/k (its shards' traffic with its own replicas:
+// a shard in host memory takes every local replica's M/k through that one link).
 double ps_comm_s(double model_bytes, const ScalingPlacement& p);
+
+// Per node a with r_a of the job's replicas and p_a of its shards: max over a of p_a r_a.
+double ps_host_units(std::span<const std::uint32_t> replicas_per_node,
+                     std::span<const std::uint32_t> shards_per_node);
 
 // Per node a with r_a of the job's replicas and p_a of its shards, out of n and k:
 // max over a of max(p_a (n - r_a), r_a (k - p_a)). `replicas_per_node` and `shards_per_node`

@@ -115,25 +115,6 @@ std::string packed_placement(int replicas) {
   return id;
 }
 
-// Linear interpolation in local_bsz between the two measured points around it; false when it
-// lies outside the measured range.
-bool step_time_at(const std::vector<StepTimePoint>& points, double local_bsz, StepTimePoint& out) {
-  if (points.empty() || local_bsz < points.front().local_bsz || local_bsz > points.back().local_bsz)
-    return false;
-  auto hi = std::lower_bound(points.begin(), points.end(), local_bsz,
-                             [](const StepTimePoint& p, double x) { return p.local_bsz < x; });
-  if (hi->local_bsz == local_bsz) {
-    out = *hi;
-    return true;
-  }
-  auto lo = hi - 1;
-  const double w = (local_bsz - lo->local_bsz) / (hi->local_bsz - lo->local_bsz);
-  out.local_bsz = local_bsz;
-  out.step_time_s = lo->step_time_s + w * (hi->step_time_s - lo->step_time_s);
-  out.sync_time_s = lo->sync_time_s + w * (hi->sync_time_s - lo->sync_time_s);
-  return true;
-}
-
 // Gradient statistics of epoch e at batch size b, linear in b between the validated batch sizes
 // around it (b is within [init_batch_size, max_batch_size]).
 ValidationEpoch grad_stats_at(const PolluxProfile& p, int batch_size, int epoch) {
@@ -154,6 +135,23 @@ int ceil_div(int a, int b) {
 }
 
 } // namespace
+
+bool step_time_at(const std::vector<StepTimePoint>& points, double local_bsz, StepTimePoint& out) {
+  if (points.empty() || local_bsz < points.front().local_bsz || local_bsz > points.back().local_bsz)
+    return false;
+  auto hi = std::lower_bound(points.begin(), points.end(), local_bsz,
+                             [](const StepTimePoint& p, double x) { return p.local_bsz < x; });
+  if (hi->local_bsz == local_bsz) {
+    out = *hi;
+    return true;
+  }
+  auto lo = hi - 1;
+  const double w = (local_bsz - lo->local_bsz) / (hi->local_bsz - lo->local_bsz);
+  out.local_bsz = local_bsz;
+  out.step_time_s = lo->step_time_s + w * (hi->step_time_s - lo->step_time_s);
+  out.sync_time_s = lo->sync_time_s + w * (hi->sync_time_s - lo->sync_time_s);
+  return true;
+}
 
 PolluxProfile load_pollux_profile(const std::string& dir, const std::string& application,
                                   double max_local_bsz) {

@@ -56,6 +56,10 @@ struct PolluxRun {
   double run_time_s = 0;  // the sum over the epochs
 };
 
+// Linear interpolation in local_bsz between the two measured points around it (sorted by
+// local_bsz); false when it lies outside the measured range.
+bool step_time_at(const std::vector<StepTimePoint>& points, double local_bsz, StepTimePoint& out);
+
 // The run time, or a FieldError-style message in `error` (empty when fine) naming what is out
 // of the profile's range.
 PolluxRun pollux_run_time(const PolluxProfile& profile, int replicas, int batch_size,
