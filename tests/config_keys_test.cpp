@@ -177,6 +177,19 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   CHECK(e.resolved["network"]["contention"].as<bool>());
 }
 
+TEST_CASE("the share controller's keys refuse a quota of 0 and an unknown model",
+          "[experiment][config][share]") {
+  // A quota of 0 would leave no token time to compute (e = 0 / (0 + handoff)): refused, as are a
+  // hook overhead above 0.5 and a model other than token or ideal.
+  CHECK_THAT(error_of(kBase, {{"runtime.share.quota_s", "0"}}),
+             Catch::EndsWith("runtime.share.quota_s: must be in (0, 3600], got 0"));
+  CHECK_THAT(error_of(kBase, {{"runtime.share.hook_overhead", "0.6"}}),
+             Catch::EndsWith("runtime.share.hook_overhead: must be in [0, 0.5], got 0.6"));
+  CHECK_THAT(error_of(kBase, {{"runtime.share.model", "mps"}}),
+             Catch::EndsWith("runtime.share.model: must be token or ideal, got 'mps'"));
+  CHECK(error_of(kBase, {{"runtime.share.handoff_s", "0"}}) == "no error");
+}
+
 TEST_CASE("the sharing limits are bounded by DeviceSlot::kMaxShare", "[experiment][config]") {
   // DeviceSlot::kMaxShare = 8 slots per device (sim_state.h) bounds both sharing keys.
   static_assert(DeviceSlot::kMaxShare == 8);
