@@ -98,7 +98,8 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   std::string file = dir.write("e.yaml", kBase);
   // Every runtime key away from its default (runtime_config.h: 0, 5, 5, 10, 5, 1, 5 s; 2 and 4
   // jobs; 0.52; 60 s; no observation noise; 2.5 and 0.8; no curves by type; no pairs file;
-  // contention off; 30 and 1 s, linear, measured scaling on, flat, 1 GB/s).
+  // contention off; 30 and 1 s, linear, measured scaling on, flat, 1 GB/s; the token
+  // controller, 0.01, 0.3 and 0.001 s).
   Experiment e = load_experiment(
       ExperimentInputs{file,
                        {{"costs.start_s", "1"},
@@ -123,6 +124,10 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
                         {"runtime.measured_scaling", "false"},
                         {"runtime.resize", "live"},
                         {"runtime.checkpoint_gb_s", "2.5"},
+                        {"runtime.share.model", "ideal"},
+                        {"runtime.share.hook_overhead", "0.05"},
+                        {"runtime.share.quota_s", "0.02"},
+                        {"runtime.share.handoff_s", "0.002"},
                         {"network.contention", "true"}}});
   const RuntimeConfig& r = e.runtime;
   CHECK(r.costs.start_s == 1);
@@ -153,10 +158,15 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   CHECK(!r.measured_scaling);
   CHECK(r.resize == "live");
   CHECK(r.checkpoint_gb_s == 2.5);
-  // The table has exactly these 44 keys (the runtime's, its interference model's and the
-  // failure model's), and run.yaml records each one's value.
+  CHECK(r.share.model == "ideal");
+  CHECK(r.share.hook_overhead == 0.05);
+  CHECK(r.share.quota_s == 0.02);
+  CHECK(r.share.handoff_s == 0.002);
+  // The table has exactly these 48 keys (the runtime's, its interference model's, the share
+  // controller's and the failure model's), and run.yaml records each one's value.
   RuntimeConfig copy = e.runtime;
-  CHECK(runtime_keys(copy).size() == 44);
+  CHECK(runtime_keys(copy).size() == 48);
+  CHECK(e.resolved["runtime"]["share"]["model"].as<std::string>() == "ideal");
   CHECK(e.resolved["runtime"]["scaling"].as<std::string>() == "analytic");
   CHECK(e.resolved["runtime"]["resize"].as<std::string>() == "live");
   CHECK(e.resolved["runtime"]["profile_s"].as<double>() == 90);
@@ -167,6 +177,19 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   CHECK(e.resolved["runtime"]["max_jobs_per_device"].as<unsigned>() == 8);
   CHECK(e.resolved["runtime"]["interference"]["onset"].as<double>() == 1.5);
   CHECK(e.resolved["network"]["contention"].as<bool>());
+}
+
+TEST_CASE("the share controller's keys refuse a quota of 0 and an unknown model",
+          "[experiment][config][share]") {
+  // A quota of 0 would leave no token time to compute (e = 0 / (0 + handoff)): refused, as are a
+  // hook overhead above 0.5 and a model other than token or ideal.
+  CHECK_THAT(error_of(kBase, {{"runtime.share.quota_s", "0"}}),
+             Catch::EndsWith("runtime.share.quota_s: must be in (0, 3600], got 0"));
+  CHECK_THAT(error_of(kBase, {{"runtime.share.hook_overhead", "0.6"}}),
+             Catch::EndsWith("runtime.share.hook_overhead: must be in [0, 0.5], got 0.6"));
+  CHECK_THAT(error_of(kBase, {{"runtime.share.model", "mps"}}),
+             Catch::EndsWith("runtime.share.model: must be token or ideal, got 'mps'"));
+  CHECK(error_of(kBase, {{"runtime.share.handoff_s", "0"}}) == "no error");
 }
 
 TEST_CASE("the sharing limits are bounded by DeviceSlot::kMaxShare", "[experiment][config]") {

@@ -1,7 +1,9 @@
 // Fractional shares under the share controller (docs/runtime.md#fractional-shares): the
 // water-filling grants, speed min(1, s / u), set_share and its cost, admission by guaranteed share
 // and memory, the refusal of pack onto a device held exclusively, and the native trace's share
-// columns. Every expected number is worked out in the comment above it.
+// columns. Every expected number is worked out in the comment above it. The scripted runs use the
+// cost-free controller (runtime.share.model: ideal) so that the grants' arithmetic stays round;
+// tests/share_cost_test.cpp adds the token controller's cost.
 #include "sim/engine/error.h"
 #include "sim/runtime/rate_model.h"
 #include "tests/support/harness.h"
@@ -20,6 +22,13 @@ namespace {
 
 constexpr const char* kOneGpu = "nodes:\n  - {count: 1, devices: {V100: 1}}\n";
 
+// The controller at no cost: speed min(1, grant / u).
+RuntimeConfig ideal_shares() {
+  RuntimeConfig c;
+  c.share.model = "ideal";
+  return c;
+}
+
 // One V100 (16 GB), a scripted policy and the invariant checker (share sums, memory, grants).
 struct Scripted {
   Cluster cluster;
@@ -28,7 +37,8 @@ struct Scripted {
   std::unique_ptr<Simulation> sim;
   InvariantChecker checker;
 
-  Scripted(const std::string& csv, std::vector<ScriptPolicy::Step> steps, RuntimeConfig cfg = {})
+  Scripted(const std::string& csv, std::vector<ScriptPolicy::Step> steps,
+           RuntimeConfig cfg = ideal_shares())
       : cluster(cluster_from_yaml(kOneGpu)), workload(workload_from_csv(cluster, csv)) {
     policy = std::make_unique<ScriptPolicy>(std::move(steps));
     sim =
@@ -136,7 +146,7 @@ TEST_CASE("set_share changes a running job's shares after costs.set_share_s", "[
   // 20-25, b alone keeps its cap 0.3 (6 + 1.5 = 7.5 done at 25). From 25: caps 0.8 and 0.3 sum
   // 1.1 > 1, level 0.7 -> a 0.7, b 0.3. b: 22.5 left / 0.3 = 75 s, ends at 100; a: 10 + 0.7 x 75
   // = 62.5, then alone at its cap 0.8: 37.5 / 0.8 = 46.875 s, ends at 146.875.
-  RuntimeConfig cfg;
+  RuntimeConfig cfg = ideal_shares();
   cfg.costs.set_share_s = 5;
   Scripted s("id,submit_s,workers,duration_s,gpu_util,gpu_share_min,gpu_share_max\n"
              "a,0,1,100,1,0.2,0.5\nb,0,1,30,1,0.2,0.3\n",
@@ -268,12 +278,13 @@ TEST_CASE("gpu-share packs by best fit on the least share left, in FIFO order", 
   // Grants: GPU 0, a alone: its cap 1, ends at 100. GPU 1: floors 0.6 and 0.3, caps 1 and 1:
   // f(0.3) = 0.6 + 0.3 = 0.9, f(0.6) = 1.2, L = 0.3 + 0.1 x 0.3 / 0.3 = 0.4: b 0.6, c 0.4. c ends
   // at 40 / 0.4 = 100; b has 60 done then, alone with cap 1: ends at 140. At 100 GPU 0 is free:
-  // e runs 100-150. (With c on GPU 0, c would get 0.5 and end at 80.)
+  // e runs 100-150. (With c on GPU 0, c would get 0.5 and end at 80.) At no cost (`ideal`) so
+  // that the placement's arithmetic stays round.
   Cluster cluster = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 2}}\n");
   Workload w = workload_from_csv(
       cluster, "id,submit_s,workers,duration_s,gpu_util,gpu_share_min,gpu_share_max\n"
                "a,0,1,100,1,0.5,1\nb,0,1,100,1,0.6,1\nc,0,1,40,1,0.3,1\ne,0,1,50,1,,\n");
-  RunOutput out = run_policy("gpu-share", cluster, w);
+  RunOutput out = run_policy("gpu-share", cluster, w, ideal_shares());
   auto end = [&](const char* name) { return to_seconds(out.state.jobs[job_named(w, name)].end); };
   CHECK(end("a") == Approx(100));
   CHECK(end("c") == Approx(100));

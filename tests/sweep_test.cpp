@@ -124,7 +124,7 @@ TEST_CASE("bad sweep specs are errors that name the file, line and key", "[sweep
   fails_with("set: {runtime.speed: 2}\ngrid: {seed: [1]}\n",
              "bad.yaml:1: set: runtime.speed: unknown key (valid in runtime: checkpoint_gb_s, "
              "default_gpu_util, interference, max_jobs_per_device, max_timeslice_jobs, "
-             "measured_scaling, observe, profile_s, resize, scaling;");
+             "measured_scaling, observe, profile_s, resize, scaling, share;");
 }
 
 TEST_CASE("results.csv fields are quoted and split back", "[sweep]") {

@@ -75,6 +75,7 @@ std::size_t device_grants(const SimState& s, const DeviceSlot& slot, JobId also,
   std::array<double, DeviceSlot::kMaxShare> lo{};
   std::array<double, DeviceSlot::kMaxShare> hi{};
   std::size_t n = 0;
+  const double efficiency = share_token_efficiency(s.config.share);
   for (unsigned k = 0; k < slot.count; ++k) {
     const JobId h = slot.jobs[k];
     const JobState& holder = s.jobs[h];
@@ -85,7 +86,7 @@ std::size_t device_grants(const SimState& s, const DeviceSlot& slot, JobId also,
     jobs[n] = h;
     const double share_min = s.share_min(h);
     lo[n] = share_min;
-    hi[n] = std::max(share_min, std::min(s.share_max(h), u));
+    hi[n] = std::max(share_min, std::min(s.share_max(h), u / efficiency));
     ++n;
   }
   water_fill(std::span<const double>(lo.data(), n), std::span<const double>(hi.data(), n),
@@ -110,8 +111,11 @@ double share_effective(const SimState& s, const DeviceSlot& slot, JobId leaving)
   std::array<double, DeviceSlot::kMaxShare> grant{};
   const std::size_t n = device_grants(s, slot, kNoJob, leaving, jobs, grant);
   double sum = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    sum += std::min(s.solo_util_of(jobs[i]), grant[i]);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double u = s.solo_util_of(jobs[i]);
+    sum += s.config.share.model == "ideal" ? std::min(u, grant[i])
+                                           : u * controller_speed(s.config.share, grant[i], u);
+  }
   return sum;
 }
 
@@ -230,10 +234,12 @@ double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
   // A gang runs at the pace of its slowest device.
   double slowdown = 1.0;
   if (s.under_controller(j)) {
-    // Isolated by its grant on each device (controlled sharing): no interference term.
+    // Isolated by its grant on each device (controlled sharing): its tenants take turns, so no
+    // interference term, but the controller's cost (controller_speed).
     for (DeviceId d : job.devices) {
       slowdown =
-          std::max(slowdown, 1.0 / share_speed(share_grant(s, s.slots[d], j), s.solo_util_of(j)));
+          std::max(slowdown, 1.0 / controller_speed(s.config.share, share_grant(s, s.slots[d], j),
+                                                    s.solo_util_of(j)));
     }
   } else {
     for (DeviceId d : job.devices) {

@@ -70,6 +70,22 @@ inline double share_speed(double share, double solo_util) {
   return solo_util > share ? share / solo_util : 1.0;
 }
 
+// The share controller's cost (runtime.share, docs/runtime.md#fractional-shares). Under `token`
+// a tenant holds the token for quota_s, then the device idles handoff_s while the holder's
+// kernels drain and the next holder launches: of each turn's token time, kernels run
+// quota_s / (quota_s + handoff_s). Tenants never run kernels at once (the hook drains before the
+// token passes), so no co-location interference applies. `ideal`: 1.
+inline double share_token_efficiency(const ShareController& c) {
+  return c.model == "ideal" ? 1.0 : c.quota_s / (c.quota_s + c.handoff_s);
+}
+
+// The speed, relative to running alone, of a job granted `grant` of a device's token time under
+// the controller: (1 - hook_overhead) x min(1, grant x efficiency / u). `ideal`: share_speed.
+inline double controller_speed(const ShareController& c, double grant, double solo_util) {
+  if (c.model == "ideal") return share_speed(grant, solo_util);
+  return (1.0 - c.hook_overhead) * share_speed(grant * share_token_efficiency(c), solo_util);
+}
+
 // Work-conserving grants on one device: max-min fair water-filling with floors. Job i has the
 // floor lo[i] (its guaranteed share) and the cap hi[i] >= lo[i]. With sum lo <= 1 (admission
 // keeps it so), the grants are g[i] = clamp(L, lo[i], hi[i]) for the level L at which they sum
@@ -77,13 +93,14 @@ inline double share_speed(double share, double solo_util) {
 void water_fill(std::span<const double> lo, std::span<const double> hi, std::span<double> out);
 
 // The share job j is granted on device `slot`, among its running holders under the share
-// controller (and j): floor share_min, cap max(share_min, min(share_max, gpu_util)): never more
-// than its max, nor time it would leave idle alone, which goes to the others.
+// controller (and j): floor share_min, cap max(share_min, min(share_max, gpu_util / efficiency)):
+// never more than its max, nor token time it would leave idle alone (its kernel time plus its
+// handoffs'), which goes to the others.
 double share_grant(const SimState& s, const DeviceSlot& slot, JobId j);
 
 // Useful work on a device under the share controller: the sum over its running jobs (but
-// `leaving`, which is stopping) of min(u, grant), each job's utilization at its granted speed
-// u x min(1, grant / u).
+// `leaving`, which is stopping) of each job's utilization at its speed,
+// u x controller_speed(grant, u) (min(u, grant) under `ideal`).
 double share_effective(const SimState& s, const DeviceSlot& slot, JobId leaving = kNoJob);
 
 // The slowdown one device of `type` imposes on each job running on it: 1 alone; time-slicing

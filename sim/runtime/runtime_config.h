@@ -69,6 +69,23 @@ struct NetworkConfig {
   bool contention = false; // flows on the topology's links, max-min fair; communication time
 };
 
+// The share controller's cost (docs/runtime.md#fractional-shares): the NTHU group's token-based
+// time-slicing (Gemini, KubeShare). "token" charges the interception hook and the gap at every
+// token handoff; "ideal" is the cost-free min(1, share / u), kept for sensitivity studies.
+struct ShareController {
+  std::string model = "token";
+  // The hook's own cost on a job's speed: GaiaGPU's measured mean overhead of intercepting the
+  // CUDA driver API, 1.015% (Gu et al., BDCloud'18, abstract); Gemini bounds its whole overhead
+  // by 5% (Chen et al., IEEE TCC 2021, abstract).
+  double hook_overhead = 0.01;
+  // How long a tenant holds the token per turn: the base quota of KubeShare's and Gemini's
+  // launchers (`--base_quota 300` ms in launch-backend.py).
+  double quota_s = 0.3;
+  // The idle gap at each handoff (drain the holder's kernels, pass the token, launch the next
+  // holder's): an estimate, 1 ms (plausible 0.1-10 ms), no published measurement found.
+  double handoff_s = 0.001;
+};
+
 struct RuntimeConfig {
   Costs costs;
   Interference interference;
@@ -83,6 +100,7 @@ struct RuntimeConfig {
   std::string interference_pairs_file;
   InterferencePairs interference_pairs; // the table the CLI builds (sim/cli/prepare.cpp)
   NetworkConfig network;
+  ShareController share; // runtime.share.*: the share controller's cost model
   // How a data-parallel job's speed depends on its workers when network.contention is off:
   // "linear" (exactly proportional, the default, so that replays reproduce trace durations) or
   // "analytic" (compute plus the gradient exchange its placement allows; docs/scaling.md).

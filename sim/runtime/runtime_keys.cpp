@@ -155,6 +155,36 @@ std::vector<ConfigKey> runtime_keys(RuntimeConfig& c) {
               "(`costs.resize_s`), `checkpoint` (restart, growing with the model) or `live` "
               "(`costs.live_resize_s`) ([scaling.md](scaling.md#resize-mechanisms)).",
        .choices = {"flat", "checkpoint", "live"}},
+      {.path = "runtime.share.model",
+       .type = KeyType::kText,
+       .field = &c.share.model,
+       .doc = "Speed of a job under the share controller: `token` (token-based time-slicing, "
+              "charged the hook's overhead and the gap at each token handoff) or `ideal` "
+              "(min(1, share / u) at no cost, for sensitivity studies) "
+              "([runtime.md](runtime.md#fractional-shares)).",
+       .choices = {"token", "ideal"}},
+      {.path = "runtime.share.hook_overhead",
+       .type = KeyType::kNumber,
+       .field = &c.share.hook_overhead,
+       .doc = "With `model: token`: the fraction of speed the controller's CUDA interception "
+              "costs a job (GaiaGPU, BDCloud'18: 1.015% measured; Gemini, TCC'21: under 5%).",
+       .min = 0,
+       .max = 0.5},
+      {.path = "runtime.share.quota_s",
+       .type = KeyType::kNumber,
+       .field = &c.share.quota_s,
+       .doc = "With `model: token`: how long a tenant holds the token per turn (KubeShare's and "
+              "Gemini's base quota, 300 ms).",
+       .min = 0,
+       .max = 3600,
+       .min_open = true},
+      {.path = "runtime.share.handoff_s",
+       .type = KeyType::kNumber,
+       .field = &c.share.handoff_s,
+       .doc = "With `model: token`: the device's idle gap at each token handoff; an estimate, "
+              "1 ms (plausible 0.1–10 ms).",
+       .min = 0,
+       .max = 3600},
       {.path = "runtime.checkpoint_gb_s",
        .type = KeyType::kNumber,
        .field = &c.checkpoint_gb_s,

@@ -86,7 +86,7 @@ void InvariantChecker::on_decided(const View& view) {
       }
     }
     // Useful work on the device (docs/outputs.md): sum of util / slowdown, at most 1; under the
-    // share controller each running job's utilization at its granted speed, u x min(1, grant/u).
+    // share controller each running job's utilization at its speed, u x controller_speed(grant, u).
     double useful = 0;
     double kernel_busy_here = -1; // below 0: the same as the useful work
     if (controlled > 0) {
@@ -94,7 +94,7 @@ void InvariantChecker::on_decided(const View& view) {
         const JobState& job = s.jobs[slot.jobs[k]];
         if (job.status != JobStatus::kRunning) continue;
         double u = s.solo_util_of(slot.jobs[k]);
-        useful += u * share_speed(share_grant(s, slot, slot.jobs[k]), u);
+        useful += u * controller_speed(s.config.share, share_grant(s, slot, slot.jobs[k]), u);
       }
     } else if (slot.sliced == 0 && s.config.interference_pairs.complete) {
       // The complete pair table (the fitted model): job j slowed by 1 + sum over its running
