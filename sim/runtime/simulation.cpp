@@ -280,6 +280,14 @@ void Simulation::apply(const Event& e) {
   switch (e.kind) {
   case EventKind::kJobFinish:
     ++s_.events;
+    if (!s_.workload->phase_plan.empty() && s_.workload->phase_plan[e.subject] != 0 &&
+        done_at(job, s_.now) < s_.workload->jobs[e.subject].iterations -
+                                   1e-9 * std::max(1.0, s_.workload->jobs[e.subject].iterations) -
+                                   job.rate * 1e-8) {
+      // Not the end: the start of the job's next phase, where its speed changes.
+      next_phase(e.subject);
+      return;
+    }
     finish_job(e.subject);
     policy_.on_finish(e.subject, view);
     for (auto* o : observers_)
@@ -306,6 +314,14 @@ void Simulation::apply(const Event& e) {
   case EventKind::kCheckpoint:
     return; // applied above
   }
+}
+
+void Simulation::next_phase(JobId j) {
+  JobState& job = s_.jobs[j];
+  settle(j);
+  job.rate = job_rate(s_, j, contention_ && net_->has_job(j) ? net_.get() : nullptr);
+  s_.changes.jobs.mark(j);
+  reschedule(j);
 }
 
 void Simulation::finish_job(JobId j) {
@@ -629,7 +645,10 @@ void Simulation::reschedule(JobId j) {
   JobState& job = s_.jobs[j];
   ++job.generation;
   if (job.status != JobStatus::kRunning || job.rate <= 0) return;
-  double remaining = s_.workload->jobs[j].iterations - job.done;
+  // A job with phases changes speed where its next phase starts: its event is then there.
+  double remaining = (s_.workload->phase_plan.empty() ? s_.workload->jobs[j].iterations
+                                                      : s_.workload->next_phase_from(j, job.done)) -
+                     job.done;
   // Round up to the microsecond, less 1 ns of floating-point slack: a job given as 782 s of
   // work must finish at 782 s, not 782.000001 s because iterations x seconds/iteration came to
   // 782.0000000001.
