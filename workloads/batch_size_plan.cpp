@@ -236,7 +236,11 @@ void plan_batch_sizes(Trace& trace, TraceJob& job, const std::string& type_model
   // The job's iterations are Gavel's steps over k; an epoch is steps_per_epoch steps.
   const double steps = job.iterations * k;
   const double base_epoch = steps_per_epoch(type->batch);
-  const auto epochs = static_cast<std::uint32_t>(std::min(std::ceil(steps / base_epoch), 1e6));
+  // Shockwave's rules change nothing past epoch 260 but ResNet-50's accordion regimes (every 30
+  // epochs); epochs past kMostEpochs, which no trace has, keep the batch size of the last one.
+  constexpr double kMostEpochs = 10000;
+  const auto epochs =
+      static_cast<std::uint32_t>(std::min(std::ceil(steps / base_epoch), kMostEpochs));
   const std::vector<std::uint32_t> sizes = shockwave_batch_sizes(
       *type, k, job.batch_mode, epochs, [&](std::uint32_t bs) { return model_at(bs).has_value(); });
   std::vector<Trace::Phase> plan;
