@@ -87,34 +87,31 @@ TEST_CASE("phases: a Shockwave gns job runs each batch size at its measured thro
           "[phases]") {
   ScratchDir dir;
   // LM at batch 10 and 20 on 1 GPU: 100 and 80 steps/s on a V100.
-  dir.write("t.json", R"({"v100": {"('LM (batch size 10)', 1)": {"null": 100.0},
-                                   "('LM (batch size 20)', 1)": {
-    "null" : 80.0}
-}
-})");
+  dir.write("t.json", "{\"v100\": {\"('LM (batch size 10)', 1)\": {\"null\": 100.0}, "
+                      "\"('LM (batch size 20)', 1)\": {\"null\": 80.0}}}");
   // 71,616 steps = 12 epochs of ceil(59,675 / 10) = 5,968 steps (Shockwave's LM data set).
   dir.write("t.trace", "LM (batch size 10)\tpython3 main.py\tlm\t--steps\t1\t71616\t1\tgns\t1\t"
                        "-1.000000\t716\t0\n");
-dir.write("cluster.yaml", "nodes:\n  - {count: 1, devices: {V100: 1}}\n");
-const std::string common = "run -q --cluster " + dir.file("cluster.yaml") + " --trace " +
-                           dir.file("t.trace") + " --format gavel --throughputs " +
-                           dir.file("t.json") + " --policy fifo -o ";
-// Epochs 0-8 at batch 10: 9 x 5,968 = 53,712 steps at 100 steps/s = 537.12 s. Epochs 9-11 at
-// batch 20 (the pattern doubles it at epoch 11, seen from epoch 9): the other 17,904 steps'
-// worth, 3 epochs of ceil(59,675 / 20) = 2,984 steps = 8,952 steps at 80 steps/s = 111.9 s.
-// In all 649.02 s.
-Outcome shock = run_dlsim(common + dir.file("shock") + " --set trace.batch_sizes=shockwave", dir);
-REQUIRE(shock.code == 0);
-CHECK_THAT(read_file(dir.file("shock/summary.json")), Catch::Contains("\"makespan_s\": 649.02"));
-// Static: 71,616 steps at 100 steps/s = 716.16 s.
-Outcome flat = run_dlsim(common + dir.file("static"), dir);
-REQUIRE(flat.code == 0);
-CHECK_THAT(read_file(dir.file("static/summary.json")), Catch::Contains("\"makespan_s\": 716.16"));
-// shockwave without a throughputs file is an error naming the key.
-Outcome bad =
-    run_dlsim("run -q --trace " + dir.file("t.trace") +
-                  " --format gavel --set trace.batch_sizes=shockwave -o " + dir.file("bad"),
-              dir);
-CHECK(bad.code == 1);
-CHECK_THAT(bad.err, Catch::Contains("trace.batch_sizes: shockwave needs trace.throughputs"));
+  dir.write("cluster.yaml", "nodes:\n  - {count: 1, devices: {V100: 1}}\n");
+  const std::string common = "run -q --cluster " + dir.file("cluster.yaml") + " --trace " +
+                             dir.file("t.trace") + " --format gavel --throughputs " +
+                             dir.file("t.json") + " --policy fifo -o ";
+  // Epochs 0-8 at batch 10: 9 x 5,968 = 53,712 steps at 100 steps/s = 537.12 s. Epochs 9-11 at
+  // batch 20 (the pattern doubles it at epoch 11, seen from epoch 9): the other 17,904 steps'
+  // worth, 3 epochs of ceil(59,675 / 20) = 2,984 steps = 8,952 steps at 80 steps/s = 111.9 s.
+  // In all 649.02 s.
+  Outcome shock = run_dlsim(common + dir.file("shock") + " --set trace.batch_sizes=shockwave", dir);
+  REQUIRE(shock.code == 0);
+  CHECK_THAT(read_file(dir.file("shock/summary.json")), Catch::Contains("\"makespan_s\": 649.02"));
+  // Static: 71,616 steps at 100 steps/s = 716.16 s.
+  Outcome flat = run_dlsim(common + dir.file("static"), dir);
+  REQUIRE(flat.code == 0);
+  CHECK_THAT(read_file(dir.file("static/summary.json")), Catch::Contains("\"makespan_s\": 716.16"));
+  // shockwave without a throughputs file is an error naming the key.
+  Outcome bad =
+      run_dlsim("run -q --trace " + dir.file("t.trace") +
+                    " --format gavel --set trace.batch_sizes=shockwave -o " + dir.file("bad"),
+                dir);
+  CHECK(bad.code == 1);
+  CHECK_THAT(bad.err, Catch::Contains("trace.batch_sizes: shockwave needs trace.throughputs"));
 }

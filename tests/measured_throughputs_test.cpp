@@ -20,20 +20,12 @@ namespace {
 // ResNet-18 at batch 16: 10 steps/s alone on a V100 with 1 GPU, 16 with 2 (the steps of both
 // workers), 2 on a K80 with 1 GPU and none measured with 2; one co-located pair; an
 // unconsolidated type that must not be used.
-const char* kFile = R"({
-  "v100": {
-    "('ResNet-18 (batch size 16)', 1)"
-    : {"null" : 10.0, "('ResNet-18 (batch size 16)', 1)" : [ 6.0, 6.0 ]},
-            "('ResNet-18 (batch size 16)', 2)" : {
-  "null" : 16.0
-}
-}
-, "k80" : {"('ResNet-18 (batch size 16)', 1)" : {"null" : 2.0}}, "v100_unconsolidated" : {
-  "('ResNet-18 (batch size 16)', 1)" : {
-    "null" : 99.0
-  }
-}
-})";
+const char* kFile =
+    "{\"v100\": {\"('ResNet-18 (batch size 16)', 1)\": {\"null\": 10.0, "
+    "\"('ResNet-18 (batch size 16)', 1)\": [6.0, 6.0]}, "
+    "\"('ResNet-18 (batch size 16)', 2)\": {\"null\": 16.0}}, "
+    "\"k80\": {\"('ResNet-18 (batch size 16)', 1)\": {\"null\": 2.0}}, "
+    "\"v100_unconsolidated\": {\"('ResNet-18 (batch size 16)', 1)\": {\"null\": 99.0}}}";
 
 // Shockwave's 12-field lines: 1,000 steps on 1 GPU, and 800 steps on 2 GPUs, both submitted at
 // 0, with recorded durations (77 s and 9 s) that are not what the file measures: the steps must
@@ -129,32 +121,21 @@ TEST_CASE("throughputs file: bad files and missing job types are named", "[throu
   };
   const std::string f = dir.file("bad.json");
   CHECK_THAT(read("{\"v100\": {"), Catch::StartsWith(f + ": malformed JSON: "));
-  CHECK(read(R"({"v100": {"('LM (batch size 5)', 1)": {
-    "null" : -1.5}
-}
-})") ==
+  // One LM entry whose "null" (or a pair) is the given JSON text.
+  auto lm = [](const std::string& key, const std::string& value) {
+    return "{\"v100\": {\"(" + key + ")\": " + value + "}}";
+  };
+  CHECK(read(lm("'LM (batch size 5)', 1", "{\"null\": -1.5}")) ==
         f + ": [\"v100\"][\"('LM (batch size 5)', 1)\"][\"null\"]: a throughput must be "
             "finite and >= 0, got -1.5");
-  CHECK_THAT(read(R"({"v100": {"('LM (batch size 5)', 0)": {
-  "null" : 1}
-  }
-  })"),
+  CHECK_THAT(read(lm("'LM (batch size 5)', 0", "{\"null\": 1}")),
              Catch::Contains("expected a key ('Job type', scale factor)"));
-  CHECK_THAT(read(R"({"v100": {"('LM (batch size 5)', 1)": {
-  "x" : 1}
-  }
-  })"),
-             Catch::Contains("missing \"null\""));
-  CHECK_THAT(read(R"({"v100": {"('LM (batch size 5)', 1)": {
-  "null" : "fast"}
-  }
-  })"),
+  CHECK_THAT(read(lm("'LM (batch size 5)', 1", "{\"x\": 1}")), Catch::Contains("missing \"null\""));
+  CHECK_THAT(read(lm("'LM (batch size 5)', 1", "{\"null\": \"fast\"}")),
              Catch::Contains("expected a throughput (a number), got '\"fast\"'"));
-  CHECK_THAT(read(R"({"v100": {"('LM (batch size 5)', 1)": {
-  "null" : 1, "('LM (batch size 5)', 1)" : [ 1, -2 ]}
-  }
-  })"),
-             Catch::Contains("[1]: a throughput must be finite and >= 0, got -2"));
+  CHECK_THAT(
+      read(lm("'LM (batch size 5)', 1", "{\"null\": 1, \"('LM (batch size 5)', 1)\": [1, -2]}")),
+      Catch::Contains("[1]: a throughput must be finite and >= 0, got -2"));
   CHECK(read("[]") == f + ": expected a JSON object of device types (\"v100\": {...})");
 
   // A trace job at a scale factor the file does not measure.
@@ -176,28 +157,28 @@ TEST_CASE("throughputs file: bad files and missing job types are named", "[throu
   CHECK_THAT(message_of([&] { apply_measured_throughputs(lm, zoo, m, v100_k80().types); }),
              Catch::Contains("no throughput for model 'gavel_lm_bs5' at scale factor 1 (no job "
                              "type of the file is that model)"));
-  }
+}
 
-  TEST_CASE("throughputs file: Shockwave's tacc_throughputs.json covers its 120-job trace",
-            "[throughputs]") {
-    const std::string shared = DLSIM_SOURCE_DIR_FOR_TESTS "/../shared/traces/shockwave/";
-    const std::string trace_file =
-        shared + "120_0.2_5_100_40_25_0,0.5,0.5_0.6,0.3,0.09,0.01_multigpu_dynamic.trace";
-    if (!std::ifstream(trace_file)) {
-      WARN("skipped: " + trace_file + " is absent");
-      return;
-    }
-    MeasuredThroughputs m = read_measured_throughputs(shared + "tacc_throughputs.json");
-    // 83 job types x scale factors on each of v100, p100 and k80 (the file's own count).
-    CHECK(m.entries.size() == 83);
-    Trace trace = read_gavel_trace(trace_file, ReadOptions{});
-    ModelZoo zoo;
-    const Cluster c = cluster_from_yaml("nodes:\n  - {count: 8, devices: {V100: 4}}\n");
-    apply_measured_throughputs(trace, zoo, m, c.types);
-    Workload w = build_workload(std::move(trace), zoo, c, WorkloadOptions{});
-    // Line 1: LM (batch size 10), 134,583 steps on 1 GPU at the file's 94.91094148 steps/s on a
-    // V100 = 1,417.992 s (Shockwave's trace records 1,418: the same, rounded).
-    const JobSpec& j = w.jobs[job_named(w, "0")];
-    const auto v100 = *find_device_type(c.types, "V100");
-    CHECK(j.iterations * w.perf.iter_time(j.request.model, v100) == Approx(1417.992));
+TEST_CASE("throughputs file: Shockwave's tacc_throughputs.json covers its 120-job trace",
+          "[throughputs]") {
+  const std::string shared = DLSIM_SOURCE_DIR_FOR_TESTS "/../shared/traces/shockwave/";
+  const std::string trace_file =
+      shared + "120_0.2_5_100_40_25_0,0.5,0.5_0.6,0.3,0.09,0.01_multigpu_dynamic.trace";
+  if (!std::ifstream(trace_file)) {
+    WARN("skipped: " + trace_file + " is absent");
+    return;
   }
+  MeasuredThroughputs m = read_measured_throughputs(shared + "tacc_throughputs.json");
+  // 83 job types x scale factors on each of v100, p100 and k80 (the file's own count).
+  CHECK(m.entries.size() == 83);
+  Trace trace = read_gavel_trace(trace_file, ReadOptions{});
+  ModelZoo zoo;
+  const Cluster c = cluster_from_yaml("nodes:\n  - {count: 8, devices: {V100: 4}}\n");
+  apply_measured_throughputs(trace, zoo, m, c.types);
+  Workload w = build_workload(std::move(trace), zoo, c, WorkloadOptions{});
+  // Line 1: LM (batch size 10), 134,583 steps on 1 GPU at the file's 94.91094148 steps/s on a
+  // V100 = 1,417.992 s (Shockwave's trace records 1,418: the same, rounded).
+  const JobSpec& j = w.jobs[job_named(w, "0")];
+  const auto v100 = *find_device_type(c.types, "V100");
+  CHECK(j.iterations * w.perf.iter_time(j.request.model, v100) == Approx(1417.992));
+}

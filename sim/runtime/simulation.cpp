@@ -319,6 +319,12 @@ void Simulation::apply(const Event& e) {
 void Simulation::next_phase(JobId j) {
   JobState& job = s_.jobs[j];
   settle(j);
+  // The event was projected to the microsecond (rounded up, less 1 ns of slack): a job short of
+  // its next phase's start by less than a microsecond of progress is put there, so that the new
+  // phase is the one its rate is taken from and the next event is not projected to now again.
+  const double start = s_.workload->next_phase_from(j, job.done);
+  if (start < s_.workload->jobs[j].iterations && start - job.done <= job.rate * 1e-6)
+    job.done = start;
   job.rate = job_rate(s_, j, contention_ && net_->has_job(j) ? net_.get() : nullptr);
   s_.changes.jobs.mark(j);
   reschedule(j);
