@@ -122,20 +122,24 @@ TEST_CASE("throughputs file: bad files and missing job types are named", "[throu
   const std::string f = dir.file("bad.json");
   CHECK_THAT(read("{\"v100\": {"), Catch::StartsWith(f + ": malformed JSON: "));
   // One LM entry whose "null" (or a pair) is the given JSON text.
-  auto lm = [](const std::string& key, const std::string& value) {
+  auto entry = [](const std::string& key, const std::string& value) {
     return "{\"v100\": {\"(" + key + ")\": " + value + "}}";
   };
-  CHECK(read(lm("'LM (batch size 5)', 1", "{\"null\": -1.5}")) ==
+  CHECK(read(entry("'LM (batch size 5)', 1", "{\"null\": -1.5}")) ==
         f + ": [\"v100\"][\"('LM (batch size 5)', 1)\"][\"null\"]: a throughput must be "
             "finite and >= 0, got -1.5");
-  CHECK_THAT(read(lm("'LM (batch size 5)', 0", "{\"null\": 1}")),
+  CHECK_THAT(read(entry("'LM (batch size 5)', 0", "{\"null\": 1}")),
              Catch::Contains("expected a key ('Job type', scale factor)"));
-  CHECK_THAT(read(lm("'LM (batch size 5)', 1", "{\"x\": 1}")), Catch::Contains("missing \"null\""));
-  CHECK_THAT(read(lm("'LM (batch size 5)', 1", "{\"null\": \"fast\"}")),
+  CHECK_THAT(read(entry("'LM (batch size 5)', 1", "{\"x\": 1}")),
+             Catch::Contains("missing \"null\""));
+  CHECK_THAT(read(entry("'LM (batch size 5)', 1", "{\"null\": \"fast\"}")),
              Catch::Contains("expected a throughput (a number), got '\"fast\"'"));
   CHECK_THAT(
-      read(lm("'LM (batch size 5)', 1", "{\"null\": 1, \"('LM (batch size 5)', 1)\": [1, -2]}")),
+      read(entry("'LM (batch size 5)', 1", "{\"null\": 1, \"('LM (batch size 5)', 1)\": [1, -2]}")),
       Catch::Contains("[1]: a throughput must be finite and >= 0, got -2"));
+  CHECK_THAT(read(entry("'LM (batch size 5)', 1", "{\"null\": 1e-12}")),
+             Catch::Contains("a throughput must be 0 (cannot run) or at least 1e-09 steps/s, "
+                             "got 1e-12"));
   CHECK(read("[]") == f + ": expected a JSON object of device types (\"v100\": {...})");
 
   // A trace job at a scale factor the file does not measure.

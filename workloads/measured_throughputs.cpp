@@ -23,6 +23,7 @@ namespace {
 using nlohmann::json;
 
 constexpr std::string_view kUnconsolidated = "_unconsolidated";
+constexpr double kLeastThroughput = 1e-9; // steps per second
 
 // nlohmann's messages start with "[json.exception.parse_error.101] ": keep what follows.
 std::string plain(const char* what) {
@@ -73,6 +74,12 @@ double throughput_at(const json& v, const std::string& where) {
   const double x = v.get<double>();
   if (!std::isfinite(x) || x < 0)
     throw InputError(fmt::format("{}: a throughput must be finite and >= 0, got {}", where, x));
+  // A step every 30 years is no measurement, and its time per step would not be finite.
+  if (x > 0 && x < kLeastThroughput) {
+    throw InputError(fmt::format("{}: a throughput must be 0 (cannot run) or at least {:g} "
+                                 "steps/s, got {:g}",
+                                 where, kLeastThroughput, x));
+  }
   return x;
 }
 
