@@ -148,7 +148,7 @@ std::uint32_t gns_multiplier(const BatchJobType& type, std::uint32_t k, std::uin
 }
 
 // _simulate_accordion's critical regimes, by the epoch count c it computes (the epoch in
-// progress, counted from 1). False for the families it never changes.
+// progress, counted from 1); `changes` false for the job types it never changes.
 bool accordion_critical(const BatchJobType& type, std::uint32_t c, bool& changes) {
   changes = true;
   if (type.family == "LM") return c < 10;
