@@ -106,3 +106,20 @@ TEST_CASE("gavel policies refuse a round that is not a positive time", "[gavel][
                           resolve_params(entry, YAML::Load("{round_s: 10.5}"))};
   CHECK_NOTHROW(entry.make(long_enough)->check_config(RuntimeConfig{}));
 }
+
+TEST_CASE("gavel: a job that came after the last solve waits for the next one",
+          "[gavel][policies]") {
+  // Two V100s; a (3000 s) at 0, b (50 s) at 10; rounds of 100 s. With reset_s 1000 the allocation
+  // solved at 0 (a alone) stands until the round at 1000: b has no X before then, so, as in
+  // Gavel's code, the V100 it would take stays idle, and b runs from 1000 to 1050 (a first start
+  // costs nothing). With reset_s 0 the round at 100 solves again: b runs from 100 to 150.
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 2}}\n");
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s,model\n"
+                                    "a,0,1,3000,resnet50\nb,10,1,50,resnet50\n");
+  SimState late = run_gavel("gavel-max-min", "{round_s: 100, reset_s: 1000}", c, w);
+  CHECK(to_seconds(late.jobs[job_named(w, "b")].first_start) == Approx(1000));
+  CHECK(end_s(late, w, "b") == Approx(1050));
+  SimState every = run_gavel("gavel-max-min", "{round_s: 100, reset_s: 0}", c, w);
+  CHECK(to_seconds(every.jobs[job_named(w, "b")].first_start) == Approx(100));
+  CHECK(end_s(every, w, "b") == Approx(150));
+}

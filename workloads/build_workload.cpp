@@ -413,6 +413,24 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
   constexpr std::size_t kReleaseEvery = (std::size_t{16} << 20) / sizeof(TraceJob);
   std::size_t released = 0;
   std::map<std::uint32_t, std::size_t> unknown_model_jobs; // trace model id -> jobs
+  // The phases of a job whose speed changes (Trace::phase_plans), for the job just added.
+  auto add_phases = [&](const TraceJob& tj) {
+    const std::uint32_t p = tj.name < trace.phase_plan_of.size() ? trace.phase_plan_of[tj.name] : 0;
+    if (p == 0) return;
+    std::vector<Phase> plan;
+    for (const Trace::Phase& tp : trace.phase_plans[p - 1]) {
+      const std::int64_t m = tp.model < model_of.size() ? model_of[tp.model] : -1;
+      if (m < 0) {
+        throw InputError(fmt::format("{}:{}: job '{}': a phase's model '{}' is not in the zoo",
+                                     trace.file, tj.line, trace.name(tj),
+                                     trace.models.at(tp.model)));
+      }
+      plan.push_back(Phase{tp.from, static_cast<ModelId>(m), tp.work});
+    }
+    w.phase_plan.resize(w.jobs.size(), 0);
+    w.phases.push_back(std::move(plan));
+    w.phase_plan.back() = static_cast<std::uint32_t>(w.phases.size());
+  };
   auto add_curve = [&](const TraceJob& tj, JobSpec& spec) {
     if (tj.curve == 0) return;
     // The curve's noise is the job's own: keyed by its name, whatever the run's seed.
@@ -536,18 +554,20 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       }
       observed_on = *type;
     }
-    if (tj.iterations <= 0 && !w.perf.supports(r.model, observed_on)) {
+    // Iterations given, and the work (not only kept beside a recorded run time).
+    const bool by_iterations = tj.iterations > 0 && !tj.duration_is_work;
+    if (!by_iterations && !w.perf.supports(r.model, observed_on)) {
       reject_row(trace, read_options,
                  where("model") + fmt::format("model '{}' cannot train on {}, the device its "
                                               "duration_s is measured on",
                                               w.models[r.model], cluster.types[observed_on].name));
       continue;
     }
-    if (tj.iterations <= 0 && !(std::fabs(tj.duration_s) <= kMaxSeconds))
+    if (!by_iterations && !(std::fabs(tj.duration_s) <= kMaxSeconds))
       check_seconds(tj.duration_s,
                     fmt::format("{}:{}: duration: job '{}'", trace.file, tj.line, trace.name(tj)));
     spec.iterations =
-        tj.iterations > 0 ? tj.iterations : tj.duration_s / w.perf.iter_time(r.model, observed_on);
+        by_iterations ? tj.iterations : tj.duration_s / w.perf.iter_time(r.model, observed_on);
 
     if (is_host_task(r)) {
       // No device: some nodes must hold all its workers' cores and memory at once.
@@ -667,9 +687,11 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     r.details = details.intern(rd, solo_util);
     keep_name(tj);
     w.jobs.push_back(spec);
+    if (!trace.phase_plan_of.empty()) add_phases(tj);
     if (util_assumed && options.assumed_util_jobs) ++*options.assumed_util_jobs;
     if (type_use) type_use->note(w, spec.request);
   }
+  if (!w.phase_plan.empty()) w.phase_plan.resize(w.jobs.size(), 0);
   if (names_whole && w.jobs.size() == trace.names.size()) {
     w.job_names = std::move(trace.names);
   } else if (names_whole) { // the last jobs were skipped, or the trace has ids of no job

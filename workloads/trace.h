@@ -42,7 +42,7 @@ private:
 
 constexpr std::uint32_t kNoString = 0xffffffffU;
 
-// Laid out widest first (152 bytes, 3 of them padding; every job of a trace has one while the
+// Laid out widest first (152 bytes, 2 of them padding; every job of a trace has one while the
 // trace is read: docs/performance.md#the-input-path-at-34-million-jobs-session-10). Its id is in
 // Trace::names, so that the record owns no memory: build_workload gives each one's pages back
 // as it goes.
@@ -81,9 +81,13 @@ struct TraceJob {
   // reference device: other types' times are derived from it (docs/traces.md).
   bool observed_on_device_type = false;
   std::uint8_t trace_status = 0; // 0 completed, 1 failed, 2 killed/cancelled (as the trace says)
-  // How the job's batch size changes during training, as Shockwave's traces mark it: the runtime
-  // does not model the changes yet, so a job runs at its trace batch size throughout.
+  // How the job's batch size changes during training, as Shockwave's traces mark it: changed as
+  // Shockwave's simulator does with trace.batch_sizes: shockwave (batch_size_plan.h), else kept.
   std::uint8_t batch_mode = 0; // 0 static, 1 gns, 2 accordion
+  // The trace gives the work both ways (Shockwave: total steps and the run time they took on a
+  // V100): the work is duration_s, and `iterations` is kept for a throughputs file, with which
+  // the steps run instead (measured_throughputs.h).
+  bool duration_is_work = false;
 };
 static_assert(sizeof(TraceJob) == 152, "TraceJob grew: see its layout note");
 
@@ -114,6 +118,18 @@ struct Trace {
   // it, so that build_workload need not read them all again to know. Whatever reorders the
   // jobs or changes a submit time afterwards must clear it.
   bool in_submit_order = false;
+  // Jobs whose speed changes with their progress (Workload::phases; batch_size_plan.h): by
+  // TraceJob::name, 1 + the index into phase_plans, 0 for none; empty when no job has phases.
+  struct Phase {
+    double from = 0;         // of the job's iterations
+    std::uint32_t model = 0; // into models
+    double work = 1;         // of the job's iterations per iteration of the model
+  };
+  std::vector<std::uint32_t> phase_plan_of;
+  std::vector<std::vector<Phase>> phase_plans;
+  // The index in warnings of the gavel reader's note that jobs changing their batch size keep
+  // it (dropped when trace.batch_sizes changes them); -1 for none.
+  std::int64_t batch_size_note = -1;
 
   Trace() {
     users.intern("");

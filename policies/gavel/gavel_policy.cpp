@@ -79,6 +79,8 @@ private:
     const std::size_t n = static_cast<std::size_t>(j) + 1;
     if (planned_.size() >= n) return;
     planned_.resize(n, kNoType);
+    model_.resize(n, 0);
+    in_x_.resize(n, 0);
     x_.resize(n * types_, 0.0);
     rate_.resize(n * types_, 0.0);
     job_time_.resize(n * types_, 0.0);
@@ -97,8 +99,12 @@ private:
     const JobRequest& req = view.request(j);
     const RequestDetails& rd = view.details(j);
     const Cluster& cluster = view.cluster();
+    // A job whose batch size changes runs as another model from then on (View::current_model):
+    // its throughputs are relearnt when it does, as Shockwave's scheduler rereads them.
+    model_[j] = view.current_model(j);
+    std::fill_n(rate_.begin() + static_cast<std::ptrdiff_t>(j * types_), types_, 0.0);
     for (DeviceTypeId t : view.compatible_types(j)) {
-      const double it = view.perf().iter_time(req.model, t);
+      const double it = view.perf().iter_time(model_[j], t);
       if (!(it > 0)) continue;
       if (cluster.workers_when_empty(t, req.devices_per_worker, rd.cpus_per_worker,
                                      rd.mem_gb_per_worker) < req.workers)
@@ -123,6 +129,14 @@ private:
       }
     }
     round_start_ = now;
+    // A job that changed its batch size since the last round (Shockwave's simulator sets
+    // _need_to_update_allocation when one does).
+    for (JobId j : active_) {
+      if (control.current_model(j) != model_[j]) {
+        learn_throughputs(control, j);
+        need_update_ = true;
+      }
+    }
     if (need_update_ && (last_reset_ < 0 || to_seconds(now - last_reset_) >= reset_s_)) {
       reset_time_received(now);
       solve(control);
@@ -163,6 +177,8 @@ private:
         objective_ == AllocationObjective::kMinTotalDuration)
       add_progress(view, p);
     const std::vector<double> x = solve_allocation(p, objective_);
+    for (JobId j : active_)
+      in_x_[j] = 1;
     for (std::size_t i = 0; i < active_.size(); ++i)
       std::copy_n(x.begin() + static_cast<std::ptrdiff_t>(i * types_), types_,
                   x_.begin() + static_cast<std::ptrdiff_t>(active_[i] * types_));
@@ -175,7 +191,7 @@ private:
   void add_progress(const View& view, AllocationProblem& p) {
     const DeviceTypeId ref = view.reference_device();
     for (JobId j : active_) {
-      const double it_ref = view.perf().iter_time(view.request(j).model, ref);
+      const double it_ref = view.perf().iter_time(model_[j], ref);
       p.remaining.push_back(it_ref > 0 ? view.oracle_remaining_s(j) / it_ref : 0.0);
       p.since_start_s.push_back(to_seconds(view.now() - view.request(j).submit));
     }
@@ -237,6 +253,11 @@ private:
         const std::uint32_t need = view.request(e.job).devices();
         if (need > left[t]) continue;
         left[t] -= need;
+        // A job that came after the last solve has no X yet: Gavel's
+        // _schedule_jobs_on_workers_helper counts its devices taken, and
+        // _schedule_jobs_on_workers then gives it none (`job_id not in self._allocation`), so
+        // they stay idle this round. (Only with reset_s > 0: otherwise every job was solved.)
+        if (in_x_[e.job] == 0) continue;
         planned_[e.job] = static_cast<std::int32_t>(t);
         plan_order_.push_back(e.job);
       }
@@ -306,6 +327,10 @@ private:
   // [job]: finish-time fairness' isolated time so far, and the last solve's isolated
   // throughput and remaining iterations (-1: none yet).
   std::vector<double> cum_iso_, prev_iso_, prev_remaining_;
+  // The model each job's throughputs were learnt for (View::current_model), by JobId.
+  std::vector<ModelId> model_;
+  // 1 for a job the last solve allocated (had it arrived by then), by JobId.
+  std::vector<std::uint8_t> in_x_;
 };
 
 std::vector<ParamSpec> round_params() {

@@ -40,6 +40,8 @@ void add_input_options(po::options_description& o) {
       "times (trace.unknown_models)")(
       "inflate", po::value<std::string>(),
       "inflate the workload to TUNE x the cluster's GPUs, FGD's experiment (trace.inflate)")(
+      "throughputs", po::value<std::string>(),
+      "Gavel's or Shockwave's measured throughputs JSON: jobs run at them (trace.throughputs)")(
       "drop-failed", po::bool_switch(),
       "drop jobs the trace marks failed or killed (trace.drop_failed)");
 }
@@ -82,6 +84,7 @@ ExperimentInputs inputs_from(const po::variables_map& vm) {
     from_flag("sample", "trace.sample", std::to_string(vm["sample"].as<Count>().value));
   if (vm.count("inflate")) from_flag("inflate", "trace.inflate", text("inflate"));
   if (vm["drop-failed"].as<bool>()) from_flag("drop-failed", "trace.drop_failed", "true");
+  if (vm.count("throughputs")) from_flag("throughputs", "trace.throughputs", text("throughputs"));
   if (vm.count("unknown-models"))
     from_flag("unknown-models", "trace.unknown_models", text("unknown-models"));
   if (vm.count("set")) {

@@ -369,6 +369,11 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
                           e.measure_from_s, e.measure_to_s));
   }
   e.models_file = find_data_file(e.models_file, file);
+  if (!e.throughputs_file.empty()) e.throughputs_file = find_data_file(e.throughputs_file, file);
+  if (e.batch_sizes == "shockwave" && e.throughputs_file.empty()) {
+    yaml_fail(YamlWhere{file, "trace.batch_sizes"}, node_at(root, "trace.batch_sizes"),
+              "shockwave needs trace.throughputs (the throughputs of each batch size)");
+  }
   read_interference_by_type(root, file, e);
   read_failures_by_type(root, by_type_in_cluster && !e.cluster_file.empty() ? e.cluster_file : file,
                         e);

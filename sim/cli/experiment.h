@@ -46,6 +46,8 @@ struct Experiment {
   double openb_duration_s = 0;          // trace.openb_duration_s (0 = reader's default)
   bool openb_replay_pending = false;    // trace.openb_replay_pending
   std::string unknown_models = "error"; // trace.unknown_models: error or duration
+  std::string throughputs_file;         // trace.throughputs: measured throughputs; "" = none
+  std::string batch_sizes = "static";   // trace.batch_sizes: static or shockwave
   std::string reshape = "none";         // trace.reshape: none or fit-nodes
   double inflate = -1;                  // trace.inflate: tune x the cluster's GPUs; -1 = off
   TraceSelection selection;             // trace.time_origin, .drop_failed, .vc, .window, .sample

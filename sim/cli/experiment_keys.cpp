@@ -96,6 +96,20 @@ std::vector<ConfigKey> trace_keys(Experiment& e) {
        .field = &e.unknown_models,
        .doc = "A job whose model is not in the zoo: an error, or run for its trace duration.",
        .choices = {"error", "duration"}},
+      {.path = "trace.throughputs",
+       .type = KeyType::kText,
+       .field = &e.throughputs_file,
+       .doc = "Gavel's or Shockwave's measured throughputs (simulation_throughputs.json, "
+              "tacc_throughputs.json): jobs run at their job type's throughput at their scale "
+              "factor on each device type ([gavel.md](gavel.md#measured-throughputs)).",
+       .default_text = "none"},
+      {.path = "trace.batch_sizes",
+       .type = KeyType::kText,
+       .field = &e.batch_sizes,
+       .doc = "Shockwave's gns and accordion jobs: `static` keeps their trace batch size, "
+              "`shockwave` changes it as Shockwave's simulator does (needs trace.throughputs; "
+              "[gavel.md](gavel.md#batch-sizes-that-change)).",
+       .choices = {"static", "shockwave"}},
       {.path = "trace.reshape",
        .type = KeyType::kText,
        .field = &e.reshape,

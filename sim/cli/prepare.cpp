@@ -2,9 +2,11 @@
 
 #include "sim/cli/scaling_check.h"
 #include "sim/runtime/measured_scaling.h"
+#include "workloads/batch_size_plan.h"
 #include "workloads/failure_log.h"
 #include "workloads/interference_fit.h"
 #include "workloads/interference_pairs.h"
+#include "workloads/measured_throughputs.h"
 
 #include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
@@ -150,6 +152,21 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
     throw InputError(what + hint);
   }
   check_trace_text(trace);
+  if (!e.throughputs_file.empty()) {
+    const MeasuredThroughputs measured = read_measured_throughputs(e.throughputs_file);
+    if (e.batch_sizes == "shockwave") {
+      apply_measured_throughputs(
+          trace, p.zoo, measured, e.cluster.types,
+          [&trace](TraceJob& job, const std::string& type_model, MeasuredModels& models) {
+            plan_batch_sizes(trace, job, type_model, models);
+          });
+      // The reader's note that such jobs keep their batch size no longer holds.
+      if (trace.batch_size_note >= 0)
+        trace.warnings.erase(trace.warnings.begin() + trace.batch_size_note);
+    } else {
+      apply_measured_throughputs(trace, p.zoo, measured, e.cluster.types);
+    }
+  }
   for (const auto& w : trace.warnings)
     fmt::print(warn, "warning: {}\n", w);
   if (trace.skipped > 0) {

@@ -224,8 +224,20 @@ double device_effective_on(const SimState& s, DeviceId d, JobId leaving) {
 }
 
 double job_rate(const SimState& s, JobId j, const NetworkModel* net) {
+  // A job whose speed changes with its progress runs its phase's model, each iteration of which
+  // does `work` of the job's iterations.
+  const Phase* phase =
+      s.workload->phase_plan.empty() ? nullptr : s.workload->phase_at(j, done_at(s.jobs[j], s.now));
+  if (phase != nullptr) {
+    JobRequest req = s.workload->jobs[j].request;
+    req.model = phase->model;
+    return phase->work * job_rate_as(s, j, req, net);
+  }
+  return job_rate_as(s, j, s.workload->jobs[j].request, net);
+}
+
+double job_rate_as(const SimState& s, JobId j, const JobRequest& req, const NetworkModel* net) {
   const JobState& job = s.jobs[j];
-  const JobRequest& req = s.workload->jobs[j].request;
   const PerfTable& perf = s.workload->perf;
   // A host task shares no device: its model's time on the reference device, where a run time
   // given as a duration was measured (docs/runtime.md#host-tasks).

@@ -132,7 +132,11 @@ double device_effective_on(const SimState& s, DeviceId d, JobId leaving);
 double device_kernel_busy_on(const SimState& s, DeviceId d, JobId leaving);
 
 // The running job's rate in iterations per second. `net` is the network model when contention
-// is on and the job holds flows there, else null.
+// is on and the job holds flows there, else null. A job with phases (Workload::phases) runs at
+// its phase's: work x the rate of its phase's model.
 double job_rate(const SimState& s, JobId j, const NetworkModel* net);
+
+// The rate of running job j were its request `req` (its own, or with a phase's model).
+double job_rate_as(const SimState& s, JobId j, const JobRequest& req, const NetworkModel* net);
 
 } // namespace dlsim

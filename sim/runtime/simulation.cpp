@@ -291,6 +291,14 @@ void Simulation::apply(const Event& e) {
   switch (e.kind) {
   case EventKind::kJobFinish:
     ++s_.events;
+    if (!s_.workload->phase_plan.empty() && s_.workload->phase_plan[e.subject] != 0 &&
+        done_at(job, s_.now) < s_.workload->jobs[e.subject].iterations -
+                                   1e-9 * std::max(1.0, s_.workload->jobs[e.subject].iterations) -
+                                   job.rate * 1e-8) {
+      // Not the end: the start of the job's next phase, where its speed changes.
+      next_phase(e.subject);
+      return;
+    }
     finish_job(e.subject);
     policy_.on_finish(e.subject, view);
     for (auto* o : observers_)
@@ -317,6 +325,20 @@ void Simulation::apply(const Event& e) {
   case EventKind::kCheckpoint:
     return; // applied above
   }
+}
+
+void Simulation::next_phase(JobId j) {
+  JobState& job = s_.jobs[j];
+  settle(j);
+  // The event was projected to the microsecond (rounded up, less 1 ns of slack): a job short of
+  // its next phase's start by less than a microsecond of progress is put there, so that the new
+  // phase is the one its rate is taken from and the next event is not projected to now again.
+  const double start = s_.workload->next_phase_from(j, job.done);
+  if (start < s_.workload->jobs[j].iterations && start - job.done <= job.rate * 1e-6)
+    job.done = start;
+  job.rate = job_rate(s_, j, contention_ && net_->has_job(j) ? net_.get() : nullptr);
+  s_.changes.jobs.mark(j);
+  reschedule(j);
 }
 
 void Simulation::finish_job(JobId j) {
@@ -636,12 +658,14 @@ void Simulation::settle(JobId j) {
   job.last_update = s_.now;
 }
 
-// When the running job j finishes at its rate from now, or kNever: not running, or beyond the
-// time limit.
+// When the running job j finishes at its rate from now (or, with phases, reaches its next
+// phase, where its speed changes), or kNever: not running, or beyond the time limit.
 SimTime Simulation::projected_finish(JobId j) const {
   const JobState& job = s_.jobs[j];
   if (job.status != JobStatus::kRunning || job.rate <= 0) return kNever;
-  double remaining = s_.workload->jobs[j].iterations - job.done;
+  double remaining = (s_.workload->phase_plan.empty() ? s_.workload->jobs[j].iterations
+                                                      : s_.workload->next_phase_from(j, job.done)) -
+                     job.done;
   // Round up to the microsecond, less 1 ns of floating-point slack: a job given as 782 s of
   // work must finish at 782 s, not 782.000001 s because iterations x seconds/iteration came to
   // 782.0000000001.

@@ -123,6 +123,8 @@ private:
   // Events.
   void apply(const Event& e);
   void finish_job(JobId j);
+  // Job j reached the start of its next phase (Workload::phases): its new rate, its next event.
+  void next_phase(JobId j);
   void action_done(JobId j);
 
   // Occupancy and progress.

@@ -89,19 +89,42 @@ std::optional<std::vector<NodeId>> View::host_fit(JobId j) const {
   return nodes;
 }
 
+ModelId View::current_model(JobId j) const {
+  const JobRequest& r = request(j);
+  if (s_.workload->phase_plan.empty()) return r.model;
+  const Phase* phase = s_.workload->phase_at(j, done_at(s_.jobs[j], s_.now));
+  return phase != nullptr ? phase->model : r.model;
+}
+
+namespace {
+
+// Seconds on the reference device of job j's iterations from `done` to its end: its phases'
+// (each phase's iterations over its work, at its model's time) where it has phases.
+double reference_seconds_from(const Workload& w, JobId j, double done) {
+  const JobSpec& spec = w.jobs[j];
+  const DeviceTypeId ref = w.reference_device;
+  if (w.phase_plan.empty() || w.phase_plan[j] == 0)
+    return std::max(0.0, spec.iterations - done) * w.perf.iter_time(spec.request.model, ref);
+  const std::vector<Phase>& plan = w.phases[w.phase_plan[j] - 1];
+  double s = 0;
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const double end = i + 1 < plan.size() ? plan[i + 1].from : spec.iterations;
+    const double left = end - std::max(done, plan[i].from);
+    if (left > 0) s += left / plan[i].work * w.perf.iter_time(plan[i].model, ref);
+  }
+  return s;
+}
+
+} // namespace
+
 double View::oracle_total_s(JobId j) const {
   if (!oracle_) throw ActionError("a non-oracle policy asked for a job's true duration");
-  const JobSpec& spec = s_.workload->jobs[j];
-  return spec.iterations *
-         s_.workload->perf.iter_time(spec.request.model, s_.workload->reference_device);
+  return reference_seconds_from(*s_.workload, j, 0);
 }
 
 double View::oracle_remaining_s(JobId j) const {
   if (!oracle_) throw ActionError("a non-oracle policy asked for a job's true remaining time");
-  const JobSpec& spec = s_.workload->jobs[j];
-  const JobState& job = s_.jobs[j];
-  double left = std::max(0.0, spec.iterations - done_at(job, s_.now));
-  return left * s_.workload->perf.iter_time(spec.request.model, s_.workload->reference_device);
+  return reference_seconds_from(*s_.workload, j, done_at(s_.jobs[j], s_.now));
 }
 
 const LossCurve* View::curve_of(JobId j) const {

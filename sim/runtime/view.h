@@ -31,6 +31,10 @@ public:
     if (s_.jobs[j].status == JobStatus::kFuture && !observer_) refuse_future(j);
     return s_.workload->jobs[j].request;
   }
+  // The model job j runs as now: its request's, or, for a job whose batch size changes during
+  // training, its current phase's (Workload::phases): what the job tells its scheduler when it
+  // asks for the new batch size (docs/gavel.md#batch-sizes-that-change).
+  [[nodiscard]] ModelId current_model(JobId j) const;
   // The details of a request this view gave (request(j) above).
   [[nodiscard]] const RequestDetails& details_of(const JobRequest& r) const {
     return s_.workload->details_of(r);

@@ -7,6 +7,7 @@
 #include "sim/engine/time.h"
 #include "sim/workload/loss_curve.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -162,6 +163,16 @@ private:
   std::vector<std::uint32_t> ends_; // ends_[j]: one past job j's last character in text_
 };
 
+// One stretch of a job whose speed changes at known points of its progress (a batch size that
+// changes during training, docs/gavel.md#batch-sizes-that-change): from `from` of the job's
+// iterations on, it runs as `model`, each of whose iterations does `work` of the job's
+// iterations (the job's iterations are at its trace batch size).
+struct Phase {
+  double from = 0;
+  ModelId model = 0;
+  double work = 1;
+};
+
 // Everything the runtime needs about the jobs of a run.
 struct Workload {
   std::vector<JobSpec> jobs; // sorted by submit time; JobId = index
@@ -194,6 +205,31 @@ struct Workload {
   // each sorted and of at least two types; JobRequest::type_set indexes it.
   std::vector<std::vector<DeviceTypeId>> type_sets;
   DeviceTypeId reference_device = 0;
+  // The phases of jobs whose speed changes with their progress: phase_plan[j] is 1 + the index
+  // into phases of job j's, in order of `from` (the first from 0), or 0 for a job of one speed;
+  // empty when no job has phases. Hidden truth, like iterations: the runtime's rate reads it.
+  std::vector<std::uint32_t> phase_plan;
+  std::vector<std::vector<Phase>> phases;
+  // Job j's phase at `done` of its iterations; null for a job of one speed. A point within
+  // 1e-9 of its iterations (relative) below a phase's start counts as in that phase, so that a
+  // finish projected to the microsecond reaches the next phase.
+  [[nodiscard]] const Phase* phase_at(std::size_t j, double done) const {
+    if (j >= phase_plan.size() || phase_plan[j] == 0) return nullptr;
+    const std::vector<Phase>& plan = phases[phase_plan[j] - 1];
+    const Phase* at = plan.data();
+    for (const Phase& p : plan) {
+      if (p.from > done + 1e-9 * std::max(1.0, p.from)) break;
+      at = &p;
+    }
+    return at;
+  }
+  // Where job j's phase after the one at `done` starts; its iterations when none is left.
+  [[nodiscard]] double next_phase_from(std::size_t j, double done) const {
+    const Phase* at = phase_at(j, done);
+    if (at == nullptr) return jobs[j].iterations;
+    const std::vector<Phase>& plan = phases[phase_plan[j] - 1];
+    return at + 1 < plan.data() + plan.size() ? at[1].from : jobs[j].iterations;
+  }
   std::size_t skipped_bad_jobs = 0;          // rows skipped with --skip-bad-jobs
   std::vector<std::string> resolution_skips; // first reasons of rows skipped after reading
 };

@@ -242,9 +242,9 @@ Trace read_gavel_trace(const std::string& file, const ReadOptions& options) {
           if (v100 == kNoString) v100 = trace.device_types.intern("V100");
           job.duration_s = duration;
           job.observed_type = v100;
-        } else {
-          job.iterations = iterations;
+          job.duration_is_work = true; // the steps run instead with a throughputs file
         }
+        job.iterations = iterations;
         trace.add(job, id);
       } catch (const FieldError& e) {
         reject_row(trace, options,
@@ -258,10 +258,11 @@ Trace read_gavel_trace(const std::string& file, const ReadOptions& options) {
   }
   if (data_lines == 0) throw InputError(file + ": empty trace: no job lines");
   if (modes[1] + modes[2] > 0) {
+    trace.batch_size_note = static_cast<std::int64_t>(trace.warnings.size());
     trace.warnings.push_back(fmt::format(
         "{}: {} jobs change their batch size during training in Shockwave ({} gns, {} "
         "accordion); dlsim runs them at their trace batch size throughout, as Shockwave's static "
-        "jobs",
+        "jobs, unless trace.batch_sizes is shockwave",
         file, modes[1] + modes[2], modes[1], modes[2]));
   }
   if (trace.jobs.empty() && trace.skipped == 0) throw InputError(file + ": the trace has no jobs");
