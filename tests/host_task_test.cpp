@@ -106,9 +106,12 @@ TEST_CASE("host tasks: every policy places them, and never more than the cores a
     if (entry.name == "automl" || entry.name == "util-proactive" || entry.name == "external")
       continue;
     INFO(entry.name);
-    // aiturbo reads a trained classifier's text; "" is the stability rule alone.
-    const bool classifier = entry.name == "aiturbo";
-    RunOutput out = run_policy(entry, c, w, YAML::Load(classifier ? "{classifier: ''}" : "{}"));
+    // aiturbo reads a trained classifier's text ("": the stability rule alone); hot-spares
+    // keeps no spare of the one node (a pool of every node is refused).
+    const char* params = entry.name == "aiturbo"      ? "{classifier: ''}"
+                         : entry.name == "hot-spares" ? "{spare_nodes: 0}"
+                                                      : "{}";
+    RunOutput out = run_policy(entry, c, w, YAML::Load(params));
     CHECK(out.result.unfinished == 0);
     int started_at_zero = 0;
     for (const char* p : {"p1", "p2", "p3", "p4"})
