@@ -20,7 +20,7 @@ namespace {
 // ResNet-18 at batch 16: 10 steps/s alone on a V100 with 1 GPU, 16 with 2 (the steps of both
 // workers), 2 on a K80 with 1 GPU and none measured with 2; one co-located pair; an
 // unconsolidated type that must not be used.
-const char* kFile =
+constexpr const char* kFile =
     "{\"v100\": {\"('ResNet-18 (batch size 16)', 1)\": {\"null\": 10.0, "
     "\"('ResNet-18 (batch size 16)', 1)\": [6.0, 6.0]}, "
     "\"('ResNet-18 (batch size 16)', 2)\": {\"null\": 16.0}}, "
@@ -30,20 +30,11 @@ const char* kFile =
 // Shockwave's 12-field lines: 1,000 steps on 1 GPU, and 800 steps on 2 GPUs, both submitted at
 // 0, with recorded durations (77 s and 9 s) that are not what the file measures: the steps must
 // run at the file's throughputs.
-const char* kTrace =
+constexpr const char* kTrace =
     "ResNet-18 (batch size 16)\tpython3 main.py\tcifar10\t--num_steps\t1\t1000\t1\tstatic\t1\t"
     "-1.000000\t77\t0\n"
     "ResNet-18 (batch size 16)\tpython3 main.py\tcifar10\t--num_steps\t1\t800\t2\tstatic\t1\t"
     "-1.000000\t9\t0\n";
-
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 Cluster v100_k80() {
   return cluster_from_yaml("nodes:\n  - {count: 1, devices: {V100: 4}}\n"

@@ -58,15 +58,6 @@ const JobSpec& spec_named(const Workload& w, const std::string& name) {
   return w.jobs[job_named(w, name)];
 }
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 ReadOptions skipping() {
   ReadOptions o;
   o.skip_bad_jobs = true;

@@ -35,27 +35,20 @@ Cluster v100_p100() {
                            "  - count: 4\n    devices: {P100: 4}\n");
 }
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 // Gavel's msr form: job_type, command, num_steps_arg, needs_data_dir, total_steps,
 // arrival_time, scale_factor (a line of msr/seed=0/0e4a51.trace with 4 GPUs and 95,120 steps).
-const char* kLine7 =
+constexpr const char* kLine7 =
     "Transformer (batch size 128)\tcd %s/gpusched/workloads/pytorch/translation && "
     "python3 train.py -batch_size 128\t-step\t1\t95120\t6.000000\t4\n";
 // Gavel's parse_trace form (physical_cluster/small_test.trace, line 2).
-const char* kLine10 = "Recommendation (batch size 8192)\tpython3 train.py --data_dir "
-                      "%s/ml-20m/pro_sg/ --batch_size 8192\trecommendation\t-n\t1\t36\t1\t1\t-1."
-                      "000000\t0\n";
+constexpr const char* kLine10 =
+    "Recommendation (batch size 8192)\tpython3 train.py --data_dir "
+    "%s/ml-20m/pro_sg/ --batch_size 8192\trecommendation\t-n\t1\t36\t1\t1\t-1."
+    "000000\t0\n";
 // Shockwave's form (the first line of its 120-job TACC trace).
-const char* kLine12 = "LM (batch size 10)\tpython3 main.py --cuda --data %s/wikitext2 --batch_size "
-                      "10\tlanguage_modeling\t--steps\t1\t134583\t1\tgns\t1\t-1.000000\t1418\t0\n";
+constexpr const char* kLine12 =
+    "LM (batch size 10)\tpython3 main.py --cuda --data %s/wikitext2 --batch_size "
+    "10\tlanguage_modeling\t--steps\t1\t134583\t1\tgns\t1\t-1.000000\t1418\t0\n";
 
 } // namespace
 

@@ -2,6 +2,7 @@
 
 #include "policies/registry.h"
 #include "sim/cluster/cluster_yaml.h"
+#include "sim/engine/error.h"
 #include "sim/report/metrics.h"
 #include "sim/report/summary.h"
 #include "tests/support/invariants.h"
@@ -108,6 +109,15 @@ Outcome run_dlsim(const std::string& args, const ScratchDir& dir) {
                     out + "' 2> '" + err + "'";
   int status = std::system(cmd.c_str());
   return Outcome{WEXITSTATUS(status), read_file(out), read_file(err)};
+}
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 } // namespace dlsim::test

@@ -67,6 +67,9 @@ private:
 
 JobId job_named(const Workload& w, const std::string& name);
 
+// The message of the InputError that f throws, or "(no error)".
+std::string message_of(const std::function<void()>& f);
+
 // Runs a named registry policy on the cluster and workload, with the invariant checker
 // attached; returns the final state.
 struct RunOutput {
