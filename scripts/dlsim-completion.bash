@@ -3,7 +3,8 @@
 # `dlsim COMMAND --help` and policy and format names from `dlsim list`, so they follow the binary.
 _dlsim() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} dlsim=${COMP_WORDS[0]}
-  local commands="run validate list gen-trace sweep compare plot table predict net-solve version help"
+  local commands
+  commands="$("$dlsim" --help 2>/dev/null | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1}') help"
   COMPREPLY=()
   if [ "$COMP_CWORD" -eq 1 ]; then
     mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")

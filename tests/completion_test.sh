@@ -9,6 +9,8 @@ check() { local want=$1; shift; local got; got=$(complete_words "$dlsim" "$@")
   [ "$got" = "$want" ] || { echo "completion of '$*': got '$got', want '$want'"; exit 1; }; }
 check "run" ru
 check "table" ta
+check "calibrate" cal
+check "net-solve" net
 check "--policy" run --poli
 check "--gantt" plot --gan
 check "srtf" run --policy srt
