@@ -1,9 +1,12 @@
 // The FGD paper's node model, fragmentation measure, scorers and workload inflation
 // (sim/runtime/node_shares.h, policies/scoring/, workloads/trace_inflate.h;
 // docs/fragmentation.md). Every expected number is worked out by hand in the comment above it.
+#include "policies/registry.h"
 #include "policies/scoring/scorers.h"
 #include "sim/engine/error.h"
 #include "sim/runtime/node_shares.h"
+#include "sim/runtime/observer.h"
+#include "sim/runtime/simulation.h"
 #include "support/harness.h"
 #include "workloads/trace_inflate.h"
 
@@ -12,6 +15,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <vector>
 
 using namespace dlsim;
 using namespace dlsim::test;
@@ -156,6 +160,31 @@ TEST_CASE("FGD puts a share where the expected fragmentation grows least, not by
 
 namespace {
 
+// The devices each job started or was packed on, by job, from the run's events (the final state
+// has released them).
+class StartLog final : public RunObserver {
+public:
+  explicit StartLog(std::size_t jobs) : devices(jobs) {}
+  [[nodiscard]] bool wants_job_events() const override { return true; }
+  void on_job_event(const JobEvent& e, const View& /*view*/) override {
+    if (e.action == JobAction::kStart || e.action == JobAction::kPack)
+      devices[e.job].assign(e.devices.begin(), e.devices.end());
+  }
+  std::vector<std::vector<DeviceId>> devices;
+};
+
+std::vector<std::vector<DeviceId>> placements(const std::string& policy, const Cluster& c,
+                                              const Workload& w, const YAML::Node& params) {
+  const PolicyEntry& entry = find_policy(policy);
+  PolicySetup setup{Placement::kConsolidate, resolve_params(entry, params)};
+  auto p = entry.make(setup);
+  Simulation sim(c, w, RuntimeConfig{}, *p, PolicyInfo{policy, false});
+  StartLog log(w.jobs.size());
+  sim.add_observer(&log);
+  sim.run();
+  return log.devices;
+}
+
 constexpr const char* kFourGpus = "nodes:\n  - {count: 1, devices: {V100: 4}, cpu_cores: 64, "
                                   "memory_gb: 256}\n";
 
@@ -237,4 +266,46 @@ TEST_CASE("the scorers place shares on one node's GPUs and cancel what fits nowh
     for (JobId j = 0; j < 6; ++j)
       CHECK(out.state.jobs[j].first_start == w.jobs[j].request.submit);
   }
+}
+
+TEST_CASE("equal scores go to the first node in the cluster's order, as in FGD's simulator",
+          "[fgd][policy]") {
+  // Three identical free nodes of 2 GPUs, three 0.4 shares. FGD's simulator breaks ties by the
+  // smallest node name (its Kubernetes fork's selectHost); dlsim by node order. Under GpuPacking:
+  // s1: every node is free, max(33 - 2, 2) = 31 each: a tie, node 0 (devices 0, 1), GPU 0.
+  // s2: node 0 has GPU 0 partly used with 600 left >= 400: 100 - 60 / 10 = 94 > 31: node 0, GPU 0
+  //     by best fit (600 < 1000), which then has 200 left.
+  // s3: node 0 has only GPU 1 (fully free) for it: 50 - 1 = 49 > 31: node 0, GPU 1.
+  // So every share is on devices 0 and 1.
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 3, devices: {V100: 2}, cpu_cores: 64, "
+                                "memory_gb: 256}\n");
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s,gpu_share_min,gpu_share_max\n"
+                                    "s1,0,1,100,0.4,0.4\ns2,1,1,100,0.4,0.4\n"
+                                    "s3,2,1,100,0.4,0.4\n");
+  const auto placed = placements("score-gpu-packing", c, w, YAML::Node());
+  CHECK(placed == std::vector<std::vector<DeviceId>>{{0}, {0}, {1}});
+}
+
+TEST_CASE("random_ties draws among equal scores, as upstream Kubernetes does", "[fgd][policy]") {
+  // Twelve 1-GPU nodes and twelve 1-GPU jobs, all running at once. Under GpuPacking every free
+  // node scores max(33 - 1, 1) = 32 and a used one cannot take the job, so each job is a tie
+  // among the free nodes: by node order job k takes node k (device k); drawn, the jobs take a
+  // uniform permutation of the nodes, the identity with probability 1/12! (about 2e-9).
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 12, devices: {V100: 1}, cpu_cores: 8, "
+                                "memory_gb: 64}\n");
+  std::string csv = "id,submit_s,workers,duration_s\n";
+  for (int k = 0; k < 12; ++k)
+    csv += "j" + std::to_string(k) + "," + std::to_string(k) + ",1,100\n";
+  Workload w = workload_from_csv(c, csv);
+  std::vector<std::vector<DeviceId>> identity;
+  for (DeviceId d = 0; d < 12; ++d)
+    identity.push_back({d});
+  CHECK(placements("score-gpu-packing", c, w, YAML::Node()) == identity);
+  const auto drawn = placements("score-gpu-packing", c, w, YAML::Load("{random_ties: true}"));
+  CHECK(drawn != identity);
+  // Still one job per node: the draw is among the highest scores only.
+  std::set<DeviceId> used;
+  for (const auto& d : drawn)
+    used.insert(d.at(0));
+  CHECK(used.size() == 12);
 }

@@ -1,7 +1,7 @@
 // One policy class for the six scorers: the Kubernetes scheduling cycle of FGD's simulator
-// (filter the nodes where the pod fits, score them, take the best, break ties at random, pick the
-// GPU), over dlsim's actions: pack for a share of a GPU, start for whole GPUs, start_on_nodes for
-// a job of no GPU (a host task).
+// (filter the nodes where the pod fits, score them, take the best, break ties by node order, pick
+// the GPU), over dlsim's actions: pack for a share of a GPU, start for whole GPUs, start_on_nodes
+// for a job of no GPU (a host task).
 #include "policies/scoring/score_policy.h"
 
 #include "policies/scoring/scorers.h"
@@ -20,8 +20,9 @@ namespace {
 
 class ScorePolicy final : public Policy {
 public:
-  ScorePolicy(Scorer scorer, bool retry, bool oracle, double coverage, Rng rng)
-      : scorer_(scorer), retry_(retry), oracle_(oracle), coverage_(coverage), rng_(rng) {}
+  ScorePolicy(Scorer scorer, bool retry, bool random_ties, bool oracle, double coverage, Rng rng)
+      : scorer_(scorer), retry_(retry), random_ties_(random_ties || scorer == Scorer::kRandom),
+        oracle_(oracle), coverage_(coverage), rng_(rng) {}
 
   void on_arrival(JobId j, const View& view) override {
     if (scorer_ != Scorer::kFgd || oracle_) return;
@@ -165,14 +166,18 @@ private:
     }
     if (feasible_.empty()) return std::nullopt;
     if (scorer_ == Scorer::kBestFit) normalize_scores(scores_);
-    // Kubernetes' selectHost: the highest score, ties drawn uniformly (reservoir sampling).
+    // Kubernetes' selectHost: the highest score. Among equals, the first node in the cluster's
+    // order, as in FGD's simulator, whose Kubernetes fork (mental2008/kubernetes v1.20.5-minor,
+    // core/generic_scheduler.go, selectHost) takes the smallest node name "for
+    // reproducibility"; or, random_ties (upstream Kubernetes, and the Random scorer, whose
+    // scores are all equal), drawn uniformly by reservoir sampling.
     std::size_t chosen = 0;
     std::uint64_t ties = 1;
     for (std::size_t i = 1; i < feasible_.size(); ++i) {
       if (scores_[i] > scores_[chosen]) {
         chosen = i;
         ties = 1;
-      } else if (scores_[i] == scores_[chosen] && rng_.below(++ties) == 0) {
+      } else if (random_ties_ && scores_[i] == scores_[chosen] && rng_.below(++ties) == 0) {
         chosen = i;
       }
     }
@@ -269,6 +274,7 @@ private:
 
   Scorer scorer_;
   bool retry_;
+  bool random_ties_;
   bool oracle_;
   double coverage_;
   Rng rng_;
@@ -307,14 +313,21 @@ ParamSpec retry_param() {
           "(Kubernetes' queue); false cancels it at once, as a pod fails in FGD's simulator."};
 }
 
+ParamSpec random_ties_param() {
+  return {"random_ties", ParamType::kFlag, "false",
+          "Draw among the nodes of the highest score uniformly, as upstream Kubernetes' "
+          "selectHost does; false takes the first in the cluster's node order, as FGD's "
+          "simulator does (its smallest node name)."};
+}
+
 PolicyEntry entry(Scorer scorer, std::string name, std::string description) {
-  return {std::move(name),
-          std::move(description),
-          false,
-          {retry_param()},
+  return {std::move(name), std::move(description), false,
+          scorer == Scorer::kRandom ? std::vector<ParamSpec>{retry_param()}
+                                    : std::vector<ParamSpec>{retry_param(), random_ties_param()},
           [scorer](const PolicySetup& s) {
-            return std::make_unique<ScorePolicy>(scorer, s.params.flag("retry"), false, 0.95,
-                                                 policy_rng(s, to_string(scorer)));
+            const bool random_ties = scorer != Scorer::kRandom && s.params.flag("random_ties");
+            return std::make_unique<ScorePolicy>(scorer, s.params.flag("retry"), random_ties, false,
+                                                 0.95, policy_rng(s, to_string(scorer)));
           }};
 }
 
@@ -356,6 +369,7 @@ PolicyEntry fgd_policy() {
           "expected fragmentation under the workload's typical shapes grows least",
           true,
           {retry_param(),
+           random_ties_param(),
            {"oracle", ParamType::kFlag, "false",
             "Take the typical shapes from every job of the workload, arrived or not (FGD's "
             "simulator reads the whole pod list); false: from the jobs arrived so far, again "
@@ -369,9 +383,9 @@ PolicyEntry fgd_policy() {
               throw InputError(
                   fmt::format("policy.params.coverage: must be in (0, 1], got {}", coverage));
             }
-            return std::make_unique<ScorePolicy>(Scorer::kFgd, s.params.flag("retry"),
-                                                 s.params.flag("oracle"), coverage,
-                                                 policy_rng(s, "fgd"));
+            return std::make_unique<ScorePolicy>(
+                Scorer::kFgd, s.params.flag("retry"), s.params.flag("random_ties"),
+                s.params.flag("oracle"), coverage, policy_rng(s, "fgd"));
           }};
 }
 
