@@ -714,6 +714,9 @@ TEST_CASE("cluster from the PAI machine spec, and --cluster prefixes", "[cluster
   CHECK(error_of([] {
           trace_cluster_yaml({"openb", ""});
         }) == "cluster: openb: expected openb:FILE");
+  CHECK(error_of([] {
+          trace_cluster_yaml({"openb", "", true});
+        }) == "cluster: openb-in-order: expected openb-in-order:FILE");
 }
 
 TEST_CASE("clusters from the real node lists match the bundled YAMLs", "[cluster][real]") {

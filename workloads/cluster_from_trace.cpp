@@ -144,7 +144,8 @@ std::optional<TraceClusterSpec> parse_trace_cluster_spec(const std::string& text
 
 YAML::Node trace_cluster_yaml(const TraceClusterSpec& spec) {
   if (spec.file.empty())
-    throw InputError(fmt::format("cluster: {}: expected {}:FILE", spec.format, spec.format));
+    throw InputError(fmt::format("cluster: {0}{1}: expected {0}{1}:FILE", spec.format,
+                                 spec.in_order ? "-in-order" : ""));
   if (spec.format == "openb") return openb_cluster_yaml(spec.file, spec.in_order);
   if (spec.format == "pai2020") return pai2020_cluster_yaml(spec.file, spec.in_order);
   throw InputError(fmt::format("cluster: unknown trace cluster format '{}' (known: openb, pai2020)",
