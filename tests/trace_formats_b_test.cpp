@@ -710,6 +710,16 @@ TEST_CASE("cluster from the PAI machine spec, and --cluster prefixes", "[cluster
   REQUIRE(spec);
   CHECK(spec->format == "pai2020");
   CHECK(spec->file == file);
+  CHECK_FALSE(spec->in_order);
+  // In the file's order: m0..m4 are all different, so five groups of one in the same order as
+  // grouped (each machine appears once), named after their machine.
+  auto listed = parse_trace_cluster_spec("pai2020-in-order:" + file);
+  REQUIRE(listed);
+  CHECK(listed->in_order);
+  Cluster in_order = load_cluster(trace_cluster_yaml(*listed), "x");
+  REQUIRE(in_order.groups.size() == 5);
+  CHECK(in_order.groups[0].name == "pai-cpu-96c-512g-from-m0");
+  CHECK(in_order.groups[2].name == "pai-8xV100M32-96c-384g-from-m2");
   CHECK_FALSE(parse_trace_cluster_spec("configs/clusters/small.yaml"));
   CHECK(error_of([] {
           trace_cluster_yaml({"openb", ""});
