@@ -647,43 +647,6 @@ TEST_CASE("cluster from an openb node list", "[cluster][openb]") {
   CHECK(err("sn,cpu_milli,memory_mib,gpu,model\n") == f + ": the node list has no nodes");
 }
 
-TEST_CASE("cluster from an openb node list in the list's order", "[cluster][openb]") {
-  ScratchDir dir;
-  // n0 and n2 are identical 2xT4 nodes, n1 an 8xG2 node between them. Grouped, the T4s form one
-  // group of 2 first (nodes n0, n2), then the G2 (node id 2). In order, three groups of one, named
-  // after their first node, so node id k is the list's k-th node: the G2 is node 1.
-  const std::string file = dir.write("n.csv", "sn,cpu_milli,memory_mib,gpu,model\n"
-                                              "n0,32000,131072,2,T4\n"
-                                              "n1,96000,393216,8,G2\n"
-                                              "n2,32000,131072,2,T4\n");
-  Cluster grouped = load_cluster(openb_cluster_yaml(file), "openb:" + file);
-  REQUIRE(grouped.groups.size() == 2);
-  CHECK(grouped.groups[0].count == 2);
-  CHECK(grouped.nodes[2].device_count == 8);
-  auto spec = parse_trace_cluster_spec("openb-in-order:" + file);
-  REQUIRE(spec);
-  CHECK(spec->format == "openb");
-  CHECK(spec->in_order);
-  CHECK(spec->file == file);
-  Cluster listed = load_cluster(trace_cluster_yaml(*spec), "openb-in-order:" + file);
-  REQUIRE(listed.groups.size() == 3);
-  CHECK(listed.groups[0].name == "openb-2xT4-32c-128g-from-n0");
-  CHECK(listed.groups[1].name == "openb-8xG2-96c-384g-from-n1");
-  CHECK(listed.groups[2].name == "openb-2xT4-32c-128g-from-n2");
-  CHECK(listed.nodes[0].device_count == 2);
-  CHECK(listed.nodes[1].device_count == 8);
-  CHECK(listed.nodes[2].device_count == 2);
-  // Runs of identical consecutive nodes stay one group: n0, n1 identical, then n2.
-  const std::string runs = dir.write("r.csv", "sn,cpu_milli,memory_mib,gpu,model\n"
-                                              "n0,32000,131072,2,T4\n"
-                                              "n1,32000,131072,2,T4\n"
-                                              "n2,96000,393216,8,G2\n");
-  Cluster run = load_cluster(openb_cluster_yaml(runs, true), "x");
-  REQUIRE(run.groups.size() == 2);
-  CHECK(run.groups[0].count == 2);
-  CHECK(run.groups[0].name == "openb-2xT4-32c-128g-from-n0");
-}
-
 TEST_CASE("cluster from the PAI machine spec, and --cluster prefixes", "[cluster][pai2020]") {
   ScratchDir dir;
   std::string file =
@@ -710,23 +673,10 @@ TEST_CASE("cluster from the PAI machine spec, and --cluster prefixes", "[cluster
   REQUIRE(spec);
   CHECK(spec->format == "pai2020");
   CHECK(spec->file == file);
-  CHECK_FALSE(spec->in_order);
-  // In the file's order: m0..m4 are all different, so five groups of one in the same order as
-  // grouped (each machine appears once), named after their machine.
-  auto listed = parse_trace_cluster_spec("pai2020-in-order:" + file);
-  REQUIRE(listed);
-  CHECK(listed->in_order);
-  Cluster in_order = load_cluster(trace_cluster_yaml(*listed), "x");
-  REQUIRE(in_order.groups.size() == 5);
-  CHECK(in_order.groups[0].name == "pai-cpu-96c-512g-from-m0");
-  CHECK(in_order.groups[2].name == "pai-8xV100M32-96c-384g-from-m2");
   CHECK_FALSE(parse_trace_cluster_spec("configs/clusters/small.yaml"));
   CHECK(error_of([] {
           trace_cluster_yaml({"openb", ""});
         }) == "cluster: openb: expected openb:FILE");
-  CHECK(error_of([] {
-          trace_cluster_yaml({"openb", "", true});
-        }) == "cluster: openb-in-order: expected openb-in-order:FILE");
 }
 
 TEST_CASE("clusters from the real node lists match the bundled YAMLs", "[cluster][real]") {

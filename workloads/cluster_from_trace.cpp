@@ -27,7 +27,6 @@ namespace {
 constexpr std::uint32_t kCpuSocketsPerNode = 2;
 
 struct Machine {
-  std::string name;        // as the trace names it (sn, machine)
   std::string model;       // dlsim device type; "" = CPU-only
   std::string trace_model; // as the trace names it (V100M32 for a V100 of 32 GB), for group names
   std::uint32_t gpus = 0;
@@ -41,25 +40,11 @@ YAML::Node num(double v) {
   return YAML::Node(fmt::format("{}", v));
 }
 
-std::string group_name(const Machine& m, const std::string& prefix) {
-  return m.model.empty() ? fmt::format("{}-cpu-{}c-{}g", prefix, m.cpu_cores, m.memory_gb)
-                         : fmt::format("{}-{}x{}-{}c-{}g", prefix, m.gpus, m.trace_model,
-                                       m.cpu_cores, m.memory_gb);
-}
-
-// Groups identical machines: in order of first appearance, or, `in_order`, one group per run of
-// identical consecutive machines (named after the run's first machine), so that the cluster's
-// nodes keep the file's order.
-YAML::Node groups_yaml(const std::vector<Machine>& machines, const std::string& prefix,
-                       bool in_order) {
+// Groups identical machines, in order of first appearance.
+YAML::Node groups_yaml(const std::vector<Machine>& machines, const std::string& prefix) {
   std::vector<std::pair<Machine, std::uint32_t>> groups;
   std::map<std::tuple<std::string, std::string, std::uint32_t, double, double>, std::size_t> index;
   for (const auto& m : machines) {
-    if (in_order) {
-      if (groups.empty() || groups.back().first.key() != m.key()) groups.emplace_back(m, 0);
-      ++groups.back().second;
-      continue;
-    }
     auto [it, fresh] = index.emplace(m.key(), groups.size());
     if (fresh) groups.emplace_back(m, 0);
     ++groups[it->second].second;
@@ -67,8 +52,9 @@ YAML::Node groups_yaml(const std::vector<Machine>& machines, const std::string& 
   YAML::Node nodes(YAML::NodeType::Sequence);
   for (const auto& [m, count] : groups) {
     YAML::Node g;
-    g["name"] =
-        in_order ? fmt::format("{}-from-{}", group_name(m, prefix), m.name) : group_name(m, prefix);
+    g["name"] = m.model.empty() ? fmt::format("{}-cpu-{}c-{}g", prefix, m.cpu_cores, m.memory_gb)
+                                : fmt::format("{}-{}x{}-{}c-{}g", prefix, m.gpus, m.trace_model,
+                                              m.cpu_cores, m.memory_gb);
     g["count"] = count;
     if (!m.model.empty()) g["devices"][m.model] = m.gpus;
     if (m.model.empty()) g["devices"]["XeonCPU"] = kCpuSocketsPerNode;
@@ -133,26 +119,22 @@ double positive(const char* text) {
 
 std::optional<TraceClusterSpec> parse_trace_cluster_spec(const std::string& text) {
   for (const char* format : {"openb", "pai2020"}) {
-    for (bool in_order : {false, true}) {
-      std::string prefix = std::string(format) + (in_order ? "-in-order:" : ":");
-      if (text.rfind(prefix, 0) == 0)
-        return TraceClusterSpec{format, text.substr(prefix.size()), in_order};
-    }
+    std::string prefix = std::string(format) + ":";
+    if (text.rfind(prefix, 0) == 0) return TraceClusterSpec{format, text.substr(prefix.size())};
   }
   return std::nullopt;
 }
 
 YAML::Node trace_cluster_yaml(const TraceClusterSpec& spec) {
   if (spec.file.empty())
-    throw InputError(fmt::format("cluster: {0}{1}: expected {0}{1}:FILE", spec.format,
-                                 spec.in_order ? "-in-order" : ""));
-  if (spec.format == "openb") return openb_cluster_yaml(spec.file, spec.in_order);
-  if (spec.format == "pai2020") return pai2020_cluster_yaml(spec.file, spec.in_order);
+    throw InputError(fmt::format("cluster: {}: expected {}:FILE", spec.format, spec.format));
+  if (spec.format == "openb") return openb_cluster_yaml(spec.file);
+  if (spec.format == "pai2020") return pai2020_cluster_yaml(spec.file);
   throw InputError(fmt::format("cluster: unknown trace cluster format '{}' (known: openb, pai2020)",
                                spec.format));
 }
 
-YAML::Node openb_cluster_yaml(const std::string& file, bool in_order) {
+YAML::Node openb_cluster_yaml(const std::string& file) {
   constexpr std::array<const char*, 5> kColumns = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
   auto header = read_csv_header(file);
   if (header.empty()) throw InputError(file + ": empty file: expected a header line");
@@ -173,7 +155,6 @@ YAML::Node openb_cluster_yaml(const std::string& file, bool in_order) {
         if (empty_field(f[0])) throw FieldError{"empty node name"};
         if (!names.insert(f[0]))
           throw FieldError{fmt::format("node {} is listed twice", quote_input(f[0], 60))};
-        m.name = f[0];
         row.column = "cpu_milli";
         m.cpu_cores = positive(f[1]) / 1000.0;
         row.column = "memory_mib";
@@ -196,11 +177,11 @@ YAML::Node openb_cluster_yaml(const std::string& file, bool in_order) {
   if (machines.empty()) throw InputError(file + ": the node list has no nodes");
   YAML::Node root;
   openb_device_types(root, machines);
-  root["nodes"] = groups_yaml(machines, "openb", in_order);
+  root["nodes"] = groups_yaml(machines, "openb");
   return root;
 }
 
-YAML::Node pai2020_cluster_yaml(const std::string& file, bool in_order) {
+YAML::Node pai2020_cluster_yaml(const std::string& file) {
   constexpr std::array<const char*, 5> kColumns = {"machine", "gpu_type", "cap_cpu", "cap_mem",
                                                    "cap_gpu"};
   std::vector<Machine> machines;
@@ -221,7 +202,6 @@ YAML::Node pai2020_cluster_yaml(const std::string& file, bool in_order) {
         if (empty_field(f[0])) throw FieldError{"empty machine name"};
         if (!names.insert(f[0]))
           throw FieldError{fmt::format("machine {} is listed twice", quote_input(f[0], 60))};
-        m.name = f[0];
         column = "cap_cpu";
         m.cpu_cores = positive(f[2]);
         column = "cap_mem";
@@ -248,7 +228,7 @@ YAML::Node pai2020_cluster_yaml(const std::string& file, bool in_order) {
       throw_bad_row);
   if (machines.empty()) throw InputError(file + ": the machine spec has no machines");
   YAML::Node root;
-  root["nodes"] = groups_yaml(machines, "pai", in_order);
+  root["nodes"] = groups_yaml(machines, "pai");
   return root;
 }
 

@@ -13,20 +13,16 @@ namespace dlsim {
 struct TraceClusterSpec {
   std::string format; // "openb" or "pai2020"
   std::string file;
-  bool in_order = false; // keep the file's node order (one group per run of identical nodes)
 };
 
-// "openb:FILE" or "pai2020:FILE", or "openb-in-order:FILE", "pai2020-in-order:FILE"; nullopt for
-// anything else (a cluster YAML path).
+// "openb:FILE" or "pai2020:FILE"; nullopt for anything else (a cluster YAML path).
 std::optional<TraceClusterSpec> parse_trace_cluster_spec(const std::string& text);
 
 // The cluster YAML for the spec. Identical nodes (same GPU model and count, CPU and memory)
-// form one node group, in order of first appearance; with `in_order`, each run of identical
-// consecutive nodes forms one, named after its first node, so that node ids follow the file
-// (policies that break ties by node order, as FGD's simulator does by node name, need it).
-// Bad rows are InputErrors naming file:line: column.
+// form one node group, in order of first appearance. Bad rows are InputErrors naming
+// file:line: column.
 YAML::Node trace_cluster_yaml(const TraceClusterSpec& spec);
-YAML::Node openb_cluster_yaml(const std::string& node_list_file, bool in_order = false);
-YAML::Node pai2020_cluster_yaml(const std::string& machine_spec_file, bool in_order = false);
+YAML::Node openb_cluster_yaml(const std::string& node_list_file);
+YAML::Node pai2020_cluster_yaml(const std::string& machine_spec_file);
 
 } // namespace dlsim

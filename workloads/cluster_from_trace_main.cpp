@@ -11,18 +11,16 @@
 
 int main(int argc, char** argv) {
   if (argc != 2 || std::string(argv[1]).find(':') == std::string::npos) {
-    std::fputs("usage: dlsim-cluster-from-trace openb[-in-order]:NODE_LIST.csv | "
-               "pai2020[-in-order]:pai_machine_spec.csv\n",
-               stderr);
+    std::fputs(
+        "usage: dlsim-cluster-from-trace openb:NODE_LIST.csv | pai2020:pai_machine_spec.csv\n",
+        stderr);
     return 2;
   }
   try {
     auto spec = dlsim::parse_trace_cluster_spec(argv[1]);
     if (!spec)
       throw dlsim::InputError(
-          fmt::format("expected openb:FILE, pai2020:FILE, openb-in-order:FILE or "
-                      "pai2020-in-order:FILE, got '{}'",
-                      argv[1]));
+          fmt::format("expected openb:FILE or pai2020:FILE, got '{}'", argv[1]));
     YAML::Node root = dlsim::trace_cluster_yaml(*spec);
     YAML::Emitter out;
     out << root;

@@ -295,7 +295,7 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
     if (auto spec = parse_trace_cluster_spec(given)) {
       // A node list or machine spec of a trace (openb:FILE, pai2020:FILE), made into cluster YAML.
       spec->file = find_data_file(spec->file, file);
-      e.cluster_file = spec->format + (spec->in_order ? "-in-order:" : ":") + spec->file;
+      e.cluster_file = spec->format + ":" + spec->file;
       root["cluster"] = trace_cluster_yaml(*spec);
     } else {
       std::string cluster_path = find_data_file(given, file);
