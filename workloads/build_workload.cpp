@@ -446,9 +446,9 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     *options.oversized_workers = 0;
     oversized.emplace(trace, cluster);
   }
-  // worker_capacity walks every node group; a trace repeats a few request shapes many times, and
-  // a cluster kept in a node list's order has hundreds of groups (openb-in-order: 405), so each
-  // shape's capacity per type is counted once.
+  // worker_capacity walks every node group, and a trace repeats a few request shapes many times
+  // (openb's 10,836 inflated pods have 126 GPU shapes): each shape's capacity per type is counted
+  // once.
   std::map<std::tuple<DeviceTypeId, std::uint32_t, double, double>, std::uint64_t> capacity_of;
   auto capacity = [&](DeviceTypeId t, const JobRequest& r, const RequestDetails& rd) {
     const auto key =
