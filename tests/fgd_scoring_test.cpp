@@ -324,7 +324,7 @@ CoresInUse cores_in_use(const std::string& policy, const Cluster& c, const Workl
 } // namespace
 
 TEST_CASE("equal scores go to the first node of an order drawn once per run, as in FGD's "
-          "simulator; random_ties draws at each decision",
+          "simulator, or to a draw at each decision with random_ties",
           "[fgd][policy]") {
   // Eight identical nodes of 8 cores and eight pods of no GPU and 1 core each, arriving 1 s apart
   // and all running at once (100 s). GpuPacking scores a pod of no GPU 0 on every node, so each
