@@ -1,9 +1,12 @@
 // The FGD paper's node model, fragmentation measure, scorers and workload inflation
 // (sim/runtime/node_shares.h, policies/scoring/, workloads/trace_inflate.h;
 // docs/fragmentation.md). Every expected number is worked out by hand in the comment above it.
+#include "policies/registry.h"
 #include "policies/scoring/scorers.h"
 #include "sim/engine/error.h"
 #include "sim/runtime/node_shares.h"
+#include "sim/runtime/observer.h"
+#include "sim/runtime/simulation.h"
 #include "support/harness.h"
 #include "workloads/trace_inflate.h"
 
@@ -12,6 +15,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <vector>
 
 using namespace dlsim;
 using namespace dlsim::test;
@@ -156,6 +160,31 @@ TEST_CASE("FGD puts a share where the expected fragmentation grows least, not by
 
 namespace {
 
+// The devices each job started or was packed on, by job, from the run's events (the final state
+// has released them).
+class StartLog final : public RunObserver {
+public:
+  explicit StartLog(std::size_t jobs) : devices(jobs) {}
+  [[nodiscard]] bool wants_job_events() const override { return true; }
+  void on_job_event(const JobEvent& e, const View& /*view*/) override {
+    if (e.action == JobAction::kStart || e.action == JobAction::kPack)
+      devices[e.job].assign(e.devices.begin(), e.devices.end());
+  }
+  std::vector<std::vector<DeviceId>> devices;
+};
+
+std::vector<std::vector<DeviceId>> placements(const std::string& policy, const Cluster& c,
+                                              const Workload& w, const YAML::Node& params) {
+  const PolicyEntry& entry = find_policy(policy);
+  PolicySetup setup{Placement::kConsolidate, resolve_params(entry, params)};
+  auto p = entry.make(setup);
+  Simulation sim(c, w, RuntimeConfig{}, *p, PolicyInfo{policy, false});
+  StartLog log(w.jobs.size());
+  sim.add_observer(&log);
+  sim.run();
+  return log.devices;
+}
+
 constexpr const char* kFourGpus = "nodes:\n  - {count: 1, devices: {V100: 4}, cpu_cores: 64, "
                                   "memory_gb: 256}\n";
 
@@ -237,4 +266,86 @@ TEST_CASE("the scorers place shares on one node's GPUs and cancel what fits nowh
     for (JobId j = 0; j < 6; ++j)
       CHECK(out.state.jobs[j].first_start == w.jobs[j].request.submit);
   }
+}
+
+TEST_CASE("GpuPacking sends the next shares to the node of the first, then its free GPU",
+          "[fgd][policy]") {
+  // Three identical free nodes of 2 GPUs, three 0.4 shares:
+  // s1: every node is free, max(33 - 2, 2) = 31 each: a tie, some node X, GPU 0 of X by best
+  //     fit (both have 1000 left, the lower index).
+  // s2: X has GPU 0 partly used with 600 left >= 400: 100 - 60 / 10 = 94 > 31: X, GPU 0 by best
+  //     fit (600 < 1000), which then has 200 left.
+  // s3: X has only GPU 1 (fully free) for it: 50 - 1 = 49 > 31: X, GPU 1.
+  // So s1 and s2 hold device 2X, s3 device 2X + 1.
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 3, devices: {V100: 2}, cpu_cores: 64, "
+                                "memory_gb: 256}\n");
+  Workload w = workload_from_csv(c, "id,submit_s,workers,duration_s,gpu_share_min,gpu_share_max\n"
+                                    "s1,0,1,100,0.4,0.4\ns2,1,1,100,0.4,0.4\n"
+                                    "s3,2,1,100,0.4,0.4\n");
+  const auto placed = placements("score-gpu-packing", c, w, YAML::Node());
+  REQUIRE(placed[0].size() == 1);
+  const DeviceId x0 = placed[0][0];
+  CHECK(x0 % 2 == 0);
+  CHECK(placed == std::vector<std::vector<DeviceId>>{{x0}, {x0}, {x0 + 1}});
+}
+
+namespace {
+
+// The most cores in use on one node, and the nodes in use, over a run's decisions.
+class CoresInUse final : public RunObserver {
+public:
+  void on_decided(const View& view) override {
+    std::uint32_t used = 0;
+    double most = 0;
+    for (NodeId n = 0; n < view.cluster().nodes.size(); ++n) {
+      const double in_use = view.cluster().nodes[n].cpu_cores - view.node_cpu_free(n);
+      used += in_use > 0 ? 1U : 0U;
+      most = std::max(most, in_use);
+    }
+    most_on_one = std::max(most_on_one, most);
+    nodes_used = std::max(nodes_used, used);
+  }
+  double most_on_one = 0;
+  std::uint32_t nodes_used = 0;
+};
+
+CoresInUse cores_in_use(const std::string& policy, const Cluster& c, const Workload& w,
+                        const YAML::Node& params) {
+  const PolicyEntry& entry = find_policy(policy);
+  PolicySetup setup{Placement::kConsolidate, resolve_params(entry, params)};
+  auto p = entry.make(setup);
+  Simulation sim(c, w, RuntimeConfig{}, *p, PolicyInfo{policy, false});
+  CoresInUse seen;
+  sim.add_observer(&seen);
+  sim.run();
+  return seen;
+}
+
+} // namespace
+
+TEST_CASE("equal scores go to the first node of an order drawn once per run, as in FGD's "
+          "simulator, or to a draw at each decision with random_ties",
+          "[fgd][policy]") {
+  // Eight identical nodes of 8 cores and eight pods of no GPU and 1 core each, arriving 1 s apart
+  // and all running at once (100 s). GpuPacking scores a pod of no GPU 0 on every node, so each
+  // decision is a tie among every node with a free core. FGD's simulator takes the smallest node
+  // name, its names prefixed by a permutation drawn once per run: the same node every time while
+  // it has room. Its 8 cores hold all eight pods: one node with 8 cores in use, no other used.
+  // Drawn at each decision instead, the eight pods are all on one node with probability 8^-7
+  // (about 5e-7).
+  Cluster c = cluster_from_yaml("nodes:\n  - {count: 8, devices: {V100: 1}, cpu_cores: 8, "
+                                "memory_gb: 64}\n");
+  std::string csv = "id,submit_s,workers,duration_s,cpus_per_worker,mem_gb_per_worker\n";
+  for (int k = 0; k < 8; ++k)
+    csv += "p" + std::to_string(k) + "," + std::to_string(k) + ",1,100,1,1\n";
+  Workload w = workload_from_csv(c, csv);
+  for (JobSpec& j : w.jobs)
+    j.request.devices_per_worker = 0; // host tasks, as openb's CPU-only pods
+  const CoresInUse first = cores_in_use("score-gpu-packing", c, w, YAML::Node());
+  CHECK(first.most_on_one == 8);
+  CHECK(first.nodes_used == 1);
+  const CoresInUse drawn =
+      cores_in_use("score-gpu-packing", c, w, YAML::Load("{random_ties: true}"));
+  CHECK(drawn.nodes_used > 1);
+  CHECK(drawn.most_on_one < 8);
 }

@@ -78,6 +78,25 @@ TEST_CASE("dlsim run killed with -9 leaves the complete earlier run or the compl
   }
 }
 
+TEST_CASE("a run writes again into its own --out, the GPU-sharing measures included",
+          "[cli][atomic]") {
+  // report.fragmentation adds allocation.csv and fragmentation.csv: they are results, replaced
+  // by the next run (not carried over as another program's files, which failed with "File
+  // exists" since the new run had written them already), and gone after a run without them.
+  ScratchDir dir;
+  const std::string out = " --out " + dir.file("out");
+  const std::string args = "run -q --policy fifo --until 20000";
+  REQUIRE(run_dlsim(args + " --set report.fragmentation=true" + out, dir).code == 0);
+  REQUIRE(fs::exists(dir.file("out/allocation.csv")));
+  REQUIRE(fs::exists(dir.file("out/fragmentation.csv")));
+  Outcome again = run_dlsim(args + " --set report.fragmentation=true" + out, dir);
+  CHECK(again.code == 0);
+  CHECK(again.err.find("cannot carry over") == std::string::npos);
+  CHECK(run_dlsim(args + out, dir).code == 0);
+  CHECK(!fs::exists(dir.file("out/allocation.csv")));
+  CHECK(!fs::exists(dir.file("out/fragmentation.csv")));
+}
+
 TEST_CASE("an --out path is checked before the run and other files in it are kept",
           "[cli][atomic]") {
   ScratchDir dir;

@@ -446,6 +446,18 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
     *options.oversized_workers = 0;
     oversized.emplace(trace, cluster);
   }
+  // worker_capacity walks every node group, and a trace repeats a few request shapes many times
+  // (openb's 10,836 inflated pods have 126 GPU shapes): each shape's capacity per type is counted
+  // once.
+  std::map<std::tuple<DeviceTypeId, std::uint32_t, double, double>, std::uint64_t> capacity_of;
+  auto capacity = [&](DeviceTypeId t, const JobRequest& r, const RequestDetails& rd) {
+    const auto key =
+        std::make_tuple(t, r.devices_per_worker, rd.cpus_per_worker, rd.mem_gb_per_worker);
+    auto it = capacity_of.find(key);
+    if (it == capacity_of.end())
+      it = capacity_of.emplace(key, worker_capacity(cluster, t, r, rd)).first;
+    return it->second;
+  };
   std::size_t k = 0;
   // A bad job ends the loop with an InputError (without --skip-bad-jobs): the jobs after it,
   // not released yet, are counted on the way out, so that the count is the whole trace's.
@@ -637,7 +649,7 @@ Workload build_workload(Trace trace, const ModelZoo& zoo, const Cluster& cluster
       const double cap = cluster.types[t].memory_gb;
       most_memory = std::max(most_memory, cap);
       if (cap > 0 && !fits_in(rd.gpu_mem_gb, cap)) continue;
-      best = std::max(best, worker_capacity(cluster, t, r, rd));
+      best = std::max(best, capacity(t, r, rd));
     }
     if (best == 0 && !candidates.empty() && !fits_in(rd.gpu_mem_gb, most_memory) &&
         most_memory > 0) {

@@ -1,7 +1,7 @@
 // One policy class for the six scorers: the Kubernetes scheduling cycle of FGD's simulator
-// (filter the nodes where the pod fits, score them, take the best, break ties at random, pick the
-// GPU), over dlsim's actions: pack for a share of a GPU, start for whole GPUs, start_on_nodes for
-// a job of no GPU (a host task).
+// (filter the nodes where the pod fits, score them, take the best, break ties by a node order
+// drawn once per run, pick the GPU), over dlsim's actions: pack for a share of a GPU, start for
+// whole GPUs, start_on_nodes for a job of no GPU (a host task).
 #include "policies/scoring/score_policy.h"
 
 #include "policies/scoring/scorers.h"
@@ -13,6 +13,7 @@
 #include <bit>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 
 namespace dlsim {
 
@@ -20,8 +21,10 @@ namespace {
 
 class ScorePolicy final : public Policy {
 public:
-  ScorePolicy(Scorer scorer, bool retry, bool oracle, double coverage, Rng rng)
-      : scorer_(scorer), retry_(retry), oracle_(oracle), coverage_(coverage), rng_(rng) {}
+  ScorePolicy(Scorer scorer, bool retry, bool random_ties, bool oracle, double coverage, Rng rng,
+              Rng order_rng)
+      : scorer_(scorer), retry_(retry), random_ties_(random_ties || scorer == Scorer::kRandom),
+        oracle_(oracle), coverage_(coverage), rng_(rng), order_rng_(order_rng) {}
 
   void on_arrival(JobId j, const View& view) override {
     if (scorer_ != Scorer::kFgd || oracle_) return;
@@ -58,6 +61,13 @@ private:
       frag_.assign(nodes_.size(), 0.0);
       frag_fresh_.assign(nodes_.size(), false);
       node_version_.assign(nodes_.size(), 0);
+      // The order that breaks ties: a uniform permutation of the nodes, drawn once (Fisher-Yates).
+      rank_.resize(nodes_.size());
+      std::iota(rank_.begin(), rank_.end(), 0U);
+      if (!random_ties_) {
+        for (std::size_t i = rank_.size(); i > 1; --i)
+          std::swap(rank_[i - 1], rank_[order_rng_.below(i)]);
+      }
       if (scorer_ == Scorer::kFgd && oracle_) {
         // FGD's rule: the typical pods of the whole pod list, known before the first arrival.
         const SimState& all = view.raw();
@@ -165,15 +175,24 @@ private:
     }
     if (feasible_.empty()) return std::nullopt;
     if (scorer_ == Scorer::kBestFit) normalize_scores(scores_);
-    // Kubernetes' selectHost: the highest score, ties drawn uniformly (reservoir sampling).
+    // Kubernetes' selectHost: the highest score. Among equals, the node first in rank_, as in
+    // FGD's simulator: its Kubernetes fork (mental2008/kubernetes v1.20.5-minor,
+    // core/generic_scheduler.go, selectHost) takes the smallest node name "for
+    // reproducibility", and the simulator prefixes every node's name with its place in a
+    // permutation drawn once per run (pkg/simulator/simulator.go, syncClusterResourceList:
+    // rand.Perm, "%04d-"). With random_ties (upstream Kubernetes; the Random scorer, whose
+    // scores are all equal), drawn uniformly by reservoir sampling at each decision.
     std::size_t chosen = 0;
     std::uint64_t ties = 1;
     for (std::size_t i = 1; i < feasible_.size(); ++i) {
       if (scores_[i] > scores_[chosen]) {
         chosen = i;
         ties = 1;
-      } else if (scores_[i] == scores_[chosen] && rng_.below(++ties) == 0) {
-        chosen = i;
+      } else if (scores_[i] == scores_[chosen]) {
+        if (random_ties_ ? rng_.below(++ties) == 0
+                         : rank_[feasible_[i]] < rank_[feasible_[chosen]]) {
+          chosen = i;
+        }
       }
     }
     Pick p{feasible_[chosen], gpus_[chosen]};
@@ -269,9 +288,12 @@ private:
 
   Scorer scorer_;
   bool retry_;
+  bool random_ties_;
   bool oracle_;
   double coverage_;
   Rng rng_;
+  Rng order_rng_;
+  std::vector<std::uint32_t> rank_; // node n's place in the order that breaks ties
   std::vector<NodeShares> nodes_;
   std::vector<double> frag_; // expected fragmentation of nodes_[n] under mix_
   std::vector<bool> frag_fresh_;
@@ -307,14 +329,23 @@ ParamSpec retry_param() {
           "(Kubernetes' queue); false cancels it at once, as a pod fails in FGD's simulator."};
 }
 
+ParamSpec random_ties_param() {
+  return {"random_ties", ParamType::kFlag, "false",
+          "Draw among the nodes of the highest score uniformly at each decision, as upstream "
+          "Kubernetes' selectHost does; false takes the first in an order of the nodes drawn "
+          "once per run, as FGD's simulator does (the smallest of its randomly prefixed node "
+          "names)."};
+}
+
 PolicyEntry entry(Scorer scorer, std::string name, std::string description) {
-  return {std::move(name),
-          std::move(description),
-          false,
-          {retry_param()},
+  return {std::move(name), std::move(description), false,
+          scorer == Scorer::kRandom ? std::vector<ParamSpec>{retry_param()}
+                                    : std::vector<ParamSpec>{retry_param(), random_ties_param()},
           [scorer](const PolicySetup& s) {
-            return std::make_unique<ScorePolicy>(scorer, s.params.flag("retry"), false, 0.95,
-                                                 policy_rng(s, to_string(scorer)));
+            const bool random_ties = scorer != Scorer::kRandom && s.params.flag("random_ties");
+            return std::make_unique<ScorePolicy>(scorer, s.params.flag("retry"), random_ties, false,
+                                                 0.95, policy_rng(s, to_string(scorer)),
+                                                 policy_rng(s, to_string(scorer) + ".node_order"));
           }};
 }
 
@@ -356,6 +387,7 @@ PolicyEntry fgd_policy() {
           "expected fragmentation under the workload's typical shapes grows least",
           true,
           {retry_param(),
+           random_ties_param(),
            {"oracle", ParamType::kFlag, "false",
             "Take the typical shapes from every job of the workload, arrived or not (FGD's "
             "simulator reads the whole pod list); false: from the jobs arrived so far, again "
@@ -369,9 +401,10 @@ PolicyEntry fgd_policy() {
               throw InputError(
                   fmt::format("policy.params.coverage: must be in (0, 1], got {}", coverage));
             }
-            return std::make_unique<ScorePolicy>(Scorer::kFgd, s.params.flag("retry"),
-                                                 s.params.flag("oracle"), coverage,
-                                                 policy_rng(s, "fgd"));
+            return std::make_unique<ScorePolicy>(
+                Scorer::kFgd, s.params.flag("retry"), s.params.flag("random_ties"),
+                s.params.flag("oracle"), coverage, policy_rng(s, "fgd"),
+                policy_rng(s, "fgd.node_order"));
           }};
 }
 

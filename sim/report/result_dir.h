@@ -12,8 +12,8 @@ namespace dlsim {
 // The files a run writes. An earlier run's copies are replaced; any other file in the directory
 // (a sweep's dlsim.log and error.txt, a user's notes) is carried over into the new directory.
 inline constexpr std::string_view kResultFiles[] = {
-    "jobs.csv",      "timeseries.csv",  "run.yaml",     "events.csv",
-    "timeline.json", "provenance.json", "summary.json", "failures.csv"};
+    "jobs.csv",        "timeseries.csv", "run.yaml",     "events.csv",     "timeline.json",
+    "provenance.json", "summary.json",   "failures.csv", "allocation.csv", "fragmentation.csv"};
 
 class ResultDir {
 public:
