@@ -62,12 +62,13 @@ void KeyedPass::decide(Control& control, Placement placement, bool preempt,
       rekey(control, j, false); // running jobs' keys moved since the last decision
   }
   const std::set<PassKey>& walked = holders_kept ? waiting_ : order_;
+  auto next = walked.begin();
   pass_.decide(
       control,
-      [&](const auto& offer) {
-        for (const PassKey& k : walked) {
-          if (!offer(std::get<2>(k))) break;
-        }
+      [&](JobId& j) {
+        if (next == walked.end()) return false;
+        j = std::get<2>(*next++);
+        return true;
       },
       holders_, preempt, holders_kept);
   if (before_apply) before_apply(control, pass_);

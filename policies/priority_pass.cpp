@@ -25,23 +25,35 @@ public:
     }
   }
 
-  // Takes j's devices from what is left of its type; false when they are not there.
-  bool offer(const View& view, JobId j) {
-    const std::uint32_t need = view.request(j).devices();
-    const JobState& st = view.state(j);
-    const bool holds = is_holder(st);
+  // Takes the devices of a job of the walk from what is left of its type (a holder's own type,
+  // a waiting job's first compatible type that still has them); false when they are not there.
+  bool offer(const View& view, JobId j, std::uint32_t need, bool holds, DeviceTypeId own) {
+    if (holds) return own != kNoDeviceType && take(own, need);
     for (DeviceTypeId t : view.compatible_types(j)) {
-      if (holds && t != st.type) continue;
-      if (left_[t] < need) continue;
-      left_[t] -= need;
-      total_ -= need;
-      return true;
+      if (take(t, need)) return true;
     }
     return false;
   }
   [[nodiscard]] bool exhausted() const { return total_ == 0; }
 
+  // The type a holder's devices count against: its own, if the job may use it.
+  static DeviceTypeId own_type(const View& view, JobId j) {
+    const DeviceTypeId t = view.state(j).type;
+    for (DeviceTypeId c : view.compatible_types(j)) {
+      if (c == t) return t;
+    }
+    return kNoDeviceType;
+  }
+  static constexpr DeviceTypeId kNoDeviceType = std::numeric_limits<DeviceTypeId>::max();
+
 private:
+  bool take(DeviceTypeId t, std::uint32_t need) {
+    if (left_[t] < need) return false;
+    left_[t] -= need;
+    total_ -= need;
+    return true;
+  }
+
   std::vector<std::uint32_t> left_; // by DeviceTypeId
   std::uint64_t total_ = 0;
 };
@@ -88,31 +100,59 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
     releasing_now_[j] = still ? 1 : 0;
     return !still;
   });
-  // For each shape that could not be placed, the first waiting job of that shape that failed:
-  // it and the waiting jobs of that shape after it are left out.
-  std::map<Shape, JobId> first_failed;
+  // The jobs the walk offered, in its order, with what each round reads of them: a round after
+  // the first replays them and asks the walk only for the jobs past the last one it offered.
+  walked_.clear();
+  bool walk_over = false;
+  auto step_at = [&](std::size_t i) -> const Step* {
+    while (walked_.size() <= i) {
+      JobId j = 0;
+      if (walk_over || !walk(j)) {
+        walk_over = true;
+        return nullptr;
+      }
+      const bool holds = is_holder(view.state(j));
+      const bool held = holders_kept ? holders.count(j) > 0 : held_[j] != 0;
+      walked_.push_back({j, kNoShape, view.request(j).devices(),
+                         holds ? Capacity::own_type(view, j) : DeviceTypeId{0}, holds,
+                         !holds || held});
+    }
+    return &walked_[i];
+  };
+  // Shapes by a number of this decision; for each shape that could not be placed, the first
+  // waiting job of that shape that failed: it and the waiting jobs of that shape after it are
+  // left out.
+  shape_ids_.clear();
+  first_failed_.clear();
+  auto shape_id = [&](JobId j) {
+    auto [it, added] =
+        shape_ids_.emplace(shape_of(view, j), static_cast<std::uint32_t>(shape_ids_.size()));
+    if (added) first_failed_.push_back(kNoJob);
+    return it->second;
+  };
+  bool any_failed = false;
   // Each round leaves out at least one more job; one or two rounds are the rule, and the bound
   // only guards the run time.
   for (int round = 0; round < 8; ++round) {
     chosen_.clear();
     Capacity capacity(view);
-    std::set<Shape> excluded;
-    walk([&](JobId j) {
-      const JobState& st = view.state(j);
-      const bool holds = is_holder(st);
-      if (!holds && !first_failed.empty()) {
-        Shape shape = shape_of(view, j);
-        auto it = first_failed.find(shape);
-        if (it != first_failed.end() && (it->second == j || excluded.count(shape))) {
-          excluded.insert(shape);
-          return true;
+    excluded_.assign(first_failed_.size(), 0);
+    for (std::size_t i = 0;; ++i) {
+      const Step* step = step_at(i);
+      if (step == nullptr) break;
+      const JobId j = step->job;
+      if (!step->holds && any_failed) {
+        std::uint32_t& shape = walked_[i].shape;
+        if (shape == kNoShape) shape = shape_id(j);
+        if (first_failed_[shape] != kNoJob && (first_failed_[shape] == j || excluded_[shape])) {
+          excluded_[shape] = 1;
+          continue;
         }
       }
-      if ((!holds || (holders_kept ? holders.count(j) > 0 : held_[j] != 0)) &&
-          capacity.offer(view, j))
+      if (step->offered && capacity.offer(view, j, step->need, step->holds, step->own_type))
         chosen_.push_back(j);
-      return !capacity.exhausted();
-    });
+      if (capacity.exhausted()) break;
+    }
 
     model_.reset(view);
     for (JobId j : releasing_)
@@ -121,7 +161,7 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
       std::vector<char>& keep = marks(view);
       for (JobId j : chosen_)
         keep[j] = 1;
-      for (JobId h : holders) {
+      for (JobId h : held_list_) {
         // A holder paying an action (a resize) cannot be suspended: apply() leaves it, so its
         // devices are not counted free.
         if (!keep[h] && is_holder(view.state(h))) model_.release(h);
@@ -129,7 +169,8 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
       for (JobId j : chosen_)
         keep[j] = 0;
     }
-    std::set<Shape> failed;
+    failed_.assign(first_failed_.size(), 0);
+    bool failed = false;
     for (JobId j : chosen_) {
       const JobState& st = view.state(j);
       if (is_holder(st)) continue;
@@ -137,15 +178,20 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
       if (is_host_task(view.request(j))) continue;
       // Its checkpoint frees them (counted above if this pass suspended it).
       if (st.status == JobStatus::kSuspending && !releasing_now_[j]) model_.release(j);
-      if (!failed.empty() && failed.count(shape_of(view, j)))
-        continue; // left out next round anyway
+      if (failed) {
+        const std::uint32_t shape = shape_id(j);
+        if (shape < failed_.size() && failed_[shape]) continue; // left out next round anyway
+      }
       if (!model_.take(j)) {
-        Shape shape = shape_of(view, j);
-        failed.insert(shape);
-        first_failed[shape] = j;
+        const std::uint32_t shape = shape_id(j);
+        if (failed_.size() <= shape) failed_.resize(shape + 1, 0);
+        failed_[shape] = 1;
+        first_failed_[shape] = j;
+        failed = true;
       }
     }
-    if (failed.empty()) return;
+    if (!failed) return;
+    any_failed = true;
   }
 }
 
@@ -309,12 +355,21 @@ void FreeModel::release(JobId j) {
   const JobRequest& r = view_->request(j);
   const RequestDetails& rd = view_->details(j);
   const Cluster& c = view_->cluster();
+  // Devices on one node are usually next to each other: one change per run of them.
+  std::int64_t run = 0;
+  const Device* run_of = nullptr;
   for (std::size_t i = 0; i < st.devices.size(); ++i) {
     const Device& d = c.devices[st.devices[i]];
-    change_dev(d.node, d.type, 1);
+    if (run_of != nullptr && (d.node != run_of->node || d.type != run_of->type)) {
+      change_dev(run_of->node, run_of->type, run);
+      run = 0;
+    }
+    run_of = &d;
+    ++run;
     if (i % r.devices_per_worker == 0)
       change_host(d.node, rd.cpus_per_worker, rd.mem_gb_per_worker);
   }
+  if (run > 0) change_dev(run_of->node, run_of->type, run);
 }
 
 std::int64_t FreeModel::best_single(const JobRequest& r, DeviceTypeId t) const {

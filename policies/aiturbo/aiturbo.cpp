@@ -151,18 +151,22 @@ public:
       sorted_ = true;
     }
     if (pass) {
+      const auto& walked = kept ? waiting_ : order_;
+      auto next = walked.begin();
       pass_.decide(
           c,
-          [&](const std::function<bool(JobId)>& offer) {
-            for (const auto& k : kept ? waiting_ : order_) {
-              const JobId j = std::get<3>(k);
+          [&](JobId& j) {
+            for (; next != walked.end(); ++next) {
+              j = std::get<3>(*next);
               const JobStatus s = c.state(j).status;
               if (is_over(s)) continue; // finished since the queue was ranked
               if (!(is_holder(c.state(j)) || s == JobStatus::kPending ||
                     s == JobStatus::kSuspended))
                 continue; // paying an action: keeps its devices, decided once it is done
-              if (!offer(j)) return;
+              ++next;
+              return true;
             }
+            return false;
           },
           holders_, /*preempt=*/round, kept);
       pass_.apply(c, placement_, holders_, /*preempt=*/round);
