@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <span>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -96,6 +97,7 @@ public:
               bool preempt = true, bool holders_kept = false);
   [[nodiscard]] const std::vector<JobId>& chosen() const { return chosen_; }
 
+  // `holders` is the set the last decide() was given, unchanged since.
   // Suspends every job of `holders` (running or paying a start) that was not chosen, then starts
   // or resumes the chosen waiting jobs in order. A chosen job whose devices are still being
   // released by a suspending job waits: the policy is called again when that action completes.
@@ -120,7 +122,7 @@ private:
   // devices it asks for, the type a holder's count against, whether it holds devices and
   // whether step 1 offers it capacity.
   static constexpr std::uint32_t kNoShape = std::numeric_limits<std::uint32_t>::max();
-  static constexpr JobId kNoJob = std::numeric_limits<JobId>::max();
+  static constexpr std::uint32_t kNoStep = std::numeric_limits<std::uint32_t>::max();
   struct Step {
     JobId job;
     std::uint32_t shape;
@@ -128,6 +130,7 @@ private:
     DeviceTypeId own_type;
     bool holds;
     bool offered;
+    std::span<const DeviceTypeId> types; // a waiting job's compatible types
   };
   std::vector<Step> walked_; // the walk so far, in its order
   // Jobs with the same shape fit the same nodes: (workers, devices per worker, CPUs, memory,
@@ -135,10 +138,16 @@ private:
   using Shape =
       std::tuple<std::uint32_t, std::uint32_t, double, double, std::int32_t, std::uint16_t>;
   std::map<Shape, std::uint32_t> shape_ids_;
-  std::vector<JobId> first_failed_; // [shape] the first waiting job that failed, or kNoJob
-  std::vector<char> excluded_;      // [shape] left out for the rest of this round's walk
-  std::vector<char> failed_;        // [shape] failed placement this round
+  std::vector<std::uint32_t> first_failed_; // [shape] the step of the first waiting job that
+                                            // failed, or kNoStep
+  std::vector<char> excluded_;              // [shape] left out for the rest of this round's walk
+  std::vector<char> failed_;                // [shape] failed placement this round
   std::vector<JobId> chosen_;
+  std::vector<std::uint32_t> chosen_step_; // [k] the step of chosen_[k]
+  // Before each chosen waiting job of this round: (its step, jobs chosen before it), and the
+  // capacity left (Capacity::save).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> saved_;
+  std::vector<std::uint64_t> saved_capacity_;
   bool holders_kept_ = false; // the last decide() kept every holder without walking them
   std::vector<JobId> suspended_;
   std::vector<JobId> started_;
