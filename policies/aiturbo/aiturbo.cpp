@@ -127,11 +127,14 @@ public:
       keep_waiting(c);
     } else {
       // Between rounds the queue keeps its ranking; arrivals join it where a job with no
-      // service and no prediction goes (level 0, after the jobs there).
+      // service and no prediction goes (level 0, after the jobs there). A sorted order_ stays
+      // sorted (an insertion, not a sort of every live job at the next walk).
       for (JobId j : arrived_) {
         const Key k{0, 1, static_cast<double>(j), j};
-        order_.push_back(k);
-        sorted_ = false;
+        if (sorted_)
+          order_.insert(std::upper_bound(order_.begin(), order_.end(), k), k);
+        else
+          order_.push_back(k);
         waiting_.insert(std::upper_bound(waiting_.begin(), waiting_.end(), k), k);
       }
     }
