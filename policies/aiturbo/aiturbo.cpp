@@ -127,14 +127,10 @@ public:
       keep_waiting(c);
     } else {
       // Between rounds the queue keeps its ranking; arrivals join it where a job with no
-      // service and no prediction goes (level 0, after the jobs there). A sorted order_ stays
-      // sorted (an insertion, not a sort of every live job at the next walk).
+      // service and no prediction goes (level 0, after the jobs there).
       for (JobId j : arrived_) {
         const Key k{0, 1, static_cast<double>(j), j};
-        if (sorted_)
-          order_.insert(std::upper_bound(order_.begin(), order_.end(), k), k);
-        else
-          order_.push_back(k);
+        order_.insert(std::upper_bound(order_.begin(), order_.end(), k), k);
         waiting_.insert(std::upper_bound(waiting_.begin(), waiting_.end(), k), k);
       }
     }
@@ -149,9 +145,6 @@ public:
     if (kept) {
       std::erase_if(waiting_, [&](const Key& k) { return !may_wait(c.state(std::get<3>(k))); });
       pass = !waiting_.empty();
-    } else if (!sorted_) {
-      std::sort(order_.begin(), order_.end());
-      sorted_ = true;
     }
     if (pass) {
       const auto& walked = kept ? waiting_ : order_;
@@ -204,14 +197,12 @@ private:
            st.status == JobStatus::kSuspending;
   }
 
-  // waiting_ from order_: its entries whose job may wait, in order. order_ itself is sorted
-  // only when a full walk needs it (keys are unique: sorting later orders them as sorting now).
+  // waiting_ from order_: its entries whose job may wait, in order.
   void keep_waiting(const View& v) {
     waiting_.clear();
     for (const Key& k : order_) {
       if (may_wait(v.state(std::get<3>(k)))) waiting_.push_back(k);
     }
-    if (!sorted_) std::sort(waiting_.begin(), waiting_.end());
   }
 
   // Refits j's step model to its observed losses and adds its measured speed.
@@ -288,7 +279,7 @@ private:
         o_.thresholds.begin());
   }
 
-  // order_: (level, class 0 predictable / 1 not, key, job), best first once sorted.
+  // order_: (level, class 0 predictable / 1 not, key, job), best first.
   void order(const View& v) {
     order_.clear();
     pred_jobs_.clear();
@@ -316,6 +307,7 @@ private:
       criteria_[2][i] = -(to_seconds(v.now() - r.submit) - run_time_at(st, v.now()));
     }
     const std::vector<double> points = borda_points(criteria_);
+    const auto unpredictable = static_cast<std::ptrdiff_t>(order_.size());
     for (std::size_t i = 0; i < pred_jobs_.size(); ++i) {
       const JobId j = pred_jobs_[i];
       if (o_.optimus)
@@ -323,7 +315,15 @@ private:
       else
         order_.emplace_back(level_of(criteria_[1][i]), 0, -points[i], j);
     }
-    sorted_ = false; // sorted when a walk needs it
+    // Sorted as std::sort would (keys are unique), without sorting every live job: the
+    // unpredictable ones came in id order, so ordering them by level alone (stably) sorts them;
+    // the predictable ones are sorted, and the two merged.
+    const auto mid = order_.begin() + unpredictable;
+    auto by_level = [](const Key& a, const Key& b) { return std::get<0>(a) < std::get<0>(b); };
+    if (!std::is_sorted(order_.begin(), mid, by_level))
+      std::stable_sort(order_.begin(), mid, by_level);
+    std::sort(mid, order_.end());
+    std::inplace_merge(order_.begin(), mid, order_.end());
   }
 
   // Resource adjustment of the running predictable jobs (moves.h).
@@ -475,8 +475,7 @@ private:
   bool changed_ = false;
   // Scratch reused between decisions.
   using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
-  std::vector<Key> order_;     // keys given at rounds, arrivals' added between them
-  bool sorted_ = true;         // order_ is in order
+  std::vector<Key> order_;     // keys given at rounds, arrivals' added between them, in order
   std::vector<Key> waiting_;   // the entries of order_ whose job may wait (may_wait), in order
   std::uint64_t demand_ = 0;   // devices the live jobs ask for
   std::vector<JobId> arrived_; // since the last ranking
