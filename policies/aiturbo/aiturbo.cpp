@@ -130,7 +130,7 @@ public:
       // service and no prediction goes (level 0, after the jobs there).
       for (JobId j : arrived_) {
         const Key k{0, 1, static_cast<double>(j), j};
-        order_.insert(std::upper_bound(order_.begin(), order_.end(), k), k);
+        order_.push_back(k); // after arrived_from_: merged in when a walk needs order_
         waiting_.insert(std::upper_bound(waiting_.begin(), waiting_.end(), k), k);
       }
     }
@@ -145,6 +145,8 @@ public:
     if (kept) {
       std::erase_if(waiting_, [&](const Key& k) { return !may_wait(c.state(std::get<3>(k))); });
       pass = !waiting_.empty();
+    } else {
+      sort_order();
     }
     if (pass) {
       const auto& walked = kept ? waiting_ : order_;
@@ -197,12 +199,15 @@ private:
            st.status == JobStatus::kSuspending;
   }
 
-  // waiting_ from order_: its entries whose job may wait, in order.
+  // waiting_ from order_: its entries whose job may wait, in order. order_ itself is sorted
+  // only when a full walk needs it (keys are unique: sorting later orders them as sorting now).
+  // Called right after order(), before any arrival.
   void keep_waiting(const View& v) {
     waiting_.clear();
     for (const Key& k : order_) {
       if (may_wait(v.state(std::get<3>(k)))) waiting_.push_back(k);
     }
+    if (!sorted_) std::sort(waiting_.begin(), waiting_.end());
   }
 
   // Refits j's step model to its observed losses and adds its measured speed.
@@ -279,7 +284,7 @@ private:
         o_.thresholds.begin());
   }
 
-  // order_: (level, class 0 predictable / 1 not, key, job), best first.
+  // order_: (level, class 0 predictable / 1 not, key, job), best first once sorted.
   void order(const View& v) {
     order_.clear();
     pred_jobs_.clear();
@@ -307,7 +312,7 @@ private:
       criteria_[2][i] = -(to_seconds(v.now() - r.submit) - run_time_at(st, v.now()));
     }
     const std::vector<double> points = borda_points(criteria_);
-    const auto unpredictable = static_cast<std::ptrdiff_t>(order_.size());
+    unpredictable_ = order_.size();
     for (std::size_t i = 0; i < pred_jobs_.size(); ++i) {
       const JobId j = pred_jobs_[i];
       if (o_.optimus)
@@ -315,15 +320,30 @@ private:
       else
         order_.emplace_back(level_of(criteria_[1][i]), 0, -points[i], j);
     }
-    // Sorted as std::sort would (keys are unique), without sorting every live job: the
-    // unpredictable ones came in id order, so ordering them by level alone (stably) sorts them;
-    // the predictable ones are sorted, and the two merged.
-    const auto mid = order_.begin() + unpredictable;
-    auto by_level = [](const Key& a, const Key& b) { return std::get<0>(a) < std::get<0>(b); };
-    if (!std::is_sorted(order_.begin(), mid, by_level))
-      std::stable_sort(order_.begin(), mid, by_level);
-    std::sort(mid, order_.end());
-    std::inplace_merge(order_.begin(), mid, order_.end());
+    sorted_ = false; // sorted when a walk needs it
+    arrived_from_ = order_.size();
+  }
+
+  // order_ in order, as std::sort would put it (keys are unique), without sorting every live
+  // job: at a round's ranking the unpredictable jobs came first, in id order (for_live), so
+  // ordering them by level alone (stably) sorts them; the predictable ones after them are
+  // sorted, and the two merged. Arrivals since (from arrived_from_ on) are merged in likewise.
+  void sort_order() {
+    const auto arrivals = order_.begin() + static_cast<std::ptrdiff_t>(arrived_from_);
+    if (!sorted_) {
+      const auto mid = order_.begin() + static_cast<std::ptrdiff_t>(unpredictable_);
+      auto by_level = [](const Key& a, const Key& b) { return std::get<0>(a) < std::get<0>(b); };
+      if (!std::is_sorted(order_.begin(), mid, by_level))
+        std::stable_sort(order_.begin(), mid, by_level);
+      std::sort(mid, arrivals);
+      std::inplace_merge(order_.begin(), mid, arrivals);
+      sorted_ = true;
+    }
+    if (arrivals != order_.end()) {
+      if (!std::is_sorted(arrivals, order_.end())) std::sort(arrivals, order_.end());
+      std::inplace_merge(order_.begin(), arrivals, order_.end());
+      arrived_from_ = order_.size();
+    }
   }
 
   // Resource adjustment of the running predictable jobs (moves.h).
@@ -475,7 +495,13 @@ private:
   bool changed_ = false;
   // Scratch reused between decisions.
   using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
-  std::vector<Key> order_;     // keys given at rounds, arrivals' added between them, in order
+  std::vector<Key> order_; // keys given at rounds, arrivals' added between them
+  // order_[0, arrived_from_) is in order; the rest are arrivals since, appended. With sorted_
+  // false, [0, unpredictable_) are the last ranking's unpredictable jobs in id order and
+  // [unpredictable_, arrived_from_) its predictable ones (see sort_order()).
+  bool sorted_ = true;
+  std::size_t unpredictable_ = 0;
+  std::size_t arrived_from_ = 0;
   std::vector<Key> waiting_;   // the entries of order_ whose job may wait (may_wait), in order
   std::uint64_t demand_ = 0;   // devices the live jobs ask for
   std::vector<JobId> arrived_; // since the last ranking
