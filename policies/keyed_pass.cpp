@@ -5,7 +5,10 @@
 namespace dlsim {
 
 void KeyedPass::arrive(const View& view, JobId j) {
-  if (keys_.size() < view.job_count()) keys_.resize(view.job_count());
+  if (keys_.size() < view.job_count()) {
+    keys_.resize(view.job_count());
+    holding_.resize(view.job_count(), 0);
+  }
   // A host task holds no device for the pass to weigh: it starts on View::host_fit's nodes when
   // they have room and is never preempted (docs/runtime.md#host-tasks).
   if (is_host_task(view.request(j))) {
@@ -19,17 +22,34 @@ void KeyedPass::arrive(const View& view, JobId j) {
 
 void KeyedPass::finish(const View& view, JobId j) {
   if (is_host_task(view.request(j))) return;
-  if (holders_.erase(j) > 0)
-    held_.erase(std::find(held_.begin(), held_.end(), j));
-  else
+  if (holders_.erase(j) > 0) {
+    holding_[j] = 0; // leaves held_ at the next decision that walks it
+    ++stale_;
+  } else {
     waiting_.erase(keys_[j]);
+  }
   demand_ -= view.request(j).devices();
 }
 
+void KeyedPass::drop_stale() {
+  if (stale_ == 0) return;
+  std::erase_if(held_, [&](JobId j) { return !holding_[j]; });
+  stale_ = 0;
+}
+
 void KeyedPass::rekey_holders(const View& view) {
+  drop_stale();
   for (JobId j : held_)
     keys_[j] = key_of_(view, j);
-  // Insertion sort: the order of the last decision is mostly kept.
+  // Keys are unique: any sort gives the one order. Many jobs started since the last sort (they
+  // were appended): a full sort; else insertion sort, as the order of the last decision is
+  // mostly kept.
+  if (started_since_sort_ > kInsertionSortUpTo) {
+    std::sort(held_.begin(), held_.end(), [&](JobId a, JobId b) { return before(a, b); });
+    started_since_sort_ = 0;
+    return;
+  }
+  started_since_sort_ = 0;
   for (std::size_t i = 1; i < held_.size(); ++i) {
     const JobId j = held_[i];
     std::size_t k = i;
@@ -47,7 +67,10 @@ void KeyedPass::decide(Control& control, Placement placement, bool preempt,
   // Every job fits the one device type together: the pass keeps every holder, and only the
   // waiting jobs' order matters (PriorityPass::decide, holders_kept).
   const bool holders_kept = !before_apply && demand_ < single_type_devices(control);
-  if (!holders_kept) rekey_holders(control); // running jobs' keys moved since the last decision
+  if (!holders_kept)
+    rekey_holders(control); // running jobs' keys moved since the last decision
+  else if (stale_ > held_.size() / 2)
+    drop_stale(); // finished holders: bounded memory
   // The jobs by increasing key: the holders and the waiting jobs merged (only the waiting ones
   // with holders_kept).
   auto next_held = holders_kept ? held_.end() : held_.begin();
@@ -70,16 +93,21 @@ void KeyedPass::decide(Control& control, Placement placement, bool preempt,
   // A suspended job stopped where it is now and waits with that key; a started one holds, and
   // its key moves with it until the next decision that walks the holders sorts them again.
   if (!pass_.suspended().empty()) {
-    std::erase_if(held_, [&](JobId j) { return holders_.count(j) == 0; });
     for (JobId j : pass_.suspended()) {
+      holding_[j] = 0;
       keys_[j] = key_of_(control, j);
       waiting_.insert(keys_[j]);
     }
+    // Out of held_ now: a job resumed later must not be there twice.
+    stale_ += pass_.suspended().size();
+    drop_stale();
   }
   for (JobId j : pass_.started()) {
     waiting_.erase(keys_[j]);
     keys_[j] = key_of_(control, j);
+    holding_[j] = 1;
     held_.push_back(j);
+    ++started_since_sort_;
   }
 }
 

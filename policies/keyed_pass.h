@@ -43,6 +43,8 @@ private:
   [[nodiscard]] bool before(JobId j, JobId k) const { return keys_[j] < keys_[k]; }
   // The holders' keys brought up to date and held_ sorted by them.
   void rekey_holders(const View& view);
+  // held_ without the jobs that finished since they were last walked.
+  void drop_stale();
 
   PassKeyOf key_of_;
   PriorityPass pass_;         // its buffers are reused from one decision to the next
@@ -51,11 +53,16 @@ private:
   // stays the one it had when it stopped (or arrived).
   std::set<PassKey> waiting_;
   // The holders (started or resumed by this policy), by their keys as of the last decision
-  // that walked them. Their keys move while they run: a decision that walks them computes
-  // them anew and sorts this vector again (mostly in order already, so insertion sort).
-  // A key is a function of the current state, so moving it late gives the order moving it at
-  // every decision would.
+  // that walked them, and jobs started since at the end; finished ones stay until the next
+  // decision that walks them (a finish costs no search of the vector). Their keys move while they
+  // run: a decision that walks them computes them anew and sorts this vector again (mostly in order
+  // already, so insertion sort). A key is a function of the current state, so moving it late gives
+  // the order moving it at every decision would.
   std::vector<JobId> held_;
+  std::vector<char> holding_;          // [job] in holders_ (an entry of held_ without it: stale)
+  std::size_t stale_ = 0;              // entries of held_ whose job finished
+  std::size_t started_since_sort_ = 0; // entries appended to held_ since it was last sorted
+  static constexpr std::size_t kInsertionSortUpTo = 32;
   std::vector<JobId> host_waiting_; // host tasks not yet started (kept out of the pass)
   std::set<JobId> holders_;         // the jobs of held_, for PriorityPass
   std::uint64_t demand_ = 0;        // devices asked for by the waiting jobs and the holders
