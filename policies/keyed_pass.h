@@ -39,7 +39,7 @@ public:
   [[nodiscard]] bool someone_waits() const { return !waiting_.empty(); }
 
 private:
-  // j's current key, and whether j comes before k in the walk.
+  // Whether j comes before k in the walk, by their keys as last computed.
   [[nodiscard]] bool before(JobId j, JobId k) const { return keys_[j] < keys_[k]; }
   // The holders' keys brought up to date and held_ sorted by them.
   void rekey_holders(const View& view);
