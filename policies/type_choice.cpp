@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 #include <tuple>
 #include <utility>
 
@@ -16,6 +17,14 @@ public:
   Search(const TypeChoiceProblem& p, std::vector<std::int32_t> at)
       : p_(p), at_(std::move(at)), on_(p.types), by_loss_(p.types), by_loss_valid_(p.types, 0) {
     left_ = p.capacity;
+    allowed_from_.reserve(at_.size() + 1);
+    for (std::size_t j = 0; j < at_.size(); ++j) {
+      allowed_from_.push_back(allowed_.size());
+      for (std::size_t t = 0; t < p.types; ++t) {
+        if (p.value[j * p.types + t] >= 0) allowed_.push_back(t);
+      }
+    }
+    allowed_from_.push_back(allowed_.size());
     for (std::size_t j = 0; j < at_.size(); ++j) {
       if (at_[j] != kNoType) {
         left_[static_cast<std::size_t>(at_[j])] -= p.need[j];
@@ -47,6 +56,12 @@ private:
     double v = p_.value[j * p_.types + static_cast<std::size_t>(t)];
     return v < 0 ? -1e300 : v * p_.need[j];
   }
+  // The types job j may have (value >= 0), in increasing order.
+  [[nodiscard]] std::span<const std::size_t> allowed(std::size_t j) const {
+    return std::span<const std::size_t>(allowed_).subspan(allowed_from_[j],
+                                                          allowed_from_[j + 1] - allowed_from_[j]);
+  }
+
   // The jobs on t, those that lose least per device first (ties: index order); kept until a job
   // joins or leaves t.
   const std::vector<std::size_t>& by_loss(std::size_t t) {
@@ -86,9 +101,9 @@ private:
     std::size_t best_b = 0;
     std::int32_t best_u = kNoType;
     bool evict = false;
-    for (std::size_t t = 0; t < p_.types; ++t) {
+    for (std::size_t t : allowed(a)) {
       const auto ti = static_cast<std::int32_t>(t);
-      if (ti == from || p_.value[a * p_.types + t] < 0) continue;
+      if (ti == from) continue;
       const double ga = gain(a, ti) - before_a;
       if (left_[t] >= p_.need[a]) {
         if (ga > best) {
@@ -104,8 +119,8 @@ private:
         // Where b goes: its best type with room once a has left `from` and b has left t.
         double gb = select ? 0.0 : -1e300;
         std::int32_t ub = kNoType;
-        for (std::size_t u = 0; u < p_.types; ++u) {
-          if (u == t || p_.value[b * p_.types + u] < 0) continue;
+        for (std::size_t u : allowed(b)) {
+          if (u == t) continue;
           std::uint32_t room = left_[u] + (static_cast<std::int32_t>(u) == from ? p_.need[a] : 0);
           if (room < p_.need[b]) continue;
           double g = gain(b, static_cast<std::int32_t>(u));
@@ -130,9 +145,9 @@ private:
     // room (or, with select, to none).
     std::vector<std::pair<std::size_t, std::int32_t>>& best_moves = best_moves_;
     best_moves.clear();
-    for (std::size_t t = 0; t < p_.types; ++t) {
+    for (std::size_t t : allowed(a)) {
       const auto ti = static_cast<std::int32_t>(t);
-      if (ti == from || p_.value[a * p_.types + t] < 0 || left_[t] >= p_.need[a]) continue;
+      if (ti == from || left_[t] >= p_.need[a]) continue;
       // a is not on t (t is not `from`): every job there may leave.
       const std::vector<std::size_t>& there = by_loss(t);
       std::vector<std::int64_t>& room = room_;
@@ -154,10 +169,8 @@ private:
         const std::size_t b = there[i];
         double gb = select ? 0.0 : -1e300;
         std::int32_t ub = kNoType;
-        for (std::size_t u = 0; u < p_.types; ++u) {
-          if (u == t || p_.value[b * p_.types + u] < 0 ||
-              room[u] < static_cast<std::int64_t>(p_.need[b]))
-            continue;
+        for (std::size_t u : allowed(b)) {
+          if (u == t || room[u] < static_cast<std::int64_t>(p_.need[b])) continue;
           if (gain(b, static_cast<std::int32_t>(u)) > gb) {
             gb = gain(b, static_cast<std::int32_t>(u));
             ub = static_cast<std::int32_t>(u);
@@ -200,6 +213,10 @@ private:
   // [type] the jobs assigned to it, in index order: the candidates for eviction (a scan of
   // every job per move tried made the search quadratic in the jobs when few are assigned).
   std::vector<std::vector<std::size_t>> on_;
+  // allowed(j) is allowed_[allowed_from_[j], allowed_from_[j + 1]): the loops over a job's types
+  // skip the catalog's types it may not have (most of them on a cluster of one type).
+  std::vector<std::size_t> allowed_;
+  std::vector<std::size_t> allowed_from_;
   std::vector<std::vector<std::size_t>> by_loss_; // [type] see by_loss()
   std::vector<char> by_loss_valid_;
   // Scratch of relocate(), kept between calls.
