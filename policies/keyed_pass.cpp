@@ -1,14 +1,13 @@
 #include "policies/keyed_pass.h"
 
-#include <iterator>
+#include <algorithm>
 
 namespace dlsim {
 
 void KeyedPass::arrive(const View& view, JobId j) {
   if (keys_.size() < view.job_count()) {
     keys_.resize(view.job_count());
-    pos_.resize(view.job_count());
-    waits_.resize(view.job_count(), 0);
+    holding_.resize(view.job_count(), 0);
   }
   // A host task holds no device for the pass to weigh: it starts on View::host_fit's nodes when
   // they have room and is never preempted (docs/runtime.md#host-tasks).
@@ -17,36 +16,47 @@ void KeyedPass::arrive(const View& view, JobId j) {
     return;
   }
   keys_[j] = key_of_(view, j);
-  pos_[j] = order_.insert(keys_[j]).first;
   waiting_.insert(keys_[j]);
-  waits_[j] = 1;
   demand_ += view.request(j).devices();
 }
 
 void KeyedPass::finish(const View& view, JobId j) {
   if (is_host_task(view.request(j))) return;
-  order_.erase(pos_[j]);
-  if (waits_[j]) waiting_.erase(keys_[j]);
-  waits_[j] = 0;
-  holders_.erase(j);
+  if (holders_.erase(j) > 0) {
+    holding_[j] = 0; // leaves held_ at the next decision that walks it
+    ++stale_;
+  } else {
+    waiting_.erase(keys_[j]);
+  }
   demand_ -= view.request(j).devices();
 }
 
-// Moves j to its current key, reusing its tree node (no allocation). Keys of running jobs only
-// grow, so the new place is often where the old one was: the insert is tried there first.
-void KeyedPass::rekey(const View& view, JobId j, bool waits) {
-  PassKey key = key_of_(view, j);
-  if (key == keys_[j] && waits == static_cast<bool>(waits_[j])) return;
-  if (waits_[j]) waiting_.erase(keys_[j]);
-  if (key != keys_[j]) {
-    auto next = std::next(pos_[j]);
-    auto node = order_.extract(pos_[j]);
-    node.value() = key;
-    keys_[j] = key;
-    pos_[j] = order_.insert(next, std::move(node)); // a wrong hint costs a plain insert
+void KeyedPass::drop_stale() {
+  if (stale_ == 0) return;
+  std::erase_if(held_, [&](JobId j) { return !holding_[j]; });
+  stale_ = 0;
+}
+
+void KeyedPass::rekey_holders(const View& view) {
+  drop_stale();
+  for (JobId j : held_)
+    keys_[j] = key_of_(view, j);
+  // Keys are unique: any sort gives the one order. Many jobs started since the last sort (they
+  // were appended): a full sort; else insertion sort, as the order of the last decision is
+  // mostly kept.
+  if (started_since_sort_ > kInsertionSortUpTo) {
+    std::sort(held_.begin(), held_.end(), [&](JobId a, JobId b) { return before(a, b); });
+    started_since_sort_ = 0;
+    return;
   }
-  if (waits) waiting_.insert(key);
-  waits_[j] = waits ? 1 : 0;
+  started_since_sort_ = 0;
+  for (std::size_t i = 1; i < held_.size(); ++i) {
+    const JobId j = held_[i];
+    std::size_t k = i;
+    for (; k > 0 && before(j, held_[k - 1]); --k)
+      held_[k] = held_[k - 1];
+    held_[k] = j;
+  }
 }
 
 void KeyedPass::decide(Control& control, Placement placement, bool preempt,
@@ -57,26 +67,48 @@ void KeyedPass::decide(Control& control, Placement placement, bool preempt,
   // Every job fits the one device type together: the pass keeps every holder, and only the
   // waiting jobs' order matters (PriorityPass::decide, holders_kept).
   const bool holders_kept = !before_apply && demand_ < single_type_devices(control);
-  if (!holders_kept) {
-    for (JobId j : holders_)
-      rekey(control, j, false); // running jobs' keys moved since the last decision
-  }
-  const std::set<PassKey>& walked = holders_kept ? waiting_ : order_;
+  if (!holders_kept)
+    rekey_holders(control); // running jobs' keys moved since the last decision
+  else if (stale_ > held_.size() / 2)
+    drop_stale(); // finished holders: bounded memory
+  // The jobs by increasing key: the holders and the waiting jobs merged (only the waiting ones
+  // with holders_kept).
+  auto next_held = holders_kept ? held_.end() : held_.begin();
+  auto next_waiting = waiting_.begin();
   pass_.decide(
       control,
-      [&](const auto& offer) {
-        for (const PassKey& k : walked) {
-          if (!offer(std::get<2>(k))) break;
+      [&](JobId& j) {
+        const bool any_held = next_held != held_.end();
+        if (next_waiting != waiting_.end() && (!any_held || *next_waiting < keys_[*next_held])) {
+          j = std::get<2>(*next_waiting++);
+          return true;
         }
+        if (!any_held) return false;
+        j = *next_held++;
+        return true;
       },
       holders_, preempt, holders_kept);
   if (before_apply) before_apply(control, pass_);
   pass_.apply(control, placement, holders_, preempt);
-  // A suspended job stopped where it is now, a started one may now count as a holder.
-  for (JobId j : pass_.suspended())
-    rekey(control, j, true);
-  for (JobId j : pass_.started())
-    rekey(control, j, false);
+  // A suspended job stopped where it is now and waits with that key; a started one holds, and
+  // its key moves with it until the next decision that walks the holders sorts them again.
+  if (!pass_.suspended().empty()) {
+    for (JobId j : pass_.suspended()) {
+      holding_[j] = 0;
+      keys_[j] = key_of_(control, j);
+      waiting_.insert(keys_[j]);
+    }
+    // Out of held_ now: a job resumed later must not be there twice.
+    stale_ += pass_.suspended().size();
+    drop_stale();
+  }
+  for (JobId j : pass_.started()) {
+    waiting_.erase(keys_[j]);
+    keys_[j] = key_of_(control, j);
+    holding_[j] = 1;
+    held_.push_back(j);
+    ++started_since_sort_;
+  }
 }
 
 namespace {

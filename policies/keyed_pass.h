@@ -1,7 +1,8 @@
 // The keyed preemptive pass shared by srtf, shortest-gpu-time with preemptive: true (SRSF) and
 // las: every unfinished job has a key that moves while it runs; at each decision the holders are
-// rekeyed, the PriorityPass (priority_pass.h) walks the jobs by increasing key, and the jobs it
-// suspended or started are rekeyed where they stopped or started.
+// rekeyed, the PriorityPass (priority_pass.h) walks the jobs by increasing key (the holders and
+// the waiting jobs merged), and the jobs it suspended or started are rekeyed where they stopped
+// or started.
 #pragma once
 
 #include "policies/priority_pass.h"
@@ -35,25 +36,36 @@ public:
   void decide(Control& control, Placement placement, bool preempt = true,
               const BeforeApply& before_apply = {});
   // Some arrived, unfinished job holds no devices of this policy.
-  [[nodiscard]] bool someone_waits() const { return order_.size() > holders_.size(); }
+  [[nodiscard]] bool someone_waits() const { return !waiting_.empty(); }
 
 private:
-  // Moves j to its current key in order_, and into (waits) or out of waiting_.
-  void rekey(const View& view, JobId j, bool waits);
+  // Whether j comes before k in the walk, by their keys as last computed.
+  [[nodiscard]] bool before(JobId j, JobId k) const { return keys_[j] < keys_[k]; }
+  // The holders' keys brought up to date and held_ sorted by them.
+  void rekey_holders(const View& view);
+  // held_ without the jobs that finished since they were last walked.
+  void drop_stale();
 
   PassKeyOf key_of_;
   PriorityPass pass_;         // its buffers are reused from one decision to the next
-  std::vector<PassKey> keys_; // [job] its key in order_ (and in waiting_ while it waits)
-  std::vector<std::set<PassKey>::iterator> pos_; // [job] its node in order_
-  std::vector<char> waits_;                      // [job] in waiting_
-  // Every arrived, unfinished job, lowest key first. The holders' keys in it are brought up to
-  // date only when a decision walks them: a key is a function of the current state, so moving
-  // it late gives the order moving it at every decision would.
-  std::set<PassKey> order_;
-  std::set<PassKey> waiting_;       // the jobs of order_ that are not holders, by the same keys
+  std::vector<PassKey> keys_; // [job] its key (a waiting job's is the one in waiting_)
+  // The waiting jobs by their keys: a job that holds no devices makes no progress, so its key
+  // stays the one it had when it stopped (or arrived).
+  std::set<PassKey> waiting_;
+  // The holders (started or resumed by this policy), by their keys as of the last decision
+  // that walked them, and jobs started since at the end; finished ones stay until the next
+  // decision that walks them (a finish costs no search of the vector). Their keys move while they
+  // run: a decision that walks them computes them anew and sorts this vector again (mostly in order
+  // already, so insertion sort). A key is a function of the current state, so moving it late gives
+  // the order moving it at every decision would.
+  std::vector<JobId> held_;
+  std::vector<char> holding_;          // [job] in holders_ (an entry of held_ without it: stale)
+  std::size_t stale_ = 0;              // entries of held_ whose job finished
+  std::size_t started_since_sort_ = 0; // entries appended to held_ since it was last sorted
+  static constexpr std::size_t kInsertionSortUpTo = 32;
   std::vector<JobId> host_waiting_; // host tasks not yet started (kept out of the pass)
-  std::set<JobId> holders_;         // started or resumed by this policy
-  std::uint64_t demand_ = 0;        // devices asked for by the jobs of order_
+  std::set<JobId> holders_;         // the jobs of held_, for PriorityPass
+  std::uint64_t demand_ = 0;        // devices asked for by the waiting jobs and the holders
 };
 
 // A policy that is a keyed pass and nothing else, deciding at every call (srtf, SRSF).

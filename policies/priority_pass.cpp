@@ -25,23 +25,47 @@ public:
     }
   }
 
-  // Takes j's devices from what is left of its type; false when they are not there.
-  bool offer(const View& view, JobId j) {
-    const std::uint32_t need = view.request(j).devices();
-    const JobState& st = view.state(j);
-    const bool holds = is_holder(st);
-    for (DeviceTypeId t : view.compatible_types(j)) {
-      if (holds && t != st.type) continue;
-      if (left_[t] < need) continue;
-      left_[t] -= need;
-      total_ -= need;
-      return true;
+  // Appends what is left to `to`, and sets it back from what save() appended at `at`.
+  void save(std::vector<std::uint64_t>& to) const {
+    to.push_back(total_);
+    to.insert(to.end(), left_.begin(), left_.end());
+  }
+  void restore(const std::vector<std::uint64_t>& from, std::size_t at) {
+    total_ = from[at];
+    for (std::size_t t = 0; t < left_.size(); ++t)
+      left_[t] = static_cast<std::uint32_t>(from[at + 1 + t]);
+  }
+  [[nodiscard]] std::size_t saved_size() const { return left_.size() + 1; }
+
+  // Takes the devices of a job of the walk from what is left of its type (a holder's own type,
+  // a waiting job's first compatible type that still has them); false when they are not there.
+  bool offer(std::span<const DeviceTypeId> types, std::uint32_t need, bool holds,
+             DeviceTypeId own) {
+    if (holds) return own != kNoDeviceType && take(own, need);
+    for (DeviceTypeId t : types) {
+      if (take(t, need)) return true;
     }
     return false;
   }
   [[nodiscard]] bool exhausted() const { return total_ == 0; }
 
+  // The type a holder's devices count against: its own, if the job may use it.
+  static DeviceTypeId own_type(DeviceTypeId t, std::span<const DeviceTypeId> compatible) {
+    for (DeviceTypeId c : compatible) {
+      if (c == t) return t;
+    }
+    return kNoDeviceType;
+  }
+  static constexpr DeviceTypeId kNoDeviceType = std::numeric_limits<DeviceTypeId>::max();
+
 private:
+  bool take(DeviceTypeId t, std::uint32_t need) {
+    if (left_[t] < need) return false;
+    left_[t] -= need;
+    total_ -= need;
+    return true;
+  }
+
   std::vector<std::uint32_t> left_; // by DeviceTypeId
   std::uint64_t total_ = 0;
 };
@@ -88,31 +112,81 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
     releasing_now_[j] = still ? 1 : 0;
     return !still;
   });
-  // For each shape that could not be placed, the first waiting job of that shape that failed:
-  // it and the waiting jobs of that shape after it are left out.
-  std::map<Shape, JobId> first_failed;
+  // The jobs the walk offered, in its order, with what each round reads of them: a round after
+  // the first replays them and asks the walk only for the jobs past the last one it offered.
+  walked_.clear();
+  bool walk_over = false;
+  auto step_at = [&](std::size_t i) -> const Step* {
+    while (walked_.size() <= i) {
+      JobId j = 0;
+      if (walk_over || !walk(j)) {
+        walk_over = true;
+        return nullptr;
+      }
+      const bool holds = is_holder(view.state(j));
+      const bool held = holders_kept ? holders.count(j) > 0 : held_[j] != 0;
+      const std::span<const DeviceTypeId> types = view.compatible_types(j);
+      walked_.push_back({j, kNoShape, view.request(j).devices(),
+                         holds ? Capacity::own_type(view.state(j).type, types) : DeviceTypeId{0},
+                         holds, !holds || held, holds ? std::span<const DeviceTypeId>{} : types});
+    }
+    return &walked_[i];
+  };
+  // Shapes by a number of this decision; for each shape that could not be placed, the step of
+  // the first waiting job of that shape that failed: it and the waiting jobs of that shape after
+  // it are left out.
+  shape_ids_.clear();
+  first_failed_.clear();
+  auto shape_id = [&](JobId j) {
+    auto [it, added] =
+        shape_ids_.emplace(shape_of(view, j), static_cast<std::uint32_t>(shape_ids_.size()));
+    if (added) first_failed_.push_back(kNoStep);
+    return it->second;
+  };
+  // A round after the first walks as the last one did up to the first job that is newly left
+  // out (the first that failed placement, of a shape that failed): it starts there, from what
+  // the last round had chosen and left of the capacity before that job. Those are saved before
+  // each waiting job the walk offers capacity to: (step, jobs chosen before it), and the
+  // capacity left in saved_capacity_.
+  Capacity capacity(view);
+  chosen_.clear();
+  chosen_step_.clear();
+  saved_.clear();
+  saved_capacity_.clear();
+  std::size_t resume = 0;
+  bool any_failed = false;
   // Each round leaves out at least one more job; one or two rounds are the rule, and the bound
-  // only guards the run time.
-  for (int round = 0; round < 8; ++round) {
-    chosen_.clear();
-    Capacity capacity(view);
-    std::set<Shape> excluded;
-    walk([&](JobId j) {
-      const JobState& st = view.state(j);
-      const bool holds = is_holder(st);
-      if (!holds && !first_failed.empty()) {
-        Shape shape = shape_of(view, j);
-        auto it = first_failed.find(shape);
-        if (it != first_failed.end() && (it->second == j || excluded.count(shape))) {
-          excluded.insert(shape);
-          return true;
+  // only guards the run time (the last round's choice stands, failures and all).
+  constexpr int kMaxRounds = 8;
+  for (int round = 0;; ++round) {
+    for (std::size_t i = resume;; ++i) {
+      const Step* step = step_at(i);
+      if (step == nullptr) break;
+      const JobId j = step->job;
+      if (!step->holds && any_failed) {
+        std::uint32_t& shape = walked_[i].shape;
+        if (shape == kNoShape) shape = shape_id(j);
+        if (first_failed_[shape] != kNoStep && (first_failed_[shape] == i || excluded_[shape])) {
+          excluded_[shape] = 1;
+          continue;
         }
       }
-      if ((!holds || (holders_kept ? holders.count(j) > 0 : held_[j] != 0)) &&
-          capacity.offer(view, j))
-        chosen_.push_back(j);
-      return !capacity.exhausted();
-    });
+      if (step->offered) {
+        if (!step->holds) {
+          saved_.emplace_back(static_cast<std::uint32_t>(i),
+                              static_cast<std::uint32_t>(chosen_.size()));
+          capacity.save(saved_capacity_);
+        }
+        if (capacity.offer(step->types, step->need, step->holds, step->own_type)) {
+          chosen_.push_back(j);
+          chosen_step_.push_back(static_cast<std::uint32_t>(i));
+        } else if (!step->holds) {
+          saved_.pop_back();
+          saved_capacity_.resize(saved_capacity_.size() - capacity.saved_size());
+        }
+      }
+      if (capacity.exhausted()) break;
+    }
 
     model_.reset(view);
     for (JobId j : releasing_)
@@ -121,7 +195,7 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
       std::vector<char>& keep = marks(view);
       for (JobId j : chosen_)
         keep[j] = 1;
-      for (JobId h : holders) {
+      for (JobId h : held_list_) {
         // A holder paying an action (a resize) cannot be suspended: apply() leaves it, so its
         // devices are not counted free.
         if (!keep[h] && is_holder(view.state(h))) model_.release(h);
@@ -129,23 +203,46 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
       for (JobId j : chosen_)
         keep[j] = 0;
     }
-    std::set<Shape> failed;
-    for (JobId j : chosen_) {
-      const JobState& st = view.state(j);
-      if (is_holder(st)) continue;
+    failed_.assign(first_failed_.size(), 0);
+    std::uint32_t first_new = kNoStep; // the first step newly left out
+    for (std::uint32_t i : chosen_step_) {
+      const Step& step = walked_[i];
+      if (step.holds) continue;
+      const JobId j = step.job;
       // A host task takes no device: apply() starts it when View::host_fit finds nodes.
       if (is_host_task(view.request(j))) continue;
       // Its checkpoint frees them (counted above if this pass suspended it).
-      if (st.status == JobStatus::kSuspending && !releasing_now_[j]) model_.release(j);
-      if (!failed.empty() && failed.count(shape_of(view, j)))
-        continue; // left out next round anyway
+      if (view.state(j).status == JobStatus::kSuspending && !releasing_now_[j]) model_.release(j);
+      std::uint32_t& shape = walked_[i].shape;
+      if (first_new != kNoStep) {
+        if (shape == kNoShape) shape = shape_id(j);
+        if (shape < failed_.size() && failed_[shape]) continue; // left out next round anyway
+      }
       if (!model_.take(j)) {
-        Shape shape = shape_of(view, j);
-        failed.insert(shape);
-        first_failed[shape] = j;
+        if (shape == kNoShape) shape = shape_id(j);
+        if (failed_.size() <= shape) failed_.resize(shape + 1, 0);
+        failed_[shape] = 1;
+        first_failed_[shape] = i;
+        first_new = std::min(first_new, i);
       }
     }
-    if (failed.empty()) return;
+    if (first_new == kNoStep || round == kMaxRounds - 1) return;
+    any_failed = true;
+    // Back to the capacity and choice before the first job newly left out; the shapes whose
+    // first failed job comes before it are already left out there.
+    while (saved_.back().first > first_new) {
+      saved_.pop_back();
+      saved_capacity_.resize(saved_capacity_.size() - capacity.saved_size());
+    }
+    resume = first_new;
+    chosen_.resize(saved_.back().second);
+    chosen_step_.resize(saved_.back().second);
+    capacity.restore(saved_capacity_, saved_capacity_.size() - capacity.saved_size());
+    saved_.pop_back();
+    saved_capacity_.resize(saved_capacity_.size() - capacity.saved_size());
+    excluded_.assign(first_failed_.size(), 0);
+    for (std::size_t shape = 0; shape < first_failed_.size(); ++shape)
+      excluded_[shape] = first_failed_[shape] < first_new ? 1 : 0;
   }
 }
 
@@ -161,7 +258,8 @@ void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>&
     // (docs/runtime.md#host-tasks).
     // A holder still paying an action (resizing) cannot be suspended: the runtime refuses it
     // (docs/runtime.md#actions); it is decided again once the action is done.
-    for (JobId j : holders) {
+    // held_list_: the holders decide() was given (the same set), in the same id order.
+    for (JobId j : held_list_) {
       if (!keep[j] && !is_host_task(control.request(j)) && is_holder(control.state(j)))
         suspended_.push_back(j);
     }
@@ -309,12 +407,21 @@ void FreeModel::release(JobId j) {
   const JobRequest& r = view_->request(j);
   const RequestDetails& rd = view_->details(j);
   const Cluster& c = view_->cluster();
+  // Devices on one node are usually next to each other: one change per run of them.
+  std::int64_t run = 0;
+  const Device* run_of = nullptr;
   for (std::size_t i = 0; i < st.devices.size(); ++i) {
     const Device& d = c.devices[st.devices[i]];
-    change_dev(d.node, d.type, 1);
+    if (run_of != nullptr && (d.node != run_of->node || d.type != run_of->type)) {
+      change_dev(run_of->node, run_of->type, run);
+      run = 0;
+    }
+    run_of = &d;
+    ++run;
     if (i % r.devices_per_worker == 0)
       change_host(d.node, rd.cpus_per_worker, rd.mem_gb_per_worker);
   }
+  if (run > 0) change_dev(run_of->node, run_of->type, run);
 }
 
 std::int64_t FreeModel::best_single(const JobRequest& r, DeviceTypeId t) const {

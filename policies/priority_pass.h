@@ -9,15 +9,19 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
+#include <map>
 #include <set>
+#include <span>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 namespace dlsim {
 
-// A policy's jobs, best first: calls offer(j) for each until offer returns false.
-using PriorityWalk = std::function<void(const std::function<bool(JobId)>& offer)>;
+// A policy's jobs, best first, one at a time: each call sets j to the next job and returns true,
+// or returns false once there is none left. PriorityPass::decide asks for each job once.
+using PriorityWalk = std::function<bool(JobId& j)>;
 
 // The free devices, CPUs and memory of every node as they will be once some jobs release
 // theirs and others take some: the runtime's free state plus a difference kept in flat vectors
@@ -93,6 +97,7 @@ public:
               bool preempt = true, bool holders_kept = false);
   [[nodiscard]] const std::vector<JobId>& chosen() const { return chosen_; }
 
+  // `holders` is the set the last decide() was given, unchanged since.
   // Suspends every job of `holders` (running or paying a start) that was not chosen, then starts
   // or resumes the chosen waiting jobs in order. A chosen job whose devices are still being
   // released by a suspending job waits: the policy is called again when that action completes.
@@ -113,7 +118,36 @@ private:
   // Flags by job id, all false between calls (each use clears the ones it set).
   std::vector<char>& marks(const View& view);
 
+  // A job of the walk: its shape's number in shape_ids_ (kNoShape until a round needs it), the
+  // devices it asks for, the type a holder's count against, whether it holds devices and
+  // whether step 1 offers it capacity.
+  static constexpr std::uint32_t kNoShape = std::numeric_limits<std::uint32_t>::max();
+  static constexpr std::uint32_t kNoStep = std::numeric_limits<std::uint32_t>::max();
+  struct Step {
+    JobId job;
+    std::uint32_t shape;
+    std::uint32_t need;
+    DeviceTypeId own_type;
+    bool holds;
+    bool offered;
+    std::span<const DeviceTypeId> types; // a waiting job's compatible types
+  };
+  std::vector<Step> walked_; // the walk so far, in its order
+  // Jobs with the same shape fit the same nodes: (workers, devices per worker, CPUs, memory,
+  // device type, type set).
+  using Shape =
+      std::tuple<std::uint32_t, std::uint32_t, double, double, std::int32_t, std::uint16_t>;
+  std::map<Shape, std::uint32_t> shape_ids_;
+  std::vector<std::uint32_t> first_failed_; // [shape] the step of the first waiting job that
+                                            // failed, or kNoStep
+  std::vector<char> excluded_;              // [shape] left out for the rest of this round's walk
+  std::vector<char> failed_;                // [shape] failed placement this round
   std::vector<JobId> chosen_;
+  std::vector<std::uint32_t> chosen_step_; // [k] the step of chosen_[k]
+  // Before each chosen waiting job of this round: (its step, jobs chosen before it), and the
+  // capacity left (Capacity::save).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> saved_;
+  std::vector<std::uint64_t> saved_capacity_;
   bool holders_kept_ = false; // the last decide() kept every holder without walking them
   std::vector<JobId> suspended_;
   std::vector<JobId> started_;

@@ -75,12 +75,13 @@ public:
     if (order_.size() > holders_.size()) {
       const bool holders_kept = demand_ < single_type_devices(control);
       const std::set<Key>& walked = holders_kept ? waiting_ : order_;
+      auto next = walked.begin();
       pass_.decide(
           control,
-          [&](const auto& offer) {
-            for (const Key& k : walked) {
-              if (!offer(std::get<3>(k))) break;
-            }
+          [&](JobId& j) {
+            if (next == walked.end()) return false;
+            j = std::get<3>(*next++);
+            return true;
           },
           holders_, /*preempt=*/true, holders_kept);
       pass_.apply(control, placement_, holders_);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 #include <tuple>
 #include <utility>
 
@@ -13,10 +14,22 @@ constexpr double kEps = 1e-12;
 
 class Search {
 public:
-  Search(const TypeChoiceProblem& p, std::vector<std::int32_t> at) : p_(p), at_(std::move(at)) {
+  Search(const TypeChoiceProblem& p, std::vector<std::int32_t> at)
+      : p_(p), at_(std::move(at)), on_(p.types), by_loss_(p.types), by_loss_valid_(p.types, 0) {
     left_ = p.capacity;
+    allowed_from_.reserve(at_.size() + 1);
     for (std::size_t j = 0; j < at_.size(); ++j) {
-      if (at_[j] != kNoType) left_[static_cast<std::size_t>(at_[j])] -= p.need[j];
+      allowed_from_.push_back(allowed_.size());
+      for (std::size_t t = 0; t < p.types; ++t) {
+        if (p.value[j * p.types + t] >= 0) allowed_.push_back(t);
+      }
+    }
+    allowed_from_.push_back(allowed_.size());
+    for (std::size_t j = 0; j < at_.size(); ++j) {
+      if (at_[j] != kNoType) {
+        left_[static_cast<std::size_t>(at_[j])] -= p.need[j];
+        on_[static_cast<std::size_t>(at_[j])].push_back(j);
+      }
     }
   }
 
@@ -43,10 +56,40 @@ private:
     double v = p_.value[j * p_.types + static_cast<std::size_t>(t)];
     return v < 0 ? -1e300 : v * p_.need[j];
   }
+  // The types job j may have (value >= 0), in increasing order.
+  [[nodiscard]] std::span<const std::size_t> allowed(std::size_t j) const {
+    return std::span<const std::size_t>(allowed_).subspan(allowed_from_[j],
+                                                          allowed_from_[j + 1] - allowed_from_[j]);
+  }
+
+  // The jobs on t, those that lose least per device first (ties: index order); kept until a job
+  // joins or leaves t.
+  const std::vector<std::size_t>& by_loss(std::size_t t) {
+    if (!by_loss_valid_[t]) {
+      const auto ti = static_cast<std::int32_t>(t);
+      by_loss_[t] = on_[t];
+      std::stable_sort(by_loss_[t].begin(), by_loss_[t].end(), [&](std::size_t x, std::size_t y) {
+        return gain(x, ti) / p_.need[x] < gain(y, ti) / p_.need[y];
+      });
+      by_loss_valid_[t] = 1;
+    }
+    return by_loss_[t];
+  }
+
   void assign(std::size_t j, std::int32_t t) {
-    if (at_[j] != kNoType) left_[static_cast<std::size_t>(at_[j])] += p_.need[j];
+    if (at_[j] != kNoType) {
+      const auto from = static_cast<std::size_t>(at_[j]);
+      by_loss_valid_[from] = 0;
+      left_[from] += p_.need[j];
+      on_[from].erase(std::lower_bound(on_[from].begin(), on_[from].end(), j));
+    }
     at_[j] = t;
-    if (t != kNoType) left_[static_cast<std::size_t>(t)] -= p_.need[j];
+    if (t != kNoType) {
+      const auto to = static_cast<std::size_t>(t);
+      by_loss_valid_[to] = 0;
+      left_[to] -= p_.need[j];
+      on_[to].insert(std::lower_bound(on_[to].begin(), on_[to].end(), j), j);
+    }
   }
 
   // The best improving relocation of job a (see improve()); applies it and returns true.
@@ -58,9 +101,9 @@ private:
     std::size_t best_b = 0;
     std::int32_t best_u = kNoType;
     bool evict = false;
-    for (std::size_t t = 0; t < p_.types; ++t) {
+    for (std::size_t t : allowed(a)) {
       const auto ti = static_cast<std::int32_t>(t);
-      if (ti == from || p_.value[a * p_.types + t] < 0) continue;
+      if (ti == from) continue;
       const double ga = gain(a, ti) - before_a;
       if (left_[t] >= p_.need[a]) {
         if (ga > best) {
@@ -70,14 +113,14 @@ private:
         }
         continue;
       }
-      for (std::size_t b = 0; b < at_.size(); ++b) {
-        if (at_[b] != ti || b == a) continue;
+      for (std::size_t b : on_[t]) {
+        if (b == a) continue;
         if (left_[t] + p_.need[b] < p_.need[a]) continue;
         // Where b goes: its best type with room once a has left `from` and b has left t.
         double gb = select ? 0.0 : -1e300;
         std::int32_t ub = kNoType;
-        for (std::size_t u = 0; u < p_.types; ++u) {
-          if (u == t || p_.value[b * p_.types + u] < 0) continue;
+        for (std::size_t u : allowed(b)) {
+          if (u == t) continue;
           std::uint32_t room = left_[u] + (static_cast<std::int32_t>(u) == from ? p_.need[a] : 0);
           if (room < p_.need[b]) continue;
           double g = gain(b, static_cast<std::int32_t>(u));
@@ -100,18 +143,15 @@ private:
     // Evicting several jobs (a big job displacing small ones): on each type without room, the
     // jobs there that lose least per device leave until a fits; each goes to its best type with
     // room (or, with select, to none).
-    std::vector<std::pair<std::size_t, std::int32_t>> best_moves;
-    for (std::size_t t = 0; t < p_.types; ++t) {
+    std::vector<std::pair<std::size_t, std::int32_t>>& best_moves = best_moves_;
+    best_moves.clear();
+    for (std::size_t t : allowed(a)) {
       const auto ti = static_cast<std::int32_t>(t);
-      if (ti == from || p_.value[a * p_.types + t] < 0 || left_[t] >= p_.need[a]) continue;
-      std::vector<std::size_t> there;
-      for (std::size_t b = 0; b < at_.size(); ++b) {
-        if (at_[b] == ti && b != a) there.push_back(b);
-      }
-      std::stable_sort(there.begin(), there.end(), [&](std::size_t x, std::size_t y) {
-        return gain(x, ti) / p_.need[x] < gain(y, ti) / p_.need[y];
-      });
-      std::vector<std::int64_t> room(left_.begin(), left_.end());
+      if (ti == from || left_[t] >= p_.need[a]) continue;
+      // a is not on t (t is not `from`): every job there may leave.
+      const std::vector<std::size_t>& there = by_loss(t);
+      std::vector<std::int64_t>& room = room_;
+      room.assign(left_.begin(), left_.end());
       if (from != kNoType) room[static_cast<std::size_t>(from)] += p_.need[a];
       std::size_t k = 0;
       double delta = gain(a, ti) - before_a;
@@ -122,16 +162,15 @@ private:
       }
       if (room[t] < static_cast<std::int64_t>(p_.need[a]) || k < 2) continue; // one: done above
       room[t] -= p_.need[a];
-      std::vector<std::pair<std::size_t, std::int32_t>> moves;
+      std::vector<std::pair<std::size_t, std::int32_t>>& moves = moves_;
+      moves.clear();
       bool ok = true;
       for (std::size_t i = 0; i < k && ok; ++i) {
         const std::size_t b = there[i];
         double gb = select ? 0.0 : -1e300;
         std::int32_t ub = kNoType;
-        for (std::size_t u = 0; u < p_.types; ++u) {
-          if (u == t || p_.value[b * p_.types + u] < 0 ||
-              room[u] < static_cast<std::int64_t>(p_.need[b]))
-            continue;
+        for (std::size_t u : allowed(b)) {
+          if (u == t || room[u] < static_cast<std::int64_t>(p_.need[b])) continue;
           if (gain(b, static_cast<std::int32_t>(u)) > gb) {
             gb = gain(b, static_cast<std::int32_t>(u));
             ub = static_cast<std::int32_t>(u);
@@ -148,7 +187,7 @@ private:
       if (ok && delta > best) {
         best = delta;
         best_t = ti;
-        best_moves = std::move(moves);
+        std::swap(best_moves, moves);
       }
     }
     if (best_t == kNoType) return false;
@@ -171,6 +210,18 @@ private:
   const TypeChoiceProblem& p_;
   std::vector<std::int32_t> at_;
   std::vector<std::uint32_t> left_;
+  // [type] the jobs assigned to it, in index order: the candidates for eviction (a scan of
+  // every job per move tried made the search quadratic in the jobs when few are assigned).
+  std::vector<std::vector<std::size_t>> on_;
+  // allowed(j) is allowed_[allowed_from_[j], allowed_from_[j + 1]): the loops over a job's types
+  // skip the catalog's types it may not have (most of them on a cluster of one type).
+  std::vector<std::size_t> allowed_;
+  std::vector<std::size_t> allowed_from_;
+  std::vector<std::vector<std::size_t>> by_loss_; // [type] see by_loss()
+  std::vector<char> by_loss_valid_;
+  // Scratch of relocate(), kept between calls.
+  std::vector<std::int64_t> room_;
+  std::vector<std::pair<std::size_t, std::int32_t>> moves_, best_moves_;
 };
 
 } // namespace

@@ -130,8 +130,7 @@ public:
       // service and no prediction goes (level 0, after the jobs there).
       for (JobId j : arrived_) {
         const Key k{0, 1, static_cast<double>(j), j};
-        order_.push_back(k);
-        sorted_ = false;
+        order_.push_back(k); // after arrived_from_: merged in when a walk needs order_
         waiting_.insert(std::upper_bound(waiting_.begin(), waiting_.end(), k), k);
       }
     }
@@ -146,23 +145,26 @@ public:
     if (kept) {
       std::erase_if(waiting_, [&](const Key& k) { return !may_wait(c.state(std::get<3>(k))); });
       pass = !waiting_.empty();
-    } else if (!sorted_) {
-      std::sort(order_.begin(), order_.end());
-      sorted_ = true;
+    } else {
+      sort_order();
     }
     if (pass) {
+      const auto& walked = kept ? waiting_ : order_;
+      auto next = walked.begin();
       pass_.decide(
           c,
-          [&](const std::function<bool(JobId)>& offer) {
-            for (const auto& k : kept ? waiting_ : order_) {
-              const JobId j = std::get<3>(k);
+          [&](JobId& j) {
+            for (; next != walked.end(); ++next) {
+              j = std::get<3>(*next);
               const JobStatus s = c.state(j).status;
               if (is_over(s)) continue; // finished since the queue was ranked
               if (!(is_holder(c.state(j)) || s == JobStatus::kPending ||
                     s == JobStatus::kSuspended))
                 continue; // paying an action: keeps its devices, decided once it is done
-              if (!offer(j)) return;
+              ++next;
+              return true;
             }
+            return false;
           },
           holders_, /*preempt=*/round, kept);
       pass_.apply(c, placement_, holders_, /*preempt=*/round);
@@ -199,6 +201,7 @@ private:
 
   // waiting_ from order_: its entries whose job may wait, in order. order_ itself is sorted
   // only when a full walk needs it (keys are unique: sorting later orders them as sorting now).
+  // Called right after order(), before any arrival.
   void keep_waiting(const View& v) {
     waiting_.clear();
     for (const Key& k : order_) {
@@ -309,6 +312,7 @@ private:
       criteria_[2][i] = -(to_seconds(v.now() - r.submit) - run_time_at(st, v.now()));
     }
     const std::vector<double> points = borda_points(criteria_);
+    unpredictable_ = order_.size();
     for (std::size_t i = 0; i < pred_jobs_.size(); ++i) {
       const JobId j = pred_jobs_[i];
       if (o_.optimus)
@@ -317,6 +321,29 @@ private:
         order_.emplace_back(level_of(criteria_[1][i]), 0, -points[i], j);
     }
     sorted_ = false; // sorted when a walk needs it
+    arrived_from_ = order_.size();
+  }
+
+  // order_ in order, as std::sort would put it (keys are unique), without sorting every live
+  // job: at a round's ranking the unpredictable jobs came first, in id order (for_live), so
+  // ordering them by level alone (stably) sorts them; the predictable ones after them are
+  // sorted, and the two merged. Arrivals since (from arrived_from_ on) are merged in likewise.
+  void sort_order() {
+    const auto arrivals = order_.begin() + static_cast<std::ptrdiff_t>(arrived_from_);
+    if (!sorted_) {
+      const auto mid = order_.begin() + static_cast<std::ptrdiff_t>(unpredictable_);
+      auto by_level = [](const Key& a, const Key& b) { return std::get<0>(a) < std::get<0>(b); };
+      if (!std::is_sorted(order_.begin(), mid, by_level))
+        std::stable_sort(order_.begin(), mid, by_level);
+      std::sort(mid, arrivals);
+      std::inplace_merge(order_.begin(), mid, arrivals);
+      sorted_ = true;
+    }
+    if (arrivals != order_.end()) {
+      if (!std::is_sorted(arrivals, order_.end())) std::sort(arrivals, order_.end());
+      std::inplace_merge(order_.begin(), arrivals, order_.end());
+      arrived_from_ = order_.size();
+    }
   }
 
   // Resource adjustment of the running predictable jobs (moves.h).
@@ -468,8 +495,13 @@ private:
   bool changed_ = false;
   // Scratch reused between decisions.
   using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
-  std::vector<Key> order_;     // keys given at rounds, arrivals' added between them
-  bool sorted_ = true;         // order_ is in order
+  std::vector<Key> order_; // keys given at rounds, arrivals' added between them
+  // order_[0, arrived_from_) is in order; the rest are arrivals since, appended. With sorted_
+  // false, [0, unpredictable_) are the last ranking's unpredictable jobs in id order and
+  // [unpredictable_, arrived_from_) its predictable ones (see sort_order()).
+  bool sorted_ = true;
+  std::size_t unpredictable_ = 0;
+  std::size_t arrived_from_ = 0;
   std::vector<Key> waiting_;   // the entries of order_ whose job may wait (may_wait), in order
   std::uint64_t demand_ = 0;   // devices the live jobs ask for
   std::vector<JobId> arrived_; // since the last ranking
