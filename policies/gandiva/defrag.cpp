@@ -3,6 +3,7 @@
 #include "policies/gandiva/affinity.h"
 #include "policies/gandiva/groups.h"
 #include "policies/gandiva/migration.h"
+#include "policies/gandiva/plan_index.h"
 #include "sim/cluster/fit.h"
 
 #include <algorithm>
@@ -97,7 +98,8 @@ public:
   // movable: the groups movable() passes, in id order.
   Planner(const View& view, const State& st, JobId j, DeviceTypeId t, bool allow_merge,
           const std::vector<std::uint32_t>& movable)
-      : view_(view), st_(st), j_(j), t_(t), allow_merge_(allow_merge), movable_(movable) {}
+      : view_(view), st_(st), j_(j), t_(t), allow_merge_(allow_merge),
+        index_(view, st, t, movable) {}
 
   std::optional<std::vector<NodePlan>> plan() {
     const JobRequest& req = view_.request(j_);
@@ -130,7 +132,7 @@ public:
   }
 
 private:
-  std::uint32_t devices_of_type(NodeId n) const {
+  [[nodiscard]] std::uint32_t devices_of_type(NodeId n) const {
     const Node& node = view_.cluster().nodes[n];
     std::uint32_t k = 0;
     for (DeviceId d = node.first_device; d < node.first_device + node.device_count; ++d) {
@@ -139,74 +141,22 @@ private:
     return k;
   }
 
-  // Node m's free devices of the plan's type, claimed or not (free_on without claims), found
-  // once per plan for the nodes the runtime says have some (FreeIndex): the plan only reads, so
-  // they do not change while it plans. In id order, the nodes where that list is not empty.
-  const std::vector<NodeId>& nodes_with_free() const {
-    if (!free_known_) {
-      free_by_node_.resize(view_.cluster().nodes.size());
-      const FreeIndex& index = view_.free();
-      for (std::uint32_t k = 1; k <= index.max_per_node(t_); ++k) {
-        for (NodeId m : index.nodes_with(t_, k)) {
-          free_by_node_[m] = free_on(view_, st_, m, t_);
-          if (!free_by_node_[m].empty()) free_nodes_.push_back(m);
-        }
-      }
-      std::sort(free_nodes_.begin(), free_nodes_.end());
-      free_known_ = true;
-    }
-    return free_nodes_;
-  }
-  const std::vector<DeviceId>& free_of(NodeId m) const {
-    (void)nodes_with_free();
-    return free_by_node_[m];
-  }
-
-  // The time-sliced groups a moved group may join, in id order, before the tests that depend on
-  // the group moved and the plan's claims: not grown or converting, on one node, every member
-  // running. Found once per plan, for the same reason.
-  const std::vector<std::uint32_t>& sliced() const {
-    if (!sliced_known_) {
-      for (const auto& [tid, tg] : st_.groups) {
-        if (tg.mode == Mode::kSlice && !tg.grown && !tg.converting &&
-            on_one_node(view_, tg.devices) && all_running(view_, tg))
-          sliced_.push_back(tid);
-      }
-      sliced_known_ = true;
-    }
-    return sliced_;
-  }
-
-  // The movable groups of the plan's type on node n, in id order: sorted by node in one pass
-  // over the movable groups, the first time a node needs them (plan() only reads, so they do
-  // not change while it plans).
-  const std::vector<std::uint32_t>& movable_on(NodeId n) const {
-    if (movable_by_node_.empty()) {
-      movable_by_node_.resize(view_.cluster().nodes.size());
-      for (std::uint32_t gid : movable_) {
-        const Group& g = st_.groups.at(gid);
-        if (g.type == t_) movable_by_node_[node_of(view_, g.devices[0])].push_back(gid);
-      }
-    }
-    return movable_by_node_[n];
-  }
-
   // Where group g (leaving node n) can go: free devices on another node, best affinity and
   // fit first; else, if allowed, the least-loaded time-sliced group of its class elsewhere.
   std::optional<Evacuation> destination(std::uint32_t gid, const Group& g, NodeId n,
                                         const Claims& c,
-                                        const std::map<std::uint32_t, std::size_t>& joins) const {
+                                        const std::map<std::uint32_t, std::size_t>& joins) {
     Usage u = usage_of(view_, g);
     std::optional<std::tuple<int, std::size_t, NodeId>> best_key;
     std::vector<DeviceId> best_devices;
     std::vector<DeviceId> free;
     // Only a node with a free device of the type can take g: the others are skipped unseen.
-    for (NodeId m : nodes_with_free()) {
+    for (NodeId m : index_.nodes_with_free()) {
       if (m == n || c.nodes_off.count(m)) continue;
       // free_on(view_, st_, m, g.type, &c), from the plan's unclaimed free devices (g is of
       // the plan's type: movable_on lists no other).
       free.clear();
-      for (DeviceId d : free_of(m)) {
+      for (DeviceId d : index_.free_of(m)) {
         if (!c.devices.count(d)) free.push_back(d);
       }
       if (free.size() < g.devices.size() || !usage_fits(view_, m, u, c)) continue;
@@ -221,12 +171,9 @@ private:
     if (!allow_merge_ || g.mode != Mode::kSlice) return std::nullopt;
     std::uint32_t into = kNoGroup;
     std::size_t into_load = 0;
-    for (std::uint32_t tid : sliced()) {
+    for (std::uint32_t tid : index_.joinable(g.cls, g.devices.size())) {
       const Group& tg = st_.groups.at(tid);
-      if (tid == gid || tg.cls != g.cls || tg.type != g.type ||
-          tg.devices.size() != g.devices.size()) {
-        continue;
-      }
+      if (tid == gid) continue;
       NodeId m = node_of(view_, tg.devices[0]);
       if (m == n || c.nodes_off.count(m)) continue;
       auto planned = joins.count(tid) ? joins.at(tid) : 0;
@@ -244,7 +191,7 @@ private:
   }
 
   std::optional<NodePlan> evaluate(NodeId n, std::uint32_t want, const Claims& base,
-                                   const std::map<std::uint32_t, std::size_t>& base_joins) const {
+                                   const std::map<std::uint32_t, std::size_t>& base_joins) {
     const JobRequest& req = view_.request(j_);
     const RequestDetails& rd = view_.details(j_);
     NodePlan p;
@@ -256,19 +203,12 @@ private:
     std::size_t freed = free_on(view_, st_, n, t_, &base).size();
     Usage avail{view_.node_cpu_free(n), view_.node_mem_free(n)};
     if (freed < need) {
-      std::vector<std::uint32_t> on_node = movable_on(n);
-      std::stable_sort(on_node.begin(), on_node.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const Group& ga = st_.groups.at(a);
-        const Group& gb = st_.groups.at(b);
-        return std::make_pair(ga.members.size(), ga.devices.size()) <
-               std::make_pair(gb.members.size(), gb.devices.size());
-      });
-      for (std::uint32_t gid : on_node) {
+      // The movable groups of n: fewest members first, then fewest devices.
+      for (std::uint32_t gid : index_.movable_on(n)) {
         if (freed >= need) break;
         const Group& g = st_.groups.at(gid);
-        Claims trial = p.claims;
-        trial.nodes_off.insert(n); // nothing evacuated from n may land on n
-        auto e = destination(gid, g, n, trial, p.joins);
+        // Nothing evacuated from n may land on n: destination skips n.
+        auto e = destination(gid, g, n, p.claims, p.joins);
         if (!e) continue;
         Usage u = usage_of(view_, g);
         NodeId dest = e->into == kNoGroup ? node_of(view_, e->to[0])
@@ -308,14 +248,7 @@ private:
   JobId j_;
   DeviceTypeId t_;
   bool allow_merge_;
-  const std::vector<std::uint32_t>& movable_;
-  // Caches of what the plan reads many times (it changes nothing while it plans).
-  mutable std::vector<std::vector<std::uint32_t>> movable_by_node_; // movable_on
-  mutable std::vector<std::vector<DeviceId>> free_by_node_;         // free_of
-  mutable std::vector<NodeId> free_nodes_;                          // nodes_with_free
-  mutable bool free_known_ = false;
-  mutable std::vector<std::uint32_t> sliced_; // sliced
-  mutable bool sliced_known_ = false;
+  PlanIndex index_; // what the plan reads many times
 };
 
 void evacuate(Control& control, State& st, const Evacuation& e) {
