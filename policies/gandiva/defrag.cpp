@@ -273,6 +273,10 @@ bool defragment(Control& control, State& st, JobId j) {
   if (!st.opt.migration) return false;
   const JobRequest& req = control.request(j);
   bool merge = !st.opt.exact_slices && below_share(control, st, req.devices());
+  // A plan for the same kind of job found nothing, and nothing it reads has changed since.
+  const FailedPlans::Key key = FailedPlans::key_of(req, merge);
+  const FailedPlans::Stamp stamp{st.groups_stamp(control), control.changes().nodes.stamp()};
+  if (st.failed_plans.known(key, stamp)) return false;
   const Options& opt = st.opt;
   const std::vector<std::uint32_t>& movable_groups = st.groups_where(
       control, State::kMovable, [&](const View& v, const Group& g) { return movable(v, opt, g); });
@@ -294,6 +298,7 @@ bool defragment(Control& control, State& st, JobId j) {
     start_group(control, st, j, std::move(devices));
     return true;
   }
+  st.failed_plans.add(key, stamp);
   return false;
 }
 

@@ -78,6 +78,7 @@ void State::leave(JobId j) {
 
 void State::set_devices(std::uint32_t id, std::vector<DeviceId> devices) {
   Group& g = groups.at(id);
+  ++version_;
   for (DeviceId d : g.devices)
     unreserve(d, g.cls);
   g.devices = std::move(devices);
@@ -98,6 +99,20 @@ void State::read_job_log(const View& view) {
       touch(gid);
   }
   log_stamp_ = log.stamp();
+}
+
+std::uint64_t State::groups_stamp(const View& view) {
+  const ChangeLog& log = view.changes().jobs;
+  if (version_log_stamp_ == log.stamp()) return version_;
+  // A job that left or joined a group since it was marked touched that group; a job in no group
+  // now is read by nobody who reads the groups.
+  bool member_changed = false;
+  const bool logged = log.for_each_since(version_log_stamp_, [&](std::uint32_t j) {
+    if (j < notes_.size() && notes_[j].group != kNoGroup) member_changed = true;
+  });
+  if (member_changed || !logged) ++version_;
+  version_log_stamp_ = log.stamp();
+  return version_;
 }
 
 std::vector<std::uint32_t>& State::take(const View& view, Marks& marks,

@@ -2,6 +2,7 @@
 // Learning", OSDI'18): its parameters, the device groups jobs share, and what it has measured.
 #pragma once
 
+#include "policies/gandiva/defrag_memo.h"
 #include "sim/runtime/view.h"
 
 #include <algorithm>
@@ -210,6 +211,7 @@ public:
   // (View::changes().jobs), these are every group whose solo rates, parked members or tests
   // could come out differently from the last time a reader looked.
   void touch(std::uint32_t g) {
+    ++version_;
     rates_.mark(g);
     settle_.mark(g);
     for (Marks& m : watches_)
@@ -222,6 +224,13 @@ public:
   }
   // The same for settle_parked (its own marks), in increasing id order.
   std::vector<std::uint32_t>& take_settle_groups(const View& view);
+  // A number that grows whenever a group changed (touch, set_devices) or the runtime marked a
+  // job that is in a group (its status, devices or rate), since the last call: equal answers
+  // mean that nothing read of the groups and their members' runtime state has changed.
+  std::uint64_t groups_stamp(const View& view);
+  // Defragmentation plans that found nothing (defrag.cpp).
+  FailedPlans failed_plans;
+
   // Groups settle_parked must visit next time whatever changes: members still parked or being
   // suspended, or still converting. Kept sorted by settle_parked.
   std::vector<std::uint32_t> settle_keep;
@@ -286,6 +295,8 @@ private:
   // (every live group when the log started over): one pass over the log, not one per reader.
   void read_job_log(const View& view);
   std::uint64_t log_stamp_ = 0;
+  std::uint64_t version_ = 0;           // groups_stamp's answer
+  std::uint64_t version_log_stamp_ = 0; // the job log's stamp at its last call
   std::vector<std::uint32_t>& take(const View& view, Marks& marks, std::vector<std::uint32_t>& out);
   Marks rates_, settle_;
   std::vector<std::uint32_t> rates_visit_, settle_visit_; // the takes' answers (storage kept)
