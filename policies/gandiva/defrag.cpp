@@ -99,7 +99,7 @@ public:
   Planner(const View& view, const State& st, JobId j, DeviceTypeId t, bool allow_merge,
           const std::vector<std::uint32_t>& movable)
       : view_(view), st_(st), j_(j), t_(t), allow_merge_(allow_merge),
-        index_(view, st, t, movable) {}
+        index_(view, st, t, allow_merge, movable) {}
 
   std::optional<std::vector<NodePlan>> plan() {
     const JobRequest& req = view_.request(j_);
@@ -203,6 +203,7 @@ private:
     std::size_t freed = free_on(view_, st_, n, t_, &base).size();
     Usage avail{view_.node_cpu_free(n), view_.node_mem_free(n)};
     if (freed < need) {
+      if (freed + index_.leavable_on(n) < need) return std::nullopt; // no use trying
       // The movable groups of n: fewest members first, then fewest devices.
       for (std::uint32_t gid : index_.movable_on(n)) {
         if (freed >= need) break;

@@ -71,4 +71,43 @@ std::span<const std::uint32_t> PlanIndex::joinable(std::uint32_t cls, std::size_
           static_cast<std::size_t>(last - first)};
 }
 
+std::size_t PlanIndex::leavable_on(NodeId n) {
+  if (!leavable_.empty()) return leavable_[n];
+  const auto& nodes = view_.cluster().nodes;
+  leavable_.assign(nodes.size(), 0);
+  // The two nodes with the most free devices: a group leaving one of them can go to the other.
+  std::size_t most = 0;
+  std::size_t second = 0;
+  NodeId most_node = 0;
+  for (NodeId m : nodes_with_free()) {
+    const std::size_t k = free_of(m).size();
+    if (k > most) {
+      second = most;
+      most = k;
+      most_node = m;
+    } else if (k > second) {
+      second = k;
+    }
+  }
+  const std::size_t room = view_.config().max_timeslice_jobs;
+  for (NodeId m = 0; m < nodes.size(); ++m) {
+    for (std::uint32_t gid : movable_on(m)) {
+      const Group& g = st_.groups.at(gid);
+      bool may_leave = (m == most_node ? second : most) >= g.devices.size();
+      if (!may_leave && merge_ && g.mode == Mode::kSlice) {
+        for (std::uint32_t tid : joinable(g.cls, g.devices.size())) {
+          const Group& tg = st_.groups.at(tid);
+          if (tg.members.size() + g.members.size() <= room &&
+              view_.cluster().devices[tg.devices[0]].node != m) {
+            may_leave = true;
+            break;
+          }
+        }
+      }
+      if (may_leave) leavable_[m] += g.devices.size();
+    }
+  }
+  return leavable_[n];
+}
+
 } // namespace dlsim::gandiva

@@ -14,11 +14,11 @@ namespace dlsim::gandiva {
 
 class PlanIndex {
 public:
-  // t: the plan's device type; movable: the groups defragmentation may move (of any type), in
-  // id order.
-  PlanIndex(const View& view, const State& st, DeviceTypeId t,
+  // t: the plan's device type; merge: whether moved groups may join time-sliced groups;
+  // movable: the groups defragmentation may move (of any type), in id order.
+  PlanIndex(const View& view, const State& st, DeviceTypeId t, bool merge,
             const std::vector<std::uint32_t>& movable)
-      : view_(view), st_(st), t_(t), movable_(movable) {}
+      : view_(view), st_(st), t_(t), merge_(merge), movable_(movable) {}
 
   // In id order, the nodes with a device of type t free (free_on without claims): only they
   // can take a moved group on free devices.
@@ -32,11 +32,19 @@ public:
   // (of one member or more) could join, in id order: not grown or converting, on one node, every
   // member running, fewer than runtime.max_timeslice_jobs members (a full group takes nobody).
   std::span<const std::uint32_t> joinable(std::uint32_t cls, std::size_t devices);
+  // At most how many devices moving groups off node n can free, whatever the plan has claimed:
+  // the devices of the movable groups on n that have somewhere to go with nothing claimed yet.
+  // A group has nowhere to go when no other node has as many free devices as it holds, and
+  // (merging allowed and the group time-sliced) no joinable group of its class and size on
+  // another node has room for its members. Claims only take destinations away, so a group
+  // without one now finds none later in the plan.
+  std::size_t leavable_on(NodeId n);
 
 private:
   const View& view_;
   const State& st_;
   DeviceTypeId t_;
+  bool merge_;
   const std::vector<std::uint32_t>& movable_;
   std::vector<std::vector<std::uint32_t>> movable_by_node_; // movable_on, built on first use
   std::vector<std::vector<DeviceId>> free_by_node_;         // free_of
@@ -46,6 +54,7 @@ private:
   std::vector<std::tuple<std::uint32_t, std::size_t, std::uint32_t>> joinable_keys_;
   std::vector<std::uint32_t> joinable_;
   bool joinable_known_ = false;
+  std::vector<std::size_t> leavable_; // [node] leavable_on, built on first use
 };
 
 } // namespace dlsim::gandiva
