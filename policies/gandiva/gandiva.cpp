@@ -142,8 +142,10 @@ private:
     // groups, which only a placement changes, and have no effect when they fail), so it is
     // skipped. Under a standing queue this is most of the queue.
     std::set<Kind> nothing_for;
-    auto waiting = st_.waiting;
-    for (const auto& entry : waiting) {
+    // Only the job at hand leaves st_.waiting in the loop: the walk goes on from its successor.
+    for (auto it = st_.waiting.begin(), next = it; it != st_.waiting.end(); it = next) {
+      ++next;
+      const auto entry = *it;
       JobId j = entry.second;
       if (control.state(j).status != JobStatus::kPending &&
           control.state(j).status != JobStatus::kSuspended)

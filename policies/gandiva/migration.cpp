@@ -29,6 +29,20 @@ std::map<DeviceTypeId, std::size_t> waiting_demand(const View& view, const State
   return out;
 }
 
+// True when some device type has more free devices than the waiting jobs that could use it ask
+// for: otherwise spreading keeps every free device for them and moves nobody (a member takes at
+// least one device).
+bool spare_devices(const View& view, const State& st,
+                   const std::map<DeviceTypeId, std::size_t>& demand) {
+  for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t) {
+    auto it = demand.find(t);
+    const std::size_t asked = it == demand.end() ? 0 : it->second;
+    // The runtime's free count is at least free_of_type's (groups reserve some of them).
+    if (view.free().free(t) > asked && free_of_type(view, st, t) > asked) return true;
+  }
+  return false;
+}
+
 // A group some member of which could leave for free devices: over-subscribed and settled.
 bool over_subscribed(const View& /*view*/, const Group& g) {
   return g.members.size() >= 2 && !g.converting && !g.grown;
@@ -50,6 +64,7 @@ void spread(Control& control, State& st) {
   if (!exact && !st.opt.migration) return;
   auto demand = waiting_demand(control, st);
   for (std::size_t guard = 0; guard <= control.job_count(); ++guard) {
+    if (!spare_devices(control, st, demand)) return;
     std::vector<std::uint32_t> order = st.groups_where(control, State::kSpread, over_subscribed);
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
       return st.groups.at(a).members.size() > st.groups.at(b).members.size();
