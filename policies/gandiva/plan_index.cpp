@@ -33,29 +33,30 @@ const std::vector<DeviceId>& PlanIndex::free_of(NodeId m) {
 const std::vector<std::uint32_t>& PlanIndex::movable_on(NodeId n) {
   if (movable_by_node_.empty()) {
     movable_by_node_.resize(view_.cluster().nodes.size());
+    // (node, members, devices, id): sorted, each node's groups in the planner's order.
+    std::vector<std::tuple<NodeId, std::size_t, std::size_t, std::uint32_t>> keys;
     for (std::uint32_t gid : movable_) {
       const Group& g = st_.groups.at(gid);
-      if (g.type == t_) movable_by_node_[view_.cluster().devices[g.devices[0]].node].push_back(gid);
+      if (g.type == t_)
+        keys.emplace_back(view_.cluster().devices[g.devices[0]].node, g.members.size(),
+                          g.devices.size(), gid);
     }
-    // Each list is in id order; a stable sort keeps it among equals.
-    for (auto& on_node : movable_by_node_) {
-      std::stable_sort(on_node.begin(), on_node.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const Group& ga = st_.groups.at(a);
-        const Group& gb = st_.groups.at(b);
-        return std::make_pair(ga.members.size(), ga.devices.size()) <
-               std::make_pair(gb.members.size(), gb.devices.size());
-      });
-    }
+    std::sort(keys.begin(), keys.end());
+    for (const auto& [node, members, devices, gid] : keys)
+      movable_by_node_[node].push_back(gid);
   }
   return movable_by_node_[n];
 }
 
 std::span<const std::uint32_t> PlanIndex::joinable(std::uint32_t cls, std::size_t devices) {
   if (!joinable_known_) {
+    // A joinable group is movable (not grown or converting, on one node, every member
+    // running); with exact slices, where only single-member groups are movable, merging is off
+    // and nothing asks.
     const std::size_t room = view_.config().max_timeslice_jobs;
-    for (const auto& [tid, tg] : st_.groups) {
-      if (tg.mode == Mode::kSlice && tg.type == t_ && tg.members.size() < room && !tg.grown &&
-          !tg.converting && on_one_node(view_, tg.devices) && all_running(view_, tg))
+    for (std::uint32_t tid : movable_) {
+      const Group& tg = st_.groups.at(tid);
+      if (tg.mode == Mode::kSlice && tg.type == t_ && tg.members.size() < room)
         joinable_keys_.emplace_back(tg.cls, tg.devices.size(), tid);
     }
     std::sort(joinable_keys_.begin(), joinable_keys_.end());

@@ -31,6 +31,7 @@ public:
   // The time-sliced groups of type t with `devices` devices of class `cls` that a moved group
   // (of one member or more) could join, in id order: not grown or converting, on one node, every
   // member running, fewer than runtime.max_timeslice_jobs members (a full group takes nobody).
+  // Only asked when merging is allowed, never with exact slices.
   std::span<const std::uint32_t> joinable(std::uint32_t cls, std::size_t devices);
   // At most how many devices moving groups off node n can free, whatever the plan has claimed:
   // the devices of the movable groups on n that have somewhere to go with nothing claimed yet.
