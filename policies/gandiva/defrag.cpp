@@ -22,21 +22,12 @@ NodeId node_of(const View& view, DeviceId d) {
 // by its running and waiting jobs) is larger than its share of the devices held. The same
 // proportional split as the Tiresias simulator's Gandiva mode (node sets per class).
 bool below_share(const View& view, const State& st, std::uint32_t cls) {
-  double demand = 0;
-  double demand_cls = 0;
-  auto count = [&](JobId j) {
-    double d = view.request(j).devices();
-    demand += d;
-    if (view.request(j).devices() == cls) demand_cls += d;
-  };
-  double held_cls = 0;
-  for (const auto& [gid, g] : st.groups) {
-    for (JobId m : g.members)
-      count(m);
-    if (g.cls == cls) held_cls += static_cast<double>(g.devices.size());
-  }
-  for (const auto& [seq, j] : st.waiting)
-    count(j);
+  const ClassTotals& totals = st.class_totals();
+  auto it = totals.by_class.find(cls);
+  if (it == totals.by_class.end()) return false; // asks for nothing
+  const auto demand = static_cast<double>(totals.asked);
+  const auto demand_cls = static_cast<double>(it->second.asked);
+  const auto held_cls = static_cast<double>(it->second.held);
   return demand > 0 && held_cls < view.gpu_count() * demand_cls / demand;
 }
 

@@ -31,7 +31,7 @@ public:
 
   void on_arrival(JobId j, const View& view) override {
     st_.ensure_sizes(view);
-    st_.add_waiting(j);
+    st_.add_waiting(j, view.request(j).devices());
   }
 
   // Also how a wrapper (policy `automl`) reports a job it cancelled.

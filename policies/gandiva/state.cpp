@@ -53,6 +53,7 @@ std::uint32_t State::create_group(std::vector<DeviceId> devices, std::uint32_t c
 
 void State::join(std::uint32_t g, JobId j) {
   groups.at(g).members.push_back(j);
+  ask(groups.at(g).cls, +1);
   notes_[j].group = g;
   touch(g);
 }
@@ -63,6 +64,7 @@ void State::leave(JobId j) {
   notes_[j].group = kNoGroup;
   touch(id);
   Group& g = groups.at(id);
+  ask(g.cls, -1);
   auto it = std::find(g.members.begin(), g.members.end(), j);
   auto index = static_cast<std::size_t>(it - g.members.begin());
   g.members.erase(it);
@@ -72,6 +74,7 @@ void State::leave(JobId j) {
   if (g.members.empty()) {
     for (DeviceId d : g.devices)
       unreserve(d, g.cls);
+    totals_.by_class[g.cls].held -= g.devices.size();
     groups.erase(id);
   }
 }
@@ -81,7 +84,10 @@ void State::set_devices(std::uint32_t id, std::vector<DeviceId> devices) {
   ++version_;
   for (DeviceId d : g.devices)
     unreserve(d, g.cls);
+  ClassTotals::OfClass& of_class = totals_.by_class[g.cls];
+  of_class.held -= g.devices.size();
   g.devices = std::move(devices);
+  of_class.held += g.devices.size();
   for (DeviceId d : g.devices)
     reserve(d, id, g.cls);
 }

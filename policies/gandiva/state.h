@@ -154,8 +154,22 @@ private:
 
 struct JobNote {
   std::uint32_t group = kNoGroup;
-  double solo_rate = 0; // iterations/s alone on its requested devices, from measurements
-  bool waiting = false; // in State::waiting
+  std::uint32_t asked = 0; // devices it requested (set by add_waiting)
+  double solo_rate = 0;    // iterations/s alone on its requested devices, from measurements
+  bool waiting = false;    // in State::waiting
+};
+
+// Devices asked by the jobs in groups and waiting, in all and by GPU-count class, and held by
+// each class's groups: the shares defragmentation compares (defrag.cpp, below_share), kept by
+// State as jobs join, leave and wait and groups take devices, instead of counted at every plan.
+// A group's members are of its class (they hold exactly its devices).
+struct ClassTotals {
+  struct OfClass {
+    std::uint64_t asked = 0;
+    std::uint64_t held = 0;
+  };
+  std::uint64_t asked = 0;
+  std::map<std::uint32_t, OfClass> by_class;
 };
 
 class State {
@@ -196,15 +210,20 @@ public:
   // Removes j from its group; an empty group is deleted and its devices unreserved.
   void leave(JobId j);
   void set_devices(std::uint32_t g, std::vector<DeviceId> devices);
-  void add_waiting(JobId j) {
+  void add_waiting(JobId j, std::uint32_t asked) {
     waiting.emplace(seq_++, j);
     notes_[j].waiting = true;
+    notes_[j].asked = asked;
+    ask(asked, +1);
   }
   // Takes j out of `waiting` (the entry `it` points to).
   void stop_waiting(std::set<std::pair<std::uint64_t, JobId>>::iterator it) {
-    notes_[it->second].waiting = false;
+    JobNote& n = notes_[it->second];
+    n.waiting = false;
+    ask(n.asked, -1);
     waiting.erase(it);
   }
+  [[nodiscard]] const ClassTotals& class_totals() const { return totals_; }
 
   // Group g's members, mode or `converting` changed: record_rates, settle_parked and every
   // groups_where list read it again. Together with the jobs the runtime marks
@@ -271,6 +290,12 @@ public:
 
 private:
   std::vector<JobNote> notes_;
+  ClassTotals totals_;
+  // A job of class cls starts (+1) or stops (-1) asking for its devices.
+  void ask(std::uint32_t cls, int sign) {
+    totals_.asked += sign * static_cast<std::int64_t>(cls);
+    totals_.by_class[cls].asked += sign * static_cast<std::int64_t>(cls);
+  }
   std::vector<std::uint32_t> device_group_;
   void reserve(DeviceId d, std::uint32_t group, std::uint32_t cls);
   void unreserve(DeviceId d, std::uint32_t cls);
