@@ -160,22 +160,29 @@ private:
     }
     if (best_key) return Evacuation{gid, best_devices, kNoGroup};
     if (!allow_merge_ || g.mode != Mode::kSlice) return std::nullopt;
+    // The least-loaded group, the oldest on ties: the least (load, id). joinable lists them by
+    // (members, id), and a group's load (members and planned joins) is at least its members:
+    // the walk stops at the first group whose (members, id) is past the best (load, id) found,
+    // or whose members leave no room for g's.
     std::uint32_t into = kNoGroup;
     std::size_t into_load = 0;
     for (std::uint32_t tid : index_.joinable(g.cls, g.devices.size())) {
       const Group& tg = st_.groups.at(tid);
+      if (tg.members.size() + g.members.size() > view_.config().max_timeslice_jobs ||
+          (into != kNoGroup &&
+           std::make_pair(tg.members.size(), tid) > std::make_pair(into_load, into)))
+        break;
       if (tid == gid) continue;
       NodeId m = node_of(view_, tg.devices[0]);
       if (m == n || c.nodes_off.count(m)) continue;
       auto planned = joins.count(tid) ? joins.at(tid) : 0;
       std::size_t load = tg.members.size() + planned;
-      if (load + g.members.size() > view_.config().max_timeslice_jobs ||
-          !usage_fits(view_, m, u, c))
+      if (load + g.members.size() > view_.config().max_timeslice_jobs) continue;
+      if (into != kNoGroup && std::make_pair(load, tid) >= std::make_pair(into_load, into))
         continue;
-      if (into == kNoGroup || load < into_load) {
-        into = tid;
-        into_load = load;
-      }
+      if (!usage_fits(view_, m, u, c)) continue;
+      into = tid;
+      into_load = load;
     }
     if (into == kNoGroup) return std::nullopt;
     return Evacuation{gid, {}, into};

@@ -57,17 +57,17 @@ std::span<const std::uint32_t> PlanIndex::joinable(std::uint32_t cls, std::size_
     for (std::uint32_t tid : movable_) {
       const Group& tg = st_.groups.at(tid);
       if (tg.mode == Mode::kSlice && tg.type == t_ && tg.members.size() < room)
-        joinable_keys_.emplace_back(tg.cls, tg.devices.size(), tid);
+        joinable_keys_.emplace_back(tg.cls, tg.devices.size(), tg.members.size(), tid);
     }
     std::sort(joinable_keys_.begin(), joinable_keys_.end());
     for (const auto& key : joinable_keys_)
-      joinable_.push_back(std::get<2>(key));
+      joinable_.push_back(std::get<3>(key));
     joinable_known_ = true;
   }
   auto first = std::lower_bound(joinable_keys_.begin(), joinable_keys_.end(),
-                                std::make_tuple(cls, devices, std::uint32_t{0}));
+                                std::make_tuple(cls, devices, std::size_t{0}, std::uint32_t{0}));
   auto last = std::lower_bound(joinable_keys_.begin(), joinable_keys_.end(),
-                               std::make_tuple(cls, devices + 1, std::uint32_t{0}));
+                               std::make_tuple(cls, devices + 1, std::size_t{0}, std::uint32_t{0}));
   return {joinable_.data() + (first - joinable_keys_.begin()),
           static_cast<std::size_t>(last - first)};
 }
@@ -98,8 +98,8 @@ std::size_t PlanIndex::leavable_on(NodeId n) {
       if (!may_leave && merge_ && g.mode == Mode::kSlice) {
         for (std::uint32_t tid : joinable(g.cls, g.devices.size())) {
           const Group& tg = st_.groups.at(tid);
-          if (tg.members.size() + g.members.size() <= room &&
-              view_.cluster().devices[tg.devices[0]].node != m) {
+          if (tg.members.size() + g.members.size() > room) break; // so are the rest
+          if (view_.cluster().devices[tg.devices[0]].node != m) {
             may_leave = true;
             break;
           }

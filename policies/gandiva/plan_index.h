@@ -29,9 +29,9 @@ public:
   // then fewest devices, then id.
   const std::vector<std::uint32_t>& movable_on(NodeId n);
   // The time-sliced groups of type t with `devices` devices of class `cls` that a moved group
-  // (of one member or more) could join, in id order: not grown or converting, on one node, every
-  // member running, fewer than runtime.max_timeslice_jobs members (a full group takes nobody).
-  // Only asked when merging is allowed, never with exact slices.
+  // (of one member or more) could join, fewest members first, then in id order: not grown or
+  // converting, on one node, every member running, fewer than runtime.max_timeslice_jobs members (a
+  // full group takes nobody). Only asked when merging is allowed, never with exact slices.
   std::span<const std::uint32_t> joinable(std::uint32_t cls, std::size_t devices);
   // At most how many devices moving groups off node n can free, whatever the plan has claimed:
   // the devices of the movable groups on n that have somewhere to go with nothing claimed yet.
@@ -51,8 +51,8 @@ private:
   std::vector<std::vector<DeviceId>> free_by_node_;         // free_of
   std::vector<NodeId> free_nodes_;                          // nodes_with_free
   bool free_known_ = false;
-  // joinable: (class, devices, group) sorted, and the groups in the same order.
-  std::vector<std::tuple<std::uint32_t, std::size_t, std::uint32_t>> joinable_keys_;
+  // joinable: (class, devices, members, group) sorted, and the groups in the same order.
+  std::vector<std::tuple<std::uint32_t, std::size_t, std::size_t, std::uint32_t>> joinable_keys_;
   std::vector<std::uint32_t> joinable_;
   bool joinable_known_ = false;
   std::vector<std::size_t> leavable_; // [node] leavable_on, built on first use
