@@ -6,6 +6,7 @@
 namespace dlsim::gandiva {
 
 void State::ensure_sizes(const View& view) {
+  room_ = view.config().max_timeslice_jobs;
   if (notes_.size() < view.job_count()) notes_.resize(view.job_count());
   if (device_group_.size() < view.cluster().devices.size()) {
     device_group_.resize(view.cluster().devices.size(), kNoGroup);
@@ -47,6 +48,7 @@ std::uint32_t State::create_group(std::vector<DeviceId> devices, std::uint32_t c
   g.type = type;
   g.mode = mode;
   set_devices(id, std::move(devices));
+  update_open(g);
   touch(id);
   return id;
 }
@@ -54,6 +56,7 @@ std::uint32_t State::create_group(std::vector<DeviceId> devices, std::uint32_t c
 void State::join(std::uint32_t g, JobId j) {
   groups.at(g).members.push_back(j);
   ask(groups.at(g).cls, +1);
+  update_open(groups.at(g));
   notes_[j].group = g;
   touch(g);
 }
@@ -75,8 +78,11 @@ void State::leave(JobId j) {
     for (DeviceId d : g.devices)
       unreserve(d, g.cls);
     totals_.by_class[g.cls].held -= g.devices.size();
+    if (g.open_load != Group::kNotOpen) open_[g.cls].erase({g.open_load, id});
     groups.erase(id);
+    return;
   }
+  update_open(g);
 }
 
 void State::set_devices(std::uint32_t id, std::vector<DeviceId> devices) {

@@ -54,6 +54,9 @@ struct Group {
   std::optional<JobId> active;
   std::optional<JobId> leaving;
   std::size_t turn = 0; // index in members of the next to run (modulo their number)
+  // Its load in State::open_groups while listed there, else kNotOpen.
+  static constexpr std::size_t kNotOpen = static_cast<std::size_t>(-1);
+  std::size_t open_load = kNotOpen;
   SimTime slice_end = kNever;
   SimTime switch_began = -1;
 };
@@ -224,6 +227,17 @@ public:
     waiting.erase(it);
   }
   [[nodiscard]] const ClassTotals& class_totals() const { return totals_; }
+  // The groups of class cls with fewer members than runtime.max_timeslice_jobs, time-sliced or
+  // packed with one member: the only ones a waiting job of that class may join (can_join). As
+  // (load, id), least first, the load being 2 x members, + 1 when packed (a packed job must be
+  // suspended first). Kept as members join and leave and groups change mode (touch), so that a
+  // join does not walk every group.
+  using OpenGroups = std::set<std::pair<std::size_t, std::uint32_t>>;
+  [[nodiscard]] const OpenGroups& open_groups(std::uint32_t cls) const {
+    static const OpenGroups kNone;
+    auto it = open_.find(cls);
+    return it == open_.end() ? kNone : it->second;
+  }
 
   // Group g's members, mode or `converting` changed: record_rates, settle_parked and every
   // groups_where list read it again. Together with the jobs the runtime marks
@@ -231,6 +245,7 @@ public:
   // could come out differently from the last time a reader looked.
   void touch(std::uint32_t g) {
     ++version_;
+    if (Group* live = groups.find_live(g)) update_open(*live); // its mode may have changed
     rates_.mark(g);
     settle_.mark(g);
     for (Marks& m : watches_)
@@ -291,6 +306,17 @@ public:
 private:
   std::vector<JobNote> notes_;
   ClassTotals totals_;
+  std::map<std::uint32_t, OpenGroups> open_; // open_groups, by class
+  std::size_t room_ = 0;                     // runtime.max_timeslice_jobs
+  void update_open(Group& g) {
+    OpenGroups& open = open_[g.cls];
+    if (g.open_load != Group::kNotOpen) open.erase({g.open_load, g.id});
+    g.open_load = Group::kNotOpen;
+    if (g.members.size() < room_ && (g.mode == Mode::kSlice || g.members.size() == 1)) {
+      g.open_load = 2 * g.members.size() + (g.mode == Mode::kPack ? 1 : 0);
+      open.emplace(g.open_load, g.id);
+    }
+  }
   // A job of class cls starts (+1) or stops (-1) asking for its devices.
   void ask(std::uint32_t cls, int sign) {
     totals_.asked += sign * static_cast<std::int64_t>(cls);
