@@ -48,7 +48,6 @@ std::uint32_t State::create_group(std::vector<DeviceId> devices, std::uint32_t c
   g.type = type;
   g.mode = mode;
   set_devices(id, std::move(devices));
-  update_open(g);
   touch(id);
   return id;
 }
@@ -56,7 +55,6 @@ std::uint32_t State::create_group(std::vector<DeviceId> devices, std::uint32_t c
 void State::join(std::uint32_t g, JobId j) {
   groups.at(g).members.push_back(j);
   ask(groups.at(g).cls, +1);
-  update_open(groups.at(g));
   notes_[j].group = g;
   touch(g);
 }
@@ -80,9 +78,7 @@ void State::leave(JobId j) {
     totals_.by_class[g.cls].held -= g.devices.size();
     if (g.open_load != Group::kNotOpen) open_[g.cls].erase({g.open_load, id});
     groups.erase(id);
-    return;
   }
-  update_open(g);
 }
 
 void State::set_devices(std::uint32_t id, std::vector<DeviceId> devices) {
@@ -111,6 +107,29 @@ void State::read_job_log(const View& view) {
       touch(gid);
   }
   log_stamp_ = log.stamp();
+}
+
+void State::update_open(Group& g) {
+  std::size_t load = Group::kNotOpen;
+  if (g.members.size() < room_ && (g.mode == Mode::kSlice || g.members.size() == 1))
+    load = 2 * g.members.size() + (g.mode == Mode::kPack ? 1 : 0);
+  if (load == g.open_load) return;
+  OpenGroups& open = open_[g.cls];
+  if (g.open_load != Group::kNotOpen) open.erase({g.open_load, g.id});
+  g.open_load = load;
+  if (load != Group::kNotOpen) open.emplace(load, g.id);
+}
+
+const State::OpenGroups& State::open_groups(std::uint32_t cls) {
+  // A group erased since it was marked left the lists then (leave).
+  for (std::uint32_t g : open_marks_.list) {
+    open_marks_.flag[g] = 0;
+    if (Group* live = groups.find_live(g)) update_open(*live);
+  }
+  open_marks_.list.clear();
+  static const OpenGroups kNone;
+  auto it = open_.find(cls);
+  return it == open_.end() ? kNone : it->second;
 }
 
 std::uint64_t State::groups_stamp(const View& view) {

@@ -230,22 +230,18 @@ public:
   // The groups of class cls with fewer members than runtime.max_timeslice_jobs, time-sliced or
   // packed with one member: the only ones a waiting job of that class may join (can_join). As
   // (load, id), least first, the load being 2 x members, + 1 when packed (a packed job must be
-  // suspended first). Kept as members join and leave and groups change mode (touch), so that a
-  // join does not walk every group.
+  // suspended first). Brought up to date from the groups touched since the last call (a join,
+  // a leave and a mode change each touch), so that a join does not walk every group.
   using OpenGroups = std::set<std::pair<std::size_t, std::uint32_t>>;
-  [[nodiscard]] const OpenGroups& open_groups(std::uint32_t cls) const {
-    static const OpenGroups kNone;
-    auto it = open_.find(cls);
-    return it == open_.end() ? kNone : it->second;
-  }
+  const OpenGroups& open_groups(std::uint32_t cls);
 
-  // Group g's members, mode or `converting` changed: record_rates, settle_parked and every
-  // groups_where list read it again. Together with the jobs the runtime marks
+  // Group g's members, mode or `converting` changed: record_rates, settle_parked, open_groups
+  // and every groups_where list read it again. Together with the jobs the runtime marks
   // (View::changes().jobs), these are every group whose solo rates, parked members or tests
   // could come out differently from the last time a reader looked.
   void touch(std::uint32_t g) {
     ++version_;
-    if (Group* live = groups.find_live(g)) update_open(*live); // its mode may have changed
+    open_marks_.mark(g);
     rates_.mark(g);
     settle_.mark(g);
     for (Marks& m : watches_)
@@ -308,15 +304,7 @@ private:
   ClassTotals totals_;
   std::map<std::uint32_t, OpenGroups> open_; // open_groups, by class
   std::size_t room_ = 0;                     // runtime.max_timeslice_jobs
-  void update_open(Group& g) {
-    OpenGroups& open = open_[g.cls];
-    if (g.open_load != Group::kNotOpen) open.erase({g.open_load, g.id});
-    g.open_load = Group::kNotOpen;
-    if (g.members.size() < room_ && (g.mode == Mode::kSlice || g.members.size() == 1)) {
-      g.open_load = 2 * g.members.size() + (g.mode == Mode::kPack ? 1 : 0);
-      open.emplace(g.open_load, g.id);
-    }
-  }
+  void update_open(Group& g);
   // A job of class cls starts (+1) or stops (-1) asking for its devices.
   void ask(std::uint32_t cls, int sign) {
     totals_.asked += sign * static_cast<std::int64_t>(cls);
@@ -349,7 +337,7 @@ private:
   std::uint64_t version_ = 0;           // groups_stamp's answer
   std::uint64_t version_log_stamp_ = 0; // the job log's stamp at its last call
   std::vector<std::uint32_t>& take(const View& view, Marks& marks, std::vector<std::uint32_t>& out);
-  Marks rates_, settle_;
+  Marks rates_, settle_, open_marks_;
   std::vector<std::uint32_t> rates_visit_, settle_visit_; // the takes' answers (storage kept)
   Marks watches_[kWatches];
   std::vector<std::uint32_t> passed_[kWatches]; // groups_where's answers, sorted by id
