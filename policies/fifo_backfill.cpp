@@ -9,12 +9,13 @@
 // start cannot be estimated, it has no reservation and any job that fits may start.
 #include "policies/fifo_backfill.h"
 
+#include "policies/backfill_queue.h"
+
 #include "sim/cluster/fit.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <list>
 #include <optional>
 #include <set>
 #include <span>
@@ -107,12 +108,12 @@ class FifoBackfill final : public Policy {
 public:
   FifoBackfill(Placement placement, bool oracle) : placement_(placement), oracle_(oracle) {}
 
-  void on_arrival(JobId j, const View&) override { queue_.push_back(j); }
+  void on_arrival(JobId j, const View& view) override { queue_.push(j, need_of(view, j)); }
   void on_finish(JobId j, const View&) override { running_.erase(j); }
   // A failed job holds nothing (no end to reserve around) and waits again at the queue's back.
-  void on_failure(JobId j, const View&) override {
+  void on_failure(JobId j, const View& view) override {
     running_.erase(j);
-    queue_.push_back(j);
+    queue_.push(j, need_of(view, j));
   }
 
   void schedule(Control& control) override {
@@ -126,31 +127,41 @@ public:
     if (queue_.size() < 2) return;
 
     // Backfill behind the head. The reservation is computed only once a job that fits is found
-    // (a full cluster, the usual case under load, costs no more than FIFO).
+    // (a full cluster, the usual case under load, costs no more than FIFO). A job that asks for
+    // more devices than any type has free cannot be placed (place's fast refusal): the walk
+    // steps over those unseen (BackfillQueue).
     const JobId head = queue_.front();
     std::optional<Reservation> res;
-    for (auto it = std::next(queue_.begin()); it != queue_.end();) {
-      JobId j = *it;
-      auto devices = place(control, j, placement_);
-      if (!devices) {
-        ++it;
-        continue;
-      }
-      if (!res) res = reserve(control, head);
-      SimTime end = new_job_end(control, j);
-      bool delays_head = res->shadow != kNever && end > res->shadow &&
-                         !res->head_fits_without(control, j, *devices);
-      if (delays_head) {
-        ++it;
-        continue;
-      }
-      start(control, j, *devices);
-      if (res->shadow != kNever && end > res->shadow) res->change(control, j, *devices, -1);
-      it = queue_.erase(it);
-    }
+    queue_.walk_behind_front([&] { return most_free(control); },
+                             [&](JobId j) {
+                               auto devices = place(control, j, placement_);
+                               if (!devices) return false;
+                               if (!res) res = reserve(control, head);
+                               SimTime end = new_job_end(control, j);
+                               bool delays_head = res->shadow != kNever && end > res->shadow &&
+                                                  !res->head_fits_without(control, j, *devices);
+                               if (delays_head) return false;
+                               start(control, j, *devices);
+                               if (res->shadow != kNever && end > res->shadow)
+                                 res->change(control, j, *devices, -1);
+                               return true;
+                             });
   }
 
 private:
+  // Devices place() would look for: none for a host task.
+  static std::uint32_t need_of(const View& view, JobId j) {
+    const JobRequest& r = view.request(j);
+    return is_host_task(r) ? 0 : r.workers * r.devices_per_worker;
+  }
+  // The free devices of the type that has most.
+  static std::uint32_t most_free(const View& view) {
+    std::uint32_t most = 0;
+    for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t)
+      most = std::max(most, view.free().free(t));
+    return most;
+  }
+
   void start(Control& control, JobId j, const std::vector<DeviceId>& devices) {
     control.start(j, devices);
     running_.insert(j);
@@ -214,7 +225,7 @@ private:
 
   Placement placement_;
   bool oracle_;
-  std::list<JobId> queue_;  // waiting, submission order
+  BackfillQueue queue_;     // waiting, submission order
   std::set<JobId> running_; // started, not finished
 };
 

@@ -3,6 +3,7 @@
 #include "policies/gandiva/affinity.h"
 #include "policies/gandiva/groups.h"
 #include "policies/gandiva/migration.h"
+#include "policies/gandiva/plan_index.h"
 #include "sim/cluster/fit.h"
 
 #include <algorithm>
@@ -21,21 +22,12 @@ NodeId node_of(const View& view, DeviceId d) {
 // by its running and waiting jobs) is larger than its share of the devices held. The same
 // proportional split as the Tiresias simulator's Gandiva mode (node sets per class).
 bool below_share(const View& view, const State& st, std::uint32_t cls) {
-  double demand = 0;
-  double demand_cls = 0;
-  auto count = [&](JobId j) {
-    double d = view.request(j).devices();
-    demand += d;
-    if (view.request(j).devices() == cls) demand_cls += d;
-  };
-  double held_cls = 0;
-  for (const auto& [gid, g] : st.groups) {
-    for (JobId m : g.members)
-      count(m);
-    if (g.cls == cls) held_cls += static_cast<double>(g.devices.size());
-  }
-  for (const auto& [seq, j] : st.waiting)
-    count(j);
+  const ClassTotals& totals = st.class_totals();
+  auto it = totals.by_class.find(cls);
+  if (it == totals.by_class.end()) return false; // asks for nothing
+  const auto demand = static_cast<double>(totals.asked);
+  const auto demand_cls = static_cast<double>(it->second.asked);
+  const auto held_cls = static_cast<double>(it->second.held);
   return demand > 0 && held_cls < view.gpu_count() * demand_cls / demand;
 }
 
@@ -97,7 +89,8 @@ public:
   // movable: the groups movable() passes, in id order.
   Planner(const View& view, const State& st, JobId j, DeviceTypeId t, bool allow_merge,
           const std::vector<std::uint32_t>& movable)
-      : view_(view), st_(st), j_(j), t_(t), allow_merge_(allow_merge), movable_(movable) {}
+      : view_(view), st_(st), j_(j), t_(t), allow_merge_(allow_merge),
+        index_(view, st, t, allow_merge, movable) {}
 
   std::optional<std::vector<NodePlan>> plan() {
     const JobRequest& req = view_.request(j_);
@@ -130,7 +123,7 @@ public:
   }
 
 private:
-  std::uint32_t devices_of_type(NodeId n) const {
+  [[nodiscard]] std::uint32_t devices_of_type(NodeId n) const {
     const Node& node = view_.cluster().nodes[n];
     std::uint32_t k = 0;
     for (DeviceId d = node.first_device; d < node.first_device + node.device_count; ++d) {
@@ -139,74 +132,22 @@ private:
     return k;
   }
 
-  // Node m's free devices of the plan's type, claimed or not (free_on without claims), found
-  // once per plan for the nodes the runtime says have some (FreeIndex): the plan only reads, so
-  // they do not change while it plans. In id order, the nodes where that list is not empty.
-  const std::vector<NodeId>& nodes_with_free() const {
-    if (!free_known_) {
-      free_by_node_.resize(view_.cluster().nodes.size());
-      const FreeIndex& index = view_.free();
-      for (std::uint32_t k = 1; k <= index.max_per_node(t_); ++k) {
-        for (NodeId m : index.nodes_with(t_, k)) {
-          free_by_node_[m] = free_on(view_, st_, m, t_);
-          if (!free_by_node_[m].empty()) free_nodes_.push_back(m);
-        }
-      }
-      std::sort(free_nodes_.begin(), free_nodes_.end());
-      free_known_ = true;
-    }
-    return free_nodes_;
-  }
-  const std::vector<DeviceId>& free_of(NodeId m) const {
-    (void)nodes_with_free();
-    return free_by_node_[m];
-  }
-
-  // The time-sliced groups a moved group may join, in id order, before the tests that depend on
-  // the group moved and the plan's claims: not grown or converting, on one node, every member
-  // running. Found once per plan, for the same reason.
-  const std::vector<std::uint32_t>& sliced() const {
-    if (!sliced_known_) {
-      for (const auto& [tid, tg] : st_.groups) {
-        if (tg.mode == Mode::kSlice && !tg.grown && !tg.converting &&
-            on_one_node(view_, tg.devices) && all_running(view_, tg))
-          sliced_.push_back(tid);
-      }
-      sliced_known_ = true;
-    }
-    return sliced_;
-  }
-
-  // The movable groups of the plan's type on node n, in id order: sorted by node in one pass
-  // over the movable groups, the first time a node needs them (plan() only reads, so they do
-  // not change while it plans).
-  const std::vector<std::uint32_t>& movable_on(NodeId n) const {
-    if (movable_by_node_.empty()) {
-      movable_by_node_.resize(view_.cluster().nodes.size());
-      for (std::uint32_t gid : movable_) {
-        const Group& g = st_.groups.at(gid);
-        if (g.type == t_) movable_by_node_[node_of(view_, g.devices[0])].push_back(gid);
-      }
-    }
-    return movable_by_node_[n];
-  }
-
   // Where group g (leaving node n) can go: free devices on another node, best affinity and
   // fit first; else, if allowed, the least-loaded time-sliced group of its class elsewhere.
   std::optional<Evacuation> destination(std::uint32_t gid, const Group& g, NodeId n,
                                         const Claims& c,
-                                        const std::map<std::uint32_t, std::size_t>& joins) const {
+                                        const std::map<std::uint32_t, std::size_t>& joins) {
     Usage u = usage_of(view_, g);
     std::optional<std::tuple<int, std::size_t, NodeId>> best_key;
     std::vector<DeviceId> best_devices;
     std::vector<DeviceId> free;
     // Only a node with a free device of the type can take g: the others are skipped unseen.
-    for (NodeId m : nodes_with_free()) {
+    for (NodeId m : index_.nodes_with_free()) {
       if (m == n || c.nodes_off.count(m)) continue;
       // free_on(view_, st_, m, g.type, &c), from the plan's unclaimed free devices (g is of
       // the plan's type: movable_on lists no other).
       free.clear();
-      for (DeviceId d : free_of(m)) {
+      for (DeviceId d : index_.free_of(m)) {
         if (!c.devices.count(d)) free.push_back(d);
       }
       if (free.size() < g.devices.size() || !usage_fits(view_, m, u, c)) continue;
@@ -219,32 +160,36 @@ private:
     }
     if (best_key) return Evacuation{gid, best_devices, kNoGroup};
     if (!allow_merge_ || g.mode != Mode::kSlice) return std::nullopt;
+    // The least-loaded group, the oldest on ties: the least (load, id). joinable lists them by
+    // (members, id), and a group's load (members and planned joins) is at least its members:
+    // the walk stops at the first group whose (members, id) is past the best (load, id) found,
+    // or whose members leave no room for g's.
     std::uint32_t into = kNoGroup;
     std::size_t into_load = 0;
-    for (std::uint32_t tid : sliced()) {
+    for (std::uint32_t tid : index_.joinable(g.cls, g.devices.size())) {
       const Group& tg = st_.groups.at(tid);
-      if (tid == gid || tg.cls != g.cls || tg.type != g.type ||
-          tg.devices.size() != g.devices.size()) {
-        continue;
-      }
+      if (tg.members.size() + g.members.size() > view_.config().max_timeslice_jobs ||
+          (into != kNoGroup &&
+           std::make_pair(tg.members.size(), tid) > std::make_pair(into_load, into)))
+        break;
+      if (tid == gid) continue;
       NodeId m = node_of(view_, tg.devices[0]);
       if (m == n || c.nodes_off.count(m)) continue;
       auto planned = joins.count(tid) ? joins.at(tid) : 0;
       std::size_t load = tg.members.size() + planned;
-      if (load + g.members.size() > view_.config().max_timeslice_jobs ||
-          !usage_fits(view_, m, u, c))
+      if (load + g.members.size() > view_.config().max_timeslice_jobs) continue;
+      if (into != kNoGroup && std::make_pair(load, tid) >= std::make_pair(into_load, into))
         continue;
-      if (into == kNoGroup || load < into_load) {
-        into = tid;
-        into_load = load;
-      }
+      if (!usage_fits(view_, m, u, c)) continue;
+      into = tid;
+      into_load = load;
     }
     if (into == kNoGroup) return std::nullopt;
     return Evacuation{gid, {}, into};
   }
 
   std::optional<NodePlan> evaluate(NodeId n, std::uint32_t want, const Claims& base,
-                                   const std::map<std::uint32_t, std::size_t>& base_joins) const {
+                                   const std::map<std::uint32_t, std::size_t>& base_joins) {
     const JobRequest& req = view_.request(j_);
     const RequestDetails& rd = view_.details(j_);
     NodePlan p;
@@ -256,19 +201,13 @@ private:
     std::size_t freed = free_on(view_, st_, n, t_, &base).size();
     Usage avail{view_.node_cpu_free(n), view_.node_mem_free(n)};
     if (freed < need) {
-      std::vector<std::uint32_t> on_node = movable_on(n);
-      std::stable_sort(on_node.begin(), on_node.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const Group& ga = st_.groups.at(a);
-        const Group& gb = st_.groups.at(b);
-        return std::make_pair(ga.members.size(), ga.devices.size()) <
-               std::make_pair(gb.members.size(), gb.devices.size());
-      });
-      for (std::uint32_t gid : on_node) {
+      if (freed + index_.leavable_on(n) < need) return std::nullopt; // no use trying
+      // The movable groups of n: fewest members first, then fewest devices.
+      for (std::uint32_t gid : index_.movable_on(n)) {
         if (freed >= need) break;
         const Group& g = st_.groups.at(gid);
-        Claims trial = p.claims;
-        trial.nodes_off.insert(n); // nothing evacuated from n may land on n
-        auto e = destination(gid, g, n, trial, p.joins);
+        // Nothing evacuated from n may land on n: destination skips n.
+        auto e = destination(gid, g, n, p.claims, p.joins);
         if (!e) continue;
         Usage u = usage_of(view_, g);
         NodeId dest = e->into == kNoGroup ? node_of(view_, e->to[0])
@@ -308,14 +247,7 @@ private:
   JobId j_;
   DeviceTypeId t_;
   bool allow_merge_;
-  const std::vector<std::uint32_t>& movable_;
-  // Caches of what the plan reads many times (it changes nothing while it plans).
-  mutable std::vector<std::vector<std::uint32_t>> movable_by_node_; // movable_on
-  mutable std::vector<std::vector<DeviceId>> free_by_node_;         // free_of
-  mutable std::vector<NodeId> free_nodes_;                          // nodes_with_free
-  mutable bool free_known_ = false;
-  mutable std::vector<std::uint32_t> sliced_; // sliced
-  mutable bool sliced_known_ = false;
+  PlanIndex index_; // what the plan reads many times
 };
 
 void evacuate(Control& control, State& st, const Evacuation& e) {
@@ -340,6 +272,10 @@ bool defragment(Control& control, State& st, JobId j) {
   if (!st.opt.migration) return false;
   const JobRequest& req = control.request(j);
   bool merge = !st.opt.exact_slices && below_share(control, st, req.devices());
+  // A plan for the same kind of job found nothing, and nothing it reads has changed since.
+  const FailedPlans::Key key = FailedPlans::key_of(req, merge);
+  const FailedPlans::Stamp stamp{st.groups_stamp(control), control.changes().nodes.stamp()};
+  if (st.failed_plans.known(key, stamp)) return false;
   const Options& opt = st.opt;
   const std::vector<std::uint32_t>& movable_groups = st.groups_where(
       control, State::kMovable, [&](const View& v, const Group& g) { return movable(v, opt, g); });
@@ -361,6 +297,7 @@ bool defragment(Control& control, State& st, JobId j) {
     start_group(control, st, j, std::move(devices));
     return true;
   }
+  st.failed_plans.add(key, stamp);
   return false;
 }
 

@@ -31,7 +31,7 @@ public:
 
   void on_arrival(JobId j, const View& view) override {
     st_.ensure_sizes(view);
-    st_.add_waiting(j);
+    st_.add_waiting(j, view.request(j).devices());
   }
 
   // Also how a wrapper (policy `automl`) reports a job it cancelled.
@@ -142,8 +142,10 @@ private:
     // groups, which only a placement changes, and have no effect when they fail), so it is
     // skipped. Under a standing queue this is most of the queue.
     std::set<Kind> nothing_for;
-    auto waiting = st_.waiting;
-    for (const auto& entry : waiting) {
+    // Only the job at hand leaves st_.waiting in the loop: the walk goes on from its successor.
+    for (auto it = st_.waiting.begin(), next = it; it != st_.waiting.end(); it = next) {
+      ++next;
+      const auto entry = *it;
       JobId j = entry.second;
       if (control.state(j).status != JobStatus::kPending &&
           control.state(j).status != JobStatus::kSuspended)

@@ -86,15 +86,14 @@ bool can_join(const View& view, const Group& g, JobId j) {
 
 bool join_least_loaded(Control& control, State& st, JobId j) {
   // Load balancing: the group with the fewest members, the oldest on ties; a lone packed job
-  // only when no slice group of the same load is open, since it must be suspended first.
+  // only when no slice group of the same load is open, since it must be suspended first. The
+  // groups of its class it may join are listed by that order (State::open_groups): the first
+  // that can_join passes.
   std::uint32_t best = kNoGroup;
-  std::size_t best_load = 0;
-  for (const auto& [gid, g] : st.groups) {
-    if (!can_join(control, g, j)) continue;
-    std::size_t load = 2 * g.members.size() + (g.mode == Mode::kPack ? 1 : 0);
-    if (best == kNoGroup || load < best_load) {
+  for (const auto& [load, gid] : st.open_groups(control.request(j).devices())) {
+    if (can_join(control, st.groups.at(gid), j)) {
       best = gid;
-      best_load = load;
+      break;
     }
   }
   if (best == kNoGroup) return false;

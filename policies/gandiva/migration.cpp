@@ -29,6 +29,28 @@ std::map<DeviceTypeId, std::size_t> waiting_demand(const View& view, const State
   return out;
 }
 
+// True when some device type has more free devices than the waiting jobs that could use it ask
+// for: otherwise spreading keeps every free device for them and moves nobody (a member takes at
+// least one device). With `exact` false, only the bound: free_of_type counts devices nobody
+// holds or reserves, up ones (which the runtime counts free) and down ones.
+bool spare_devices(const View& view, const State& st,
+                   const std::map<DeviceTypeId, std::size_t>& demand, bool exact) {
+  for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t) {
+    if (view.free().max_per_node(t) == 0) continue; // no node holds one
+    auto it = demand.find(t);
+    const std::size_t asked = it == demand.end() ? 0 : it->second;
+    if (view.free().free(t) + view.down_devices() <= asked) continue;
+    if (!exact) return true;
+    // free_of_type(view, st, t) > asked, counted only until it is.
+    std::size_t free = 0;
+    for (NodeId n = 0; n < view.cluster().nodes.size(); ++n) {
+      free += free_count(view, st, n, t);
+      if (free > asked) return true;
+    }
+  }
+  return false;
+}
+
 // A group some member of which could leave for free devices: over-subscribed and settled.
 bool over_subscribed(const View& /*view*/, const Group& g) {
   return g.members.size() >= 2 && !g.converting && !g.grown;
@@ -50,7 +72,9 @@ void spread(Control& control, State& st) {
   if (!exact && !st.opt.migration) return;
   auto demand = waiting_demand(control, st);
   for (std::size_t guard = 0; guard <= control.job_count(); ++guard) {
+    if (!spare_devices(control, st, demand, false)) return;
     std::vector<std::uint32_t> order = st.groups_where(control, State::kSpread, over_subscribed);
+    if (order.empty() || !spare_devices(control, st, demand, true)) return;
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
       return st.groups.at(a).members.size() > st.groups.at(b).members.size();
     });

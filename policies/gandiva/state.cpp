@@ -6,6 +6,7 @@
 namespace dlsim::gandiva {
 
 void State::ensure_sizes(const View& view) {
+  room_ = view.config().max_timeslice_jobs;
   if (notes_.size() < view.job_count()) notes_.resize(view.job_count());
   if (device_group_.size() < view.cluster().devices.size()) {
     device_group_.resize(view.cluster().devices.size(), kNoGroup);
@@ -53,6 +54,7 @@ std::uint32_t State::create_group(std::vector<DeviceId> devices, std::uint32_t c
 
 void State::join(std::uint32_t g, JobId j) {
   groups.at(g).members.push_back(j);
+  ask(groups.at(g).cls, +1);
   notes_[j].group = g;
   touch(g);
 }
@@ -63,6 +65,7 @@ void State::leave(JobId j) {
   notes_[j].group = kNoGroup;
   touch(id);
   Group& g = groups.at(id);
+  ask(g.cls, -1);
   auto it = std::find(g.members.begin(), g.members.end(), j);
   auto index = static_cast<std::size_t>(it - g.members.begin());
   g.members.erase(it);
@@ -72,15 +75,21 @@ void State::leave(JobId j) {
   if (g.members.empty()) {
     for (DeviceId d : g.devices)
       unreserve(d, g.cls);
+    totals_.by_class[g.cls].held -= g.devices.size();
+    if (g.open_load != Group::kNotOpen) open_[g.cls].erase({g.open_load, id});
     groups.erase(id);
   }
 }
 
 void State::set_devices(std::uint32_t id, std::vector<DeviceId> devices) {
   Group& g = groups.at(id);
+  ++version_;
   for (DeviceId d : g.devices)
     unreserve(d, g.cls);
+  ClassTotals::OfClass& of_class = totals_.by_class[g.cls];
+  of_class.held -= g.devices.size();
   g.devices = std::move(devices);
+  of_class.held += g.devices.size();
   for (DeviceId d : g.devices)
     reserve(d, id, g.cls);
 }
@@ -98,6 +107,43 @@ void State::read_job_log(const View& view) {
       touch(gid);
   }
   log_stamp_ = log.stamp();
+}
+
+void State::update_open(Group& g) {
+  std::size_t load = Group::kNotOpen;
+  if (g.members.size() < room_ && (g.mode == Mode::kSlice || g.members.size() == 1))
+    load = 2 * g.members.size() + (g.mode == Mode::kPack ? 1 : 0);
+  if (load == g.open_load) return;
+  OpenGroups& open = open_[g.cls];
+  if (g.open_load != Group::kNotOpen) open.erase({g.open_load, g.id});
+  g.open_load = load;
+  if (load != Group::kNotOpen) open.emplace(load, g.id);
+}
+
+const State::OpenGroups& State::open_groups(std::uint32_t cls) {
+  // A group erased since it was marked left the lists then (leave).
+  for (std::uint32_t g : open_marks_.list) {
+    open_marks_.flag[g] = 0;
+    if (Group* live = groups.find_live(g)) update_open(*live);
+  }
+  open_marks_.list.clear();
+  static const OpenGroups kNone;
+  auto it = open_.find(cls);
+  return it == open_.end() ? kNone : it->second;
+}
+
+std::uint64_t State::groups_stamp(const View& view) {
+  const ChangeLog& log = view.changes().jobs;
+  if (version_log_stamp_ == log.stamp()) return version_;
+  // A job that left or joined a group since it was marked touched that group; a job in no group
+  // now is read by nobody who reads the groups.
+  bool member_changed = false;
+  const bool logged = log.for_each_since(version_log_stamp_, [&](std::uint32_t j) {
+    if (j < notes_.size() && notes_[j].group != kNoGroup) member_changed = true;
+  });
+  if (member_changed || !logged) ++version_;
+  version_log_stamp_ = log.stamp();
+  return version_;
 }
 
 std::vector<std::uint32_t>& State::take(const View& view, Marks& marks,

@@ -2,6 +2,7 @@
 // Learning", OSDI'18): its parameters, the device groups jobs share, and what it has measured.
 #pragma once
 
+#include "policies/gandiva/defrag_memo.h"
 #include "sim/runtime/view.h"
 
 #include <algorithm>
@@ -53,6 +54,9 @@ struct Group {
   std::optional<JobId> active;
   std::optional<JobId> leaving;
   std::size_t turn = 0; // index in members of the next to run (modulo their number)
+  // Its load in State::open_groups while listed there, else kNotOpen.
+  static constexpr std::size_t kNotOpen = static_cast<std::size_t>(-1);
+  std::size_t open_load = kNotOpen;
   SimTime slice_end = kNever;
   SimTime switch_began = -1;
 };
@@ -153,8 +157,22 @@ private:
 
 struct JobNote {
   std::uint32_t group = kNoGroup;
-  double solo_rate = 0; // iterations/s alone on its requested devices, from measurements
-  bool waiting = false; // in State::waiting
+  std::uint32_t asked = 0; // devices it requested (set by add_waiting)
+  double solo_rate = 0;    // iterations/s alone on its requested devices, from measurements
+  bool waiting = false;    // in State::waiting
+};
+
+// Devices asked by the jobs in groups and waiting, in all and by GPU-count class, and held by
+// each class's groups: the shares defragmentation compares (defrag.cpp, below_share), kept by
+// State as jobs join, leave and wait and groups take devices, instead of counted at every plan.
+// A group's members are of its class (they hold exactly its devices).
+struct ClassTotals {
+  struct OfClass {
+    std::uint64_t asked = 0;
+    std::uint64_t held = 0;
+  };
+  std::uint64_t asked = 0;
+  std::map<std::uint32_t, OfClass> by_class;
 };
 
 class State {
@@ -195,21 +213,35 @@ public:
   // Removes j from its group; an empty group is deleted and its devices unreserved.
   void leave(JobId j);
   void set_devices(std::uint32_t g, std::vector<DeviceId> devices);
-  void add_waiting(JobId j) {
+  void add_waiting(JobId j, std::uint32_t asked) {
     waiting.emplace(seq_++, j);
     notes_[j].waiting = true;
+    notes_[j].asked = asked;
+    ask(asked, +1);
   }
   // Takes j out of `waiting` (the entry `it` points to).
   void stop_waiting(std::set<std::pair<std::uint64_t, JobId>>::iterator it) {
-    notes_[it->second].waiting = false;
+    JobNote& n = notes_[it->second];
+    n.waiting = false;
+    ask(n.asked, -1);
     waiting.erase(it);
   }
+  [[nodiscard]] const ClassTotals& class_totals() const { return totals_; }
+  // The groups of class cls with fewer members than runtime.max_timeslice_jobs, time-sliced or
+  // packed with one member: the only ones a waiting job of that class may join (can_join). As
+  // (load, id), least first, the load being 2 x members, + 1 when packed (a packed job must be
+  // suspended first). Brought up to date from the groups touched since the last call (a join,
+  // a leave and a mode change each touch), so that a join does not walk every group.
+  using OpenGroups = std::set<std::pair<std::size_t, std::uint32_t>>;
+  const OpenGroups& open_groups(std::uint32_t cls);
 
-  // Group g's members, mode or `converting` changed: record_rates, settle_parked and every
-  // groups_where list read it again. Together with the jobs the runtime marks
+  // Group g's members, mode or `converting` changed: record_rates, settle_parked, open_groups
+  // and every groups_where list read it again. Together with the jobs the runtime marks
   // (View::changes().jobs), these are every group whose solo rates, parked members or tests
   // could come out differently from the last time a reader looked.
   void touch(std::uint32_t g) {
+    ++version_;
+    open_marks_.mark(g);
     rates_.mark(g);
     settle_.mark(g);
     for (Marks& m : watches_)
@@ -222,6 +254,13 @@ public:
   }
   // The same for settle_parked (its own marks), in increasing id order.
   std::vector<std::uint32_t>& take_settle_groups(const View& view);
+  // A number that grows whenever a group changed (touch, set_devices) or the runtime marked a
+  // job that is in a group (its status, devices or rate), since the last call: equal answers
+  // mean that nothing read of the groups and their members' runtime state has changed.
+  std::uint64_t groups_stamp(const View& view);
+  // Defragmentation plans that found nothing (defrag.cpp).
+  FailedPlans failed_plans;
+
   // Groups settle_parked must visit next time whatever changes: members still parked or being
   // suspended, or still converting. Kept sorted by settle_parked.
   std::vector<std::uint32_t> settle_keep;
@@ -262,6 +301,15 @@ public:
 
 private:
   std::vector<JobNote> notes_;
+  ClassTotals totals_;
+  std::map<std::uint32_t, OpenGroups> open_; // open_groups, by class
+  std::size_t room_ = 0;                     // runtime.max_timeslice_jobs
+  void update_open(Group& g);
+  // A job of class cls starts (+1) or stops (-1) asking for its devices.
+  void ask(std::uint32_t cls, int sign) {
+    totals_.asked += sign * static_cast<std::int64_t>(cls);
+    totals_.by_class[cls].asked += sign * static_cast<std::int64_t>(cls);
+  }
   std::vector<std::uint32_t> device_group_;
   void reserve(DeviceId d, std::uint32_t group, std::uint32_t cls);
   void unreserve(DeviceId d, std::uint32_t cls);
@@ -286,8 +334,10 @@ private:
   // (every live group when the log started over): one pass over the log, not one per reader.
   void read_job_log(const View& view);
   std::uint64_t log_stamp_ = 0;
+  std::uint64_t version_ = 0;           // groups_stamp's answer
+  std::uint64_t version_log_stamp_ = 0; // the job log's stamp at its last call
   std::vector<std::uint32_t>& take(const View& view, Marks& marks, std::vector<std::uint32_t>& out);
-  Marks rates_, settle_;
+  Marks rates_, settle_, open_marks_;
   std::vector<std::uint32_t> rates_visit_, settle_visit_; // the takes' answers (storage kept)
   Marks watches_[kWatches];
   std::vector<std::uint32_t> passed_[kWatches]; // groups_where's answers, sorted by id
