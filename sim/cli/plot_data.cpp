@@ -183,15 +183,10 @@ void assign_share_rows(std::vector<PlotRun::Segment>& segments) {
   }
 }
 
-PlotRun read_plot_run(const std::string& dir) {
-  PlotRun run;
-  run.dir = dir;
-  fs::path p(dir);
-  run.label = (p.has_filename() ? p.filename() : p.parent_path().filename()).string();
-  if (!is_directory_path(p))
-    throw InputError(
-        fmt::format("{}: not a directory (expected a dlsim run's result directory)", dir));
+namespace {
 
+// summary.json: the device counts per kind, the job count and every number.
+void read_plot_summary(PlotRun& run, const fs::path& p) {
   std::string summary_file = (p / "summary.json").string();
   if (!path_exists(summary_file))
     throw InputError(
@@ -224,7 +219,10 @@ PlotRun read_plot_run(const std::string& dir) {
         }
       };
   numbers("", summary);
+}
 
+// jobs.csv: the finished jobs' JCTs, sorted.
+void read_plot_jobs(PlotRun& run, const fs::path& p) {
   std::string jobs_file = (p / "jobs.csv").string();
   CsvTable jobs = read_csv_table(jobs_file);
   std::size_t jct = column(jobs, "jct_s", jobs_file);
@@ -235,7 +233,10 @@ PlotRun read_plot_run(const std::string& dir) {
     run.jct_s.push_back(number(r[jct], fmt::format("{}:{}: jct_s", jobs_file, i + 2)));
   }
   std::sort(run.jct_s.begin(), run.jct_s.end());
+}
 
+// timeseries.csv, its columns checked.
+void read_plot_timeseries(PlotRun& run, const fs::path& p) {
   std::string ts_file = (p / "timeseries.csv").string();
   CsvTable ts = read_csv_table(ts_file);
   column(ts, "time_s", ts_file);
@@ -247,7 +248,11 @@ PlotRun read_plot_run(const std::string& dir) {
   }
   run.ts_header = std::move(ts.header);
   run.ts_rows = std::move(ts.rows);
+}
 
+// events.csv and allocation.csv, when the run wrote them.
+void read_plot_extras(PlotRun& run, const fs::path& p) {
+  const std::string ts_file = (p / "timeseries.csv").string();
   std::string events_file = (p / "events.csv").string();
   if (path_exists(events_file)) {
     CsvTable events = read_csv_table(events_file);
@@ -270,6 +275,23 @@ PlotRun read_plot_run(const std::string& dir) {
                                   number(alloc.rows[i][allocated], where));
     }
   }
+}
+
+} // namespace
+
+PlotRun read_plot_run(const std::string& dir) {
+  PlotRun run;
+  run.dir = dir;
+  fs::path p(dir);
+  run.label = (p.has_filename() ? p.filename() : p.parent_path().filename()).string();
+  if (!is_directory_path(p))
+    throw InputError(
+        fmt::format("{}: not a directory (expected a dlsim run's result directory)", dir));
+
+  read_plot_summary(run, p);
+  read_plot_jobs(run, p);
+  read_plot_timeseries(run, p);
+  read_plot_extras(run, p);
   return run;
 }
 
