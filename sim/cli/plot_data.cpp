@@ -211,7 +211,7 @@ void read_plot_summary(PlotRun& run, const fs::path& p) {
   std::function<void(const std::string&, const nlohmann::ordered_json&)> numbers =
       [&](const std::string& prefix, const nlohmann::ordered_json& obj) {
         for (const auto& [k, v] : obj.items()) {
-          const std::string name = prefix.empty() ? k : prefix + "." + k;
+          const std::string name = prefix.empty() ? k : std::string(prefix).append(".").append(k);
           if (v.is_object())
             numbers(name, v);
           else if (v.is_number())
@@ -433,7 +433,7 @@ double t95(std::size_t df) {
 std::string metric_words(const std::string& metric) {
   // The summary.json metrics a paper's bar chart shows, in words (docs/outputs.md#summaryjson);
   // any other key as it is.
-  static const std::map<std::string, std::string, std::less<>> kWords{
+  static const std::map<std::string, std::string, std::less<>> words{
       {"jct_mean_s", "mean JCT"},
       {"jct_median_s", "median JCT"},
       {"jct_p95_s", "95th-percentile JCT"},
@@ -449,8 +449,8 @@ std::string metric_words(const std::string& metric) {
       {"fairness.jain_user_slowdown", "Jain's index"},
       {"fairness.slowdown_mean", "mean slowdown"},
       {"fairness.ftf_rho_max", "largest finish-time fairness"}};
-  auto it = kWords.find(metric);
-  return it == kWords.end() ? metric : it->second;
+  auto it = words.find(metric);
+  return it == words.end() ? metric : it->second;
 }
 
 std::string bars_data(const std::vector<PlotRun>& runs, const std::vector<std::string>& metrics,

@@ -189,6 +189,7 @@ void select_columns(RunTable& t, const std::vector<Run>& runs, const Configs& co
   }
   auto select = [&](const std::vector<std::string>& all) {
     std::vector<std::string> out;
+    out.reserve(pick.size());
     for (std::size_t c : pick)
       out.push_back(all[c]);
     return out;

@@ -114,7 +114,7 @@ std::string sweep_run_id(const Overrides& overrides) {
   std::sort(sorted.begin(), sorted.end());
   std::string canonical;
   for (const auto& [k, v] : sorted)
-    canonical += k + "=" + v + "\n";
+    canonical.append(k).append("=").append(v).append("\n");
   boost::crc_32_type crc;
   crc.process_bytes(canonical.data(), canonical.size());
   return fmt::format("{}-{:08x}", prefix, crc.checksum());

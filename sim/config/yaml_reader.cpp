@@ -176,8 +176,8 @@ namespace {
 // How many nodes aliases may add to a document when expanded. A legitimate file repeats a block a
 // few times; nested anchors (`b: [*a, *a]`, `c: [*b, *b]`, ...) double the expanded size per
 // level, and every walker of the tree (the readers, the copy in run.yaml) pays that size.
-constexpr std::uint64_t max_alias_expansion = 1'000'000;
-constexpr std::uint64_t size_cap = std::uint64_t{1} << 62; // sums of two stay below 2^64
+constexpr std::uint64_t kMaxAliasExpansion = 1'000'000;
+constexpr std::uint64_t kSizeCap = std::uint64_t{1} << 62; // sums of two stay below 2^64
 
 // Every distinct node of a parsed document (an aliased node is one node, shared), reached in one
 // walk with an explicit stack (no recursion, so deep nesting cannot overflow it). Nodes are told
@@ -276,7 +276,7 @@ std::vector<YAML::Node> check_unique_keys(const YAML::Node& root, const std::str
                                        "contains it",
                                        where, child.Mark().line + 1, frame.path));
         }
-        size = std::min(size + *child_size, size_cap);
+        size = std::min(size + *child_size, kSizeCap);
       }
       *seen.find(node) = size;
       continue;
@@ -309,10 +309,10 @@ std::vector<YAML::Node> check_unique_keys(const YAML::Node& root, const std::str
       todo.push_back(*it);
   }
   std::uint64_t expanded = *seen.find(root);
-  if (expanded > distinct + max_alias_expansion) {
+  if (expanded > distinct + kMaxAliasExpansion) {
     throw InputError(fmt::format("{}: aliases (*name) expand the document to more than {} nodes "
                                  "beyond the {} written; repeat less, or write the values out",
-                                 where, max_alias_expansion, distinct));
+                                 where, kMaxAliasExpansion, distinct));
   }
   return seen.nodes();
 }

@@ -191,12 +191,12 @@ void write_jobs_csv(std::ostream& out, const SimState& s, const RunResult& resul
   // longest possible text: 13 numbers, 20 separators and the texts. Formatting field by field
   // through fmt's growing buffer took a tenth of a million-job replay (docs/performance.md). The
   // text is the same as fmt::format("{}", v) for every value.
-  const std::size_t kRowFixed = 13 * kMaxNumberChars + 20 + (failures ? kFailureColumnsChars : 0);
+  const std::size_t row_fixed = 13 * kMaxNumberChars + 20 + (failures ? kFailureColumnsChars : 0);
   ChunkWriter writer(out);
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
     const JobTexts t = job_texts(s, type_columns, j);
     char* p =
-        writer.row(kRowFixed + csv_field_max(t.id) + t.status.size() + csv_field_max(t.model) +
+        writer.row(row_fixed + csv_field_max(t.id) + t.status.size() + csv_field_max(t.model) +
                    csv_field_max(t.user) + csv_field_max(t.queue) + t.device.size());
     p = write_csv_field(p, t.id);
     *p++ = ',';
