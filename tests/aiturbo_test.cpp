@@ -3,7 +3,6 @@
 #include "policies/aiturbo/borda.h"
 #include "policies/aiturbo/moves.h"
 #include "policies/aiturbo/prediction_error.h"
-#include "policies/aiturbo/step_model.h"
 #include "policies/speed_model.h"
 #include "sim/cli/experiment.h"
 #include "sim/cli/policy_setup.h"
@@ -16,6 +15,7 @@
 #include "workloads/learn/logistic.h"
 #include "workloads/learn/predictability.h"
 #include "workloads/learn/predictability_classifier.h"
+#include "workloads/learn/step_model.h"
 #include "workloads/model_zoo.h"
 
 #include <catch2/catch.hpp>

@@ -23,13 +23,13 @@
 #include "policies/aiturbo/cpu_moves.h"
 #include "policies/aiturbo/moves.h"
 #include "policies/aiturbo/pauses.h"
-#include "policies/aiturbo/step_model.h"
 #include "policies/placement.h"
 #include "policies/priority_pass.h"
 #include "policies/speed_model.h"
 #include "sim/engine/error.h"
 #include "sim/runtime/ps_placement.h"
 #include "workloads/learn/predictability_classifier.h"
+#include "workloads/learn/step_model.h"
 
 #include <fmt/format.h>
 

@@ -164,9 +164,7 @@ int calibrate_scaling(const std::string& profiles_dir, const std::string& zoo_fi
   return 0;
 }
 
-} // namespace
-
-int command_calibrate(const std::vector<std::string>& args) {
+po::options_description calibrate_options() {
   po::options_description o(
       "dlsim calibrate [options]\n\nFits the co-location model (log slowdown = intercept + "
       "w_self x log own\nseconds per iteration + w_other x log partner's) to measured pairs by "
@@ -193,6 +191,13 @@ int command_calibrate(const std::vector<std::string>& args) {
       "zoo", po::value<std::string>()->default_value("configs/models/zoo.yaml"),
       "the zoo whose XeonPhi and XeonCPU times are derived from the kernel times; with "
       "--scaling, the one giving each application's parameters")("help,h", "this help");
+  return o;
+}
+
+} // namespace
+
+int command_calibrate(const std::vector<std::string>& args) {
+  const po::options_description o = calibrate_options();
   po::variables_map vm;
   if (!parse_command_line(args, o, vm)) return 0; // --help
   if (vm["scaling"].as<bool>()) {

@@ -264,14 +264,10 @@ void add_direction(CompareOptions& o, const std::string& spec) {
   }
 }
 
-Comparison compare_result_sets(const ResultSet& base, const ResultSet& fresh,
-                               const CompareOptions& o) {
-  if (base.sweep != fresh.sweep) {
-    throw InputError(fmt::format("cannot compare {} ({}) with {} ({})", base.file,
-                                 base.sweep ? "sweep results" : "a summary", fresh.file,
-                                 fresh.sweep ? "sweep results" : "a summary"));
-  }
-  // Every metric named in an option must exist somewhere, so that a typo is not a silent pass.
+namespace {
+
+// Every metric named in an option must exist somewhere, so that a typo is not a silent pass.
+void check_option_metrics(const ResultSet& base, const ResultSet& fresh, const CompareOptions& o) {
   std::set<std::string> known;
   for (const ResultSet* s : {&base, &fresh}) {
     for (const auto& [id, list] : s->runs) {
@@ -294,6 +290,106 @@ Comparison compare_result_sets(const ResultSet& base, const ResultSet& fresh,
     check_known(m, "--abs-tolerance");
   for (const auto& [m, d] : o.direction)
     check_known(m, "--direction");
+}
+
+// The order of --metrics when given, else the baseline's, then what only the new run has.
+std::vector<std::string> metric_names(const CompareOptions& o, const MetricList& b,
+                                      const MetricList& n) {
+  std::vector<std::string> names = o.metrics;
+  if (names.empty()) {
+    for (const auto& [k, v] : b)
+      names.push_back(k);
+    for (const auto& [k, v] : n) {
+      if (!find_metric(b, k)) names.push_back(k);
+    }
+  }
+  return names;
+}
+
+// Two numbers: changed beyond both tolerances, and which way is better.
+void judge_numbers(CompareRow& r, double old_v, double new_v, Better better, bool own_direction,
+                   const MetricList& b, const MetricList& n) {
+  const std::string& name = r.metric;
+  r.changed = old_v != new_v;
+  if (old_v == 0) {
+    r.relative = new_v == 0 ? 0.0 : std::numeric_limits<double>::infinity();
+  } else {
+    r.relative = (new_v - old_v) / std::fabs(old_v);
+  }
+  // Within tolerance when either bound holds: 1% or 5 s, say, for a JCT near zero.
+  r.beyond = r.changed && !(std::fabs(*r.relative) <= r.tolerance) &&
+             !(std::fabs(new_v - old_v) <= r.abs_tolerance);
+  // More unfinished jobs is a regression at any tolerance: the new run's times then
+  // count jobs that did not finish at their time so far.
+  if (name == "unfinished" && new_v > old_v && !own_direction) r.beyond = true;
+  if (r.beyond) {
+    const bool up = new_v > old_v;
+    r.verdict = better == Better::kEither           ? Verdict::kChanged
+                : (better == Better::kHigher) == up ? Verdict::kImproved
+                                                    : Verdict::kRegression;
+    // A lower bound that fell is not an improvement: the jobs behind it did not finish.
+    if (r.verdict == Verdict::kImproved && better == Better::kLower && is_lower_bound(n, name))
+      r.verdict = Verdict::kChanged;
+    // Nor is a rise from a lower bound a regression: the baseline's jobs had not finished.
+    if (r.verdict == Verdict::kRegression && better == Better::kLower && is_lower_bound(b, name))
+      r.verdict = Verdict::kChanged;
+  }
+}
+
+// Two texts, or a metric on one side only.
+void judge_texts(CompareRow& r, const MetricValue* ov, const MetricValue* nv) {
+  const std::string& name = r.metric;
+  r.changed = !ov || !nv || ov->text != nv->text;
+  // A metric the baseline does not have is new in this version, not a regression; but a
+  // deadlock or a censored statistic that appears is one, and its end an improvement.
+  const bool trouble = name == "deadlocked_at_s" || name.ends_with("_censored");
+  auto bad = [&](const MetricValue* v) {
+    return v != nullptr && (name == "deadlocked_at_s" || v->text == "true");
+  };
+  if (trouble) {
+    r.beyond = bad(ov) != bad(nv);
+    if (r.beyond) r.verdict = bad(nv) ? Verdict::kRegression : Verdict::kImproved;
+  } else {
+    r.beyond = r.changed && ov != nullptr;
+    if (r.beyond) r.verdict = Verdict::kChanged;
+  }
+}
+
+// One metric of one run, old against new.
+CompareRow compare_metric(const std::string& id, const std::string& name, const MetricList& b,
+                          const MetricList& n, const CompareOptions& o) {
+  const MetricValue* ov = find_metric(b, name);
+  const MetricValue* nv = find_metric(n, name);
+  CompareRow r;
+  r.run = id;
+  r.metric = name;
+  r.old_text = ov ? ov->text : "(missing)";
+  r.new_text = nv ? nv->text : "(missing)";
+  auto t = o.tolerance.find(name);
+  r.tolerance = t == o.tolerance.end() ? o.default_tolerance : t->second;
+  auto a = o.abs_tolerance.find(name);
+  r.abs_tolerance = a == o.abs_tolerance.end() ? o.default_abs_tolerance : a->second;
+  auto d = o.direction.find(name);
+  const Better better = d == o.direction.end() ? default_direction(name) : d->second;
+  if (ov && nv && ov->number && nv->number) {
+    judge_numbers(r, *ov->number, *nv->number, better, d != o.direction.end(), b, n);
+  } else {
+    judge_texts(r, ov, nv);
+  }
+  if (r.changed && !r.beyond) r.verdict = Verdict::kWithin;
+  return r;
+}
+
+} // namespace
+
+Comparison compare_result_sets(const ResultSet& base, const ResultSet& fresh,
+                               const CompareOptions& o) {
+  if (base.sweep != fresh.sweep) {
+    throw InputError(fmt::format("cannot compare {} ({}) with {} ({})", base.file,
+                                 base.sweep ? "sweep results" : "a summary", fresh.file,
+                                 fresh.sweep ? "sweep results" : "a summary"));
+  }
+  check_option_metrics(base, fresh, o);
   auto selected = [&](const std::string& m) {
     return o.metrics.empty() || std::find(o.metrics.begin(), o.metrics.end(), m) != o.metrics.end();
   };
@@ -311,15 +407,7 @@ Comparison compare_result_sets(const ResultSet& base, const ResultSet& fresh,
     auto ni = fresh.runs.find(id);
     const MetricList& b = bi == base.runs.end() ? no_metrics : bi->second;
     const MetricList& n = ni == fresh.runs.end() ? no_metrics : ni->second;
-    // The order of --metrics when given, else the baseline's, then what only the new run has.
-    std::vector<std::string> names = o.metrics;
-    if (names.empty()) {
-      for (const auto& [k, v] : b)
-        names.push_back(k);
-      for (const auto& [k, v] : n) {
-        if (!find_metric(b, k)) names.push_back(k);
-      }
-    }
+    std::vector<std::string> names = metric_names(o, b, n);
     if (bi == base.runs.end() || ni == fresh.runs.end()) {
       // A run on one side only: one row says so.
       CompareRow r;
@@ -334,66 +422,7 @@ Comparison compare_result_sets(const ResultSet& base, const ResultSet& fresh,
     }
     for (const auto& name : names) {
       if (!selected(name)) continue;
-      const MetricValue* ov = find_metric(b, name);
-      const MetricValue* nv = find_metric(n, name);
-      CompareRow r;
-      r.run = id;
-      r.metric = name;
-      r.old_text = ov ? ov->text : "(missing)";
-      r.new_text = nv ? nv->text : "(missing)";
-      auto t = o.tolerance.find(name);
-      r.tolerance = t == o.tolerance.end() ? o.default_tolerance : t->second;
-      auto a = o.abs_tolerance.find(name);
-      r.abs_tolerance = a == o.abs_tolerance.end() ? o.default_abs_tolerance : a->second;
-      auto d = o.direction.find(name);
-      const Better better = d == o.direction.end() ? default_direction(name) : d->second;
-      if (ov && nv && ov->number && nv->number) {
-        double old_v = *ov->number;
-        double new_v = *nv->number;
-        r.changed = old_v != new_v;
-        if (old_v == 0) {
-          r.relative = new_v == 0 ? 0.0 : std::numeric_limits<double>::infinity();
-        } else {
-          r.relative = (new_v - old_v) / std::fabs(old_v);
-        }
-        // Within tolerance when either bound holds: 1% or 5 s, say, for a JCT near zero.
-        r.beyond = r.changed && !(std::fabs(*r.relative) <= r.tolerance) &&
-                   !(std::fabs(new_v - old_v) <= r.abs_tolerance);
-        // More unfinished jobs is a regression at any tolerance: the new run's times then
-        // count jobs that did not finish at their time so far.
-        if (name == "unfinished" && new_v > old_v && d == o.direction.end()) r.beyond = true;
-        if (r.beyond) {
-          const bool up = new_v > old_v;
-          r.verdict = better == Better::kEither           ? Verdict::kChanged
-                      : (better == Better::kHigher) == up ? Verdict::kImproved
-                                                          : Verdict::kRegression;
-          // A lower bound that fell is not an improvement: the jobs behind it did not finish.
-          if (r.verdict == Verdict::kImproved && better == Better::kLower &&
-              is_lower_bound(n, name))
-            r.verdict = Verdict::kChanged;
-          // Nor is a rise from a lower bound a regression: the baseline's jobs had not finished.
-          if (r.verdict == Verdict::kRegression && better == Better::kLower &&
-              is_lower_bound(b, name))
-            r.verdict = Verdict::kChanged;
-        }
-      } else {
-        r.changed = !ov || !nv || ov->text != nv->text;
-        // A metric the baseline does not have is new in this version, not a regression; but a
-        // deadlock or a censored statistic that appears is one, and its end an improvement.
-        const bool trouble = name == "deadlocked_at_s" || name.ends_with("_censored");
-        auto bad = [&](const MetricValue* v) {
-          return v != nullptr && (name == "deadlocked_at_s" || v->text == "true");
-        };
-        if (trouble) {
-          r.beyond = bad(ov) != bad(nv);
-          if (r.beyond) r.verdict = bad(nv) ? Verdict::kRegression : Verdict::kImproved;
-        } else {
-          r.beyond = r.changed && ov != nullptr;
-          if (r.beyond) r.verdict = Verdict::kChanged;
-        }
-      }
-      if (r.changed && !r.beyond) r.verdict = Verdict::kWithin;
-      c.rows.push_back(r);
+      c.rows.push_back(compare_metric(id, name, b, n, o));
     }
   }
   c.worse_only = o.worse_only;

@@ -260,6 +260,90 @@ void expand_short_forms(YAML::Node& root) {
   expand_external_policy(root);
 }
 
+// `cluster: FILE` inlined: a cluster YAML, or a node list or machine spec of a trace
+// (openb:FILE, pai2020:FILE) made into cluster YAML; e.cluster_file names it.
+void inline_cluster_file(YAML::Node& root, const std::string& file, Experiment& e) {
+  if (!root["cluster"].IsScalar()) return;
+  std::string given = root["cluster"].as<std::string>();
+  if (auto spec = parse_trace_cluster_spec(given)) {
+    // A node list or machine spec of a trace (openb:FILE, pai2020:FILE), made into cluster YAML.
+    spec->file = find_data_file(spec->file, file);
+    e.cluster_file = spec->format + ":" + spec->file;
+    root["cluster"] = trace_cluster_yaml(*spec);
+  } else {
+    std::string cluster_path = find_data_file(given, file);
+    e.cluster_file = cluster_path;
+    // A file found nowhere is the experiment's fault: name its key, not only the path.
+    if (std::error_code ec; !std::filesystem::exists(cluster_path, ec)) {
+      throw InputError(fmt::format("{}: cluster: no file {} (as given, beside the "
+                                   "experiment, or in dlsim's data directory)",
+                                   file, quote_input(given)));
+    }
+    YAML::Node cluster = load_yaml_file(cluster_path);
+    // An empty file (/dev/null) is the cluster file's fault, not the experiment's.
+    if (!cluster.IsMap()) {
+      throw InputError(fmt::format("{}: {}: a cluster must be a YAML mapping (with nodes:)",
+                                   cluster_path,
+                                   cluster.IsNull() ? "empty file" : "not a mapping"));
+    }
+    root["cluster"] = cluster;
+  }
+}
+
+// The trace comes from a file or from the generator, not both and not neither.
+void check_trace_source(const YAML::Node& root, const std::string& file, const Experiment& e) {
+  if (e.generate.jobs > 0) {
+    // A generated trace: no file, the native format, the generator's seed resolved.
+    if (!e.trace_file.empty()) {
+      yaml_fail(YamlWhere{file, "trace.generate"}, node_at(root, "trace.generate"),
+                "give either trace.file or trace.generate, not both");
+    }
+    if (e.trace_format != "native") {
+      yaml_fail(YamlWhere{file, "trace.format"}, node_at(root, "trace.format"),
+                "a generated trace is in the native format, got " + e.trace_format);
+    }
+    if (e.generate.seed != std::floor(e.generate.seed)) {
+      yaml_fail(YamlWhere{file, "trace.generate.seed"}, node_at(root, "trace.generate.seed"),
+                fmt::format("must be a whole number, got {}", e.generate.seed));
+    }
+    if (!e.generate.like.empty()) gen_trace_preset(e.generate.like); // names the presets if not
+  } else if (e.trace_file.empty()) {
+    YAML::Node generate = node_at(root, "trace.generate");
+    if (generate.IsDefined() && !generate.IsNull()) {
+      yaml_fail(YamlWhere{file, "trace.generate"}, generate,
+                "missing required key 'jobs' (how many jobs to generate)");
+    }
+    throw InputError(file + ": trace: missing (trace.file, a trace file; or trace.generate)");
+  }
+}
+
+// The resolved tree: what was given, with every default written out, in the table's order.
+YAML::Node resolved_tree(const std::vector<ConfigKey>& keys, const YAML::Node& root,
+                         const Experiment& e) {
+  YAML::Node r;
+  write_config_keys(keys, r);
+  // trace.generate is recorded only when the trace is generated, so that other run.yaml keep
+  // their text; a file-less trace writes no trace.file.
+  if (e.generate.jobs == 0) {
+    r["trace"].remove("generate");
+  } else {
+    r["trace"].remove("file");
+  }
+  r["cluster"] = cluster_to_yaml(e.cluster);
+  r["policy"]["params"] = e.policy_params;
+  if (YAML::Node by_type = node_at(root, "runtime.interference.by_type"); by_type.IsMap()) {
+    r["runtime"]["interference"]["by_type"] = by_type;
+  } else {
+    r["runtime"]["interference"]["by_type"] = YAML::Node(YAML::NodeType::Map);
+  }
+  if (YAML::Node by_type = node_at(root, "failures.device.by_type"); by_type.IsMap()) {
+    r["failures"]["device"]["by_type"] = by_type;
+  } else {
+    r["failures"]["device"].remove("by_type"); // written only when given: run.yaml keeps its text
+  }
+  return r;
+}
+
 } // namespace
 
 Experiment load_experiment(const ExperimentInputs& inputs) {
@@ -290,32 +374,7 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   for (std::size_t i = 0; i < inputs.overrides.size(); ++i) {
     if (inputs.overrides[i].first == "cluster") set_override(i);
   }
-  if (root["cluster"].IsScalar()) {
-    std::string given = root["cluster"].as<std::string>();
-    if (auto spec = parse_trace_cluster_spec(given)) {
-      // A node list or machine spec of a trace (openb:FILE, pai2020:FILE), made into cluster YAML.
-      spec->file = find_data_file(spec->file, file);
-      e.cluster_file = spec->format + ":" + spec->file;
-      root["cluster"] = trace_cluster_yaml(*spec);
-    } else {
-      std::string cluster_path = find_data_file(given, file);
-      e.cluster_file = cluster_path;
-      // A file found nowhere is the experiment's fault: name its key, not only the path.
-      if (std::error_code ec; !std::filesystem::exists(cluster_path, ec)) {
-        throw InputError(fmt::format("{}: cluster: no file {} (as given, beside the "
-                                     "experiment, or in dlsim's data directory)",
-                                     file, quote_input(given)));
-      }
-      YAML::Node cluster = load_yaml_file(cluster_path);
-      // An empty file (/dev/null) is the cluster file's fault, not the experiment's.
-      if (!cluster.IsMap()) {
-        throw InputError(fmt::format("{}: {}: a cluster must be a YAML mapping (with nodes:)",
-                                     cluster_path,
-                                     cluster.IsNull() ? "empty file" : "not a mapping"));
-      }
-      root["cluster"] = cluster;
-    }
-  }
+  inline_cluster_file(root, file, e);
   for (std::size_t i = 0; i < inputs.overrides.size(); ++i) {
     if (inputs.overrides[i].first != "cluster") set_override(i);
   }
@@ -333,29 +392,7 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   }
   e.cluster = load_cluster(cluster_node, e.cluster_file.empty() ? file : e.cluster_file,
                            e.cluster_file.empty() ? "cluster" : "");
-  if (e.generate.jobs > 0) {
-    // A generated trace: no file, the native format, the generator's seed resolved.
-    if (!e.trace_file.empty()) {
-      yaml_fail(YamlWhere{file, "trace.generate"}, node_at(root, "trace.generate"),
-                "give either trace.file or trace.generate, not both");
-    }
-    if (e.trace_format != "native") {
-      yaml_fail(YamlWhere{file, "trace.format"}, node_at(root, "trace.format"),
-                "a generated trace is in the native format, got " + e.trace_format);
-    }
-    if (e.generate.seed != std::floor(e.generate.seed)) {
-      yaml_fail(YamlWhere{file, "trace.generate.seed"}, node_at(root, "trace.generate.seed"),
-                fmt::format("must be a whole number, got {}", e.generate.seed));
-    }
-    if (!e.generate.like.empty()) gen_trace_preset(e.generate.like); // names the presets if not
-  } else if (e.trace_file.empty()) {
-    YAML::Node generate = node_at(root, "trace.generate");
-    if (generate.IsDefined() && !generate.IsNull()) {
-      yaml_fail(YamlWhere{file, "trace.generate"}, generate,
-                "missing required key 'jobs' (how many jobs to generate)");
-    }
-    throw InputError(file + ": trace: missing (trace.file, a trace file; or trace.generate)");
-  }
+  check_trace_source(root, file, e);
   e.trace_file = find_data_file(e.trace_file, file);
   reject_unrereadable_trace(e.trace_file);
   // Which part of the trace to replay (workloads/trace_select.h, docs/traces.md).
@@ -386,29 +423,7 @@ Experiment load_experiment(const ExperimentInputs& inputs) {
   parse_placement(e.placement);
   e.policy_params = resolve_params(entry, node_at(root, "policy.params")).values();
 
-  // The resolved tree: what was given, with every default written out, in the table's order.
-  YAML::Node r;
-  write_config_keys(keys, r);
-  // trace.generate is recorded only when the trace is generated, so that other run.yaml keep
-  // their text; a file-less trace writes no trace.file.
-  if (e.generate.jobs == 0) {
-    r["trace"].remove("generate");
-  } else {
-    r["trace"].remove("file");
-  }
-  r["cluster"] = cluster_to_yaml(e.cluster);
-  r["policy"]["params"] = e.policy_params;
-  if (YAML::Node by_type = node_at(root, "runtime.interference.by_type"); by_type.IsMap()) {
-    r["runtime"]["interference"]["by_type"] = by_type;
-  } else {
-    r["runtime"]["interference"]["by_type"] = YAML::Node(YAML::NodeType::Map);
-  }
-  if (YAML::Node by_type = node_at(root, "failures.device.by_type"); by_type.IsMap()) {
-    r["failures"]["device"]["by_type"] = by_type;
-  } else {
-    r["failures"]["device"].remove("by_type"); // written only when given: run.yaml keeps its text
-  }
-  e.resolved = r;
+  e.resolved = resolved_tree(keys, root, e);
   return e;
 }
 

@@ -21,8 +21,10 @@ namespace po = boost::program_options;
 
 namespace dlsim {
 
-int command_gen_trace(const std::vector<std::string>& args) {
-  GenTraceOptions g;
+namespace {
+
+// The options; their notifiers write into `g`, which must outlive the parse.
+po::options_description gen_trace_options(GenTraceOptions& g) {
   po::options_description o("dlsim gen-trace [options]\n\nWrites a synthetic trace in the native "
                             "format: Poisson arrivals, log-normal\ndurations and a 1/2/4/8/16-GPU "
                             "mix fitted to the Philly trace.\n\nOptions");
@@ -63,22 +65,11 @@ int command_gen_trace(const std::vector<std::string>& args) {
       "with --sessions: write each trial's accuracy and target to this CSV")(
       "out,o", po::value<std::string>(), "output file (default: standard output)")("help,h",
                                                                                    "this help");
-  po::variables_map vm;
-  if (!parse_command_line(args, o, vm)) return 0; // --help
-  if (vm.count("like")) {
-    // The preset's settings; --jobs and --seed, and --arrival-rate when given, still apply.
-    GenTraceOptions preset = gen_trace_preset(vm["like"].as<std::string>());
-    preset.jobs = g.jobs;
-    preset.seed = g.seed;
-    if (!vm["arrival-rate"].defaulted()) preset.arrival_rate_per_hour = g.arrival_rate_per_hour;
-    g = preset;
-  }
-  if (!vm["max-duration"].defaulted()) g.max_duration_s = vm["max-duration"].as<double>();
-  if (g.jobs == 0) throw po::error("--jobs must be at least 1");
-  if (!(g.max_duration_s >= g.min_duration_s) || !(g.max_duration_s <= 4628226))
-    throw po::error(
-        fmt::format("--max-duration: expected seconds from {} to 4628226", g.min_duration_s));
-  if (!(g.arrival_rate_per_hour > 0)) throw po::error("--arrival-rate must be positive");
+  return o;
+}
+
+// What each job is given beyond its size and times: models, loss curves, device types.
+void read_job_options(const po::variables_map& vm, GenTraceOptions& g) {
   if (vm["models"].as<bool>()) {
     const ModelZoo zoo = load_model_zoo(find_data_file("configs/models/zoo.yaml", ""));
     for (std::size_t m : drawn_models(zoo))
@@ -110,6 +101,30 @@ int command_gen_trace(const std::vector<std::string>& args) {
       throw po::error(e.what()); // a bad option value is a usage error (exit 2)
     }
   }
+}
+
+} // namespace
+
+int command_gen_trace(const std::vector<std::string>& args) {
+  GenTraceOptions g;
+  const po::options_description o = gen_trace_options(g);
+  po::variables_map vm;
+  if (!parse_command_line(args, o, vm)) return 0; // --help
+  if (vm.count("like")) {
+    // The preset's settings; --jobs and --seed, and --arrival-rate when given, still apply.
+    GenTraceOptions preset = gen_trace_preset(vm["like"].as<std::string>());
+    preset.jobs = g.jobs;
+    preset.seed = g.seed;
+    if (!vm["arrival-rate"].defaulted()) preset.arrival_rate_per_hour = g.arrival_rate_per_hour;
+    g = preset;
+  }
+  if (!vm["max-duration"].defaulted()) g.max_duration_s = vm["max-duration"].as<double>();
+  if (g.jobs == 0) throw po::error("--jobs must be at least 1");
+  if (!(g.max_duration_s >= g.min_duration_s) || !(g.max_duration_s <= 4628226))
+    throw po::error(
+        fmt::format("--max-duration: expected seconds from {} to 4628226", g.min_duration_s));
+  if (!(g.arrival_rate_per_hour > 0)) throw po::error("--arrival-rate must be positive");
+  read_job_options(vm, g);
   std::vector<SearchSession> sessions;
   if (vm.count("sessions"))
     sessions = load_search_sessions(find_data_file(vm["sessions"].as<std::string>(), ""));

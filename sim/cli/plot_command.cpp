@@ -65,9 +65,7 @@ void run_gnuplot(const std::string& gnuplot, const fs::path& dir) {
   }
 }
 
-} // namespace
-
-int command_plot(const std::vector<std::string>& args) {
+po::options_description plot_options() {
   po::options_description o(
       "dlsim plot RUN_DIR... [options]\n\nPlots result directories of `dlsim run` with gnuplot "
       "(Debian: gnuplot-nox):\nJCT CDF (every RUN_DIR on one chart), utilization per device "
@@ -96,6 +94,76 @@ int command_plot(const std::vector<std::string>& args) {
       "auto (on up to 128 devices and 2,000 jobs), on or off")(
       "no-render", po::bool_switch(), "write the data files and plot.gp only; do not run gnuplot")(
       "quiet,q", po::bool_switch(), "print nothing on success")("help,h", "this help");
+  return o;
+}
+
+// --format: png, svg, pdf, both, all or a list, each format once.
+std::vector<std::string> parse_formats(const po::variables_map& vm) {
+  std::vector<std::string> formats;
+  std::string format = vm["format"].as<std::string>();
+  if (format == "both") format = "png,svg";
+  if (format == "all") format = "png,svg,pdf";
+  std::istringstream in(format);
+  std::string f;
+  while (std::getline(in, f, ',')) {
+    if (f != "png" && f != "svg" && f != "pdf")
+      throw po::error(fmt::format(
+          "--format expects png, svg, pdf, both, all or a list such as png,pdf, got '{}'",
+          vm["format"].as<std::string>()));
+    if (std::find(formats.begin(), formats.end(), f) == formats.end()) formats.push_back(f);
+  }
+  if (formats.empty()) throw po::error("--format: give at least one format");
+  return formats;
+}
+
+// --gantt on needs the first run's events.csv; auto draws it for small runs only.
+bool want_gantt(const std::string& gantt_mode, const PlotRun& first) {
+  bool gantt = false;
+  if (gantt_mode == "on") {
+    if (!first.has_events) {
+      throw InputError(fmt::format("{}: no events.csv, which the Gantt chart needs (rerun with "
+                                   "`dlsim run --events on`)",
+                                   first.dir));
+    }
+    gantt = true;
+  } else if (gantt_mode == "auto") {
+    gantt = first.has_events && first.devices <= kGanttAutoMaxDevices &&
+            first.jobs <= kGanttAutoMaxJobs;
+  }
+  return gantt;
+}
+
+// --out, else the first RUN_DIR with -plots appended; created.
+fs::path plot_out_dir(const po::variables_map& vm, const PlotRun& first) {
+  std::string given_out = vm.count("out") ? vm["out"].as<std::string>() : "";
+  fs::path first_dir = fs::path(first.dir).lexically_normal();
+  if (!first_dir.has_filename()) first_dir = first_dir.parent_path(); // "results/x/"
+  fs::path out = given_out.empty() ? fs::path(first_dir.string() + "-plots") : fs::path(given_out);
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec || !fs::is_directory(out))
+    throw InputError(fmt::format("{}: cannot create the output directory{}", out.string(),
+                                 ec ? ": " + ec.message() : ""));
+
+  return out;
+}
+
+void print_plot_done(const PlotOptions& options, bool bars, bool render, const fs::path& out) {
+  std::vector<std::string> charts{"jct_cdf", "utilization", "queue"};
+  if (options.allocation) charts.emplace_back("allocation");
+  if (bars) charts.emplace_back("bars");
+  if (options.gantt) charts.emplace_back("gantt");
+  if (render)
+    fmt::print("plots ({}) as {} in {}/\n", fmt::join(charts, ", "),
+               fmt::join(options.formats, " and "), out.string());
+  else
+    fmt::print("data files and plot.gp in {}/ (run `gnuplot plot.gp` there)\n", out.string());
+}
+
+} // namespace
+
+int command_plot(const std::vector<std::string>& args) {
+  const po::options_description o = plot_options();
   po::options_description hidden;
   hidden.add_options()("run", po::value<std::vector<std::string>>());
   po::variables_map vm;
@@ -103,23 +171,7 @@ int command_plot(const std::vector<std::string>& args) {
   if (!vm.count("run")) throw po::error("give at least one RUN_DIR");
   const auto& dirs = vm["run"].as<std::vector<std::string>>();
   PlotOptions options;
-  options.formats.clear();
-  {
-    std::string format = vm["format"].as<std::string>();
-    if (format == "both") format = "png,svg";
-    if (format == "all") format = "png,svg,pdf";
-    std::istringstream in(format);
-    std::string f;
-    while (std::getline(in, f, ',')) {
-      if (f != "png" && f != "svg" && f != "pdf")
-        throw po::error(fmt::format(
-            "--format expects png, svg, pdf, both, all or a list such as png,pdf, got '{}'",
-            vm["format"].as<std::string>()));
-      if (std::find(options.formats.begin(), options.formats.end(), f) == options.formats.end())
-        options.formats.push_back(f);
-    }
-    if (options.formats.empty()) throw po::error("--format: give at least one format");
-  }
+  options.formats = parse_formats(vm);
   options.size = vm["size"].as<std::string>();
   if (options.size != "screen" && options.size != "one-column" && options.size != "two-column")
     throw po::error(
@@ -169,30 +221,10 @@ int command_plot(const std::vector<std::string>& args) {
   // The bar chart's data first: a wrong metric or baseline fails before any file is written.
   const std::string bars =
       options.bar_metrics.empty() ? "" : bars_data(runs, options.bar_metrics, options.baseline);
-  bool gantt = false;
-  if (gantt_mode == "on") {
-    if (!first.has_events) {
-      throw InputError(fmt::format("{}: no events.csv, which the Gantt chart needs (rerun with "
-                                   "`dlsim run --events on`)",
-                                   first.dir));
-    }
-    gantt = true;
-  } else if (gantt_mode == "auto") {
-    gantt = first.has_events && first.devices <= kGanttAutoMaxDevices &&
-            first.jobs <= kGanttAutoMaxJobs;
-  }
+  const bool gantt = want_gantt(gantt_mode, first);
   options.gantt = gantt;
 
-  std::string given_out = vm.count("out") ? vm["out"].as<std::string>() : "";
-  fs::path first_dir = fs::path(first.dir).lexically_normal();
-  if (!first_dir.has_filename()) first_dir = first_dir.parent_path(); // "results/x/"
-  fs::path out = given_out.empty() ? fs::path(first_dir.string() + "-plots") : fs::path(given_out);
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec || !fs::is_directory(out))
-    throw InputError(fmt::format("{}: cannot create the output directory{}", out.string(),
-                                 ec ? ": " + ec.message() : ""));
-
+  const fs::path out = plot_out_dir(vm, first);
   auto write = [&](const std::string& name, const std::string& text) {
     write_file_atomically((out / name).string(), [&](std::ostream& s) { s << text; });
   };
@@ -207,17 +239,7 @@ int command_plot(const std::vector<std::string>& args) {
   if (!bars.empty()) write("bars.dat", bars);
   write("plot.gp", plot_script(runs, options));
   if (render) run_gnuplot(gnuplot, out);
-  if (!quiet) {
-    std::vector<std::string> charts{"jct_cdf", "utilization", "queue"};
-    if (options.allocation) charts.emplace_back("allocation");
-    if (!bars.empty()) charts.emplace_back("bars");
-    if (gantt) charts.emplace_back("gantt");
-    if (render)
-      fmt::print("plots ({}) as {} in {}/\n", fmt::join(charts, ", "),
-                 fmt::join(options.formats, " and "), out.string());
-    else
-      fmt::print("data files and plot.gp in {}/ (run `gnuplot plot.gp` there)\n", out.string());
-  }
+  if (!quiet) print_plot_done(options, !bars.empty(), render, out);
   return 0;
 }
 

@@ -183,15 +183,10 @@ void assign_share_rows(std::vector<PlotRun::Segment>& segments) {
   }
 }
 
-PlotRun read_plot_run(const std::string& dir) {
-  PlotRun run;
-  run.dir = dir;
-  fs::path p(dir);
-  run.label = (p.has_filename() ? p.filename() : p.parent_path().filename()).string();
-  if (!is_directory_path(p))
-    throw InputError(
-        fmt::format("{}: not a directory (expected a dlsim run's result directory)", dir));
+namespace {
 
+// summary.json: the device counts per kind, the job count and every number.
+void read_plot_summary(PlotRun& run, const fs::path& p) {
   std::string summary_file = (p / "summary.json").string();
   if (!path_exists(summary_file))
     throw InputError(
@@ -216,7 +211,7 @@ PlotRun read_plot_run(const std::string& dir) {
   std::function<void(const std::string&, const nlohmann::ordered_json&)> numbers =
       [&](const std::string& prefix, const nlohmann::ordered_json& obj) {
         for (const auto& [k, v] : obj.items()) {
-          const std::string name = prefix.empty() ? k : prefix + "." + k;
+          const std::string name = prefix.empty() ? k : std::string(prefix).append(".").append(k);
           if (v.is_object())
             numbers(name, v);
           else if (v.is_number())
@@ -224,7 +219,10 @@ PlotRun read_plot_run(const std::string& dir) {
         }
       };
   numbers("", summary);
+}
 
+// jobs.csv: the finished jobs' JCTs, sorted.
+void read_plot_jobs(PlotRun& run, const fs::path& p) {
   std::string jobs_file = (p / "jobs.csv").string();
   CsvTable jobs = read_csv_table(jobs_file);
   std::size_t jct = column(jobs, "jct_s", jobs_file);
@@ -235,7 +233,10 @@ PlotRun read_plot_run(const std::string& dir) {
     run.jct_s.push_back(number(r[jct], fmt::format("{}:{}: jct_s", jobs_file, i + 2)));
   }
   std::sort(run.jct_s.begin(), run.jct_s.end());
+}
 
+// timeseries.csv, its columns checked.
+void read_plot_timeseries(PlotRun& run, const fs::path& p) {
   std::string ts_file = (p / "timeseries.csv").string();
   CsvTable ts = read_csv_table(ts_file);
   column(ts, "time_s", ts_file);
@@ -247,7 +248,11 @@ PlotRun read_plot_run(const std::string& dir) {
   }
   run.ts_header = std::move(ts.header);
   run.ts_rows = std::move(ts.rows);
+}
 
+// events.csv and allocation.csv, when the run wrote them.
+void read_plot_extras(PlotRun& run, const fs::path& p) {
+  const std::string ts_file = (p / "timeseries.csv").string();
   std::string events_file = (p / "events.csv").string();
   if (path_exists(events_file)) {
     CsvTable events = read_csv_table(events_file);
@@ -270,6 +275,23 @@ PlotRun read_plot_run(const std::string& dir) {
                                   number(alloc.rows[i][allocated], where));
     }
   }
+}
+
+} // namespace
+
+PlotRun read_plot_run(const std::string& dir) {
+  PlotRun run;
+  run.dir = dir;
+  fs::path p(dir);
+  run.label = (p.has_filename() ? p.filename() : p.parent_path().filename()).string();
+  if (!is_directory_path(p))
+    throw InputError(
+        fmt::format("{}: not a directory (expected a dlsim run's result directory)", dir));
+
+  read_plot_summary(run, p);
+  read_plot_jobs(run, p);
+  read_plot_timeseries(run, p);
+  read_plot_extras(run, p);
   return run;
 }
 
@@ -411,7 +433,7 @@ double t95(std::size_t df) {
 std::string metric_words(const std::string& metric) {
   // The summary.json metrics a paper's bar chart shows, in words (docs/outputs.md#summaryjson);
   // any other key as it is.
-  static const std::map<std::string, std::string, std::less<>> kWords{
+  static const std::map<std::string, std::string, std::less<>> words{
       {"jct_mean_s", "mean JCT"},
       {"jct_median_s", "median JCT"},
       {"jct_p95_s", "95th-percentile JCT"},
@@ -427,8 +449,8 @@ std::string metric_words(const std::string& metric) {
       {"fairness.jain_user_slowdown", "Jain's index"},
       {"fairness.slowdown_mean", "mean slowdown"},
       {"fairness.ftf_rho_max", "largest finish-time fairness"}};
-  auto it = kWords.find(metric);
-  return it == kWords.end() ? metric : it->second;
+  auto it = words.find(metric);
+  return it == words.end() ? metric : it->second;
 }
 
 std::string bars_data(const std::vector<PlotRun>& runs, const std::vector<std::string>& metrics,
@@ -542,144 +564,181 @@ std::string terminal(const std::string& format, const std::string& size) {
 
 } // namespace
 
+namespace {
+
+// A chart's terminal, file and labels. A figure in a paper has a caption, not a title: titles
+// only on screen.
+std::string chart_head(const std::string& format, const PlotOptions& options,
+                       const std::string& name, const std::string& title, const std::string& x,
+                       const std::string& y) {
+  return fmt::format("\nset terminal {}\nset output '{}.{}'\n{}\nset xlabel {}\nset ylabel {}\n",
+                     terminal(format, options.size), name, format,
+                     options.size == "screen" ? "set title " + gp_quote(title) : "unset title",
+                     gp_quote(x), gp_quote(y));
+}
+
+// The CDF of the finished jobs' JCTs, a line per run.
+void jct_chart(std::string& s, const std::vector<PlotRun>& runs, const PlotOptions& options,
+               const std::string& format) {
+  SeriesStyles style;
+  s += chart_head(format, options, "jct_cdf", "JCT CDF (finished jobs)",
+                  options.log_x ? "JCT (h, log scale)" : "JCT (h)", "fraction of finished jobs");
+  s += options.log_x ? "set logscale x\nset format x '%g'\n" : "unset logscale x\n";
+  // Top left is empty in a CDF: few jobs finish early.
+  s += "set key left top\nset yrange [0:1]\nplot ";
+  bool any_jct = false;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    if (runs[r].jct_s.empty()) continue; // no finished job: nothing to draw
+    s += fmt::format("{}'jct_cdf.dat' index {} using ($1/3600):2 with steps lw 2{}",
+                     any_jct ? ", \\\n     " : "", r, style(runs[r].label));
+    any_jct = true;
+  }
+  // No run finished a job: an empty chart that says so, not a gnuplot error.
+  if (!any_jct) s += "[0:1] NaN title 'no finished job'";
+  s += "\nset autoscale y\nunset logscale x\nset format x '% h'\n";
+}
+
+// Allocated and effective utilization per device kind over time, a line each per run.
+void utilization_chart(std::string& s, const std::vector<PlotRun>& runs, const PlotOptions& options,
+                       const std::string& format) {
+  SeriesStyles style;
+  s += chart_head(format, options, "utilization", "device utilization over time", "time (h)",
+                  "fraction of the devices");
+  s += "set key right top\nset yrange [0:1.05]\nplot ";
+  bool first = true;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    for (std::size_t k = 0; k < runs[r].kinds.size(); ++k) {
+      const std::string& kind = runs[r].kinds[k].first;
+      for (int e = 0; e < 2; ++e) {
+        // Steps: timeseries.csv has a row only where a value changed (docs/outputs.md), and
+        // the value holds until the next row.
+        s += fmt::format(
+            "{}'utilization.dat' index {} using ($1/3600):{} with steps lw {}{}",
+            first ? "" : ", \\\n     ", r, 2 + 2 * k + e, e ? 1 : 2,
+            style(label_prefix(runs, runs[r]) + kind + (e ? " effective" : " allocated")));
+        first = false;
+      }
+    }
+    if (has_busy_column(runs[r])) {
+      s += fmt::format("{}'utilization.dat' index {} using ($1/3600):{} with steps lw 1{}",
+                       first ? "" : ", \\\n     ", r, 2 + 2 * runs[r].kinds.size(),
+                       style(label_prefix(runs, runs[r]) + "gpu busy (nvidia-smi)"));
+      first = false;
+    }
+  }
+  if (first) s += "NaN notitle"; // a cluster with no devices: an empty chart, not an error
+  s += "\nset autoscale y\n";
+}
+
+// Pending and running jobs over time.
+void queue_chart(std::string& s, const std::vector<PlotRun>& runs, const PlotOptions& options,
+                 const std::string& format) {
+  SeriesStyles style;
+  s += chart_head(format, options, "queue", "jobs over time", "time (h)", "jobs");
+  s += "set key right top\nplot ";
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    s += fmt::format("{0}'queue.dat' index {1} using ($1/3600):2 with steps lw 2{2}, "
+                     "\\\n     'queue.dat' index {1} using ($1/3600):3 with steps lw 1{3}",
+                     r ? ", \\\n     " : "", r, style(label_prefix(runs, runs[r]) + "pending"),
+                     style(label_prefix(runs, runs[r]) + "running"));
+  }
+  s += '\n';
+}
+
+// GPU allocation against the arrived workload (FGD's figure).
+void allocation_chart(std::string& s, const std::vector<PlotRun>& runs, const PlotOptions& options,
+                      const std::string& format) {
+  SeriesStyles style;
+  s += chart_head(format, options, "allocation", "GPU allocation against arrived workload",
+                  "arrived workload (% of GPUs)", "GPU allocation ratio (%)");
+  s += "set key inside left top\nplot ";
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    s += fmt::format("{}'allocation.dat' index {} using 1:2 with lines lw 2{}",
+                     r ? ", \\\n     " : "", r, style(runs[r].label));
+  }
+  s += '\n';
+}
+
+// Each cluster's tick: the metric in words, broken into lines of at most 12 characters so that
+// neighbouring ticks do not run into each other. Returns the most lines a tick has.
+std::size_t put_bar_ticks(std::string& s, const PlotOptions& options) {
+  std::size_t tick_lines = 1;
+  s += "set xtics nomirror noenhanced (";
+  for (std::size_t m = 0; m < options.bar_metrics.size(); ++m) {
+    std::string tick, line;
+    std::istringstream words(metric_words(options.bar_metrics[m]));
+    std::string w;
+    while (words >> w) {
+      if (!line.empty() && line.size() + 1 + w.size() > 12) {
+        tick += line + "\\n";
+        line.clear();
+      }
+      line += (line.empty() ? "" : " ") + w;
+    }
+    tick += line;
+    tick_lines = std::max(tick_lines, 1 + count_of(tick, "\\n"));
+    std::string quoted;
+    for (char ch : tick)
+      quoted += ch == '"' ? std::string("\\\"") : std::string(1, ch);
+    s += fmt::format("{}\"{}\" {}", m ? ", " : "", quoted, m);
+  }
+  return tick_lines;
+}
+
+// A cluster of bars per metric, a bar per label, error bars of the 95% interval.
+void bars_chart(std::string& s, const std::vector<PlotRun>& runs, const PlotOptions& options,
+                const std::string& format) {
+  const auto labels = plot_labels(runs);
+  s += chart_head(format, options, "bars",
+                  "normalized to " + options.baseline + " (95% confidence interval over runs)", "",
+                  "relative to " + options.baseline);
+  // Headroom above the tallest bar (offsets) so that no error bar touches the frame; the
+  // legend above the plot, where it hides no bar.
+  s += "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
+       "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset yrange [0:*]\n"
+       "set offsets 0, 0, graph 0.1, 0\n"
+       "set grid noxtics\n";
+  s += fmt::format("set key above horizontal maxcols {} samplen 1.5\n", labels.size());
+  const std::size_t tick_lines = put_bar_ticks(s, options);
+  // gnuplot leaves room for one line of ticks: the rest, and the x label's line, need more.
+  s += fmt::format(")\nset bmargin {}\nplot ", tick_lines + 2);
+  for (std::size_t l = 0; l < labels.size(); ++l) {
+    s += fmt::format("{}'bars.dat' using {}:{} {} title {}", l ? ", \\\n     " : "", 2 + 2 * l,
+                     3 + 2 * l, series_style(l), gp_quote(labels[l]));
+  }
+  s += "\nset style data lines\nset autoscale y\nset offsets 0, 0, 0, 0\nset grid xtics\n"
+       "set xtics autofreq\nunset bmargin\n"
+       "set key inside\n";
+}
+
+// The first run's device occupancy, a box per segment.
+void gantt_chart(std::string& s, const std::vector<PlotRun>& runs, const PlotOptions& options,
+                 const std::string& format) {
+  const PlotRun& run = runs.front();
+  s += chart_head(format, options, "gantt",
+                  "device occupancy: " + run.label + " (sub-rows: jobs sharing a device)",
+                  "time (h)", "device");
+  // A box per segment: device d's row spans d - 0.45 .. d + 0.45, split into `rows`
+  // sub-rows when jobs shared it, segment in sub-row `row`.
+  s += fmt::format("set yrange [-1:{}]\nunset key\nset style fill solid 0.9 noborder\n"
+                   "plot 'gantt.dat' using (($2+$3)/7200):($1-0.45+0.9*($6+0.5)/$7):(($3-$2)/7200):"
+                   "(0.45/$7):4 with boxxyerror lc variable\nset key\nset autoscale y\n",
+                   run.devices);
+}
+
+} // namespace
+
 std::string plot_script(const std::vector<PlotRun>& runs, const PlotOptions& options) {
   std::string s = "# Written by `dlsim plot`; regenerate the pictures with `gnuplot plot.gp` in "
                   "this directory.\nset datafile commentschars '#'\nset grid\n"
                   "set key inside opaque box noenhanced\n";
   for (const auto& format : options.formats) {
-    auto chart = [&](const std::string& name, const std::string& title, const std::string& x,
-                     const std::string& y) {
-      // A figure in a paper has a caption, not a title: titles only on screen.
-      s += fmt::format("\nset terminal {}\nset output '{}.{}'\n{}\nset xlabel {}\nset ylabel {}\n",
-                       terminal(format, options.size), name, format,
-                       options.size == "screen" ? "set title " + gp_quote(title) : "unset title",
-                       gp_quote(x), gp_quote(y));
-    };
-    {
-      SeriesStyles style;
-      chart("jct_cdf", "JCT CDF (finished jobs)", options.log_x ? "JCT (h, log scale)" : "JCT (h)",
-            "fraction of finished jobs");
-      s += options.log_x ? "set logscale x\nset format x '%g'\n" : "unset logscale x\n";
-      // Top left is empty in a CDF: few jobs finish early.
-      s += "set key left top\nset yrange [0:1]\nplot ";
-      bool any_jct = false;
-      for (std::size_t r = 0; r < runs.size(); ++r) {
-        if (runs[r].jct_s.empty()) continue; // no finished job: nothing to draw
-        s += fmt::format("{}'jct_cdf.dat' index {} using ($1/3600):2 with steps lw 2{}",
-                         any_jct ? ", \\\n     " : "", r, style(runs[r].label));
-        any_jct = true;
-      }
-      // No run finished a job: an empty chart that says so, not a gnuplot error.
-      if (!any_jct) s += "[0:1] NaN title 'no finished job'";
-      s += "\nset autoscale y\nunset logscale x\nset format x '% h'\n";
-    }
-    {
-      SeriesStyles style;
-      chart("utilization", "device utilization over time", "time (h)", "fraction of the devices");
-      s += "set key right top\nset yrange [0:1.05]\nplot ";
-      bool first = true;
-      for (std::size_t r = 0; r < runs.size(); ++r) {
-        for (std::size_t k = 0; k < runs[r].kinds.size(); ++k) {
-          const std::string& kind = runs[r].kinds[k].first;
-          for (int e = 0; e < 2; ++e) {
-            // Steps: timeseries.csv has a row only where a value changed (docs/outputs.md), and
-            // the value holds until the next row.
-            s += fmt::format(
-                "{}'utilization.dat' index {} using ($1/3600):{} with steps lw {}{}",
-                first ? "" : ", \\\n     ", r, 2 + 2 * k + e, e ? 1 : 2,
-                style(label_prefix(runs, runs[r]) + kind + (e ? " effective" : " allocated")));
-            first = false;
-          }
-        }
-        if (has_busy_column(runs[r])) {
-          s += fmt::format("{}'utilization.dat' index {} using ($1/3600):{} with steps lw 1{}",
-                           first ? "" : ", \\\n     ", r, 2 + 2 * runs[r].kinds.size(),
-                           style(label_prefix(runs, runs[r]) + "gpu busy (nvidia-smi)"));
-          first = false;
-        }
-      }
-      if (first) s += "NaN notitle"; // a cluster with no devices: an empty chart, not an error
-      s += "\nset autoscale y\n";
-    }
-    {
-      SeriesStyles style;
-      chart("queue", "jobs over time", "time (h)", "jobs");
-      s += "set key right top\nplot ";
-      for (std::size_t r = 0; r < runs.size(); ++r) {
-        s += fmt::format("{0}'queue.dat' index {1} using ($1/3600):2 with steps lw 2{2}, "
-                         "\\\n     'queue.dat' index {1} using ($1/3600):3 with steps lw 1{3}",
-                         r ? ", \\\n     " : "", r, style(label_prefix(runs, runs[r]) + "pending"),
-                         style(label_prefix(runs, runs[r]) + "running"));
-      }
-      s += '\n';
-    }
-    if (options.allocation) {
-      SeriesStyles style;
-      chart("allocation", "GPU allocation against arrived workload", "arrived workload (% of GPUs)",
-            "GPU allocation ratio (%)");
-      s += "set key inside left top\nplot ";
-      for (std::size_t r = 0; r < runs.size(); ++r) {
-        s += fmt::format("{}'allocation.dat' index {} using 1:2 with lines lw 2{}",
-                         r ? ", \\\n     " : "", r, style(runs[r].label));
-      }
-      s += '\n';
-    }
-    if (!options.bar_metrics.empty()) {
-      // A cluster of bars per metric, a bar per label, error bars of the 95% interval.
-      const auto labels = plot_labels(runs);
-      chart("bars", "normalized to " + options.baseline + " (95% confidence interval over runs)",
-            "", "relative to " + options.baseline);
-      // Headroom above the tallest bar (offsets) so that no error bar touches the frame; the
-      // legend above the plot, where it hides no bar.
-      s += "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
-           "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset yrange [0:*]\n"
-           "set offsets 0, 0, graph 0.1, 0\n"
-           "set grid noxtics\n";
-      s += fmt::format("set key above horizontal maxcols {} samplen 1.5\n", labels.size());
-      // Each cluster's tick: the metric in words, broken into lines of at most 12 characters
-      // so that neighbouring ticks do not run into each other.
-      std::size_t tick_lines = 1;
-      s += "set xtics nomirror noenhanced (";
-      for (std::size_t m = 0; m < options.bar_metrics.size(); ++m) {
-        std::string tick, line;
-        std::istringstream words(metric_words(options.bar_metrics[m]));
-        std::string w;
-        while (words >> w) {
-          if (!line.empty() && line.size() + 1 + w.size() > 12) {
-            tick += line + "\\n";
-            line.clear();
-          }
-          line += (line.empty() ? "" : " ") + w;
-        }
-        tick += line;
-        tick_lines = std::max(tick_lines, 1 + count_of(tick, "\\n"));
-        std::string quoted;
-        for (char ch : tick)
-          quoted += ch == '"' ? std::string("\\\"") : std::string(1, ch);
-        s += fmt::format("{}\"{}\" {}", m ? ", " : "", quoted, m);
-      }
-      // gnuplot leaves room for one line of ticks: the rest, and the x label's line, need more.
-      s += fmt::format(")\nset bmargin {}\nplot ", tick_lines + 2);
-      for (std::size_t l = 0; l < labels.size(); ++l) {
-        s += fmt::format("{}'bars.dat' using {}:{} {} title {}", l ? ", \\\n     " : "", 2 + 2 * l,
-                         3 + 2 * l, series_style(l), gp_quote(labels[l]));
-      }
-      s += "\nset style data lines\nset autoscale y\nset offsets 0, 0, 0, 0\nset grid xtics\n"
-           "set xtics autofreq\nunset bmargin\n"
-           "set key inside\n";
-    }
-    if (options.gantt) {
-      const PlotRun& run = runs.front();
-      chart("gantt", "device occupancy: " + run.label + " (sub-rows: jobs sharing a device)",
-            "time (h)", "device");
-      // A box per segment: device d's row spans d - 0.45 .. d + 0.45, split into `rows`
-      // sub-rows when jobs shared it, segment in sub-row `row`.
-      s += fmt::format(
-          "set yrange [-1:{}]\nunset key\nset style fill solid 0.9 noborder\n"
-          "plot 'gantt.dat' using (($2+$3)/7200):($1-0.45+0.9*($6+0.5)/$7):(($3-$2)/7200):"
-          "(0.45/$7):4 with boxxyerror lc variable\nset key\nset autoscale y\n",
-          run.devices);
-    }
+    jct_chart(s, runs, options, format);
+    utilization_chart(s, runs, options, format);
+    queue_chart(s, runs, options, format);
+    if (options.allocation) allocation_chart(s, runs, options, format);
+    if (!options.bar_metrics.empty()) bars_chart(s, runs, options, format);
+    if (options.gantt) gantt_chart(s, runs, options, format);
   }
   return s;
 }

@@ -107,13 +107,9 @@ Trace generated_trace(const Experiment& e, const ModelZoo& zoo, const TraceForma
   return native.read(path, read_options);
 }
 
-} // namespace
-
-Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
-  Prepared p;
-  p.experiment = load_experiment(inputs);
-  Experiment& e = p.experiment;
-  p.zoo = load_model_zoo(e.models_file);
+// The experiment's trace, read by its format's reader (guessed for `auto`) or generated. A
+// header error on a file that is plainly another format says which format it looks like.
+Trace read_experiment_trace(Experiment& e, const ModelZoo& zoo, std::ostream& warn) {
   if (e.trace_format == "auto") {
     FormatGuess guess = guess_trace_format(e.trace_file);
     fmt::print(warn, "format: guessed {} from {}\n", guess.format, guess.reason);
@@ -130,7 +126,7 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   read_options.pollux_profiles = find_data_file("traces/pollux-profiles", "");
   Trace trace;
   try {
-    trace = e.generate.jobs > 0 ? generated_trace(e, p.zoo, format, read_options)
+    trace = e.generate.jobs > 0 ? generated_trace(e, zoo, format, read_options)
                                 : format.read(e.trace_file, read_options);
   } catch (const InputError& error) {
     // A header error on a file that is plainly another format (a real trace read as native, the
@@ -151,22 +147,29 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
     if (hint.empty()) throw;
     throw InputError(what + hint);
   }
-  check_trace_text(trace);
-  if (!e.throughputs_file.empty()) {
-    const MeasuredThroughputs measured = read_measured_throughputs(e.throughputs_file);
-    if (e.batch_sizes == "shockwave") {
-      apply_measured_throughputs(
-          trace, p.zoo, measured, e.cluster.types,
-          [&trace](TraceJob& job, const std::string& type_model, MeasuredModels& models) {
-            plan_batch_sizes(trace, job, type_model, models);
-          });
-      // The reader's note that such jobs keep their batch size no longer holds.
-      if (trace.batch_size_note >= 0)
-        trace.warnings.erase(trace.warnings.begin() + trace.batch_size_note);
-    } else {
-      apply_measured_throughputs(trace, p.zoo, measured, e.cluster.types);
-    }
+  return trace;
+}
+
+// trace.throughputs: the measured throughputs (and with trace.batch_sizes: shockwave, the batch
+// size plans) applied to the trace's jobs.
+void apply_throughputs(Trace& trace, ModelZoo& zoo, const Experiment& e) {
+  if (e.throughputs_file.empty()) return;
+  const MeasuredThroughputs measured = read_measured_throughputs(e.throughputs_file);
+  if (e.batch_sizes == "shockwave") {
+    apply_measured_throughputs(
+        trace, zoo, measured, e.cluster.types,
+        [&trace](TraceJob& job, const std::string& type_model, MeasuredModels& models) {
+          plan_batch_sizes(trace, job, type_model, models);
+        });
+    // The reader's note that such jobs keep their batch size no longer holds.
+    if (trace.batch_size_note >= 0)
+      trace.warnings.erase(trace.warnings.begin() + trace.batch_size_note);
+  } else {
+    apply_measured_throughputs(trace, zoo, measured, e.cluster.types);
   }
+}
+
+void print_trace_warnings(const Trace& trace, std::ostream& warn) {
   for (const auto& w : trace.warnings)
     fmt::print(warn, "warning: {}\n", w);
   if (trace.skipped > 0) {
@@ -175,6 +178,55 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
     for (const auto& r : trace.skip_reasons)
       fmt::print(warn, "  {}\n", r);
   }
+}
+
+// A job too big for the cluster is most often a trace replayed on the wrong (e.g. the default)
+// cluster: say which one it was and how to choose another. Called in the handler of `error`.
+[[noreturn]] void rethrow_unfit(const InputError& error, const Experiment& e,
+                                std::size_t oversized) {
+  std::string what = error.what();
+  if (what.find("cannot fit") == std::string::npos &&
+      what.find("largest usable device") == std::string::npos &&
+      what.find("can run on this cluster") == std::string::npos) {
+    throw; // the error being handled, as it was
+  }
+  throw InputError(fmt::format(
+      "{}\n  (the cluster is {}, {} GPUs; choose another with --cluster, e.g. a bundled "
+      "configs/clusters/*.yaml,{} or skip such jobs with --skip-bad-jobs)",
+      what, e.cluster_file.empty() ? "inline in " + e.source_file : e.cluster_file,
+      e.cluster.count_of_kind(DeviceKind::kGpu),
+      oversized == 0 ? std::string()
+                     : fmt::format(" split the workers of the {} jobs whose workers no node "
+                                   "holds with --set trace.reshape=fit-nodes,",
+                                   oversized)));
+}
+
+// Device types no job of the trace can use.
+void print_idle_types(const std::vector<DeviceTypeId>& idle, const Experiment& e,
+                      std::ostream& warn) {
+  if (idle.empty()) return;
+  std::vector<std::string> what;
+  what.reserve(idle.size());
+  for (DeviceTypeId t : idle)
+    what.push_back(fmt::format("{} {}", e.cluster.count_of_type(t), e.cluster.types[t].name));
+  fmt::print(warn,
+             "warning: no job of the trace can ever use the cluster's {} devices (jobs that "
+             "name no device_type run on GPUs only; accept more types with device_type, e.g. "
+             "'any' or 'V100|XeonPhi', or gen-trace --device-types)\n",
+             fmt::join(what, ", "));
+}
+
+} // namespace
+
+Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
+  Prepared p;
+  p.experiment = load_experiment(inputs);
+  Experiment& e = p.experiment;
+  p.zoo = load_model_zoo(e.models_file);
+  Trace trace = read_experiment_trace(e, p.zoo, warn);
+  check_trace_text(trace);
+  apply_throughputs(trace, p.zoo, e);
+  print_trace_warnings(trace, warn);
   SelectionReport selected = select_trace(trace, e.selection, e.seed);
   for (const auto& line : selected.lines())
     fmt::print(warn, "trace: {}\n", line);
@@ -221,23 +273,7 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   try {
     p.workload = build_workload(std::move(trace), p.zoo, e.cluster, options);
   } catch (const InputError& error) {
-    // A job too big for the cluster is most often a trace replayed on the wrong (e.g. the
-    // default) cluster: say which one it was and how to choose another.
-    std::string what = error.what();
-    if (what.find("cannot fit") == std::string::npos &&
-        what.find("largest usable device") == std::string::npos &&
-        what.find("can run on this cluster") == std::string::npos) {
-      throw;
-    }
-    throw InputError(fmt::format(
-        "{}\n  (the cluster is {}, {} GPUs; choose another with --cluster, e.g. a bundled "
-        "configs/clusters/*.yaml,{} or skip such jobs with --skip-bad-jobs)",
-        what, e.cluster_file.empty() ? "inline in " + e.source_file : e.cluster_file,
-        e.cluster.count_of_kind(DeviceKind::kGpu),
-        oversized == 0 ? std::string()
-                       : fmt::format(" split the workers of the {} jobs whose workers no node "
-                                     "holds with --set trace.reshape=fit-nodes,",
-                                     oversized)));
+    rethrow_unfit(error, e, oversized);
   }
   for (const auto& w : build_warnings)
     fmt::print(warn, "warning: {}\n", w);
@@ -251,17 +287,7 @@ Prepared prepare(const ExperimentInputs& inputs, std::ostream& warn) {
   }
   e.runtime.interference_pairs = interference_table(e, p);
   e.runtime.measured_scaling_table = measured_scaling_table(e, p);
-  if (!idle.empty()) {
-    std::vector<std::string> what;
-    what.reserve(idle.size());
-    for (DeviceTypeId t : idle)
-      what.push_back(fmt::format("{} {}", e.cluster.count_of_type(t), e.cluster.types[t].name));
-    fmt::print(warn,
-               "warning: no job of the trace can ever use the cluster's {} devices (jobs that "
-               "name no device_type run on GPUs only; accept more types with device_type, e.g. "
-               "'any' or 'V100|XeonPhi', or gen-trace --device-types)\n",
-               fmt::join(what, ", "));
-  }
+  print_idle_types(idle, e, warn);
   if (std::size_t more = p.workload.skipped_bad_jobs - read_skips; more > 0) {
     fmt::print(warn,
                "warning: skipped {} jobs that cannot run here (--skip-bad-jobs); the first {}:\n",

@@ -130,6 +130,93 @@ std::string default_dir_conflict(const std::string& dir, const std::string& run_
   return "";
 }
 
+namespace {
+
+// The output directory is checked before the simulation: a bad --out fails now. The default
+// directory is named after the experiment, policy and seed only, so another trace, cluster or
+// --set would land in the same place: refused rather than overwritten.
+void check_default_dir(const Experiment& e, const std::string& out_dir, bool force,
+                       const std::string& run_yaml) {
+  if (!out_dir.empty() || force) return;
+  std::string conflict = default_dir_conflict(default_out_dir(e), run_yaml);
+  if (!conflict.empty()) {
+    throw InputError(fmt::format(
+        "{}/ holds the results of a run with other inputs ({}); give --out DIR for this run, "
+        "or --force to replace them",
+        default_out_dir(e), conflict));
+  }
+}
+
+// The observers whose files are optional, and whether each is on.
+struct OptionalObservers {
+  EventLog event_log;
+  Timeline timeline;
+  FragMeter frag_meter;
+  bool events = false;
+  bool with_timeline = false;
+  bool sharing = false;
+};
+
+void add_optional_observers(Simulation& sim, OptionalObservers& o, const Experiment& e,
+                            const Workload& w, const OptionalOutputs& optional) {
+  o.events = wanted(optional.events, w.jobs.size(), kEventsAutoMaxJobs);
+  if (o.events) sim.add_observer(&o.event_log);
+  o.with_timeline = wanted(optional.timeline, w.jobs.size(), kTimelineAutoMaxJobs);
+  if (o.with_timeline) sim.add_observer(&o.timeline);
+  o.sharing = e.fragmentation || e.inflate > 0;
+  if (o.sharing) sim.add_observer(&o.frag_meter);
+}
+
+void summarize_run(RunReport& report, const Simulation& sim, const UtilizationMeter& meter,
+                   const Prepared& p, const OptionalObservers& o) {
+  const Experiment& e = p.experiment;
+  report.summary = summarize(sim.state(), report.result, meter, e.policy, e.seed);
+  report.summary.util_assumed_jobs = p.assumed_util_jobs;
+  if (e.measure_from_s >= 0 || e.measure_to_s >= 0) {
+    double to =
+        e.measure_to_s >= 0 ? e.measure_to_s : to_seconds(p.workload.jobs.back().request.submit);
+    report.summary.window =
+        summarize_window(sim.state(), report.result, std::max(e.measure_from_s, 0.0), to);
+  }
+  report.gpu_count = sim.state().gpu_count;
+  if (o.sharing) report.summary.gpu_sharing = sharing_summary(o.frag_meter);
+}
+
+// jobs.csv and the optional files, in the order a killed run's test expects.
+void write_run_files(const ResultDir& out, const Simulation& sim, const RunReport& report,
+                     const Prepared& p, const OptionalObservers& o) {
+  const Experiment& e = p.experiment;
+  write_file_atomically(out.file("jobs.csv"),
+                        [&](std::ostream& s) { write_jobs_csv(s, sim.state(), report.result); });
+  test_kill_point("writing");
+  if (o.events) {
+    write_file_atomically(out.file("events.csv"), [&](std::ostream& s) {
+      o.event_log.write_csv(s, e.cluster, p.workload);
+    });
+  }
+  if (o.with_timeline) {
+    write_file_atomically(out.file("timeline.json"), [&](std::ostream& s) {
+      o.timeline.write_json(s, e.cluster, p.workload);
+    });
+  }
+  if (o.sharing) {
+    write_file_atomically(out.file("allocation.csv"), [&](std::ostream& s) {
+      write_allocation_csv(s, o.frag_meter.buckets());
+    });
+    write_file_atomically(out.file("fragmentation.csv"), [&](std::ostream& s) {
+      write_fragmentation_csv(s, o.frag_meter.rows());
+    });
+  }
+  if (sim.state().failures.on) {
+    // The failures that happened, as a log that `failures.log` replays (docs/failures.md).
+    write_file_atomically(out.file("failures.csv"), [&](std::ostream& s) {
+      write_failure_log(s, e.cluster, sim.state().failures.happened);
+    });
+  }
+}
+
+} // namespace
+
 RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_dir,
                          std::ostream& warn, bool progress, const OptionalOutputs& optional) {
   auto wall_start = std::chrono::steady_clock::now();
@@ -148,19 +235,9 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
                                  e.source_file, e.policy));
   }
 
-  // The output directory is checked and staged before the simulation: a bad --out fails now. The
-  // default directory is named after the experiment, policy and seed only, so another trace,
-  // cluster or --set would land in the same place: refused rather than overwritten.
+  // The output directory is checked and staged before the simulation.
   std::string run_yaml = render_run_yaml(e);
-  if (out_dir.empty() && !optional.force) {
-    std::string conflict = default_dir_conflict(default_out_dir(e), run_yaml);
-    if (!conflict.empty()) {
-      throw InputError(fmt::format(
-          "{}/ holds the results of a run with other inputs ({}); give --out DIR for this run, "
-          "or --force to replace them",
-          default_out_dir(e), conflict));
-    }
-  }
+  check_default_dir(e, out_dir, optional.force, run_yaml);
   ResultDir out(out_dir.empty() ? default_out_dir(e) : out_dir);
   std::ofstream timeseries(out.file("timeseries.csv"), std::ios::binary);
   if (!timeseries) throw InputError(fmt::format("{}: cannot write", out.file("timeseries.csv")));
@@ -176,30 +253,14 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
                              ::isatty(STDERR_FILENO) != 0);
   sim.add_observer(&meter);
   sim.add_observer(&sampler);
-  EventLog event_log;
-  bool events = wanted(optional.events, p.workload.jobs.size(), kEventsAutoMaxJobs);
-  if (events) sim.add_observer(&event_log);
-  Timeline timeline;
-  bool with_timeline = wanted(optional.timeline, p.workload.jobs.size(), kTimelineAutoMaxJobs);
-  if (with_timeline) sim.add_observer(&timeline);
-  FragMeter frag_meter;
-  const bool sharing = e.fragmentation || e.inflate > 0;
-  if (sharing) sim.add_observer(&frag_meter);
+  OptionalObservers optional_observers;
+  add_optional_observers(sim, optional_observers, e, p.workload, optional);
   if (progress) sim.add_observer(&progress_line);
   auto sim_start = std::chrono::steady_clock::now();
   report.result = sim.run(until);
   auto sim_end = std::chrono::steady_clock::now();
   sim.release_bookkeeping();
-  report.summary = summarize(sim.state(), report.result, meter, e.policy, e.seed);
-  report.summary.util_assumed_jobs = p.assumed_util_jobs;
-  if (e.measure_from_s >= 0 || e.measure_to_s >= 0) {
-    double to =
-        e.measure_to_s >= 0 ? e.measure_to_s : to_seconds(p.workload.jobs.back().request.submit);
-    report.summary.window =
-        summarize_window(sim.state(), report.result, std::max(e.measure_from_s, 0.0), to);
-  }
-  report.gpu_count = sim.state().gpu_count;
-  if (sharing) report.summary.gpu_sharing = sharing_summary(frag_meter);
+  summarize_run(report, sim, meter, p, optional_observers);
   if (sampler.doublings() > 0) {
     fmt::print(warn,
                "note: timeseries.csv: {} rows; the sampling period doubled {} times to {} s to "
@@ -211,29 +272,7 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   if (!timeseries)
     throw InputError(fmt::format("{}: write failed (disk full?)", out.file("timeseries.csv")));
   timeseries.close();
-  write_file_atomically(out.file("jobs.csv"),
-                        [&](std::ostream& s) { write_jobs_csv(s, sim.state(), report.result); });
-  test_kill_point("writing");
-  if (events) {
-    write_file_atomically(out.file("events.csv"),
-                          [&](std::ostream& s) { event_log.write_csv(s, e.cluster, p.workload); });
-  }
-  if (with_timeline) {
-    write_file_atomically(out.file("timeline.json"),
-                          [&](std::ostream& s) { timeline.write_json(s, e.cluster, p.workload); });
-  }
-  if (sharing) {
-    write_file_atomically(out.file("allocation.csv"),
-                          [&](std::ostream& s) { write_allocation_csv(s, frag_meter.buckets()); });
-    write_file_atomically(out.file("fragmentation.csv"),
-                          [&](std::ostream& s) { write_fragmentation_csv(s, frag_meter.rows()); });
-  }
-  if (sim.state().failures.on) {
-    // The failures that happened, as a log that `failures.log` replays (docs/failures.md).
-    write_file_atomically(out.file("failures.csv"), [&](std::ostream& s) {
-      write_failure_log(s, e.cluster, sim.state().failures.happened);
-    });
-  }
+  write_run_files(out, sim, report, p, optional_observers);
   write_file_atomically(out.file("run.yaml"), [&](std::ostream& s) { s << run_yaml; });
   // What made the run and what it cost, apart from the deterministic files
   // (docs/outputs.md#provenancejson).

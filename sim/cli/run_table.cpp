@@ -45,14 +45,18 @@ std::vector<std::string> default_table_metrics() {
           "queue_mean_s", "gpu_util_alloc", "gpu_util_effective", "gpu_util_busy", "preemptions"};
 }
 
-RunTable build_run_table(const std::vector<std::string>& dirs,
-                         const std::vector<std::string>& metrics,
-                         const std::vector<std::string>& columns) {
-  struct Run {
-    std::string label;
-    ResultSet summary;
-    std::vector<std::pair<std::string, std::string>> config;
-  };
+namespace {
+
+struct Run {
+  std::string label;
+  ResultSet summary;
+  std::vector<std::pair<std::string, std::string>> config;
+};
+
+using Configs = std::vector<std::map<std::string, std::string>>;
+
+// Each directory's summary.json and flattened run.yaml.
+std::vector<Run> read_table_runs(const std::vector<std::string>& dirs) {
   std::vector<Run> runs;
   runs.reserve(dirs.size());
   for (const auto& dir : dirs) {
@@ -68,22 +72,14 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
     flatten_yaml(load_yaml_file(run_yaml), "", r.config);
     runs.push_back(std::move(r));
   }
-  // Complete runs first: censored times are lower bounds, not figures to rank by.
-  std::stable_sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
-    return run_outcome(a.summary.runs.at("")) < run_outcome(b.summary.runs.at(""));
-  });
-  const bool outcomes = std::any_of(runs.begin(), runs.end(), [](const Run& r) {
-    return run_outcome(r.summary.runs.at("")) != RunOutcome::kComplete;
-  });
+  return runs;
+}
 
-  // The run.yaml keys whose values differ among the runs, in the first run's order and then the
-  // others'. policy and seed have their own columns; the version is not a parameter.
+// The run.yaml keys whose values differ among the runs, in the first run's order and then the
+// others'. policy and seed have their own columns; the version is not a parameter.
+std::vector<std::string> differing_keys(const std::vector<Run>& runs, const Configs& configs) {
   std::vector<std::string> keys;
   std::set<std::string> seen{"policy.name", "seed", "dlsim_version"};
-  std::vector<std::map<std::string, std::string>> configs;
-  configs.reserve(runs.size());
-  for (const auto& r : runs)
-    configs.emplace_back(r.config.begin(), r.config.end());
   // A policy's parameters are compared among the runs that have them: runs of different
   // policies do not each add their own parameters as columns empty in every other row.
   for (const auto& r : runs) {
@@ -99,12 +95,10 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
       }
     }
   }
+  return keys;
+}
 
-  RunTable t;
-  t.header = {"run", "policy", "seed"};
-  if (outcomes) t.header.emplace_back("outcome");
-  t.header.insert(t.header.end(), keys.begin(), keys.end());
-  t.header.insert(t.header.end(), metrics.begin(), metrics.end());
+void check_metrics(const std::vector<Run>& runs, const std::vector<std::string>& metrics) {
   for (const auto& m : metrics) {
     bool any = std::any_of(runs.begin(), runs.end(), [&](const Run& r) {
       const auto& list = r.summary.runs.at("");
@@ -115,6 +109,13 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
                                    "summary.json, nested ones dotted: util_by_kind.gpu.alloc)",
                                    m));
   }
+}
+
+// One row per run: label, policy, seed, outcome (when any run is not complete), the differing
+// keys, the metrics.
+void add_rows(RunTable& t, const std::vector<Run>& runs, const Configs& configs,
+              const std::vector<std::string>& keys, const std::vector<std::string>& metrics,
+              bool outcomes) {
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const auto& list = runs[i].summary.runs.at("");
     auto metric = [&](const std::string& name) -> std::string {
@@ -148,51 +149,58 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
     t.rows.push_back(std::move(row));
     t.lower_bound.push_back(std::move(bounds));
   }
-  if (!columns.empty()) {
-    // Any column the default table has or could have (every run.yaml key, every metric), in
-    // the order given.
-    std::vector<std::size_t> pick;
-    for (const auto& name : columns) {
-      auto it = std::find(t.header.begin(), t.header.end(), name);
-      if (it != t.header.end()) {
-        pick.push_back(static_cast<std::size_t>(it - t.header.begin()));
-        continue;
-      }
-      const bool in_config = std::any_of(configs.begin(), configs.end(),
-                                         [&](const auto& c) { return c.count(name) > 0; });
-      const bool in_summary = std::any_of(runs.begin(), runs.end(), [&](const Run& r) {
-        const auto& list = r.summary.runs.at("");
-        return std::any_of(list.begin(), list.end(),
-                           [&](const auto& kv) { return kv.first == name; });
-      });
-      if (!in_config && !in_summary)
-        throw InputError(fmt::format("--columns: no run has '{}' (columns are run, policy, "
-                                     "seed, run.yaml keys and summary.json keys, nested ones "
-                                     "dotted: policy.params.interval_s, util_by_kind.gpu.alloc)",
-                                     name));
-      t.header.push_back(name);
-      for (std::size_t i = 0; i < runs.size(); ++i) {
-        std::string value;
-        if (auto c = configs[i].find(name); c != configs[i].end()) {
-          value = c->second;
-        } else {
-          for (const auto& [k, v] : runs[i].summary.runs.at(""))
-            if (k == name) value = v.text;
-        }
-        t.rows[i].push_back(value);
-      }
-      pick.push_back(t.header.size() - 1);
+}
+
+// Any column the default table has or could have (every run.yaml key, every metric), in the
+// order given.
+void select_columns(RunTable& t, const std::vector<Run>& runs, const Configs& configs,
+                    const std::vector<std::string>& columns) {
+  std::vector<std::size_t> pick;
+  for (const auto& name : columns) {
+    auto it = std::find(t.header.begin(), t.header.end(), name);
+    if (it != t.header.end()) {
+      pick.push_back(static_cast<std::size_t>(it - t.header.begin()));
+      continue;
     }
-    auto select = [&](const std::vector<std::string>& all) {
-      std::vector<std::string> out;
-      for (std::size_t c : pick)
-        out.push_back(all[c]);
-      return out;
-    };
-    t.header = select(t.header);
-    for (auto& row : t.rows)
-      row = select(row);
+    const bool in_config = std::any_of(configs.begin(), configs.end(),
+                                       [&](const auto& c) { return c.count(name) > 0; });
+    const bool in_summary = std::any_of(runs.begin(), runs.end(), [&](const Run& r) {
+      const auto& list = r.summary.runs.at("");
+      return std::any_of(list.begin(), list.end(),
+                         [&](const auto& kv) { return kv.first == name; });
+    });
+    if (!in_config && !in_summary)
+      throw InputError(fmt::format("--columns: no run has '{}' (columns are run, policy, "
+                                   "seed, run.yaml keys and summary.json keys, nested ones "
+                                   "dotted: policy.params.interval_s, util_by_kind.gpu.alloc)",
+                                   name));
+    t.header.push_back(name);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      std::string value;
+      if (auto c = configs[i].find(name); c != configs[i].end()) {
+        value = c->second;
+      } else {
+        for (const auto& [k, v] : runs[i].summary.runs.at(""))
+          if (k == name) value = v.text;
+      }
+      t.rows[i].push_back(value);
+    }
+    pick.push_back(t.header.size() - 1);
   }
+  auto select = [&](const std::vector<std::string>& all) {
+    std::vector<std::string> out;
+    out.reserve(pick.size());
+    for (std::size_t c : pick)
+      out.push_back(all[c]);
+    return out;
+  };
+  t.header = select(t.header);
+  for (auto& row : t.rows)
+    row = select(row);
+}
+
+// A column is numeric when every value it has is a number.
+void mark_numeric(RunTable& t) {
   t.numeric.assign(t.header.size(), true);
   for (std::size_t c = 0; c < t.header.size(); ++c) {
     bool any = false;
@@ -203,22 +211,56 @@ RunTable build_run_table(const std::vector<std::string>& dirs,
     }
     if (!any) t.numeric[c] = false;
   }
+}
+
+} // namespace
+
+RunTable build_run_table(const std::vector<std::string>& dirs,
+                         const std::vector<std::string>& metrics,
+                         const std::vector<std::string>& columns) {
+  std::vector<Run> runs = read_table_runs(dirs);
+  // Complete runs first: censored times are lower bounds, not figures to rank by.
+  std::stable_sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
+    return run_outcome(a.summary.runs.at("")) < run_outcome(b.summary.runs.at(""));
+  });
+  const bool outcomes = std::any_of(runs.begin(), runs.end(), [](const Run& r) {
+    return run_outcome(r.summary.runs.at("")) != RunOutcome::kComplete;
+  });
+
+  Configs configs;
+  configs.reserve(runs.size());
+  for (const auto& r : runs)
+    configs.emplace_back(r.config.begin(), r.config.end());
+  const std::vector<std::string> keys = differing_keys(runs, configs);
+  RunTable t;
+  t.header = {"run", "policy", "seed"};
+  if (outcomes) t.header.emplace_back("outcome");
+  t.header.insert(t.header.end(), keys.begin(), keys.end());
+  t.header.insert(t.header.end(), metrics.begin(), metrics.end());
+  check_metrics(runs, metrics);
+  add_rows(t, runs, configs, keys, metrics, outcomes);
+  if (!columns.empty()) select_columns(t, runs, configs, columns);
+  mark_numeric(t);
   return t;
 }
 
-std::string format_run_table(const RunTable& t, const std::string& format) {
+namespace {
+
+std::string csv_table(const RunTable& t) {
   std::string out;
-  if (format == "csv") {
-    auto line = [&](const std::vector<std::string>& cells) {
-      for (std::size_t c = 0; c < cells.size(); ++c)
-        out += (c ? "," : "") + csv_field(cells[c]);
-      out += '\n';
-    };
-    line(t.header);
-    for (const auto& row : t.rows)
-      line(row);
-    return out;
-  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    for (std::size_t c = 0; c < cells.size(); ++c)
+      out += (c ? "," : "") + csv_field(cells[c]);
+    out += '\n';
+  };
+  line(t.header);
+  for (const auto& row : t.rows)
+    line(row);
+  return out;
+}
+
+// The rows as shown: values rounded for reading, lower bounds marked '>'.
+std::vector<std::vector<std::string>> shown_cells(const RunTable& t) {
   std::vector<std::vector<std::string>> cells;
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     const auto& row = t.rows[r];
@@ -229,78 +271,88 @@ std::string format_run_table(const RunTable& t, const std::string& format) {
     }
     cells.push_back(std::move(shown));
   }
-  if (format == "latex") {
-    // A booktabs tabular for a paper: text left, numbers right, LaTeX's special characters
-    // escaped (an underscore in jct_mean_s would start a subscript).
-    auto escape = [](const std::string& s) {
-      std::string e;
-      for (char ch : s) {
-        switch (ch) {
-        case '&':
-        case '%':
-        case '$':
-        case '#':
-        case '_':
-        case '{':
-        case '}':
-          e += '\\';
-          e += ch;
-          break;
-        case '~':
-          e += "\\textasciitilde{}";
-          break;
-        case '^':
-          e += "\\textasciicircum{}";
-          break;
-        case '\\':
-          e += "\\textbackslash{}";
-          break;
-        default:
-          e += ch;
-        }
-      }
-      return e;
-    };
-    out += "\\begin{tabular}{";
-    for (std::size_t c = 0; c < t.header.size(); ++c)
-      out += t.numeric[c] ? 'r' : 'l';
-    out += "}\n\\toprule\n";
-    auto line = [&](const std::vector<std::string>& row) {
-      for (std::size_t c = 0; c < row.size(); ++c)
-        out += (c ? " & " : "") + escape(row[c]);
-      out += " \\\\\n";
-    };
-    line(t.header);
-    out += "\\midrule\n";
-    for (const auto& row : cells)
-      line(row);
-    out += "\\bottomrule\n\\end{tabular}\n";
-    return out;
-  }
-  if (format == "markdown") {
-    auto escape = [](const std::string& s) {
-      std::string e;
-      for (char ch : s) {
-        if (ch == '|') e += '\\';
+  return cells;
+}
+
+std::string latex_table(const RunTable& t, const std::vector<std::vector<std::string>>& cells) {
+  std::string out;
+  // A booktabs tabular for a paper: text left, numbers right, LaTeX's special characters
+  // escaped (an underscore in jct_mean_s would start a subscript).
+  auto escape = [](const std::string& s) {
+    std::string e;
+    for (char ch : s) {
+      switch (ch) {
+      case '&':
+      case '%':
+      case '$':
+      case '#':
+      case '_':
+      case '{':
+      case '}':
+        e += '\\';
+        e += ch;
+        break;
+      case '~':
+        e += "\\textasciitilde{}";
+        break;
+      case '^':
+        e += "\\textasciicircum{}";
+        break;
+      case '\\':
+        e += "\\textbackslash{}";
+        break;
+      default:
         e += ch;
       }
-      return e;
-    };
-    out += "|";
-    for (const auto& h : t.header)
-      out += " " + escape(h) + " |";
-    out += "\n|";
-    for (std::size_t c = 0; c < t.header.size(); ++c)
-      out += t.numeric[c] ? "---:|" : "---|";
-    out += '\n';
-    for (const auto& row : cells) {
-      out += "|";
-      for (const auto& cell : row)
-        out += " " + escape(cell) + " |";
-      out += '\n';
     }
-    return out;
+    return e;
+  };
+  out += "\\begin{tabular}{";
+  for (std::size_t c = 0; c < t.header.size(); ++c)
+    out += t.numeric[c] ? 'r' : 'l';
+  out += "}\n\\toprule\n";
+  auto line = [&](const std::vector<std::string>& row) {
+    for (std::size_t c = 0; c < row.size(); ++c)
+      out += (c ? " & " : "") + escape(row[c]);
+    out += " \\\\\n";
+  };
+  line(t.header);
+  out += "\\midrule\n";
+  for (const auto& row : cells)
+    line(row);
+  out += "\\bottomrule\n\\end{tabular}\n";
+  return out;
+}
+
+std::string markdown_table(const RunTable& t, const std::vector<std::vector<std::string>>& cells) {
+  std::string out;
+  auto escape = [](const std::string& s) {
+    std::string e;
+    for (char ch : s) {
+      if (ch == '|') e += '\\';
+      e += ch;
+    }
+    return e;
+  };
+  out += "|";
+  for (const auto& h : t.header)
+    out += " " + escape(h) + " |";
+  out += "\n|";
+  for (std::size_t c = 0; c < t.header.size(); ++c)
+    out += t.numeric[c] ? "---:|" : "---|";
+  out += '\n';
+  for (const auto& row : cells) {
+    out += "|";
+    for (const auto& cell : row)
+      out += " " + escape(cell) + " |";
+    out += '\n';
   }
+  return out;
+}
+
+// Columns aligned: text left, numbers right.
+std::string text_table(const RunTable& t, const std::vector<std::vector<std::string>>& cells) {
+  std::string out;
   std::vector<std::size_t> width(t.header.size());
   for (std::size_t c = 0; c < t.header.size(); ++c) {
     width[c] = t.header[c].size();
@@ -322,6 +374,16 @@ std::string format_run_table(const RunTable& t, const std::string& format) {
   for (const auto& row : cells)
     line(row);
   return out;
+}
+
+} // namespace
+
+std::string format_run_table(const RunTable& t, const std::string& format) {
+  if (format == "csv") return csv_table(t);
+  const std::vector<std::vector<std::string>> cells = shown_cells(t);
+  if (format == "latex") return latex_table(t, cells);
+  if (format == "markdown") return markdown_table(t, cells);
+  return text_table(t, cells);
 }
 
 } // namespace dlsim

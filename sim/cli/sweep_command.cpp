@@ -41,9 +41,7 @@ int report_collected(const std::string& dir, const CollectCounts& c, const Sweep
   return c.failed == 0 && c.missing == 0 ? 0 : 1;
 }
 
-} // namespace
-
-int command_sweep(const std::vector<std::string>& args) {
+po::options_description sweep_options() {
   po::options_description o(
       "dlsim sweep SPEC.yaml --out DIR [options]\n"
       "dlsim sweep --collect DIR\n\n"
@@ -64,6 +62,83 @@ int command_sweep(const std::vector<std::string>& args) {
       "collect", po::value<std::string>(),
       "build DIR/results.csv from the runs that finished, wherever they ran")("help,h",
                                                                               "this help");
+  return o;
+}
+
+// Every point's experiment is loaded (cluster, trace settings, keys and ranges) before the first
+// run starts or sweep.json is written, so that a mistake common to the sweep is reported once,
+// naming the run, instead of failing every run after the first has taken its time.
+void check_every_run(const SweepSpec& spec, const std::string& spec_file) {
+  for (const SweepRun& run : spec.runs) {
+    try {
+      (void)load_experiment(sweep_run_inputs(spec, run));
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: run {} ({}): {}", spec_file, run.index, run.id, e.what()));
+    }
+  }
+}
+
+// --emit list or slurm: the runs as commands for another machine to run.
+int emit_sweep(const po::variables_map& vm, const SweepSpec& spec, const std::string& spec_file,
+               const std::string& dir, unsigned jobs) {
+  std::string what = vm["emit"].as<std::string>();
+  SweepCommand c{fs::current_path().string(), own_executable(),
+                 fs::absolute(spec_file).lexically_normal().string(),
+                 fs::absolute(dir).lexically_normal().string()};
+  if (what == "list") {
+    for (const auto& run : spec.runs)
+      fmt::print("{}\n", sweep_task_command(c, std::to_string(run.index)));
+    return 0;
+  }
+  if (what == "slurm") {
+    std::vector<std::string> extra;
+    if (vm.count("sbatch")) extra = vm["sbatch"].as<std::vector<std::string>>();
+    std::string script = slurm_array_script(spec, c, vm.count("jobs") ? jobs : 0, extra);
+    std::error_code ec;
+    fs::create_directories(fs::path(dir) / "logs", ec);
+    if (ec) throw InputError(fmt::format("{}/logs: cannot create: {}", dir, ec.message()));
+    std::string file = (fs::path(dir) / "sweep.sbatch").string();
+    write_file_atomically(file, [&](std::ostream& out) { out << script; });
+    fs::permissions(file, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add, ec);
+    std::cout << script;
+    fmt::print(stderr, "wrote {}: submit it with `sbatch {}`, then `dlsim sweep --collect {}`\n",
+               file, file, dir);
+    return 0;
+  }
+  throw po::error(fmt::format("--emit expects slurm or list, got '{}'", what));
+}
+
+// The runs (or the one of --only) here, at most `jobs` at a time.
+int run_sweep_here(const po::variables_map& vm, const SweepSpec& spec, const std::string& dir,
+                   unsigned jobs) {
+  std::vector<std::size_t> indices;
+  if (vm.count("only")) {
+    indices.push_back(vm["only"].as<Count>().value);
+  } else {
+    for (const auto& run : spec.runs)
+      indices.push_back(run.index);
+  }
+  SweepTally t = run_sweep_runs(dir, spec, indices, jobs, own_executable());
+  if (vm.count("only")) {
+    const SweepRun& run = spec.runs[indices[0]];
+    if (t.failed > 0) {
+      fmt::print(stderr, "sweep: run {} ({}) failed: {}\n", run.index, run.id,
+                 recorded_run_error(dir, run).value_or("?"));
+      return 1;
+    }
+    fmt::print("sweep: run {} ({}) {}\n", run.index, run.id,
+               t.already_done ? "was already done" : "done");
+    return 0;
+  }
+  if (t.already_done > 0)
+    fmt::print("sweep: {} of {} runs were already done\n", t.already_done, spec.runs.size());
+  return report_collected(dir, collect_sweep(dir, spec), spec);
+}
+
+} // namespace
+
+int command_sweep(const std::vector<std::string>& args) {
+  const po::options_description o = sweep_options();
   po::options_description hidden;
   hidden.add_options()("spec", po::value<std::string>());
   po::variables_map vm;
@@ -98,69 +173,12 @@ int command_sweep(const std::vector<std::string>& args) {
                                 vm["only"].as<Count>().value, spec.runs.size(),
                                 spec.runs.size() - 1));
   }
-  // Every point's experiment is loaded (cluster, trace settings, keys and ranges) before the first
-  // run starts or sweep.json is written, so that a mistake common to the sweep is reported once,
-  // naming the run, instead of failing every run after the first has taken its time.
-  for (const SweepRun& run : spec.runs) {
-    try {
-      (void)load_experiment(sweep_run_inputs(spec, run));
-    } catch (const InputError& e) {
-      throw InputError(fmt::format("{}: run {} ({}): {}", spec_file, run.index, run.id, e.what()));
-    }
-  }
+  check_every_run(spec, spec_file);
   write_sweep_plan(dir, spec);
 
-  if (vm.count("emit")) {
-    std::string what = vm["emit"].as<std::string>();
-    SweepCommand c{fs::current_path().string(), own_executable(),
-                   fs::absolute(spec_file).lexically_normal().string(),
-                   fs::absolute(dir).lexically_normal().string()};
-    if (what == "list") {
-      for (const auto& run : spec.runs)
-        fmt::print("{}\n", sweep_task_command(c, std::to_string(run.index)));
-      return 0;
-    }
-    if (what == "slurm") {
-      std::vector<std::string> extra;
-      if (vm.count("sbatch")) extra = vm["sbatch"].as<std::vector<std::string>>();
-      std::string script = slurm_array_script(spec, c, vm.count("jobs") ? jobs : 0, extra);
-      std::error_code ec;
-      fs::create_directories(fs::path(dir) / "logs", ec);
-      if (ec) throw InputError(fmt::format("{}/logs: cannot create: {}", dir, ec.message()));
-      std::string file = (fs::path(dir) / "sweep.sbatch").string();
-      write_file_atomically(file, [&](std::ostream& out) { out << script; });
-      fs::permissions(file, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add,
-                      ec);
-      std::cout << script;
-      fmt::print(stderr, "wrote {}: submit it with `sbatch {}`, then `dlsim sweep --collect {}`\n",
-                 file, file, dir);
-      return 0;
-    }
-    throw po::error(fmt::format("--emit expects slurm or list, got '{}'", what));
-  }
+  if (vm.count("emit")) return emit_sweep(vm, spec, spec_file, dir, jobs);
 
-  std::vector<std::size_t> indices;
-  if (vm.count("only")) {
-    indices.push_back(vm["only"].as<Count>().value);
-  } else {
-    for (const auto& run : spec.runs)
-      indices.push_back(run.index);
-  }
-  SweepTally t = run_sweep_runs(dir, spec, indices, jobs, own_executable());
-  if (vm.count("only")) {
-    const SweepRun& run = spec.runs[indices[0]];
-    if (t.failed > 0) {
-      fmt::print(stderr, "sweep: run {} ({}) failed: {}\n", run.index, run.id,
-                 recorded_run_error(dir, run).value_or("?"));
-      return 1;
-    }
-    fmt::print("sweep: run {} ({}) {}\n", run.index, run.id,
-               t.already_done ? "was already done" : "done");
-    return 0;
-  }
-  if (t.already_done > 0)
-    fmt::print("sweep: {} of {} runs were already done\n", t.already_done, spec.runs.size());
-  return report_collected(dir, collect_sweep(dir, spec), spec);
+  return run_sweep_here(vm, spec, dir, jobs);
 }
 
 } // namespace dlsim

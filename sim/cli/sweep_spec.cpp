@@ -114,39 +114,16 @@ std::string sweep_run_id(const Overrides& overrides) {
   std::sort(sorted.begin(), sorted.end());
   std::string canonical;
   for (const auto& [k, v] : sorted)
-    canonical += k + "=" + v + "\n";
+    canonical.append(k).append("=").append(v).append("\n");
   boost::crc_32_type crc;
   crc.process_bytes(canonical.data(), canonical.size());
   return fmt::format("{}-{:08x}", prefix, crc.checksum());
 }
 
-SweepSpec load_sweep_spec(const std::string& file) {
-  YAML::Node root = load_yaml_file(file);
-  YamlMap top(root, YamlWhere{file, ""});
-  if (!root.IsMap())
-    throw InputError(file + ": a sweep spec must be a YAML mapping (experiment, set, grid, list)");
-  SweepSpec s;
-  s.spec_file = file;
-  s.name = top.get<std::string>("name", fs::path(file).stem().string());
-  std::string experiment = top.get<std::string>("experiment", "configs/experiments/default.yaml");
-  s.experiment = find_data_file(experiment, file);
-  if (!path_exists(s.experiment)) {
-    yaml_fail(top.where_of("experiment"), top.child("experiment"),
-              fmt::format("'{}': no such file", experiment));
-  }
+namespace {
 
-  YAML::Node set = top.child("set");
-  if (set.IsDefined() && !set.IsNull()) {
-    if (!set.IsMap())
-      yaml_fail(top.where_of("set"), set, "expected a mapping of dotted keys to values");
-    for (const auto& kv : set) {
-      std::string key = kv.first.as<std::string>();
-      check_key(key, YamlWhere{file, "set"}, kv.first);
-      s.fixed.emplace_back(key, value_text(kv.second));
-    }
-  }
-
-  // The list's variants (each a set of overrides), crossed with the grid's combinations.
+// The list's variants (each a set of overrides); their keys join s.keys.
+std::vector<Overrides> read_sweep_list(YamlMap& top, const std::string& file, SweepSpec& s) {
   std::vector<Overrides> variants;
   YAML::Node list = top.child("list");
   if (list.IsDefined() && !list.IsNull()) {
@@ -166,6 +143,12 @@ SweepSpec load_sweep_spec(const std::string& file) {
       variants.push_back(std::move(o));
     }
   }
+  return variants;
+}
+
+// The grid's keys and their values; its keys join s.keys, and none may be the list's.
+std::vector<std::pair<std::string, std::vector<std::string>>>
+read_sweep_grid(YamlMap& top, const std::string& file, SweepSpec& s) {
   std::vector<std::pair<std::string, std::vector<std::string>>> grid;
   YAML::Node grid_node = top.child("grid");
   if (grid_node.IsDefined() && !grid_node.IsNull()) {
@@ -183,12 +166,13 @@ SweepSpec load_sweep_spec(const std::string& file) {
       grid.emplace_back(key, grid_values(kv.second, where));
     }
   }
-  top.done();
-  if (variants.empty() && grid.empty()) {
-    throw InputError(file + ": a sweep needs a grid or a list (or both) of overrides");
-  }
-  if (variants.empty()) variants.emplace_back();
+  return grid;
+}
 
+// Every variant crossed with every combination of the grid, as s.runs.
+void expand_sweep(SweepSpec& s, const std::vector<Overrides>& variants,
+                  const std::vector<std::pair<std::string, std::vector<std::string>>>& grid,
+                  const std::string& file) {
   std::size_t combos = 1;
   for (const auto& [k, values] : grid) {
     combos *= values.size();
@@ -223,6 +207,46 @@ SweepSpec load_sweep_spec(const std::string& file) {
       s.runs.push_back(std::move(run));
     }
   }
+}
+
+} // namespace
+
+SweepSpec load_sweep_spec(const std::string& file) {
+  YAML::Node root = load_yaml_file(file);
+  YamlMap top(root, YamlWhere{file, ""});
+  if (!root.IsMap())
+    throw InputError(file + ": a sweep spec must be a YAML mapping (experiment, set, grid, list)");
+  SweepSpec s;
+  s.spec_file = file;
+  s.name = top.get<std::string>("name", fs::path(file).stem().string());
+  std::string experiment = top.get<std::string>("experiment", "configs/experiments/default.yaml");
+  s.experiment = find_data_file(experiment, file);
+  if (!path_exists(s.experiment)) {
+    yaml_fail(top.where_of("experiment"), top.child("experiment"),
+              fmt::format("'{}': no such file", experiment));
+  }
+
+  YAML::Node set = top.child("set");
+  if (set.IsDefined() && !set.IsNull()) {
+    if (!set.IsMap())
+      yaml_fail(top.where_of("set"), set, "expected a mapping of dotted keys to values");
+    for (const auto& kv : set) {
+      std::string key = kv.first.as<std::string>();
+      check_key(key, YamlWhere{file, "set"}, kv.first);
+      s.fixed.emplace_back(key, value_text(kv.second));
+    }
+  }
+
+  // The list's variants (each a set of overrides), crossed with the grid's combinations.
+  std::vector<Overrides> variants = read_sweep_list(top, file, s);
+  const auto grid = read_sweep_grid(top, file, s);
+  top.done();
+  if (variants.empty() && grid.empty()) {
+    throw InputError(file + ": a sweep needs a grid or a list (or both) of overrides");
+  }
+  if (variants.empty()) variants.emplace_back();
+
+  expand_sweep(s, variants, grid, file);
   std::map<std::string, std::size_t> seen;
   for (const auto& r : s.runs) {
     auto [it, fresh] = seen.emplace(r.id, r.index);

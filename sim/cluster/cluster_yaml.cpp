@@ -134,18 +134,10 @@ NodeLinks read_links(YamlMap& g) {
 
 } // namespace
 
-Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
-                     const std::string& key_prefix) {
-  Cluster c;
-  c.types = builtin_device_types();
-  YamlMap root(root_node, YamlWhere{file, key_prefix});
-  if (!root_node.IsMap())
-    yaml_fail(root.where(), root_node, "a cluster must be a mapping with a 'nodes' list");
-  read_device_types(root, c);
-  // A cluster's failure model (docs/failures.md#in-the-cluster-file) is the experiment reader's:
-  // it moves the section under the experiment's `failures`, so it is only allowed here.
-  root.child("failures");
+namespace {
 
+// fabric: racks, their uplinks, the links' latency.
+void read_fabric(YamlMap& root, Cluster& c) {
   YAML::Node fabric_node = root.child("fabric");
   YamlMap fabric(fabric_node, root.where_of("fabric"));
   c.fabric.nodes_per_rack = fabric.get<std::uint32_t>("nodes_per_rack", c.fabric.nodes_per_rack);
@@ -161,6 +153,56 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
     yaml_fail(fabric.where_of("link_latency_us"), fabric_node, "must not be negative");
   }
   fabric.done();
+}
+
+// A node group's devices: known types, a count of at least 1 each, at most kMaxDevicesPerNode
+// per node. Returns the devices per node.
+std::uint32_t read_group_devices(const YAML::Node& devs, const YamlWhere& dw,
+                                 const std::string& file, const Cluster& c, NodeGroup& group) {
+  std::uint32_t per_node = 0;
+  for (const auto& kv : devs) {
+    auto name = kv.first.as<std::string>();
+    auto type = find_device_type(c.types, name);
+    YamlWhere tw{file, dw.path + "." + name};
+    if (!type) {
+      std::vector<std::string> names;
+      for (const auto& t : c.types)
+        names.push_back(t.name);
+      std::vector<std::string> near = nearest_names(name, names);
+      yaml_fail(tw, kv.first,
+                near.empty()
+                    ? fmt::format("unknown device type (known: {}; add one under "
+                                  "device_types)",
+                                  fmt::join(names, ", "))
+                    : fmt::format("unknown device type (did you mean {}?)", fmt::join(near, ", ")));
+    }
+    auto n = yaml_as<std::uint32_t>(kv.second, tw);
+    if (n == 0) yaml_fail(tw, kv.second, "must be at least 1");
+    if (n > kMaxDevicesPerNode - per_node)
+      yaml_fail(tw, kv.second,
+                fmt::format("more than {} devices per node (docs/cluster.md#limits)",
+                            kMaxDevicesPerNode));
+    group.devices.emplace_back(*type, n);
+    per_node += n;
+  }
+  return per_node;
+}
+
+} // namespace
+
+Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
+                     const std::string& key_prefix) {
+  Cluster c;
+  c.types = builtin_device_types();
+  YamlMap root(root_node, YamlWhere{file, key_prefix});
+  if (!root_node.IsMap())
+    yaml_fail(root.where(), root_node, "a cluster must be a mapping with a 'nodes' list");
+  read_device_types(root, c);
+  // A cluster's failure model (docs/failures.md#in-the-cluster-file) is the experiment reader's:
+  // it moves the section under the experiment's `failures`, so it is only allowed here.
+  root.child("failures");
+
+  read_fabric(root, c);
 
   YAML::Node nodes = root.child("nodes");
   YamlWhere nodes_where = root.where_of("nodes");
@@ -197,32 +239,7 @@ Cluster load_cluster(const YAML::Node& root_node, const std::string& file,
     if (!devs.IsMap() || devs.size() == 0) {
       yaml_fail(dw, devs, "expected a mapping of device type to count per node, e.g. {V100: 4}");
     }
-    std::uint32_t per_node = 0;
-    for (const auto& kv : devs) {
-      auto name = kv.first.as<std::string>();
-      auto type = find_device_type(c.types, name);
-      YamlWhere tw{file, dw.path + "." + name};
-      if (!type) {
-        std::vector<std::string> names;
-        for (const auto& t : c.types)
-          names.push_back(t.name);
-        std::vector<std::string> near = nearest_names(name, names);
-        yaml_fail(tw, kv.first,
-                  near.empty() ? fmt::format("unknown device type (known: {}; add one under "
-                                             "device_types)",
-                                             fmt::join(names, ", "))
-                               : fmt::format("unknown device type (did you mean {}?)",
-                                             fmt::join(near, ", ")));
-      }
-      auto n = yaml_as<std::uint32_t>(kv.second, tw);
-      if (n == 0) yaml_fail(tw, kv.second, "must be at least 1");
-      if (n > kMaxDevicesPerNode - per_node)
-        yaml_fail(tw, kv.second,
-                  fmt::format("more than {} devices per node (docs/cluster.md#limits)",
-                              kMaxDevicesPerNode));
-      group.devices.emplace_back(*type, n);
-      per_node += n;
-    }
+    const std::uint32_t per_node = read_group_devices(devs, dw, file, c, group);
     total_devices += std::uint64_t{per_node} * group.count;
     if (total_devices > kMaxDevices)
       yaml_fail(dw, devs,

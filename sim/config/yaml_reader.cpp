@@ -176,8 +176,8 @@ namespace {
 // How many nodes aliases may add to a document when expanded. A legitimate file repeats a block a
 // few times; nested anchors (`b: [*a, *a]`, `c: [*b, *b]`, ...) double the expanded size per
 // level, and every walker of the tree (the readers, the copy in run.yaml) pays that size.
-constexpr std::uint64_t max_alias_expansion = 1'000'000;
-constexpr std::uint64_t size_cap = std::uint64_t{1} << 62; // sums of two stay below 2^64
+constexpr std::uint64_t kMaxAliasExpansion = 1'000'000;
+constexpr std::uint64_t kSizeCap = std::uint64_t{1} << 62; // sums of two stay below 2^64
 
 // Every distinct node of a parsed document (an aliased node is one node, shared), reached in one
 // walk with an explicit stack (no recursion, so deep nesting cannot overflow it). Nodes are told
@@ -206,6 +206,41 @@ private:
   std::vector<std::uint64_t> sizes_;
 };
 
+// A node to visit, at its path; children_done: its children were visited, its size is due.
+struct Frame {
+  YAML::Node node;
+  std::string path;
+  bool children_done;
+};
+
+// A node's keys and values, or items, in document order, each at its path; a key given twice is
+// refused.
+std::vector<Frame> children_of(const YAML::Node& node, const std::string& path,
+                               const std::string& where) {
+  std::vector<Frame> next;
+  if (node.IsMap()) {
+    std::vector<std::pair<std::string, int>> keys; // key, line
+    for (const auto& kv : node) {
+      std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("<complex key>");
+      int line = kv.first.Mark().line + 1;
+      for (const auto& [other, other_line] : keys) {
+        if (other == key) {
+          throw InputError(fmt::format("{}:{}: {}: duplicate key (first given at line {})", where,
+                                       line, join_path(path, key), other_line));
+        }
+      }
+      keys.emplace_back(key, line);
+      next.push_back({kv.first, join_path(path, key), false});
+      next.push_back({kv.second, join_path(path, key), false});
+    }
+  } else if (node.IsSequence()) {
+    std::size_t i = 0;
+    for (const auto& item : node)
+      next.push_back({item, join_path(path, std::to_string(i++)), false});
+  }
+  return next;
+}
+
 // yaml-cpp keeps both entries of a repeated key and lookups find the first: a second
 // `seed: 2` would be silently ignored. Every scalar must be UTF-8. Each distinct node is checked
 // once, where it is written, and the document's size with aliases expanded is bounded (a 521-byte
@@ -216,11 +251,6 @@ std::vector<YAML::Node> check_unique_keys(const YAML::Node& root, const std::str
   // An empty document is a node with no identity (not even is() itself): nothing to check.
   if (!root.is(root)) return {};
   DistinctNodes seen;
-  struct Frame {
-    YAML::Node node;
-    std::string path;
-    bool children_done;
-  };
   std::vector<Frame> todo{{root, base_path, false}};
   std::uint64_t distinct = 0;
   while (!todo.empty()) {
@@ -246,7 +276,7 @@ std::vector<YAML::Node> check_unique_keys(const YAML::Node& root, const std::str
                                        "contains it",
                                        where, child.Mark().line + 1, frame.path));
         }
-        size = std::min(size + *child_size, size_cap);
+        size = std::min(size + *child_size, kSizeCap);
       }
       *seen.find(node) = size;
       continue;
@@ -274,35 +304,15 @@ std::vector<YAML::Node> check_unique_keys(const YAML::Node& root, const std::str
     // node is then first reached where it is written (an anchor precedes its aliases), and an
     // error in it names that path. (Never std::reverse on nodes: assigning a YAML::Node writes
     // through to the node it refers to.)
-    std::vector<Frame> next;
-    if (node.IsMap()) {
-      std::vector<std::pair<std::string, int>> keys; // key, line
-      for (const auto& kv : node) {
-        std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("<complex key>");
-        int line = kv.first.Mark().line + 1;
-        for (const auto& [other, other_line] : keys) {
-          if (other == key) {
-            throw InputError(fmt::format("{}:{}: {}: duplicate key (first given at line {})", where,
-                                         line, join_path(frame.path, key), other_line));
-          }
-        }
-        keys.emplace_back(key, line);
-        next.push_back({kv.first, join_path(frame.path, key), false});
-        next.push_back({kv.second, join_path(frame.path, key), false});
-      }
-    } else if (node.IsSequence()) {
-      std::size_t i = 0;
-      for (const auto& item : node)
-        next.push_back({item, join_path(frame.path, std::to_string(i++)), false});
-    }
+    std::vector<Frame> next = children_of(node, frame.path, where);
     for (auto it = next.rbegin(); it != next.rend(); ++it)
       todo.push_back(*it);
   }
   std::uint64_t expanded = *seen.find(root);
-  if (expanded > distinct + max_alias_expansion) {
+  if (expanded > distinct + kMaxAliasExpansion) {
     throw InputError(fmt::format("{}: aliases (*name) expand the document to more than {} nodes "
                                  "beyond the {} written; repeat less, or write the values out",
-                                 where, max_alias_expansion, distinct));
+                                 where, kMaxAliasExpansion, distinct));
   }
   return seen.nodes();
 }
@@ -361,10 +371,10 @@ YAML::Node load_yaml_file(const std::string& file) {
   }
 }
 
-void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::string& value,
-                   const std::string& origin) {
-  if (dotted_path.empty()) throw InputError("--set: empty key path");
-  const std::string label = origin.empty() ? "--set " + dotted_path : origin;
+namespace {
+
+// A --set value as YAML: one document.
+YAML::Node parse_set_value(const std::string& value, const std::string& label) {
   YAML::Node parsed;
   try {
     parsed = YAML::Load(value); // the first document
@@ -377,7 +387,10 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
     throw InputError(
         fmt::format("{}: cannot parse value {}: {}", label, quote_input(value), e.msg));
   }
-  remember_set_nodes(check_unique_keys(parsed, "--set", dotted_path), dotted_path, label);
+  return parsed;
+}
+
+std::vector<std::string> split_dotted(const std::string& dotted_path) {
   std::vector<std::string> parts;
   std::size_t start = 0;
   while (true) {
@@ -386,6 +399,18 @@ void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::
     if (dot == std::string::npos) break;
     start = dot + 1;
   }
+  return parts;
+}
+
+} // namespace
+
+void yaml_set_path(YAML::Node& root, const std::string& dotted_path, const std::string& value,
+                   const std::string& origin) {
+  if (dotted_path.empty()) throw InputError("--set: empty key path");
+  const std::string label = origin.empty() ? "--set " + dotted_path : origin;
+  YAML::Node parsed = parse_set_value(value, label);
+  remember_set_nodes(check_unique_keys(parsed, "--set", dotted_path), dotted_path, label);
+  const std::vector<std::string> parts = split_dotted(dotted_path);
   // Walk with explicit node handles: yaml-cpp nodes are references, so assigning through the
   // last handle writes into the tree.
   std::vector<YAML::Node> chain{root};

@@ -48,16 +48,24 @@ private:
 
 Router::Router(const Cluster& cluster) : cluster_(cluster) {
   const TopoGraph& g = cluster.topology.graph();
-  const std::size_t nv = boost::num_vertices(g);
   ends_.resize(cluster.topology.link_count());
   for (auto [it, end] = boost::edges(g); it != end; ++it) {
     ends_[g[*it].id] = {boost::source(*it, g), boost::target(*it, g)};
   }
+  index_vertices();
+  index_node_ranges();
+  index_links();
+}
+
+// Each vertex's node, each device's vertex, each node's NIC and each rack's ToR.
+void Router::index_vertices() {
+  const Cluster& cluster = cluster_;
+  const TopoGraph& g = cluster.topology.graph();
+  const std::size_t nv = boost::num_vertices(g);
   node_of_.assign(nv, kNoNode);
   device_vertex_.assign(cluster.devices.size(), 0);
   nic_.assign(cluster.nodes.size(), 0);
   tor_.assign(cluster.rack_count, 0);
-  Vertex spine = 0;
   for (Vertex v = 0; v < nv; ++v) {
     const TopoVertex& tv = g[v];
     switch (tv.kind) {
@@ -76,13 +84,17 @@ Router::Router(const Cluster& cluster) : cluster_(cluster) {
     case VertexKind::kTor:
       tor_[tv.index] = v;
       break;
-    case VertexKind::kSpine:
-      spine = v;
+    case VertexKind::kSpine: // one per cluster, found from its ToRs
       break;
     }
   }
-  // A node's vertices are added together by build_cluster(): record each node's range and
-  // check that it holds nothing else, so that per-node BFS state can be indexed densely.
+}
+
+// A node's vertices are added together by build_cluster(): record each node's range and check
+// that it holds nothing else, so that per-node BFS state can be indexed densely.
+void Router::index_node_ranges() {
+  const Cluster& cluster = cluster_;
+  const std::size_t nv = boost::num_vertices(cluster.topology.graph());
   node_base_.assign(cluster.nodes.size(), std::numeric_limits<Vertex>::max());
   node_size_.assign(cluster.nodes.size(), 0);
   for (Vertex v = 0; v < nv; ++v) {
@@ -98,6 +110,13 @@ Router::Router(const Cluster& cluster) : cluster_(cluster) {
         throw std::logic_error("Router: a node's topology vertices are not contiguous");
     }
   }
+}
+
+// Each node's NIC link, each rack's uplink, each device's socket.
+void Router::index_links() {
+  const Cluster& cluster = cluster_;
+  const TopoGraph& g = cluster.topology.graph();
+  const std::size_t nv = boost::num_vertices(g);
   nic_link_.assign(cluster.nodes.size(), 0);
   uplink_.assign(cluster.rack_count, 0);
   std::vector<Vertex> switch_socket(nv, 0);
@@ -118,7 +137,6 @@ Router::Router(const Cluster& cluster) : cluster_(cluster) {
       break;
     }
   }
-  (void)spine;
   device_socket_.assign(cluster.devices.size(), 0);
   for (std::uint32_t l = 0; l < ends_.size(); ++l) {
     if (cluster.topology.link(l).kind != LinkKind::kPcie) continue;

@@ -47,6 +47,10 @@ public:
   [[nodiscard]] const Cluster& cluster() const { return cluster_; }
 
 private:
+  // Parts of the constructor: the indexes below, built once.
+  void index_vertices();
+  void index_node_ranges();
+  void index_links();
   // Predecessor link (or -1) of each of the node's vertices on a BFS tree from `src`.
   const std::vector<std::int32_t>& tree(Vertex src, bool nvlink) const;
   // Hops from the tree's root down to v (appended in root-to-v order), or up from v to the root

@@ -202,103 +202,59 @@ WindowSummary summarize_window(const SimState& s, const RunResult& result, doubl
   return out;
 }
 
-Summary summarize(const SimState& s, const RunResult& result, const UtilizationMeter& meter,
-                  const std::string& policy, std::uint64_t seed) {
-  Summary out;
-  if (s.failures.any()) out.failures = summarize_failures(s, result.end);
-  out.policy = policy;
-  out.seed = seed;
-  out.jobs = s.jobs.size();
-  out.events = result.events;
-  out.skipped_bad_jobs = s.workload->skipped_bad_jobs;
-  std::vector<SimTime> jct;
-  // Room for every job at once, so that the vector never doubles and copies (a doubling at 3.4M
-  // jobs was the run's peak memory); pages past the last value are never touched.
-  jct.reserve(s.jobs.size());
-  // The queueing delays in the same pass while they are mostly 0 (a run that keeps up): the
-  // zeros counted, the others kept up to a sixteenth of the jobs (1.7 MiB at 3.4M; pages never
-  // used are never touched). Past that, a second pass collects them all, once the JCTs' vector
-  // is released: one vector of a value per job at a time (docs/performance.md).
-  const std::size_t queue_cap = s.jobs.size() / 16;
-  std::vector<SimTime> queue_rest;
-  queue_rest.reserve(queue_cap);
-  std::size_t queue_zeros = 0;
-  bool queue_kept = true;
-  SimTime last_finish = 0;
-  FairnessSums fair(*s.workload);
-  std::uint64_t host_tasks = 0;
-  // One pass over the records (a million jobs' are far larger than the cache).
-  for (std::size_t j = 0; j < s.jobs.size(); ++j) {
-    const JobState& job = s.jobs[j];
-    const JobSpec& spec = s.workload->jobs[j];
-    SimTime submit = spec.request.submit;
-    const SimTime delay = queue_delay(s, result, j, submit);
-    if (delay >= 0 && queue_kept) {
-      if (delay == 0) {
-        ++queue_zeros;
-      } else if (queue_rest.size() < queue_cap) {
-        queue_rest.push_back(delay);
-      } else {
-        queue_kept = false;
-      }
+namespace {
+
+// The queueing delays gathered in the pass over the jobs while they are mostly 0 (a run that
+// keeps up): the zeros counted, the others kept up to a sixteenth of the jobs (1.7 MiB at 3.4M;
+// pages never used are never touched). Past that, a second pass collects them all, once the
+// JCTs' vector is released: one vector of a value per job at a time (docs/performance.md).
+struct QueueDelays {
+  explicit QueueDelays(std::size_t jobs) : cap(jobs / 16) { rest.reserve(cap); }
+  void add(SimTime delay) {
+    if (delay < 0 || !kept) return;
+    if (delay == 0) {
+      ++zeros;
+    } else if (rest.size() < cap) {
+      rest.push_back(delay);
+    } else {
+      kept = false;
     }
-    if (job.status == JobStatus::kFinished) {
-      ++out.finished;
-      jct.push_back(job.end - submit);
-      last_finish = std::max(last_finish, job.end);
-      fair.add_finished(*s.workload, j, job);
-    } else if (job.status == JobStatus::kCancelled) {
-      ++out.cancelled;
-    } else if (counts_censored(job)) {
-      jct.push_back(result.end - submit);
-      // A job still unfinished may wait again: its queueing so far is a lower bound too.
-      out.jct_censored = true;
-      out.queue_censored = true;
-    }
-    out.trace_failed += spec.trace_status == TraceStatus::kFailed;
-    out.trace_killed += spec.trace_status == TraceStatus::kKilled;
-    out.preemptions += job.preemptions;
-    out.migrations += job.migrations;
-    host_tasks += is_host_task(spec.request) ? 1 : 0;
   }
-  out.unfinished = out.jobs - out.finished - out.failed - out.cancelled;
-  out.makespan_censored = out.unfinished > 0;
-  // No event is left and no --until stopped the run, yet jobs are unfinished: no decision will
-  // ever come to change that.
-  if (out.unfinished > 0 && !result.hit_until) out.deadlocked_at_s = to_seconds(result.end);
-  set_jct_stats(out, jct);
-  std::vector<SimTime>().swap(jct);
-  if (queue_kept) {
-    sort_durations(queue_rest);
-    const SortedWithZeros queue{queue_rest, queue_zeros};
+  std::size_t cap;
+  std::vector<SimTime> rest;
+  std::size_t zeros = 0;
+  bool kept = true;
+};
+
+void set_queue_stats(Summary& out, const SimState& s, const RunResult& result, QueueDelays& q) {
+  if (q.kept) {
+    sort_durations(q.rest);
+    const SortedWithZeros queue{q.rest, q.zeros};
     out.queue_mean_s = mean_with_zeros(queue);
     out.queue_median_s = percentile_with_zeros(queue, 50);
     out.queue_p95_s = percentile_with_zeros(queue, 95);
   } else {
-    std::vector<SimTime>().swap(queue_rest);
+    std::vector<SimTime>().swap(q.rest);
     collect_queue_stats(out, s, result, [](std::size_t) { return true; });
   }
-  SimTime first_submit = s.workload->jobs.empty() ? 0 : s.workload->jobs.front().request.submit;
-  SimTime end = out.unfinished == 0 ? last_finish : result.end;
-  out.makespan_s = to_seconds(end - first_submit);
-  double available = static_cast<double>(s.gpu_count) * out.makespan_s;
-  if (available > 0) {
-    out.gpu_util_alloc = meter.allocated_gpu_s() / available;
-    out.gpu_util_effective = meter.effective_gpu_s() / available;
-    out.gpu_util_busy = meter.busy_gpu_s() / available;
-  }
-  out.fairness = fair.result();
-  if (host_tasks > 0) {
-    Summary::CpuCores cores;
-    cores.host_tasks = host_tasks;
-    for (const Node& n : s.cluster->nodes)
-      cores.cores += n.cpu_cores;
-    const double avail = cores.cores * out.makespan_s;
-    cores.alloc = avail > 0 ? meter.held_core_s() / avail : 0.0;
-    out.cpu_cores = cores;
-  }
-  // Per type, then per kind as the sums over its types. The GPU kind repeats gpu_util_* exactly
-  // (the same integrals, summed in another order they could differ in the last bits).
+}
+
+// The nodes' cores held by host tasks' and other jobs' workers over the makespan.
+void set_cpu_cores(Summary& out, const SimState& s, const UtilizationMeter& meter,
+                   std::uint64_t host_tasks) {
+  if (host_tasks == 0) return;
+  Summary::CpuCores cores;
+  cores.host_tasks = host_tasks;
+  for (const Node& n : s.cluster->nodes)
+    cores.cores += n.cpu_cores;
+  const double avail = cores.cores * out.makespan_s;
+  cores.alloc = avail > 0 ? meter.held_core_s() / avail : 0.0;
+  out.cpu_cores = cores;
+}
+
+// Per type, then per kind as the sums over its types. The GPU kind repeats gpu_util_* exactly
+// (the same integrals, summed in another order they could differ in the last bits).
+void set_device_util(Summary& out, const SimState& s, const UtilizationMeter& meter) {
   const Cluster& c = *s.cluster;
   std::array<DeviceUtil, kDeviceKinds> kinds{};
   auto share = [&](double device_s, std::uint32_t devices) {
@@ -333,6 +289,72 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
     }
     out.util_by_kind.push_back(k);
   }
+}
+
+} // namespace
+
+Summary summarize(const SimState& s, const RunResult& result, const UtilizationMeter& meter,
+                  const std::string& policy, std::uint64_t seed) {
+  Summary out;
+  if (s.failures.any()) out.failures = summarize_failures(s, result.end);
+  out.policy = policy;
+  out.seed = seed;
+  out.jobs = s.jobs.size();
+  out.events = result.events;
+  out.skipped_bad_jobs = s.workload->skipped_bad_jobs;
+  std::vector<SimTime> jct;
+  // Room for every job at once, so that the vector never doubles and copies (a doubling at 3.4M
+  // jobs was the run's peak memory); pages past the last value are never touched.
+  jct.reserve(s.jobs.size());
+  QueueDelays queue(s.jobs.size());
+  SimTime last_finish = 0;
+  FairnessSums fair(*s.workload);
+  std::uint64_t host_tasks = 0;
+  // One pass over the records (a million jobs' are far larger than the cache).
+  for (std::size_t j = 0; j < s.jobs.size(); ++j) {
+    const JobState& job = s.jobs[j];
+    const JobSpec& spec = s.workload->jobs[j];
+    SimTime submit = spec.request.submit;
+    queue.add(queue_delay(s, result, j, submit));
+    if (job.status == JobStatus::kFinished) {
+      ++out.finished;
+      jct.push_back(job.end - submit);
+      last_finish = std::max(last_finish, job.end);
+      fair.add_finished(*s.workload, j, job);
+    } else if (job.status == JobStatus::kCancelled) {
+      ++out.cancelled;
+    } else if (counts_censored(job)) {
+      jct.push_back(result.end - submit);
+      // A job still unfinished may wait again: its queueing so far is a lower bound too.
+      out.jct_censored = true;
+      out.queue_censored = true;
+    }
+    out.trace_failed += spec.trace_status == TraceStatus::kFailed;
+    out.trace_killed += spec.trace_status == TraceStatus::kKilled;
+    out.preemptions += job.preemptions;
+    out.migrations += job.migrations;
+    host_tasks += is_host_task(spec.request) ? 1 : 0;
+  }
+  out.unfinished = out.jobs - out.finished - out.failed - out.cancelled;
+  out.makespan_censored = out.unfinished > 0;
+  // No event is left and no --until stopped the run, yet jobs are unfinished: no decision will
+  // ever come to change that.
+  if (out.unfinished > 0 && !result.hit_until) out.deadlocked_at_s = to_seconds(result.end);
+  set_jct_stats(out, jct);
+  std::vector<SimTime>().swap(jct);
+  set_queue_stats(out, s, result, queue);
+  SimTime first_submit = s.workload->jobs.empty() ? 0 : s.workload->jobs.front().request.submit;
+  SimTime end = out.unfinished == 0 ? last_finish : result.end;
+  out.makespan_s = to_seconds(end - first_submit);
+  double available = static_cast<double>(s.gpu_count) * out.makespan_s;
+  if (available > 0) {
+    out.gpu_util_alloc = meter.allocated_gpu_s() / available;
+    out.gpu_util_effective = meter.effective_gpu_s() / available;
+    out.gpu_util_busy = meter.busy_gpu_s() / available;
+  }
+  out.fairness = fair.result();
+  set_cpu_cores(out, s, meter, host_tasks);
+  set_device_util(out, s, meter);
   return out;
 }
 

@@ -147,15 +147,10 @@ std::vector<std::uint32_t> Timeline::share_tracks(std::size_t& tracks_per_key) c
   return lane;
 }
 
-void Timeline::write_json(std::ostream& out, const Cluster& cluster,
-                          const Workload& workload) const {
-  bool per_device = cluster.devices.size() <= kTimelineMaxDeviceTracks;
-  fmt::memory_buffer buf;
-  auto flush = [&] {
-    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-    buf.clear();
-  };
-  // pid 0 holds the counters; node n is pid n + 1.
+namespace {
+
+// The file's head and one process per node: pid 0 holds the counters; node n is pid n + 1.
+void write_header_and_processes(fmt::memory_buffer& buf, const Cluster& cluster) {
   fmt::format_to(fmt::appender(buf),
                  "{{\"displayTimeUnit\":\"ms\",\"otherData\":{{\"time_unit\":\"1 us = 1 simulated "
                  "us\"}},\"traceEvents\":[\n");
@@ -172,6 +167,19 @@ void Timeline::write_json(std::ostream& out, const Cluster& cluster,
                    "\"sort_index\":{}}}}}",
                    n + 1, n + 1);
   }
+}
+
+} // namespace
+
+void Timeline::write_json(std::ostream& out, const Cluster& cluster,
+                          const Workload& workload) const {
+  bool per_device = cluster.devices.size() <= kTimelineMaxDeviceTracks;
+  fmt::memory_buffer buf;
+  auto flush = [&] {
+    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    buf.clear();
+  };
+  write_header_and_processes(buf, cluster);
   // Share track l > 0 of track t is tid t + l * stride, after every track's first; sort indexes
   // keep a device's share tracks together, in order, under it.
   std::size_t lanes = 1;

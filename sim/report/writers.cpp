@@ -62,20 +62,19 @@ double us_round(double s) {
 
 } // namespace
 
-void write_jobs_csv(std::ostream& out, const SimState& s, const RunResult& result) {
-  out << "id,submit_s,first_start_s,finish_s,jct_s,queue_s,run_s,gpus,nodes,preemptions,migrations,"
-         "status,model,user,queue,device_type,device_kind,devices,solo_s,slowdown";
-  // Failures and checkpoints add columns at the end (failure_metrics.h); other runs keep their
-  // bytes.
-  const bool failures = s.failures.any();
-  if (failures) out << kFailureColumns;
-  out << '\n';
-  const Cluster& cluster = *s.cluster;
-  const Workload& w = *s.workload;
-  auto name_in = [](const std::vector<std::string>& names, std::size_t i) -> std::string_view {
-    return i < names.size() ? std::string_view(names[i]) : std::string_view();
-  };
-  // The device_type and device_kind columns of each type, once: "V100,gpu".
+namespace {
+
+std::string_view name_in(const std::vector<std::string>& names, std::size_t i) {
+  return i < names.size() ? std::string_view(names[i]) : std::string_view();
+}
+
+char* put_text(char* p, std::string_view t) {
+  if (!t.empty()) std::memcpy(p, t.data(), t.size());
+  return p + t.size();
+}
+
+// The device_type and device_kind columns of each type, once: "V100,gpu".
+std::vector<std::string> type_columns_of(const Cluster& cluster) {
   std::vector<std::string> type_columns;
   type_columns.reserve(cluster.types.size());
   for (const DeviceType& type : cluster.types) {
@@ -85,97 +84,213 @@ void write_jobs_csv(std::ostream& out, const SimState& s, const RunResult& resul
     col += to_string(type.kind);
     type_columns.push_back(std::move(col));
   }
-  auto put_text = [](char* p, std::string_view t) {
-    if (!t.empty()) std::memcpy(p, t.data(), t.size());
-    return p + t.size();
-  };
+  return type_columns;
+}
+
+// The texts of job j's row, and whether it started and ended.
+struct JobTexts {
+  std::string_view id, status, model, user, queue, device;
+  bool started = false, ended = false, host = false;
+};
+JobTexts job_texts(const SimState& s, const std::vector<std::string>& type_columns, std::size_t j) {
+  const Workload& w = *s.workload;
+  const JobState& job = s.jobs[j];
+  const JobRequest& req = w.jobs[j].request;
+  JobTexts t;
+  t.started = job.first_start >= 0;
+  t.ended = job.end >= 0;
+  t.id = w.job_names[j];
+  t.status = to_string(job.status);
+  t.model = name_in(w.models, req.model);
+  t.user = name_in(w.users, req.user);
+  t.queue = name_in(w.queues, req.queue);
+  // The last allocation's type and size; nothing for a job that never got devices, and for a
+  // host task an empty type, the kind `host` and 0 devices (docs/outputs.md).
+  t.host = t.started && is_host_task(req);
+  t.device = !t.started ? std::string_view(",")
+             : t.host   ? std::string_view(",host")
+                        : std::string_view(type_columns[job.type]);
+  return t;
+}
+
+// submit_s to run_s.
+char* put_job_times(char* p, const SimState& s, const RunResult& result, std::size_t j,
+                    const JobTexts& t) {
+  const JobState& job = s.jobs[j];
+  const SimTime submit = s.workload->jobs[j].request.submit;
+  p = write_seconds(p, submit);
+  *p++ = ',';
+  if (t.started) p = write_seconds(p, job.first_start);
+  *p++ = ',';
+  if (t.ended) p = write_seconds(p, job.end);
+  *p++ = ',';
+  if (t.ended) p = write_seconds(p, job.end - submit);
+  *p++ = ',';
+  // Queueing delay: time submitted, not finished and without progress, up to the finish (or
+  // cancel), or so far for a job still live (docs/outputs.md#queueing-delay).
+  if (job.status != JobStatus::kFuture) {
+    const SimTime until = t.ended ? job.end : result.end;
+    p = write_seconds(p, until - submit - progress_time(s, result, static_cast<JobId>(j)));
+  }
+  *p++ = ',';
+  return write_seconds(p, job.run_time);
+}
+
+// gpus to the last column, without the line's end.
+char* put_job_rest(char* p, const SimState& s, std::size_t j, const JobTexts& t) {
+  const JobState& job = s.jobs[j];
+  const JobRequest& req = s.workload->jobs[j].request;
+  p = write_uint(p, req.devices());
+  *p++ = ',';
+  p = write_uint(p, job.nodes_used);
+  *p++ = ',';
+  p = write_uint(p, job.preemptions);
+  *p++ = ',';
+  p = write_uint(p, job.migrations);
+  *p++ = ',';
+  p = put_text(p, t.status);
+  *p++ = ',';
+  p = write_csv_field(p, t.model);
+  *p++ = ',';
+  p = write_csv_field(p, t.user);
+  *p++ = ',';
+  p = write_csv_field(p, t.queue);
+  *p++ = ',';
+  p = put_text(p, t.device);
+  *p++ = ',';
+  if (t.host) {
+    *p++ = '0';
+  } else if (t.started) {
+    const std::uint32_t devices = job.workers * req.devices_per_worker; // as it always was
+    p = write_uint(p, devices);
+  }
+  *p++ = ',';
+  // Solo run time: the work at the requested size on the device the trace's durations are
+  // measured on (the reference device, or the required type), alone (docs/outputs.md).
+  const double solo_s = solo_seconds(*s.workload, j);
+  p = write_decimal(p, solo_s);
+  *p++ = ',';
+  if (t.ended && job.status == JobStatus::kFinished && solo_s > 0)
+    p = write_decimal(p, std::round(to_seconds(job.end - req.submit) / solo_s * 1e6) / 1e6);
+  if (s.failures.any()) p = write_failure_columns(p, s.failures.jobs[j]);
+  return p;
+}
+
+} // namespace
+
+void write_jobs_csv(std::ostream& out, const SimState& s, const RunResult& result) {
+  out << "id,submit_s,first_start_s,finish_s,jct_s,queue_s,run_s,gpus,nodes,preemptions,migrations,"
+         "status,model,user,queue,device_type,device_kind,devices,solo_s,slowdown";
+  // Failures and checkpoints add columns at the end (failure_metrics.h); other runs keep their
+  // bytes.
+  const bool failures = s.failures.any();
+  if (failures) out << kFailureColumns;
+  out << '\n';
+  const std::vector<std::string> type_columns = type_columns_of(*s.cluster);
   // Each row is formatted straight into the writer's buffer, which it sizes once for the row's
   // longest possible text: 13 numbers, 20 separators and the texts. Formatting field by field
   // through fmt's growing buffer took a tenth of a million-job replay (docs/performance.md). The
   // text is the same as fmt::format("{}", v) for every value.
-  const std::size_t kRowFixed = 13 * kMaxNumberChars + 20 + (failures ? kFailureColumnsChars : 0);
+  const std::size_t row_fixed = 13 * kMaxNumberChars + 20 + (failures ? kFailureColumnsChars : 0);
   ChunkWriter writer(out);
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
-    const JobState& job = s.jobs[j];
-    const JobSpec& spec = w.jobs[j];
-    const JobRequest& req = spec.request;
-    const SimTime submit = req.submit;
-    const bool started = job.first_start >= 0;
-    const bool ended = job.end >= 0;
-    const std::string_view id = w.job_names[j];
-    const std::string_view status = to_string(job.status);
-    const std::string_view model = name_in(w.models, req.model);
-    const std::string_view user = name_in(w.users, req.user);
-    const std::string_view queue = name_in(w.queues, req.queue);
-    // The last allocation's type and size; nothing for a job that never got devices, and for a
-    // host task an empty type, the kind `host` and 0 devices (docs/outputs.md).
-    const bool host = started && is_host_task(req);
-    const std::string_view device = !started ? std::string_view(",")
-                                    : host   ? std::string_view(",host")
-                                             : type_columns[job.type];
-    char* p = writer.row(kRowFixed + csv_field_max(id) + status.size() + csv_field_max(model) +
-                         csv_field_max(user) + csv_field_max(queue) + device.size());
-    p = write_csv_field(p, id);
+    const JobTexts t = job_texts(s, type_columns, j);
+    char* p =
+        writer.row(row_fixed + csv_field_max(t.id) + t.status.size() + csv_field_max(t.model) +
+                   csv_field_max(t.user) + csv_field_max(t.queue) + t.device.size());
+    p = write_csv_field(p, t.id);
     *p++ = ',';
-    p = write_seconds(p, submit);
+    p = put_job_times(p, s, result, j, t);
     *p++ = ',';
-    if (started) p = write_seconds(p, job.first_start);
-    *p++ = ',';
-    if (ended) p = write_seconds(p, job.end);
-    *p++ = ',';
-    if (ended) p = write_seconds(p, job.end - submit);
-    *p++ = ',';
-    // Queueing delay: time submitted, not finished and without progress, up to the finish (or
-    // cancel), or so far for a job still live (docs/outputs.md#queueing-delay).
-    if (job.status != JobStatus::kFuture) {
-      const SimTime until = ended ? job.end : result.end;
-      p = write_seconds(p, until - submit - progress_time(s, result, static_cast<JobId>(j)));
-    }
-    *p++ = ',';
-    p = write_seconds(p, job.run_time);
-    *p++ = ',';
-    p = write_uint(p, req.devices());
-    *p++ = ',';
-    p = write_uint(p, job.nodes_used);
-    *p++ = ',';
-    p = write_uint(p, job.preemptions);
-    *p++ = ',';
-    p = write_uint(p, job.migrations);
-    *p++ = ',';
-    p = put_text(p, status);
-    *p++ = ',';
-    p = write_csv_field(p, model);
-    *p++ = ',';
-    p = write_csv_field(p, user);
-    *p++ = ',';
-    p = write_csv_field(p, queue);
-    *p++ = ',';
-    p = put_text(p, device);
-    *p++ = ',';
-    if (host) {
-      *p++ = '0';
-    } else if (started) {
-      const std::uint32_t devices = job.workers * req.devices_per_worker; // as it always was
-      p = write_uint(p, devices);
-    }
-    *p++ = ',';
-    // Solo run time: the work at the requested size on the device the trace's durations are
-    // measured on (the reference device, or the required type), alone (docs/outputs.md).
-    const double solo_s = solo_seconds(w, j);
-    p = write_decimal(p, solo_s);
-    *p++ = ',';
-    if (ended && job.status == JobStatus::kFinished && solo_s > 0)
-      p = write_decimal(p, std::round(to_seconds(job.end - submit) / solo_s * 1e6) / 1e6);
-    if (failures) p = write_failure_columns(p, s.failures.jobs[j]);
+    p = put_job_rest(p, s, j, t);
     *p++ = '\n';
     writer.end_row(p);
   }
   writer.flush();
 }
 
-void write_summary_json(std::ostream& out, const Summary& m) {
-  // Insertion-ordered, so the file's key order is fixed and diffs read well.
-  nlohmann::ordered_json j;
+namespace {
+
+nlohmann::ordered_json util_json(const std::vector<DeviceUtil>& by_kind) {
+  nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
+  for (const DeviceUtil& k : by_kind) {
+    kinds[k.name] = {{"devices", k.devices}, {"alloc", k.alloc}, {"effective", k.effective}};
+  }
+  return kinds;
+}
+
+nlohmann::ordered_json util_by_type_json(const std::vector<DeviceUtil>& by_type) {
+  nlohmann::ordered_json types = nlohmann::ordered_json::object();
+  for (const DeviceUtil& t : by_type) {
+    types[t.name] = {{"kind", to_string(t.kind)},
+                     {"devices", t.devices},
+                     {"alloc", t.alloc},
+                     {"effective", t.effective}};
+  }
+  return types;
+}
+
+nlohmann::ordered_json fairness_json(const Fairness& f) {
+  nlohmann::ordered_json fair;
+  fair["jobs"] = f.jobs;
+  fair["users"] = f.users;
+  // Only with two users or more: with one it is 1 by the formula (docs/outputs.md#fairness).
+  if (f.jain_user_slowdown) fair["jain_user_slowdown"] = *f.jain_user_slowdown;
+  fair["slowdown_mean"] = f.slowdown_mean;
+  fair["slowdown_max"] = f.slowdown_max;
+  fair["ftf_rho_mean"] = f.ftf_rho_mean;
+  fair["ftf_rho_max"] = f.ftf_rho_max;
+  return fair;
+}
+
+nlohmann::ordered_json window_json(const WindowSummary& w) {
+  nlohmann::ordered_json o;
+  o["from_s"] = us_round(w.from_s);
+  o["to_s"] = us_round(w.to_s);
+  o["jobs"] = w.jobs;
+  o["finished"] = w.finished;
+  o["unfinished"] = w.unfinished;
+  if (w.unfinished > 0) {
+    o["jct_censored"] = w.jct_censored;
+    o["queue_censored"] = w.queue_censored;
+  }
+  o["jct_mean_s"] = us_round(w.jct_mean_s);
+  o["jct_median_s"] = us_round(w.jct_median_s);
+  o["jct_p95_s"] = us_round(w.jct_p95_s);
+  o["jct_p99_s"] = us_round(w.jct_p99_s);
+  o["queue_mean_s"] = us_round(w.queue_mean_s);
+  o["queue_median_s"] = us_round(w.queue_median_s);
+  o["queue_p95_s"] = us_round(w.queue_p95_s);
+  o["slowdown_mean"] = w.slowdown_mean;
+  o["slowdown_max"] = w.slowdown_max;
+  return o;
+}
+
+nlohmann::ordered_json failures_json(const FailureSummary& f) {
+  return {{"components_failed", f.components_failed},
+          {"interruptions", f.interruptions},
+          {"jobs_interrupted", f.jobs_interrupted},
+          {"checkpoints", f.checkpoints},
+          {"checkpoint_s", us_round(f.checkpoint_s)},
+          {"work_lost_s", us_round(f.work_lost_s)},
+          {"work_lost_gpu_s", us_round(f.work_lost_gpu_s)},
+          {"restart_s", us_round(f.restart_s)},
+          {"restart_gpu_s", us_round(f.restart_gpu_s)},
+          {"goodput_lost_gpu_s", us_round(f.goodput_lost_gpu_s)},
+          {"ettr", f.ettr},
+          {"gpu_availability", f.gpu_availability}};
+}
+
+nlohmann::ordered_json gpu_sharing_json(const Summary::GpuSharing& g) {
+  return {{"capacity_gpus", g.capacity_gpus},       {"arrived_gpus", g.arrived_gpus},
+          {"allocated_gpus", g.allocated_gpus},     {"frag_gpus", g.frag_gpus},
+          {"alloc_pct_at_100", g.alloc_pct_at_100}, {"alloc_pct_at_130", g.alloc_pct_at_130},
+          {"frag_pct_at_100", g.frag_pct_at_100},   {"unplaced_jobs", g.unplaced_jobs},
+          {"typical_shapes", g.typical_shapes}};
+}
+
+// The run's counts and times: the keys before the per-kind utilization.
+void put_run_keys(nlohmann::ordered_json& j, const Summary& m) {
   j["policy"] = m.policy;
   j["seed"] = m.seed;
   j["jobs"] = m.jobs;
@@ -210,79 +325,24 @@ void write_summary_json(std::ostream& out, const Summary& m) {
   j["preemptions"] = m.preemptions;
   j["migrations"] = m.migrations;
   j["events"] = m.events;
+}
+
+} // namespace
+
+void write_summary_json(std::ostream& out, const Summary& m) {
+  // Insertion-ordered, so the file's key order is fixed and diffs read well.
+  nlohmann::ordered_json j;
+  put_run_keys(j, m);
   // Added after the keys above, so that a baseline's keys keep their place.
-  nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
-  for (const DeviceUtil& k : m.util_by_kind) {
-    kinds[k.name] = {{"devices", k.devices}, {"alloc", k.alloc}, {"effective", k.effective}};
-  }
-  j["util_by_kind"] = kinds;
-  nlohmann::ordered_json types = nlohmann::ordered_json::object();
-  for (const DeviceUtil& t : m.util_by_type) {
-    types[t.name] = {{"kind", to_string(t.kind)},
-                     {"devices", t.devices},
-                     {"alloc", t.alloc},
-                     {"effective", t.effective}};
-  }
-  j["util_by_type"] = types;
-  const Fairness& f = m.fairness;
-  nlohmann::ordered_json& fair = j["fairness"];
-  fair["jobs"] = f.jobs;
-  fair["users"] = f.users;
-  // Only with two users or more: with one it is 1 by the formula (docs/outputs.md#fairness).
-  if (f.jain_user_slowdown) fair["jain_user_slowdown"] = *f.jain_user_slowdown;
-  fair["slowdown_mean"] = f.slowdown_mean;
-  fair["slowdown_max"] = f.slowdown_max;
-  fair["ftf_rho_mean"] = f.ftf_rho_mean;
-  fair["ftf_rho_max"] = f.ftf_rho_max;
+  j["util_by_kind"] = util_json(m.util_by_kind);
+  j["util_by_type"] = util_by_type_json(m.util_by_type);
+  j["fairness"] = fairness_json(m.fairness);
   // Only with a measurement window, so that runs without one keep their bytes.
-  if (m.window) {
-    const WindowSummary& w = *m.window;
-    nlohmann::ordered_json& o = j["window"];
-    o["from_s"] = us_round(w.from_s);
-    o["to_s"] = us_round(w.to_s);
-    o["jobs"] = w.jobs;
-    o["finished"] = w.finished;
-    o["unfinished"] = w.unfinished;
-    if (w.unfinished > 0) {
-      o["jct_censored"] = w.jct_censored;
-      o["queue_censored"] = w.queue_censored;
-    }
-    o["jct_mean_s"] = us_round(w.jct_mean_s);
-    o["jct_median_s"] = us_round(w.jct_median_s);
-    o["jct_p95_s"] = us_round(w.jct_p95_s);
-    o["jct_p99_s"] = us_round(w.jct_p99_s);
-    o["queue_mean_s"] = us_round(w.queue_mean_s);
-    o["queue_median_s"] = us_round(w.queue_median_s);
-    o["queue_p95_s"] = us_round(w.queue_p95_s);
-    o["slowdown_mean"] = w.slowdown_mean;
-    o["slowdown_max"] = w.slowdown_max;
-  }
+  if (m.window) j["window"] = window_json(*m.window);
   // Only with failures or checkpoints (docs/failures.md#measures).
-  if (m.failures) {
-    const FailureSummary& f = *m.failures;
-    j["failures"] = {{"components_failed", f.components_failed},
-                     {"interruptions", f.interruptions},
-                     {"jobs_interrupted", f.jobs_interrupted},
-                     {"checkpoints", f.checkpoints},
-                     {"checkpoint_s", us_round(f.checkpoint_s)},
-                     {"work_lost_s", us_round(f.work_lost_s)},
-                     {"work_lost_gpu_s", us_round(f.work_lost_gpu_s)},
-                     {"restart_s", us_round(f.restart_s)},
-                     {"restart_gpu_s", us_round(f.restart_gpu_s)},
-                     {"goodput_lost_gpu_s", us_round(f.goodput_lost_gpu_s)},
-                     {"ettr", f.ettr},
-                     {"gpu_availability", f.gpu_availability}};
-  }
+  if (m.failures) j["failures"] = failures_json(*m.failures);
   // Only with host tasks, so that runs without them keep their bytes.
-  if (m.gpu_sharing) {
-    const Summary::GpuSharing& g = *m.gpu_sharing;
-    j["gpu_sharing"] = {
-        {"capacity_gpus", g.capacity_gpus},       {"arrived_gpus", g.arrived_gpus},
-        {"allocated_gpus", g.allocated_gpus},     {"frag_gpus", g.frag_gpus},
-        {"alloc_pct_at_100", g.alloc_pct_at_100}, {"alloc_pct_at_130", g.alloc_pct_at_130},
-        {"frag_pct_at_100", g.frag_pct_at_100},   {"unplaced_jobs", g.unplaced_jobs},
-        {"typical_shapes", g.typical_shapes}};
-  }
+  if (m.gpu_sharing) j["gpu_sharing"] = gpu_sharing_json(*m.gpu_sharing);
   if (m.cpu_cores) {
     j["cpu_cores"] = {{"host_tasks", m.cpu_cores->host_tasks},
                       {"cores", m.cpu_cores->cores},

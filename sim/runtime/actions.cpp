@@ -1,69 +1,20 @@
-// The policy's actions: validation (nothing over-committed, gangs whole, right device type,
-// node CPUs and memory) and their application with modeled costs.
+// The policy's actions (Control): each checked by admission (admission.h), then applied with its
+// modeled cost: what the job holds through the ledger (ledger.h), its status, its rate and its
+// next event through the event loop (simulation.cpp).
 #include "sim/cluster/fit.h"
 #include "sim/engine/error.h"
-#include "sim/runtime/ps_placement.h"
+#include "sim/runtime/admission.h"
+#include "sim/runtime/ledger.h"
 #include "sim/runtime/rate_model.h"
 #include "sim/runtime/simulation.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
-#include <map>
 #include <span>
-#include <utility>
 #include <vector>
 
 namespace dlsim {
-namespace {
-
-constexpr std::size_t kInlineDevices = 16;
-
-// Workers per node of an allocation, in node order (what a std::map<NodeId, int> gave), kept in
-// place up to kInlineNodes nodes and on the heap past that.
-class NodeCounts {
-public:
-  void add(NodeId n) {
-    for (std::size_t k = 0; k < size_; ++k) {
-      if (at(k).first == n) {
-        ++at(k).second;
-        return;
-      }
-    }
-    if (size_ < inline_.size()) {
-      inline_[size_] = {n, 1};
-    } else {
-      if (heap_.empty()) heap_.assign(inline_.begin(), inline_.end());
-      heap_.emplace_back(n, 1);
-    }
-    ++size_;
-  }
-  [[nodiscard]] int of(NodeId n) const {
-    for (std::size_t k = 0; k < size_; ++k) {
-      if (at(k).first == n) return at(k).second;
-    }
-    return 0;
-  }
-  // The counts sorted by node.
-  std::span<const std::pair<NodeId, int>> by_node() {
-    std::pair<NodeId, int>* first = heap_.empty() ? inline_.data() : heap_.data();
-    std::sort(first, first + size_);
-    return {first, size_};
-  }
-
-private:
-  static constexpr std::size_t kInlineNodes = 8;
-  std::pair<NodeId, int>& at(std::size_t k) { return heap_.empty() ? inline_[k] : heap_[k]; }
-  [[nodiscard]] const std::pair<NodeId, int>& at(std::size_t k) const {
-    return heap_.empty() ? inline_[k] : heap_[k];
-  }
-  std::array<std::pair<NodeId, int>, kInlineNodes> inline_{};
-  std::vector<std::pair<NodeId, int>> heap_;
-  std::size_t size_ = 0;
-};
-
-} // namespace
 
 void Simulation::refuse(JobId j, const std::string& action, const std::string& reason) const {
   throw ActionError(fmt::format("policy '{}': job '{}': {} refused at t={}s: {}", info_.name,
@@ -78,196 +29,8 @@ void Simulation::check_count(JobId j, std::uint64_t count, std::uint32_t most,
   }
 }
 
-std::optional<std::string> Simulation::check_place(JobId j, std::span<const DeviceId> devices,
-                                                   Sharing sharing, std::span<const DeviceId> own,
-                                                   double slice_s) const {
-  const JobRequest& req = s_.workload->jobs[j].request;
-  const RequestDetails& rd = s_.details_of(j);
-  auto why =
-      check_place_workers(j, devices, sharing, own, req.min_workers, req.max_workers, slice_s);
-  if (why || !holds_ps_cores(req)) return why;
-  // The shards' cores on the workers' nodes (ps_placement.h): a fresh placement at the request's
-  // cores, a move at the job's cores now.
-  const bool moving = !own.empty();
-  return check_ps_cores(View(s_, true, true), j, devices, s_.ps(j),
-                        moving ? s_.ps_cores(j) : req.ps_cpus,
-                        moving ? s_.worker_cores(j) : rd.cpus_per_worker, moving);
-}
-
-std::optional<std::string>
-Simulation::check_place_workers(JobId j, std::span<const DeviceId> devices, Sharing sharing,
-                                std::span<const DeviceId> own, std::uint32_t min_workers,
-                                std::uint32_t max_workers, double slice_s) const {
-  const Cluster& c = *s_.cluster;
-  const JobRequest& req = s_.workload->jobs[j].request;
-  const RequestDetails& rd = s_.details_of(j);
-  const std::uint32_t dpw = req.devices_per_worker;
-  if (dpw == 0) return "a host task holds no devices (docs/runtime.md#host-tasks)";
-  if (devices.empty()) return "no devices given";
-  if (devices.size() % dpw != 0) {
-    return fmt::format("{} devices is not a whole number of workers of {} devices", devices.size(),
-                       dpw);
-  }
-  auto workers = static_cast<std::uint32_t>(devices.size() / dpw);
-  if (workers < min_workers || workers > max_workers) {
-    if (min_workers == max_workers) {
-      return fmt::format("gang of {} workers broken: {} given", min_workers, workers);
-    }
-    return fmt::format("{} workers is outside the job's elastic range [{}, {}]", workers,
-                       min_workers, max_workers);
-  }
-  // The common start (a few devices on one or two nodes) checks without a heap allocation: a
-  // vector and two maps per start were a few percent of a million-job FIFO replay.
-  std::array<DeviceId, kInlineDevices> inline_sorted{};
-  std::vector<DeviceId> heap_sorted;
-  std::span<DeviceId> sorted;
-  if (devices.size() <= inline_sorted.size()) {
-    std::copy(devices.begin(), devices.end(), inline_sorted.begin());
-    sorted = std::span<DeviceId>(inline_sorted.data(), devices.size());
-  } else {
-    heap_sorted.assign(devices.begin(), devices.end());
-    sorted = heap_sorted;
-  }
-  std::sort(sorted.begin(), sorted.end());
-  if (sorted.back() >= c.devices.size())
-    return fmt::format("device {} does not exist", sorted.back());
-  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-    return "a device is listed twice";
-  DeviceTypeId type = c.devices[devices[0]].type;
-  if (req.device_type >= 0 && type != req.device_type) {
-    return fmt::format("device {} is a {}, the job requires {}", devices[0], c.types[type].name,
-                       c.types[req.device_type].name);
-  }
-  if (req.device_type == kAnyGpu && c.types[type].kind != DeviceKind::kGpu) {
-    return fmt::format("device {} is a {}, not a GPU", devices[0], c.types[type].name);
-  }
-  if (req.device_type == kTypeSet) {
-    const auto& set = s_.workload->type_sets[req.type_set];
-    if (std::find(set.begin(), set.end(), type) == set.end())
-      return fmt::format("device {} is a {}, not one of the job's types", devices[0],
-                         c.types[type].name);
-  }
-  if (!s_.workload->perf.supports(req.model, type)) {
-    return fmt::format("device {} is a {}, on which the job's model cannot train", devices[0],
-                       c.types[type].name);
-  }
-  NodeCounts workers_on_node; // small: one entry per node of the allocation
-  for (std::size_t i = 0; i < devices.size(); ++i) {
-    DeviceId d = devices[i];
-    if (c.devices[d].type != type) {
-      return fmt::format("devices {} and {} are of different types", devices[0], d);
-    }
-    if (c.devices[d].node != c.devices[devices[i - i % dpw]].node) {
-      return fmt::format("worker {} spans nodes {} and {}", i / dpw,
-                         c.devices[devices[i - i % dpw]].node, c.devices[d].node);
-    }
-    if (i % dpw == 0) workers_on_node.add(c.devices[d].node);
-    if (double cap = c.type_of(d).memory_gb; cap > 0 && !fits_in(rd.gpu_mem_gb, cap)) {
-      return fmt::format("device {} ({}) has {} GB of memory, the job's model needs {} GB", d,
-                         c.type_of(d).name, cap, rd.gpu_mem_gb);
-    }
-    if (!s_.failures.down.empty() && s_.failures.down[d] > 0)
-      return fmt::format("device {} is down (failed, not yet repaired)", d);
-    bool mine = std::find(own.begin(), own.end(), d) != own.end();
-    if (mine) continue;
-    const DeviceSlot& slot = s_.slots[d];
-    if (slot.count == 0) continue;
-    if (sharing == Sharing::kExclusive) {
-      return fmt::format("device {} is in use by job '{}'", d,
-                         s_.workload->job_names[slot.jobs[0]]);
-    }
-    if (sharing == Sharing::kSlice) {
-      if (slot.sliced != slot.count) {
-        return fmt::format("device {} holds jobs that do not take turns (started or packed)", d);
-      }
-      if (slot.count >= s_.config.max_timeslice_jobs) {
-        return fmt::format("device {} already has {} jobs taking turns (max_timeslice_jobs = {})",
-                           d, slot.count, s_.config.max_timeslice_jobs);
-      }
-      if (slot.slice_s != slice_s) {
-        return fmt::format("device {} is sliced every {} s, not {} s", d, slot.slice_s, slice_s);
-      }
-      continue; // time-sliced jobs are swapped out in turn: their memory is not summed
-    }
-    if (slot.sliced > 0) return fmt::format("device {} is time-sliced: pack cannot join it", d);
-    // Only packed jobs share: a device held by a job placed with start (or bound, resumed) is
-    // that job's alone.
-    for (unsigned k = 0; k < slot.count; ++k) {
-      if (!s_.jobs[slot.jobs[k]].packed) {
-        return fmt::format("device {} is held exclusively by job '{}' (placed without pack)", d,
-                           s_.workload->job_names[slot.jobs[k]]);
-      }
-    }
-    // Under the share controller the guarantees bound the holders (and kMaxShare); whole-device
-    // jobs packed by a policy like Gandiva are bounded by max_jobs_per_device and memory.
-    const double need = s_.share_min(j);
-    const bool controlled = need < 1 || slot.controlled > 0;
-    const unsigned most = controlled ? DeviceSlot::kMaxShare : s_.config.max_jobs_per_device;
-    if (slot.count >= most) {
-      return controlled ? fmt::format("device {} already holds {} jobs (at most {} share one)", d,
-                                      slot.count, most)
-                        : fmt::format("device {} already holds {} jobs (max_jobs_per_device = {})",
-                                      d, slot.count, most);
-    }
-    if (controlled && !fits_in(slot.guaranteed + need, 1)) {
-      return fmt::format("device {} has {} of its share guaranteed to others, {} needed", d,
-                         slot.guaranteed, need);
-    }
-    double cap = c.type_of(d).memory_gb;
-    if (cap > 0 && rd.gpu_mem_gb > 0 && !fits_in(slot.mem_gb + rd.gpu_mem_gb, cap)) {
-      return fmt::format("device {} memory: {} GB held + {} GB needed > {} GB", d, slot.mem_gb,
-                         rd.gpu_mem_gb, cap);
-    }
-  }
-  // Node CPUs and memory; the job's own current workers on a node give theirs back first. A
-  // fresh placement takes the request's cores per worker, a move the job's now (set_cpus).
-  const double worker_cores = own.empty() ? rd.cpus_per_worker : s_.worker_cores(j);
-  NodeCounts own_workers;
-  for (std::size_t i = 0; i < own.size(); i += dpw)
-    own_workers.add(c.devices[own[i]].node);
-  for (auto [node, n] : workers_on_node.by_node()) {
-    int net = n - own_workers.of(node);
-    if (net <= 0) continue;
-    if (!fits_in(worker_cores * net, s_.node_cpu_free[node])) {
-      return fmt::format("node {} has {} free CPU cores, {} needed", node, s_.node_cpu_free[node],
-                         worker_cores * net);
-    }
-    if (!fits_in(rd.mem_gb_per_worker * net, s_.node_mem_free[node])) {
-      return fmt::format("node {} has {} GB free memory, {} needed", node, s_.node_mem_free[node],
-                         rd.mem_gb_per_worker * net);
-    }
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> Simulation::check_bind(JobId j,
-                                                  std::span<const DeviceId> devices) const {
-  const Cluster& c = *s_.cluster;
-  const JobRequest& req = s_.workload->jobs[j].request;
-  const JobState& job = s_.jobs[j];
-  const std::uint32_t dpw = req.devices_per_worker;
-  if (dpw == 0) return "a host task holds no devices (docs/runtime.md#host-tasks)";
-  if (devices.empty() || devices.size() % dpw != 0) {
-    return fmt::format("{} devices is not a whole number of workers of {} devices", devices.size(),
-                       dpw);
-  }
-  if (job.devices.size() + devices.size() > static_cast<std::size_t>(req.max_workers) * dpw) {
-    return fmt::format("binding {} more devices would exceed the job's {} workers", devices.size(),
-                       req.max_workers);
-  }
-  // The bound workers and the new ones must form a valid (partial) allocation: check the union
-  // as if it were a gang of that many workers.
-  std::vector<DeviceId> all = job.devices.to_vector();
-  all.insert(all.end(), devices.begin(), devices.end());
-  if (job.status == JobStatus::kBinding && c.devices[devices[0]].type != job.type) {
-    return fmt::format("device {} is a {}, the job's bound devices are {}", devices[0],
-                       c.types[c.devices[devices[0]].type].name, c.types[job.type].name);
-  }
-  return check_place_workers(j, all, Sharing::kExclusive, job.devices, 1, req.max_workers, 0);
-}
-
-void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cost_s,
-                          JobStatus paying) {
+// A device job or a host task onto its workers' places: one path for both.
+void Simulation::do_place(JobId j, WorkerPlaces at, double cost_s, JobStatus paying) {
   JobState& job = s_.jobs[j];
   --s_.pending;
   if (s_.failures.any()) cost_s = placement_cost(j, cost_s);
@@ -276,64 +39,8 @@ void Simulation::do_place(JobId j, std::span<const DeviceId> devices, double cos
     job.own_cores = false;
     s_.cores.erase(j);
   }
-  occupy(j, devices);
-  occupy_ps(j);
-  if (job.first_start < 0) job.first_start = s_.now;
-  job.last_update = s_.now;
-  job.rate = 0;
-  cancel_finish(j);
-  if (cost_s > 0) {
-    set_status(j, paying);
-    queue_.push(time_after(s_.now, cost_s, "costs.start_s / costs.resume_s"),
-                EventKind::kActionDone, j, job.generation);
-    return;
-  }
-  set_status(j, JobStatus::kRunning);
-  set_running(j, true);
-  refresh_rates(job.devices);
-  if (s_.failures.checkpoints) arm_checkpoint(j);
-}
-
-std::optional<std::string> Simulation::check_place_hosts(JobId j,
-                                                         std::span<const NodeId> nodes) const {
-  const Cluster& c = *s_.cluster;
-  const JobRequest& req = s_.workload->jobs[j].request;
-  const RequestDetails& rd = s_.details_of(j);
-  if (!is_host_task(req)) {
-    return fmt::format("the job asks for {} device(s) per worker: it is placed on devices, not "
-                       "nodes",
-                       req.devices_per_worker);
-  }
-  if (nodes.size() != req.workers) {
-    return fmt::format("{} node(s) given for a host task of {} workers (one per worker)",
-                       nodes.size(), req.workers);
-  }
-  std::map<NodeId, int> workers_on_node; // small: one entry per node of the allocation
-  for (NodeId n : nodes) {
-    if (n >= c.nodes.size()) return fmt::format("node {} does not exist", n);
-    ++workers_on_node[n];
-  }
-  for (auto [node, k] : workers_on_node) {
-    if (!fits_in(rd.cpus_per_worker * k, s_.node_cpu_free[node])) {
-      return fmt::format("node {} has {} free CPU cores, {} needed", node, s_.node_cpu_free[node],
-                         rd.cpus_per_worker * k);
-    }
-    if (!fits_in(rd.mem_gb_per_worker * k, s_.node_mem_free[node])) {
-      return fmt::format("node {} has {} GB free memory, {} needed", node, s_.node_mem_free[node],
-                         rd.mem_gb_per_worker * k);
-    }
-  }
-  return std::nullopt;
-}
-
-void Simulation::do_place_hosts(JobId j, std::span<const NodeId> nodes, double cost_s,
-                                JobStatus paying) {
-  JobState& job = s_.jobs[j];
-  --s_.pending;
-  if (s_.failures.any()) cost_s = placement_cost(j, cost_s);
-  occupy_hosts(j, nodes);
-  job.packed = false;
-  job.sliced = false;
+  ledger::occupy(s_, j, at);
+  ledger::occupy_ps(s_, j);
   if (job.first_start < 0) job.first_start = s_.now;
   job.last_update = s_.now;
   job.rate = 0;
@@ -389,7 +96,7 @@ void Simulation::do_set_share(JobId j, double share_min, double share_max,
 }
 
 void Simulation::do_bind(JobId j, std::span<const DeviceId> devices) {
-  occupy(j, devices);
+  ledger::occupy(s_, j, WorkerPlaces::on_devices(devices));
   set_status(j, JobStatus::kBinding);
   cancel_finish(j);
 }
@@ -453,8 +160,8 @@ void Simulation::do_move(JobId j, std::span<const DeviceId> devices, double cost
   set_status(j, paying);
   std::vector<DeviceId> target(devices.begin(), devices.end());
   release(j);
-  occupy(j, target);
-  occupy_ps(j);
+  ledger::occupy(s_, j, WorkerPlaces::on_devices(target));
+  ledger::occupy_ps(s_, j);
   job.rate = 0;
   cancel_finish(j);
   if (cost_s > 0) {
@@ -488,7 +195,7 @@ std::optional<std::string> Control::check_start(JobId j, std::span<const DeviceI
     if (host_fit(j)) return std::nullopt;
     return "no node has the host task's cores and memory free";
   }
-  return sim_.check_place(j, devices, allow_shared ? Sharing::kPack : Sharing::kExclusive, {});
+  return check_place(sim_.s_, j, devices, allow_shared ? Sharing::kPack : Sharing::kExclusive, {});
 }
 
 bool Control::place_host_task(JobId j, std::span<const DeviceId> devices, const char* action,
@@ -523,10 +230,12 @@ void Control::start_on_nodes(JobId j, std::span<const NodeId> nodes, std::string
     sim_.refuse(j, "start_on_nodes",
                 fmt::format("job is {}, not pending or suspended", to_string(st)));
   }
-  if (auto why = sim_.check_place_hosts(j, nodes)) sim_.refuse(j, "start_on_nodes", *why);
+  if (auto why = check_hosts(sim_.s_, j, nodes)) sim_.refuse(j, "start_on_nodes", *why);
   const bool resuming = st == JobStatus::kSuspended;
-  sim_.do_place_hosts(j, nodes, resuming ? config().costs.resume_s : config().costs.start_s,
-                      JobStatus::kStarting);
+  sim_.s_.jobs[j].packed = false;
+  sim_.s_.jobs[j].sliced = false;
+  sim_.do_place(j, WorkerPlaces::on_nodes(nodes),
+                resuming ? config().costs.resume_s : config().costs.start_s, JobStatus::kStarting);
   sim_.emit(j, resuming ? JobAction::kResume : JobAction::kStart, {}, reason);
 }
 
@@ -541,23 +250,23 @@ void Control::start(JobId j, std::span<const DeviceId> devices, std::string_view
       }
     }
     std::vector<DeviceId> bound = job.devices.to_vector();
-    if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, bound))
+    if (auto why = check_place(sim_.s_, j, devices, Sharing::kExclusive, bound))
       sim_.refuse(j, "start", *why);
     std::vector<DeviceId> all(devices.begin(), devices.end());
     sim_.set_status(j, JobStatus::kPending);
     sim_.release(j);
-    sim_.do_place(j, all, config().costs.start_s, JobStatus::kStarting);
+    sim_.do_place(j, WorkerPlaces::on_devices(all), config().costs.start_s, JobStatus::kStarting);
     sim_.emit(j, JobAction::kStart, state(j).devices, reason);
     return;
   }
   if (job.status != JobStatus::kPending) {
     sim_.refuse(j, "start", fmt::format("job is {}, not pending", to_string(job.status)));
   }
-  if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, {}))
+  if (auto why = check_place(sim_.s_, j, devices, Sharing::kExclusive, {}))
     sim_.refuse(j, "start", *why);
   sim_.s_.jobs[j].packed = false;
   sim_.s_.jobs[j].sliced = false;
-  sim_.do_place(j, devices, config().costs.start_s, JobStatus::kStarting);
+  sim_.do_place(j, WorkerPlaces::on_devices(devices), config().costs.start_s, JobStatus::kStarting);
   sim_.emit(j, JobAction::kStart, state(j).devices, reason);
 }
 
@@ -566,7 +275,7 @@ void Control::bind(JobId j, std::span<const DeviceId> devices, std::string_view 
   if (job.status != JobStatus::kPending && job.status != JobStatus::kBinding) {
     sim_.refuse(j, "bind", fmt::format("job is {}, not pending or binding", to_string(job.status)));
   }
-  if (auto why = sim_.check_bind(j, devices)) sim_.refuse(j, "bind", *why);
+  if (auto why = check_bind(sim_.s_, j, devices)) sim_.refuse(j, "bind", *why);
   sim_.do_bind(j, devices);
   sim_.emit(j, JobAction::kBind, devices, reason);
 }
@@ -585,11 +294,11 @@ void Control::pack(JobId j, std::span<const DeviceId> devices, std::string_view 
   if (st != JobStatus::kPending && st != JobStatus::kSuspended) {
     sim_.refuse(j, "pack", fmt::format("job is {}, not pending or suspended", to_string(st)));
   }
-  if (auto why = sim_.check_place(j, devices, Sharing::kPack, {})) sim_.refuse(j, "pack", *why);
+  if (auto why = check_place(sim_.s_, j, devices, Sharing::kPack, {})) sim_.refuse(j, "pack", *why);
   sim_.s_.jobs[j].packed = true;
   sim_.s_.jobs[j].sliced = false;
   double cost = st == JobStatus::kSuspended ? config().costs.resume_s : config().costs.start_s;
-  sim_.do_place(j, devices, cost, JobStatus::kStarting);
+  sim_.do_place(j, WorkerPlaces::on_devices(devices), cost, JobStatus::kStarting);
   sim_.emit(j, JobAction::kPack, state(j).devices, reason);
 }
 
@@ -607,14 +316,14 @@ void Control::timeslice(JobId j, std::span<const DeviceId> devices, double slice
                 fmt::format("a slice of {} s is not longer than costs.switch_s = {} s", slice_s,
                             config().costs.switch_s));
   }
-  if (auto why = sim_.check_place(j, devices, Sharing::kSlice, {}, slice_s))
+  if (auto why = check_place(sim_.s_, j, devices, Sharing::kSlice, {}, slice_s))
     sim_.refuse(j, "timeslice", *why);
   JobState& job = sim_.s_.jobs[j];
   job.sliced = true;
   job.packed = false;
   sim_.s_.slices[j] = slice_s;
   double cost = st == JobStatus::kSuspended ? config().costs.resume_s : config().costs.start_s;
-  sim_.do_place(j, devices, cost, JobStatus::kStarting);
+  sim_.do_place(j, WorkerPlaces::on_devices(devices), cost, JobStatus::kStarting);
   sim_.emit(j, JobAction::kSlice, state(j).devices, reason);
 }
 
@@ -631,11 +340,12 @@ void Control::resume(JobId j, std::span<const DeviceId> devices, std::string_vie
   if (state(j).status != JobStatus::kSuspended) {
     sim_.refuse(j, "resume", fmt::format("job is {}, not suspended", to_string(state(j).status)));
   }
-  if (auto why = sim_.check_place(j, devices, Sharing::kExclusive, {}))
+  if (auto why = check_place(sim_.s_, j, devices, Sharing::kExclusive, {}))
     sim_.refuse(j, "resume", *why);
   sim_.s_.jobs[j].packed = false;
   sim_.s_.jobs[j].sliced = false;
-  sim_.do_place(j, devices, config().costs.resume_s, JobStatus::kStarting);
+  sim_.do_place(j, WorkerPlaces::on_devices(devices), config().costs.resume_s,
+                JobStatus::kStarting);
   sim_.emit(j, JobAction::kResume, state(j).devices, reason);
 }
 
@@ -649,7 +359,7 @@ std::optional<std::string> Control::check_migrate(JobId j,
     return fmt::format("{} devices given for a job holding {} (use resize)", devices.size(),
                        job.devices.size());
   }
-  return sim_.check_place(j, devices, sharing_of(job), job.devices, sim_.s_.slice_s(j));
+  return check_place(sim_.s_, j, devices, sharing_of(job), job.devices, sim_.s_.slice_s(j));
 }
 
 void Control::migrate(JobId j, std::span<const DeviceId> devices, std::string_view reason) {
@@ -666,7 +376,7 @@ void Control::resize(JobId j, std::span<const DeviceId> devices, std::string_vie
   if (job.status != JobStatus::kRunning) {
     sim_.refuse(j, "resize", fmt::format("job is {}, not running", to_string(job.status)));
   }
-  if (auto why = sim_.check_place(j, devices, sharing_of(job), job.devices, sim_.s_.slice_s(j)))
+  if (auto why = check_place(sim_.s_, j, devices, sharing_of(job), job.devices, sim_.s_.slice_s(j)))
     sim_.refuse(j, "resize", *why);
   sim_.check_count(j, job.resizes, JobState::kMaxMoves, "resize");
   ++sim_.s_.jobs[j].resizes;

@@ -33,8 +33,8 @@ void Simulation::do_set_cpus(JobId j, double ps_cores, double worker_cores,
   release(j); // gives back the old cores
   s_.cores[j] = SimState::Cores{ps_cores, worker_cores};
   job.own_cores = true;
-  occupy(j, same);
-  occupy_ps(j);
+  ledger::occupy(s_, j, WorkerPlaces::on_devices(same));
+  ledger::occupy_ps(s_, j);
   job.rate = 0;
   ++job.resizes;
   cancel_finish(j);

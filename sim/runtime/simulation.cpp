@@ -1,5 +1,7 @@
-// The event loop and the ledger: occupancy, progress settled at every rate change, finish
-// events. Rates come from the rate model (rate_model.h).
+// The event loop: events applied in order, the policy called once per timestamp, progress
+// settled at every rate change, finish events projected. What jobs hold is the ledger's
+// (ledger.h), what may be placed admission's (admission.h), rates the rate model's
+// (rate_model.h).
 #include "sim/runtime/simulation.h"
 
 #include "sim/engine/error.h"
@@ -97,26 +99,6 @@ namespace {
   const auto* spec = reinterpret_cast<const char*>(&s.workload->jobs[j]);
   for (std::size_t at = 0; at < sizeof(JobSpec); at += kCacheLine)
     __builtin_prefetch(spec + at);
-}
-
-// How many nodes the workers of an allocation span (a worker's node is its first device's).
-// Without a heap allocation for the usual few workers: this runs at every start.
-std::uint32_t distinct_worker_nodes(const Cluster& c, std::span<const DeviceId> devices,
-                                    std::uint32_t per_worker) {
-  constexpr std::size_t kOnStack = 64;
-  std::array<NodeId, kOnStack> stack{};
-  std::vector<NodeId> heap;
-  const std::size_t workers = (devices.size() + per_worker - 1) / per_worker;
-  std::span<NodeId> nodes(stack.data(), std::min(workers, kOnStack));
-  if (workers > kOnStack) {
-    heap.resize(workers);
-    nodes = heap;
-  }
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < devices.size(); i += per_worker)
-    nodes[n++] = c.devices[devices[i]].node;
-  std::sort(nodes.begin(), nodes.end());
-  return static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
 }
 
 // The share of its running time that time-sliced job j computes: 1 / the time-slicing slowdown
@@ -397,135 +379,8 @@ void Simulation::wake_at(SimTime t) {
 
 // ---- occupancy -------------------------------------------------------------------------
 
-// Adds devices to the job's allocation (a fresh one, or more workers of a binding job).
-void Simulation::occupy(JobId j, std::span<const DeviceId> devices) {
-  const Cluster& c = *s_.cluster;
-  JobState& job = s_.jobs[j];
-  const JobRequest& req = s_.workload->jobs[j].request;
-  const RequestDetails& rd = s_.details_of(j);
-  const double share_min = s_.share_min(j);
-  const bool controlled = s_.under_controller(j);
-  const double slice_s = job.sliced ? s_.slice_s(j) : 0.0;
-  const double worker_cores = s_.worker_cores(j);
-  for (std::size_t i = 0; i < devices.size(); ++i) {
-    DeviceId d = devices[i];
-    DeviceSlot& slot = s_.slots[d];
-    slot.jobs[slot.count++] = j;
-    slot.mem_gb += rd.gpu_mem_gb;
-    slot.guaranteed += share_min;
-    if (controlled) ++slot.controlled;
-    if (job.sliced) {
-      ++slot.sliced;
-      slot.slice_s = slice_s;
-    }
-    if (slot.count == 1) {
-      s_.free.device_taken(c, d);
-      ++s_.busy_by_type[c.devices[d].type];
-      if (c.type_of(d).kind == DeviceKind::kGpu) ++s_.busy_gpus;
-    }
-    NodeId n = c.devices[d].node;
-    if (i % req.devices_per_worker == 0) {
-      s_.node_cpu_free[n] -= worker_cores;
-      s_.node_mem_free[n] -= rd.mem_gb_per_worker;
-      s_.cores_held += worker_cores;
-    }
-    if (i == 0 || n != c.devices[devices[i - 1]].node) s_.changes.nodes.mark(n);
-  }
-  s_.changes.jobs.mark(j);
-  job.devices.append(devices);
-  job.workers = static_cast<std::uint32_t>(job.devices.size() / req.devices_per_worker);
-  job.type = c.devices[job.devices[0]].type;
-  job.nodes_used = distinct_worker_nodes(c, job.devices, req.devices_per_worker);
-}
-
-void Simulation::occupy_ps(JobId j) {
-  JobState& job = s_.jobs[j];
-  const JobRequest& req = s_.workload->jobs[j].request;
-  if (!holds_ps_cores(req)) return;
-  std::vector<NodeId> hosts = ps_nodes(*s_.cluster, job.devices, req.devices_per_worker, s_.ps(j));
-  const double ps_cores = s_.ps_cores(j);
-  for (NodeId n : hosts) {
-    s_.node_cpu_free[n] -= ps_cores;
-    s_.cores_held += ps_cores;
-    s_.changes.nodes.mark(n);
-  }
-  if (!hosts.empty()) s_.ps_hosts[j] = std::move(hosts);
-}
-
-// A host task's workers onto nodes (one entry per worker; a node listed k times holds k).
-void Simulation::occupy_hosts(JobId j, std::span<const NodeId> nodes) {
-  JobState& job = s_.jobs[j];
-  const RequestDetails& rd = s_.details_of(j);
-  for (NodeId n : nodes) {
-    s_.node_cpu_free[n] -= rd.cpus_per_worker;
-    s_.node_mem_free[n] -= rd.mem_gb_per_worker;
-    s_.cores_held += rd.cpus_per_worker;
-    s_.changes.nodes.mark(n);
-  }
-  s_.changes.jobs.mark(j);
-  if (!nodes.empty()) s_.hosts[j].assign(nodes.begin(), nodes.end());
-  job.workers = static_cast<std::uint32_t>(nodes.size());
-  std::vector<NodeId> distinct(nodes.begin(), nodes.end());
-  std::sort(distinct.begin(), distinct.end());
-  job.nodes_used =
-      static_cast<std::uint32_t>(std::unique(distinct.begin(), distinct.end()) - distinct.begin());
-}
-
 void Simulation::release(JobId j) {
-  const Cluster& c = *s_.cluster;
-  JobState& job = s_.jobs[j];
-  const JobRequest& req = s_.workload->jobs[j].request;
-  const RequestDetails& rd = s_.details_of(j);
-  const double share_min = s_.share_min(j);
-  const bool controlled = s_.under_controller(j);
-  const double worker_cores = s_.worker_cores(j);
-  for (std::size_t i = 0; i < job.devices.size(); ++i) {
-    DeviceId d = job.devices[i];
-    DeviceSlot& slot = s_.slots[d];
-    auto* end = slot.jobs.begin() + slot.count;
-    auto* it = std::find(slot.jobs.begin(), end, j);
-    std::copy(it + 1, end, it); // keep holders in arrival order: deterministic and fair
-    --slot.count;
-    slot.mem_gb -= rd.gpu_mem_gb;
-    slot.guaranteed -= share_min;
-    if (controlled) --slot.controlled;
-    if (job.sliced) --slot.sliced;
-    if (slot.count == 0) {
-      slot.mem_gb = 0; // no drift from repeated add and subtract
-      slot.guaranteed = 0;
-      // A failed device stays taken in the free index until its repair (failure_events.cpp).
-      if (s_.failures.down.empty() || s_.failures.down[d] == 0) s_.free.device_freed(c, d);
-      --s_.busy_by_type[c.devices[d].type];
-      if (c.type_of(d).kind == DeviceKind::kGpu) --s_.busy_gpus;
-    }
-    NodeId n = c.devices[d].node;
-    if (i % req.devices_per_worker == 0) {
-      s_.node_cpu_free[n] += worker_cores;
-      s_.node_mem_free[n] += rd.mem_gb_per_worker;
-      s_.cores_held -= worker_cores;
-    }
-    if (i == 0 || n != c.devices[job.devices[i - 1]].node) s_.changes.nodes.mark(n);
-  }
-  if (auto held = s_.hosts.find(j); !s_.hosts.empty() && held != s_.hosts.end()) {
-    for (NodeId n : held->second) {
-      s_.node_cpu_free[n] += rd.cpus_per_worker;
-      s_.node_mem_free[n] += rd.mem_gb_per_worker;
-      s_.cores_held -= rd.cpus_per_worker;
-      s_.changes.nodes.mark(n);
-    }
-    s_.hosts.erase(held);
-  }
-  if (auto held = s_.ps_hosts.find(j); !s_.ps_hosts.empty() && held != s_.ps_hosts.end()) {
-    const double ps_cores = s_.ps_cores(j);
-    for (NodeId n : held->second) {
-      s_.node_cpu_free[n] += ps_cores;
-      s_.cores_held -= ps_cores;
-      s_.changes.nodes.mark(n);
-    }
-    s_.ps_hosts.erase(held);
-  }
-  s_.changes.jobs.mark(j);
-  DeviceList old = std::move(job.devices);
+  DeviceList old = ledger::release(s_, j);
   refresh_rates(old);
 }
 

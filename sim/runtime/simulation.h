@@ -6,7 +6,9 @@
 #include "sim/engine/event_queue.h"
 #include "sim/engine/rng.h"
 #include "sim/network/network_model.h"
+#include "sim/runtime/admission.h"
 #include "sim/runtime/control.h"
+#include "sim/runtime/ledger.h"
 #include "sim/runtime/observer.h"
 #include "sim/runtime/policy.h"
 #include "sim/runtime/sim_state.h"
@@ -18,13 +20,6 @@
 #include <vector>
 
 namespace dlsim {
-
-// How an action may share devices with the jobs already on them.
-enum class Sharing : std::uint8_t {
-  kExclusive, // free devices only
-  kPack,      // co-located, running at once (interference model)
-  kSlice,     // taking turns with other time-sliced jobs
-};
 
 struct PolicyInfo {
   std::string name;    // for error messages
@@ -80,22 +75,9 @@ private:
     s_.changes.jobs.mark(j);
   }
 
-  // Actions (validated by Control first).
-  [[nodiscard]] std::optional<std::string> check_place(JobId j, std::span<const DeviceId> devices,
-                                                       Sharing sharing,
-                                                       std::span<const DeviceId> own,
-                                                       double slice_s = 0) const;
-  [[nodiscard]] std::optional<std::string>
-  check_place_workers(JobId j, std::span<const DeviceId> devices, Sharing sharing,
-                      std::span<const DeviceId> own, std::uint32_t min_workers,
-                      std::uint32_t max_workers, double slice_s) const;
-  [[nodiscard]] std::optional<std::string> check_bind(JobId j,
-                                                      std::span<const DeviceId> devices) const;
-  void do_place(JobId j, std::span<const DeviceId> devices, double cost_s, JobStatus paying);
-  // Host tasks (job.h is_host_task): workers on nodes, holding cores and memory, no device.
-  [[nodiscard]] std::optional<std::string> check_place_hosts(JobId j,
-                                                             std::span<const NodeId> nodes) const;
-  void do_place_hosts(JobId j, std::span<const NodeId> nodes, double cost_s, JobStatus paying);
+  // Actions, checked by Control first (admission.h). A placement, fresh or a resume, of a
+  // device job or a host task (job.h is_host_task): one path for both.
+  void do_place(JobId j, WorkerPlaces at, double cost_s, JobStatus paying);
   void do_suspend(JobId j, std::string_view reason);
   void do_bind(JobId j, std::span<const DeviceId> devices);
   void do_unbind(JobId j);
@@ -127,15 +109,12 @@ private:
   void next_phase(JobId j);
   void action_done(JobId j);
 
-  // Occupancy and progress.
-  void occupy(JobId j, std::span<const DeviceId> devices);
-  void occupy_hosts(JobId j, std::span<const NodeId> nodes);
-  // The cores of a job's parameter servers on its workers' nodes (ps_placement.h); no-op for a
-  // job whose PS hold none.
-  void occupy_ps(JobId j);
+  // Occupancy (ledger.h) and progress.
   // A job's rate after it started running or its allocation changed: its devices' holders, or
   // the job alone when it is a host task (no device shares it).
   void refresh_job(JobId j);
+  // Gives back all job j holds (ledger::release); the other holders of its devices get new
+  // rates.
   void release(JobId j);
   // Opens or closes job j's spell of running alone on all its devices (JobState::alone_since).
   void update_alone(JobId j, bool running);

@@ -7,59 +7,16 @@
 #include "workloads/learn/logistic.h"
 #include "workloads/learn/predictability_classifier.h"
 #include "workloads/learn/standardize.h"
+#include "workloads/learn/step_model.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace dlsim {
 
 namespace {
-
-// The step model's grid fit (the same closed form as policies/aiturbo/step_model.cpp, which
-// workloads/ may not include; no allocation, as the aiturbo policy classifies every live job at
-// every round): returns {rmse, predicted iterations to target}.
-std::pair<double, double> fit_curve(std::span<const double> k, std::span<const double> l,
-                                    double target) {
-  const double inf = std::numeric_limits<double>::infinity();
-  const std::size_t n = l.size();
-  if (n < 3) return {inf, inf};
-  const double lowest = *std::min_element(l.begin(), l.end());
-  const auto nn = static_cast<double>(n);
-  double mean_k = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    mean_k += k[i] / nn;
-  double skk = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    skk += (k[i] - mean_k) * (k[i] - mean_k);
-  if (!(lowest > 0) || !(skk > 0)) return {inf, inf};
-  double best_sse = inf, pred = inf;
-  for (int g = 0; g < 32; ++g) {
-    const double c = lowest * 0.97 * g / 31;
-    // y = 1 / (l - c) = a k + b by least squares, k centred: a = sum(k' y) / sum(k'^2).
-    double sy = 0, sky = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double y = 1.0 / (l[i] - c);
-      sy += y;
-      sky += (k[i] - mean_k) * y;
-    }
-    const double a = sky / skk;
-    const double b = sy / nn - a * mean_k;
-    if (!(a > 0) || !(b > 0)) continue;
-    double sse = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double e = 1.0 / (a * k[i] + b) + c - l[i];
-      sse += e * e;
-    }
-    if (sse < best_sse) {
-      best_sse = sse;
-      pred = target > c ? (1.0 / (target - c) - b) / a : inf;
-    }
-  }
-  return {std::sqrt(best_sse / nn), pred};
-}
 
 Scores score(const std::vector<int>& predicted, const Eigen::VectorXd& truth) {
   double tp = 0, fp = 0, fn = 0, right = 0;
@@ -100,11 +57,12 @@ std::vector<double> predictability_features(const ModelInfo& model, double worke
     double mean = 0;
     for (double l : losses)
       mean += l / static_cast<double>(losses.size());
-    const auto [rmse, all] = fit_curve(k, losses, target);
+    const StepFit fit = fit_step_model(k, losses);
+    const double all = predicted_iterations(fit, target);
     const std::size_t half = losses.size() / 2;
-    const auto [rmse_half, first] = fit_curve(std::span(k).first(half), losses.first(half), target);
-    (void)rmse_half;
-    if (std::isfinite(rmse)) error = rmse / mean;
+    const double first =
+        predicted_iterations(fit_step_model(std::span(k).first(half), losses.first(half)), target);
+    if (fit.ok) error = fit.rmse / mean;
     if (std::isfinite(all) && std::isfinite(first) && all > 0)
       change = std::min(1.0, std::abs(all - first) / all);
   }

@@ -1,5 +1,7 @@
-// AITurbo's step model (slide 19; docs/aiturbo.md#step-model): the loss curve so far fitted to
-// Optimus' form l(k) = 1 / (a k + b) + c, and the iterations it predicts to reach a target.
+// The step model of Optimus and AITurbo (AITurbo slide 19; docs/aiturbo.md#step-model): the loss
+// curve so far fitted to Optimus' form l(k) = 1 / (a k + b) + c, and the iterations it predicts
+// to reach a target. One fit for every reader: the aiturbo and optimus policies at each round, and
+// the predictability classifier's features (predictability.h), which read it the same way.
 #pragma once
 
 #include <span>
@@ -13,8 +15,9 @@ struct StepFit {
 };
 
 // Least squares on (k, loss) pairs: for each asymptote c on a grid of kStepGrid values from 0 to
-// just below the smallest loss, 1 / (loss - c) = a k + b is linear in (a, b) (solved on Eigen);
-// the c whose fit has the least squared error in loss units wins.
+// just below the smallest loss, 1 / (loss - c) = a k + b is linear in (a, b) (solved in closed
+// form); the c whose fit has the least squared error in loss units wins. No allocation: the
+// aiturbo policy fits every live job at every round.
 StepFit fit_step_model(std::span<const double> k, std::span<const double> loss);
 
 // Iterations (from 0) at which the fitted curve reaches `target`: +infinity when it never does

@@ -1,4 +1,4 @@
-#include "policies/aiturbo/step_model.h"
+#include "workloads/learn/step_model.h"
 
 #include <algorithm>
 #include <cmath>
