@@ -1,6 +1,6 @@
 // Policies by name: `policy.name`, `policy.params` and `dlsim list policies`. Each policy file
 // declares its own PolicyEntry (name, description, parameters with type, default and doc, and
-// the factory that builds its options from the resolved parameters); registry.cpp lists them.
+// the factory that builds its options from the resolved parameters); policy_list.cpp lists them.
 // docs/adding-a-policy.md walks through adding one.
 #pragma once
 
