@@ -243,6 +243,19 @@ nlohmann::ordered_json fairness_json(const Fairness& f) {
   return fair;
 }
 
+// The JCT and queueing-delay statistics, in the order summary.json gives them for the whole run
+// and for its window (Summary and WindowSummary name them alike).
+template <class Stats>
+void put_delay_stats(nlohmann::ordered_json& o, const Stats& x) {
+  o["jct_mean_s"] = us_round(x.jct_mean_s);
+  o["jct_median_s"] = us_round(x.jct_median_s);
+  o["jct_p95_s"] = us_round(x.jct_p95_s);
+  o["jct_p99_s"] = us_round(x.jct_p99_s);
+  o["queue_mean_s"] = us_round(x.queue_mean_s);
+  o["queue_median_s"] = us_round(x.queue_median_s);
+  o["queue_p95_s"] = us_round(x.queue_p95_s);
+}
+
 nlohmann::ordered_json window_json(const WindowSummary& w) {
   nlohmann::ordered_json o;
   o["from_s"] = us_round(w.from_s);
@@ -254,13 +267,7 @@ nlohmann::ordered_json window_json(const WindowSummary& w) {
     o["jct_censored"] = w.jct_censored;
     o["queue_censored"] = w.queue_censored;
   }
-  o["jct_mean_s"] = us_round(w.jct_mean_s);
-  o["jct_median_s"] = us_round(w.jct_median_s);
-  o["jct_p95_s"] = us_round(w.jct_p95_s);
-  o["jct_p99_s"] = us_round(w.jct_p99_s);
-  o["queue_mean_s"] = us_round(w.queue_mean_s);
-  o["queue_median_s"] = us_round(w.queue_median_s);
-  o["queue_p95_s"] = us_round(w.queue_p95_s);
+  put_delay_stats(o, w);
   o["slowdown_mean"] = w.slowdown_mean;
   o["slowdown_max"] = w.slowdown_max;
   return o;
@@ -310,13 +317,7 @@ void put_run_keys(nlohmann::ordered_json& j, const Summary& m) {
   j["trace_failed"] = m.trace_failed;
   j["trace_killed"] = m.trace_killed;
   j["makespan_s"] = us_round(m.makespan_s);
-  j["jct_mean_s"] = us_round(m.jct_mean_s);
-  j["jct_median_s"] = us_round(m.jct_median_s);
-  j["jct_p95_s"] = us_round(m.jct_p95_s);
-  j["jct_p99_s"] = us_round(m.jct_p99_s);
-  j["queue_mean_s"] = us_round(m.queue_mean_s);
-  j["queue_median_s"] = us_round(m.queue_median_s);
-  j["queue_p95_s"] = us_round(m.queue_p95_s);
+  put_delay_stats(j, m);
   j["gpu_util_alloc"] = m.gpu_util_alloc;
   j["gpu_util_effective"] = m.gpu_util_effective;
   j["gpu_util_busy"] = m.gpu_util_busy;
