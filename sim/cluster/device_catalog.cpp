@@ -3,22 +3,13 @@
 namespace dlsim {
 
 std::string_view to_string(DeviceKind kind) {
-  switch (kind) {
-  case DeviceKind::kGpu:
-    return "gpu";
-  case DeviceKind::kCpu:
-    return "cpu";
-  case DeviceKind::kXeonPhi:
-    return "xeonphi";
-  case DeviceKind::kFpga:
-    return "fpga";
-  }
-  return "?";
+  auto k = static_cast<std::size_t>(kind);
+  return k < kDeviceKinds ? kDeviceKindNames[k].name : "?";
 }
 
 std::optional<DeviceKind> parse_device_kind(std::string_view text) {
-  for (auto k : {DeviceKind::kGpu, DeviceKind::kCpu, DeviceKind::kXeonPhi, DeviceKind::kFpga}) {
-    if (to_string(k) == text) return k;
+  for (std::size_t k = 0; k < kDeviceKinds; ++k) {
+    if (kDeviceKindNames[k].name == text) return static_cast<DeviceKind>(k);
   }
   return std::nullopt;
 }

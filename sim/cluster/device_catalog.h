@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,9 +13,31 @@ namespace dlsim {
 
 using DeviceTypeId = std::uint16_t;
 
+// A device kind is one value here and one row of kDeviceKindNames below; everything else
+// (parsing, summary.json's util_by_kind, timeseries.csv's per-kind columns, arrays by kind)
+// reads that table. Only the GPU kind has behaviour of its own (GPU counts, co-location).
 enum class DeviceKind : std::uint8_t { kGpu, kCpu, kXeonPhi, kFpga };
-inline constexpr std::size_t kDeviceKinds = 4; // the values of DeviceKind, for arrays by kind
 
+// The words that name a kind in files, indexed by DeviceKind.
+struct DeviceKindNames {
+  std::string_view name;        // cluster YAML `kind:`, jobs.csv `device_kind`, util_by_kind
+  std::string_view devices_col; // timeseries.csv: allocated_<devices_col>
+  std::string_view util_col;    // timeseries.csv: effective_<util_col>_util
+};
+inline constexpr DeviceKindNames kDeviceKindNames[] = {
+    {"gpu", "gpus", "gpu"},
+    {"cpu", "cpus", "cpu"},
+    {"xeonphi", "xeon_phis", "xeon_phi"},
+    {"fpga", "fpgas", "fpga"},
+};
+// The values of DeviceKind, for arrays by kind.
+inline constexpr std::size_t kDeviceKinds = std::size(kDeviceKindNames);
+static_assert(static_cast<std::size_t>(DeviceKind::kFpga) + 1 == kDeviceKinds,
+              "every DeviceKind has its row in kDeviceKindNames");
+
+inline const DeviceKindNames& names_of(DeviceKind kind) {
+  return kDeviceKindNames[static_cast<std::size_t>(kind)];
+}
 std::string_view to_string(DeviceKind kind);
 std::optional<DeviceKind> parse_device_kind(std::string_view text);
 

@@ -353,23 +353,28 @@ void write_summary_json(std::ostream& out, const Summary& m) {
 }
 
 void write_timeseries_header(std::ostream& out) {
-  out << "time_s,running_jobs,pending_jobs,allocated_gpus,effective_gpu_util,allocated_cpus,"
-         "effective_cpu_util,allocated_xeon_phis,effective_xeon_phi_util,allocated_fpgas,"
-         "effective_fpga_util,held_core_util,busy_gpu_util\n";
+  out << "time_s,running_jobs,pending_jobs";
+  for (const DeviceKindNames& k : kDeviceKindNames) {
+    out << ",allocated_" << k.devices_col << ",effective_" << k.util_col << "_util";
+  }
+  out << ",held_core_util,busy_gpu_util\n";
 }
 
 void write_timeseries_row(std::ostream& out, const Sample& s) {
-  constexpr auto kCpu = static_cast<std::size_t>(DeviceKind::kCpu);
-  constexpr auto kPhi = static_cast<std::size_t>(DeviceKind::kXeonPhi);
-  constexpr auto kFpga = static_cast<std::size_t>(DeviceKind::kFpga);
+  constexpr auto kGpu = static_cast<std::size_t>(DeviceKind::kGpu);
   // Into a buffer on the stack (no string per field), then one write.
   fmt::memory_buffer buf;
   append_seconds(buf, s.time);
-  fmt::format_to(
-      fmt::appender(buf), FMT_COMPILE(",{},{},{},{},{},{},{},{},{},{},{},{}\n"), s.running,
-      s.pending, s.allocated_gpus, s.effective_util, s.allocated_by_kind[kCpu],
-      s.effective_util_by_kind[kCpu], s.allocated_by_kind[kPhi], s.effective_util_by_kind[kPhi],
-      s.allocated_by_kind[kFpga], s.effective_util_by_kind[kFpga], s.held_core_util, s.busy_util);
+  fmt::format_to(fmt::appender(buf), FMT_COMPILE(",{},{},{},{}"), s.running, s.pending,
+                 s.allocated_gpus, s.effective_util);
+  // The GPU kind's columns come from the GPU meters (allocated_gpus, effective_util), the
+  // other kinds' from the per-kind arrays, in the order of kDeviceKindNames.
+  for (std::size_t k = 0; k < kDeviceKinds; ++k) {
+    if (k == kGpu) continue;
+    fmt::format_to(fmt::appender(buf), FMT_COMPILE(",{},{}"), s.allocated_by_kind[k],
+                   s.effective_util_by_kind[k]);
+  }
+  fmt::format_to(fmt::appender(buf), FMT_COMPILE(",{},{}\n"), s.held_core_util, s.busy_util);
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
