@@ -31,7 +31,6 @@ void check_type(const PolicyParams& params, const ParamSpec& p) {
     (void)params.flag(p.key);
     return;
   case ParamType::kText:
-  case ParamType::kSessionsFile:
   case ParamType::kDataFile:
     (void)params.text(p.key);
     return;

@@ -7,7 +7,7 @@
 #include "policies/placement.h"
 #include "sim/engine/rng.h"
 #include "sim/runtime/policy.h"
-#include "workloads/hyperparam_search.h"
+#include "sim/workload/workload.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -30,11 +30,10 @@ enum class ParamType : std::uint8_t {
   kText,    // PolicyParams::text
   kNumbers, // PolicyParams::numbers: a list of numbers, or one number
   kYaml,    // any YAML, read by the policy itself (PolicyParams::node)
-  // The path of a hyper-parameter search sessions file (docs/gandiva.md). Policies do no file
-  // I/O: the caller (sim/cli/policy_setup.cpp) reads it into PolicySetup::search_sessions.
-  kSessionsFile,
-  // The path of a data file the policy parses itself (a trained predictor, docs/utilization.md).
-  // The caller reads its text into PolicySetup::data_files; an empty path means none.
+  // The path of a data file the policy parses itself (a trained predictor, docs/utilization.md;
+  // automl's sessions, docs/gandiva.md). Policies do no file I/O: the caller
+  // (sim/cli/policy_setup.cpp) reads its text into PolicySetup::data_files; an empty path means
+  // none.
   kDataFile,
 };
 
@@ -87,8 +86,6 @@ private:
 struct PolicySetup {
   Placement placement = Placement::kConsolidate;
   PolicyParams params;
-  // The sessions of a kSessionsFile parameter, read by the caller (make_policy_setup).
-  std::vector<SearchSession> search_sessions{};
   std::uint64_t seed = 0; // the run's seed (`seed:`), for policy_rng
   // The text of each kDataFile parameter's file, read by the caller: {key, path as given, text}.
   struct DataFile {
@@ -123,6 +120,10 @@ struct PolicyEntry {
   // Runs with failures on (docs/failures.md): it takes a failed job back (Policy::on_failure)
   // and keeps no state that a failure would make wrong.
   bool handles_failures = false;
+  // Checks the parameters against the trace's job names before the run starts, so that a
+  // mismatch is an input error rather than a fault found mid-run (automl: every trial of its
+  // sessions is a job of the trace). Empty when there is nothing to check.
+  std::function<void(const PolicySetup&, const JobNames&)> check_jobs{};
 };
 
 const std::vector<PolicyEntry>& policy_registry();

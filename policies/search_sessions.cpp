@@ -12,6 +12,8 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 
 namespace dlsim {
 
@@ -264,6 +266,15 @@ std::unique_ptr<Policy> make_search_sessions(std::unique_ptr<Policy> inner,
 
 namespace {
 
+// The sessions file of parameter `sessions`, read by the caller (a data file).
+std::vector<SearchSession> sessions_given(const PolicySetup& setup) {
+  const PolicySetup::DataFile* file = setup.data_file("sessions");
+  if (file == nullptr) {
+    throw InputError("policy.params.sessions: required: the sessions file (docs/gandiva.md)");
+  }
+  return parse_search_sessions(file->text, file->path);
+}
+
 std::unique_ptr<Policy> make_automl_policy(const PolicySetup& setup) {
   std::string scheduler = setup.params.text("scheduler");
   if (scheduler == "automl") {
@@ -278,10 +289,26 @@ std::unique_ptr<Policy> make_automl_policy(const PolicySetup& setup) {
                                  "access",
                                  scheduler));
   }
-  if (setup.search_sessions.empty()) {
-    throw InputError("policy.params.sessions: required: the sessions file (docs/gandiva.md)");
+  return make_search_sessions(entry.make(inner), sessions_given(setup));
+}
+
+// Every search trial must name a job of the trace. Checked before the run, because the search
+// controller binds each trial to its job only when that job is submitted (a policy sees no job
+// before its submission).
+void check_trials_in_trace(const PolicySetup& setup, const JobNames& jobs) {
+  std::unordered_set<std::string_view> names;
+  for (std::size_t j = 0; j < jobs.size(); ++j)
+    names.insert(jobs[j]);
+  for (const SearchSession& s : sessions_given(setup)) {
+    for (const SearchTrial& t : draw_trials(s)) {
+      if (names.count(t.job) == 0) {
+        throw InputError(fmt::format(
+            "policy.params.sessions: session '{}': trial job '{}' is not in the trace (add the "
+            "sessions' trials with dlsim gen-trace --sessions)",
+            s.name, t.job));
+      }
+    }
   }
-  return make_search_sessions(entry.make(inner), setup.search_sessions);
 }
 
 } // namespace
@@ -291,11 +318,13 @@ PolicyEntry automl_policy() {
           "hyper-parameter search sessions (successive halving, stop at the target) on top of "
           "another policy: the search kills trials, `scheduler` places them",
           false,
-          {{"sessions", ParamType::kSessionsFile, "''",
+          {{"sessions", ParamType::kDataFile, "''",
             "the sessions file (docs/gandiva.md): also given to gen-trace --sessions"},
            {"scheduler", ParamType::kText, "fifo", "the policy that schedules every job"},
            {"scheduler_params", ParamType::kYaml, "{}", "that policy's parameters"}},
-          make_automl_policy};
+          make_automl_policy,
+          false,
+          check_trials_in_trace};
 }
 
 } // namespace dlsim

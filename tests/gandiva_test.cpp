@@ -466,6 +466,24 @@ TEST_CASE("sessions files and trials are checked and merged into a trace", "[aut
                     Catch::Contains("'sjf' is an oracle policy"));
   CHECK_THROWS_WITH(make("{sessions: nowhere.yaml}"),
                     Catch::Contains("nowhere.yaml: no such file"));
+  // The policy parses its own sessions file (its text read by the CLI): errors name the file.
+  CHECK_THROWS_WITH(make("{sessions: " + d.file("a.yaml") + "}"),
+                    Catch::Contains("a.yaml:2: sessions.0.trails: unknown key"));
+  CHECK_THROWS_WITH(make("{sessions: " + d.write("y.yaml", "sessions: [\n") + "}"),
+                    Catch::Contains("y.yaml:2: YAML syntax error"));
+  // Before the run, every trial must be a job of the trace: ok.yaml's m-t0 and m-t1.
+  REQUIRE(e.check_jobs);
+  auto setup = make_policy_setup(e, Placement::kConsolidate,
+                                 YAML::Load("{sessions: " + d.file("ok.yaml") + "}"));
+  JobNames both;
+  both.push_back("j0");
+  both.push_back("m-t0");
+  both.push_back("m-t1");
+  CHECK_NOTHROW(e.check_jobs(setup, both));
+  JobNames one;
+  one.push_back("m-t0");
+  CHECK_THROWS_WITH(e.check_jobs(setup, one),
+                    Catch::Contains("session 'm': trial job 'm-t1' is not in the trace"));
 }
 
 TEST_CASE("asynchronous halving judges each trial when it reaches the rung", "[automl]") {

@@ -148,10 +148,7 @@ SearchSession read_session(YamlMap& m) {
   return s;
 }
 
-} // namespace
-
-std::vector<SearchSession> load_search_sessions(const std::string& file) {
-  YAML::Node root = load_yaml_file(file);
+std::vector<SearchSession> sessions_of(const YAML::Node& root, const std::string& file) {
   if (!root.IsMap())
     throw InputError(file + ": a sessions file must be a mapping with the key 'sessions'");
   YamlMap top(root, YamlWhere{file, ""});
@@ -173,6 +170,16 @@ std::vector<SearchSession> load_search_sessions(const std::string& file) {
     }
   }
   return out;
+}
+
+} // namespace
+
+std::vector<SearchSession> load_search_sessions(const std::string& file) {
+  return sessions_of(load_yaml_file(file), file);
+}
+
+std::vector<SearchSession> parse_search_sessions(const std::string& text, const std::string& file) {
+  return sessions_of(load_yaml_text(text, file), file);
 }
 
 namespace {

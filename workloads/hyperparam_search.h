@@ -59,6 +59,8 @@ std::vector<SearchTrial> draw_trials(const SearchSession& s);
 // Reads a sessions file: `sessions:` followed by a list of mappings with the keys above (all
 // but `name` and `submit_s` optional). InputError naming file:line: key for bad input.
 std::vector<SearchSession> load_search_sessions(const std::string& file);
+// The same from the file's text, already read (the automl policy's `sessions` data file).
+std::vector<SearchSession> parse_search_sessions(const std::string& text, const std::string& file);
 
 // Adds the sessions' trials to a native CSV trace (text in `background`, as gen-trace writes
 // it): rows merged in submit order (background first on ties), a `model` column added when a

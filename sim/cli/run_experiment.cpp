@@ -226,7 +226,7 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   const PolicyEntry& entry = find_policy(e.policy);
   PolicySetup setup = make_policy_setup(entry, parse_placement(e.placement), e.policy_params);
   setup.seed = e.seed;
-  check_search_trials(setup, p.workload);
+  if (entry.check_jobs) entry.check_jobs(setup, p.workload.job_names);
   auto policy = entry.make(setup);
   if (e.runtime.failures.enabled && !entry.handles_failures) {
     throw InputError(fmt::format("{}: failures.enabled: policy '{}' does not handle failures; "

@@ -371,6 +371,23 @@ YAML::Node load_yaml_file(const std::string& file) {
   }
 }
 
+YAML::Node load_yaml_text(const std::string& text, const std::string& file) {
+  try {
+    YAML::Node root = YAML::Load(text); // the first document
+    std::istringstream in(text);
+    if (auto second = second_document(in)) {
+      throw InputError(fmt::format("{}{}: a second YAML document (after '---'), or text after the "
+                                   "end of the first: dlsim reads one document per file",
+                                   file,
+                                   second->line >= 0 ? fmt::format(":{}", second->line + 1) : ""));
+    }
+    check_unique_keys(root, file);
+    return root;
+  } catch (const YAML::ParserException& e) {
+    throw InputError(fmt::format("{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.msg));
+  }
+}
+
 namespace {
 
 // A --set value as YAML: one document.

@@ -64,6 +64,8 @@ T YamlMap::require(const std::string& key) {
 
 // Loads a YAML file; a syntax error becomes an InputError naming the file and line.
 YAML::Node load_yaml_file(const std::string& file);
+// The same for YAML already read into `text` (a policy's data file): errors name `file`.
+YAML::Node load_yaml_text(const std::string& text, const std::string& file);
 
 // Sets the value at a dotted path ("policy.params.threshold"), creating maps on the way; a
 // numeric segment indexes a sequence. The value is parsed as YAML ("3" is a number, "[1,2]" a
