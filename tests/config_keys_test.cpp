@@ -7,8 +7,11 @@
 #include "sim/runtime/runtime_keys.h"
 #include "sim/runtime/sim_state.h"
 #include "tests/support/harness.h"
+#include "workloads/formats/registry.h"
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 
 using namespace dlsim;
 using namespace dlsim::test;
@@ -249,4 +252,34 @@ TEST_CASE("docs/experiments.md's key reference is the output of dlsim list keys"
   // Every key of the table has a row, with its default: two spot checks.
   CHECK_THAT(table, Catch::Contains("| `runtime.max_timeslice_jobs` | integer | 4 | 1 to 8 |"));
   CHECK_THAT(table, Catch::Contains("| `costs.migrate_s` | seconds | 10 | not negative |"));
+}
+
+TEST_CASE("a trace format's own keys are the experiment's, bound to its reader's options",
+          "[experiment][config]") {
+  // swf and openb declare their keys (TraceFormat::keys); the experiment's table holds them
+  // once each, and a value read from YAML lands in Experiment::trace_options.
+  Experiment e;
+  std::vector<ConfigKey> keys = experiment_keys(e);
+  std::size_t declared = 0;
+  for (const TraceFormat& f : trace_formats()) {
+    if (f.keys == nullptr) continue;
+    ReadOptions scratch;
+    for (const ConfigKey& k : f.keys(scratch)) {
+      ++declared;
+      CHECK(std::count_if(keys.begin(), keys.end(),
+                          [&](const ConfigKey& x) { return x.path == k.path; }) == 1);
+    }
+  }
+  CHECK(declared == 4); // swf_devices, swf_procs_per_device, openb_duration_s, replay_pending
+  read_config_keys(YAML::Load("{trace: {swf_devices: cpu, swf_procs_per_device: 4, "
+                              "openb_duration_s: 60, openb_replay_pending: true}}"),
+                   "e.yaml", keys);
+  CHECK(e.trace_options.swf_devices == "cpu");
+  CHECK(e.trace_options.swf_procs_per_device == 4);
+  CHECK(e.trace_options.openb_duration_s == 60);
+  CHECK(e.trace_options.openb_replay_pending);
+  Experiment bad;
+  CHECK_THROWS_WITH(
+      read_config_keys(YAML::Load("{trace: {swf_devices: phi}}"), "e.yaml", experiment_keys(bad)),
+      Catch::Contains("trace.swf_devices") && Catch::Contains("gpu or cpu"));
 }

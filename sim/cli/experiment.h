@@ -4,6 +4,7 @@
 
 #include "sim/cluster/cluster.h"
 #include "sim/runtime/runtime_config.h"
+#include "workloads/trace.h"
 #include "workloads/trace_select.h"
 
 #include <yaml-cpp/yaml.h>
@@ -41,10 +42,9 @@ struct Experiment {
   std::string reference_device = "V100";
   bool assign_models = false;
   bool skip_bad_jobs = false;
-  std::string swf_devices = "gpu";      // trace.swf_devices (SWF reader)
-  double swf_procs_per_device = 1;      // trace.swf_procs_per_device
-  double openb_duration_s = 0;          // trace.openb_duration_s (0 = reader's default)
-  bool openb_replay_pending = false;    // trace.openb_replay_pending
+  // The formats' own trace.* keys (swf_devices, openb_duration_s, ...), declared by each format
+  // (TraceFormat::keys, workloads/formats/registry.cpp) and bound here.
+  ReadOptions trace_options;
   std::string unknown_models = "error"; // trace.unknown_models: error or duration
   std::string throughputs_file;         // trace.throughputs: measured throughputs; "" = none
   std::string batch_sizes = "static";   // trace.batch_sizes: static or shockwave

@@ -1,6 +1,10 @@
 #include "sim/cli/experiment_keys.h"
 
 #include "sim/runtime/runtime_keys.h"
+#include "workloads/formats/registry.h"
+
+#include <iterator>
+#include <utility>
 
 namespace dlsim {
 
@@ -8,7 +12,7 @@ namespace {
 
 std::vector<ConfigKey> trace_keys(Experiment& e) {
   TraceSelection& sel = e.selection;
-  return {
+  std::vector<ConfigKey> keys = {
       {.path = "trace.file",
        .type = KeyType::kText,
        .field = &e.trace_file,
@@ -71,26 +75,14 @@ std::vector<ConfigKey> trace_keys(Experiment& e) {
        .type = KeyType::kFlag,
        .field = &e.skip_bad_jobs,
        .doc = "Skip bad rows instead of failing. Same as `--skip-bad-jobs`."},
-      {.path = "trace.swf_devices",
-       .type = KeyType::kText,
-       .field = &e.swf_devices,
-       .doc = "What an SWF trace's processors are: GPUs, or `XeonCPU` devices "
-              "([traces.md](traces.md)).",
-       .choices = {"gpu", "cpu"}},
-      {.path = "trace.swf_procs_per_device",
-       .type = KeyType::kNumber,
-       .field = &e.swf_procs_per_device,
-       .doc = "SWF processors per device: `workers` = ⌈processors / this⌉.",
-       .min = 1},
-      {.path = "trace.openb_duration_s",
-       .type = KeyType::kSeconds,
-       .field = &e.openb_duration_s,
-       .doc = "Run time of an openb job that has none (0: the reader's default).",
-       .min = 0},
-      {.path = "trace.openb_replay_pending",
-       .type = KeyType::kFlag,
-       .field = &e.openb_replay_pending,
-       .doc = "Replay the openb pods that were still pending, from their creation time."},
+  };
+  // Each format's own keys, where the format-specific keys of the section go.
+  for (const TraceFormat& format : trace_formats()) {
+    if (format.keys == nullptr) continue;
+    for (ConfigKey& k : format.keys(e.trace_options))
+      keys.push_back(std::move(k));
+  }
+  std::vector<ConfigKey> rest = {
       {.path = "trace.unknown_models",
        .type = KeyType::kText,
        .field = &e.unknown_models,
@@ -151,6 +143,9 @@ std::vector<ConfigKey> trace_keys(Experiment& e) {
        .doc = "Keep this many jobs, drawn from the seed without replacement (0: every job).",
        .min = 0},
   };
+  keys.insert(keys.end(), std::make_move_iterator(rest.begin()),
+              std::make_move_iterator(rest.end()));
+  return keys;
 }
 
 } // namespace

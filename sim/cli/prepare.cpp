@@ -117,12 +117,8 @@ Trace read_experiment_trace(Experiment& e, const ModelZoo& zoo, std::ostream& wa
     e.resolved["trace"]["format"] = guess.format; // run.yaml records what was read
   }
   const TraceFormat& format = find_trace_format(e.trace_format);
-  ReadOptions read_options;
+  ReadOptions read_options = e.trace_options;
   read_options.skip_bad_jobs = e.skip_bad_jobs;
-  read_options.swf_devices = e.swf_devices;
-  read_options.swf_procs_per_device = e.swf_procs_per_device;
-  read_options.openb_duration_s = e.openb_duration_s;
-  read_options.openb_replay_pending = e.openb_replay_pending;
   read_options.pollux_profiles = find_data_file("traces/pollux-profiles", "");
   Trace trace;
   try {

@@ -235,4 +235,18 @@ Trace read_openb_trace(const std::string& file, const ReadOptions& options) {
   return trace;
 }
 
+std::vector<ConfigKey> openb_keys(ReadOptions& options) {
+  return {
+      {.path = "trace.openb_duration_s",
+       .type = KeyType::kSeconds,
+       .field = &options.openb_duration_s,
+       .doc = "Run time of an openb job that has none (0: the reader's default).",
+       .min = 0},
+      {.path = "trace.openb_replay_pending",
+       .type = KeyType::kFlag,
+       .field = &options.openb_replay_pending,
+       .doc = "Replay the openb pods that were still pending, from their creation time."},
+  };
+}
+
 } // namespace dlsim

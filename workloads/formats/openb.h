@@ -2,14 +2,18 @@
 // one pod per row, fractional GPUs in gpu_milli (docs/traces.md#openb).
 #pragma once
 
+#include "sim/config/config_key.h"
 #include "workloads/trace.h"
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlsim {
 
 Trace read_openb_trace(const std::string& file, const ReadOptions& options);
+// trace.openb_duration_s and trace.openb_replay_pending, bound to `options`.
+std::vector<ConfigKey> openb_keys(ReadOptions& options);
 
 // openb's GPU model names as dlsim device types: V100M16 and V100M32 are V100s; the others keep
 // their name (A10, G2, G3 are defined by the openb cluster, docs/traces.md#openb).

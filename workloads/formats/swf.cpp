@@ -268,4 +268,20 @@ Trace read_swf_trace(const std::string& file, const ReadOptions& options) {
   return trace;
 }
 
+std::vector<ConfigKey> swf_keys(ReadOptions& options) {
+  return {
+      {.path = "trace.swf_devices",
+       .type = KeyType::kText,
+       .field = &options.swf_devices,
+       .doc = "What an SWF trace's processors are: GPUs, or `XeonCPU` devices "
+              "([traces.md](traces.md)).",
+       .choices = {"gpu", "cpu"}},
+      {.path = "trace.swf_procs_per_device",
+       .type = KeyType::kNumber,
+       .field = &options.swf_procs_per_device,
+       .doc = "SWF processors per device: `workers` = ⌈processors / this⌉.",
+       .min = 1},
+  };
+}
+
 } // namespace dlsim
