@@ -6,7 +6,7 @@
 // --gantt on, bit 2 --logx on. It must succeed or throw InputError (exit 1); anything else is a
 // finding. The files written must be UTF-8.
 #include "fuzz/fuzz_scratch.h"
-#include "sim/cli/commands.h"
+#include "sim/cli/analysis/commands.h"
 #include "sim/engine/error.h"
 
 #include <cstddef>

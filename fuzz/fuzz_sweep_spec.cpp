@@ -1,13 +1,13 @@
 // libFuzzer target for the sweep spec (`dlsim sweep SPEC.yaml`, docs/sweeps.md): load_sweep_spec
-// (sim/cli/sweep_spec.cpp), whose bundled paths resolve against the source tree. It must give a
-// sweep or throw InputError or a YAML exception (exit 1 in dlsim). A sweep it gives is then taken
-// on as `dlsim sweep` takes it: its plan (sweep.json) is written and read back and must give the
-// same runs, and the first run's experiment is loaded (InputError or YAML allowed: a swept value
-// may be wrong for the experiment). Plans of more than kMaxPlanRuns runs are not written (the
+// (sim/cli/analysis/sweep_spec.cpp), whose bundled paths resolve against the source tree. It must
+// give a sweep or throw InputError or a YAML exception (exit 1 in dlsim). A sweep it gives is then
+// taken on as `dlsim sweep` takes it: its plan (sweep.json) is written and read back and must give
+// the same runs, and the first run's experiment is loaded (InputError or YAML allowed: a swept
+// value may be wrong for the experiment). Plans of more than kMaxPlanRuns runs are not written (the
 // loader allows 100,000; writing those per input is slow, not interesting).
 #include "fuzz/fuzz_scratch.h"
+#include "sim/cli/analysis/sweep_spec.h"
 #include "sim/cli/experiment.h"
-#include "sim/cli/sweep_spec.h"
 #include "sim/engine/error.h"
 
 #include <yaml-cpp/yaml.h>

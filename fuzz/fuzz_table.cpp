@@ -1,11 +1,11 @@
 // libFuzzer target for `dlsim table`'s inputs (docs/outputs.md#dlsim-table): two result
-// directories' summary.json and run.yaml, read by build_run_table (sim/cli/run_table.cpp) and
-// printed by format_run_table in every format. The input is run 1's summary.json, run.yaml, run
+// directories' summary.json and run.yaml, read by build_run_table (sim/cli/analysis/run_table.cpp)
+// and printed by format_run_table in every format. The input is run 1's summary.json, run.yaml, run
 // 2's summary.json, run.yaml, separated by lines "%%". The first byte picks what is asked: bit 0
 // the default metrics, else bit 1 the columns `policy,jobs,trace.file`, else no metric. Reading
 // must give a table or throw InputError or a YAML exception (exit 1); every format must print it.
 #include "fuzz/fuzz_scratch.h"
-#include "sim/cli/run_table.h"
+#include "sim/cli/analysis/run_table.h"
 #include "sim/engine/error.h"
 
 #include <yaml-cpp/yaml.h>

@@ -2,7 +2,7 @@
 // data files: the JCT CDF's axis (log x when the JCTs span decades), one distinct style per
 // series, labels, the normalized bar chart with its error bars, the Gantt chart's sub-rows for
 // jobs sharing a device, and PDF at a column's size.
-#include "sim/cli/plot_data.h"
+#include "sim/cli/analysis/plot_data.h"
 #include "tests/support/harness.h"
 
 #include <catch2/catch.hpp>

@@ -4,10 +4,10 @@
 // bounded, sim/cli/result_json.h) and table's run.yaml (aliases bounded). Each bad file is an
 // InputError naming it and what is wrong, never a JSON library exception, a cast of an
 // out-of-range number, a stack overflow or a hang.
+#include "sim/cli/analysis/plot_data.h"
+#include "sim/cli/analysis/run_table.h"
 #include "sim/cli/compare.h"
-#include "sim/cli/plot_data.h"
 #include "sim/cli/result_json.h"
-#include "sim/cli/run_table.h"
 #include "sim/engine/error.h"
 #include "tests/support/harness.h"
 

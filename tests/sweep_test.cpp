@@ -1,7 +1,7 @@
 // dlsim sweep: grid expansion and stable ids, a 3 x 5 x 2 sweep end to end, kill -9 and resume,
 // failed runs, stale configs, --only / --emit list / --collect, and a real Slurm job array.
+#include "sim/cli/analysis/sweep_spec.h"
 #include "sim/cli/sweep_csv.h"
-#include "sim/cli/sweep_spec.h"
 #include "sim/engine/error.h"
 #include "tests/support/harness.h"
 #include "tests/support/skip.h"

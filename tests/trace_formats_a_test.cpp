@@ -421,19 +421,26 @@ TEST_CASE("format auto guesses every format from the name and first line", "[for
              Catch::StartsWith(odd + ":1: the header matches no trace format: 'a,b,c'"));
 }
 
-TEST_CASE("trace selection: origin, drop-failed, VC, window and a seeded sample",
-          "[formats][select]") {
-  // Helios sample, 11 jobs, first submit 2020-09-01 00:00:00. Submit minutes: 200001 0, 200002 1,
-  // 200003 2 (vcBeta, FAILED), 200006 5 (vcGamma, CANCELLED), 200007 6 (vcGamma, TIMEOUT),
-  // 200008 7 (NODE_FAIL), 200009 8 (vcBeta), 200010 9, 200012 11, 200013 12 (vcBeta, CANCELLED),
-  // 200014 13 (vcGamma).
-  const std::string file = kBundled + "/helios_cluster_log_synthetic.csv";
-  auto names = [](const Trace& t) {
-    std::vector<std::string> out;
-    for (const auto& j : t.jobs)
-      out.emplace_back(t.name(j));
-    return out;
-  };
+namespace {
+
+// Helios sample, 11 jobs, first submit 2020-09-01 00:00:00. Submit minutes: 200001 0, 200002 1,
+// 200003 2 (vcBeta, FAILED), 200006 5 (vcGamma, CANCELLED), 200007 6 (vcGamma, TIMEOUT),
+// 200008 7 (NODE_FAIL), 200009 8 (vcBeta), 200010 9, 200012 11, 200013 12 (vcBeta, CANCELLED),
+// 200014 13 (vcGamma).
+const std::string kHeliosSample = kBundled + "/helios_cluster_log_synthetic.csv";
+
+std::vector<std::string> job_names(const Trace& t) {
+  std::vector<std::string> out;
+  for (const auto& j : t.jobs)
+    out.emplace_back(t.name(j));
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("trace selection: origin, drop-failed, VC and window", "[formats][select]") {
+  const std::string& file = kHeliosSample;
+  const auto names = job_names;
   SECTION("drop_failed drops 3 failed and 2 killed jobs") {
     Trace t = read_helios_trace(file, ReadOptions{});
     TraceSelection s;
@@ -479,6 +486,11 @@ TEST_CASE("trace selection: origin, drop-failed, VC, window and a seeded sample"
     select_trace(n, s, 1);
     CHECK(n.jobs[0].submit_s == 0);
   }
+}
+
+TEST_CASE("trace selection: a seeded sample, and bad options", "[formats][select]") {
+  const std::string& file = kHeliosSample;
+  const auto names = job_names;
   SECTION("sample N: N jobs in file order, the same for the same seed") {
     auto pick = [&](std::uint64_t seed) {
       Trace t = read_helios_trace(file, ReadOptions{});

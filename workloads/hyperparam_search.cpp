@@ -63,8 +63,8 @@ bool csv_safe_name(const std::string& name) {
   });
 }
 
-SearchSession read_session(YamlMap& m) {
-  SearchSession s;
+// The session's name, submit time, trials and what each trial asks for.
+void read_trials(YamlMap& m, SearchSession& s) {
   s.name = m.require<std::string>("name");
   if (!csv_safe_name(s.name)) {
     yaml_fail(m.where_of("name"), m.child("name"),
@@ -102,6 +102,10 @@ SearchSession read_session(YamlMap& m) {
         m.where_of("budget_s"), m.child("budget_s"),
         fmt::format("must be positive and at most {:g} s, got {}", kMaxTraceSeconds, s.budget_s));
   }
+}
+
+// The trials' accuracies: their range, the target and the learning curve's time constant.
+void read_accuracy(YamlMap& m, SearchSession& s) {
   YAML::Node acc_node = m.child("accuracy");
   YamlMap acc(acc_node, m.where_of("accuracy"));
   s.accuracy_low = acc.get<double>("low", s.accuracy_low);
@@ -118,21 +122,31 @@ SearchSession read_session(YamlMap& m) {
   s.curve_tau = m.get<double>("curve_tau", s.curve_tau);
   if (!(s.curve_tau > 0))
     yaml_fail(m.where_of("curve_tau"), m.child("curve_tau"), "must be positive");
+}
+
+// The rungs, increasing fractions of the progress, when given.
+void read_rungs(YamlMap& m, SearchSession& s) {
   YAML::Node rungs = m.child("rungs");
-  if (rungs.IsDefined() && !rungs.IsNull()) {
-    if (!rungs.IsSequence())
-      yaml_fail(m.where_of("rungs"), rungs, "expected a list of progress fractions");
-    s.rungs.clear();
-    for (std::size_t i = 0; i < rungs.size(); ++i) {
-      double f = yaml_as<double>(rungs[i], m.where_of("rungs"));
-      if (!(f > 0 && f < 1) || (!s.rungs.empty() && !(f > s.rungs.back()))) {
-        yaml_fail(m.where_of("rungs"), rungs,
-                  fmt::format("expected increasing fractions in (0, 1), got {} at position {}", f,
-                              i + 1));
-      }
-      s.rungs.push_back(f);
+  if (!rungs.IsDefined() || rungs.IsNull()) return;
+  if (!rungs.IsSequence())
+    yaml_fail(m.where_of("rungs"), rungs, "expected a list of progress fractions");
+  s.rungs.clear();
+  for (std::size_t i = 0; i < rungs.size(); ++i) {
+    double f = yaml_as<double>(rungs[i], m.where_of("rungs"));
+    if (!(f > 0 && f < 1) || (!s.rungs.empty() && !(f > s.rungs.back()))) {
+      yaml_fail(
+          m.where_of("rungs"), rungs,
+          fmt::format("expected increasing fractions in (0, 1), got {} at position {}", f, i + 1));
     }
+    s.rungs.push_back(f);
   }
+}
+
+SearchSession read_session(YamlMap& m) {
+  SearchSession s;
+  read_trials(m, s);
+  read_accuracy(m, s);
+  read_rungs(m, s);
   s.keep = m.get<double>("keep", s.keep);
   if (!(s.keep > 0 && s.keep <= 1))
     yaml_fail(m.where_of("keep"), m.child("keep"), "must be in (0, 1]");

@@ -155,6 +155,92 @@ std::vector<std::string> SelectionReport::lines() const {
   return out;
 }
 
+namespace {
+
+// The name id of VC `vc` in the trace's queues; an InputError listing the trace's VCs when no job
+// is in it.
+std::uint32_t vc_id(const Trace& trace, const std::string& vc) {
+  const auto& names = trace.queues.names();
+  auto it = std::find(names.begin(), names.end(), vc);
+  if (it != names.end()) return static_cast<std::uint32_t>(it - names.begin());
+  std::vector<std::string> known;
+  for (const auto& n : names) {
+    if (!n.empty()) known.push_back(n);
+  }
+  std::string listed =
+      known.empty()
+          ? "the trace names no VC"
+          : fmt::format("its VCs: {}{}",
+                        fmt::join(known.begin(),
+                                  known.begin() + static_cast<std::ptrdiff_t>(
+                                                      std::min<std::size_t>(known.size(), 20)),
+                                  ", "),
+                        known.size() > 20 ? fmt::format(" and {} more", known.size() - 20) : "");
+  throw InputError(
+      fmt::format("trace.vc: no job of {} is in VC '{}' ({})", trace.file, vc, listed));
+}
+
+// Which jobs a selection keeps, besides its sample.
+struct Filter {
+  bool drop_failed = false;
+  std::uint32_t vc = kNoString; // kNoString: every VC
+  double origin = 0;
+  Window window;
+};
+
+// Drops the jobs the filter does not keep, counting each reason into r; the others keep their
+// file order. Filtered in place: a second vector of every job was the read's peak memory on a
+// multi-million-job trace.
+void filter_jobs(std::vector<TraceJob>& jobs, const Filter& f, SelectionReport& r) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    TraceJob& j = jobs[i];
+    if (f.drop_failed && j.trace_status != 0) {
+      ++(j.trace_status == 1 ? r.dropped_failed : r.dropped_killed);
+      continue;
+    }
+    if (f.vc != kNoString && j.queue != f.vc) {
+      ++r.other_vc;
+      continue;
+    }
+    double t = j.submit_s - f.origin;
+    if (t < 0) {
+      ++r.before_origin;
+      continue;
+    }
+    if (t < f.window.start || t >= f.window.end) {
+      ++r.outside_window;
+      continue;
+    }
+    if (kept != i) jobs[kept] = j;
+    ++kept;
+  }
+  jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(kept), jobs.end());
+}
+
+// Keeps `sample` of the jobs, drawn from the stream "trace.sample", counting the others into r.
+// Selection sampling (Knuth, TAOCP vol. 2, 3.4.2, Algorithm S): every subset of the sample's
+// size is equally likely, and the kept jobs stay in file order.
+void sample_jobs(std::vector<TraceJob>& jobs, std::size_t sample, std::uint64_t seed,
+                 SelectionReport& r) {
+  Rng rng = Rng::stream(seed, "trace.sample");
+  std::size_t sampled = 0;
+  std::size_t left = jobs.size();
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    std::size_t needed = sample - sampled;
+    if (needed == 0) break;
+    if (static_cast<double>(left) * rng.uniform01() < static_cast<double>(needed)) {
+      if (sampled != i) jobs[sampled] = jobs[i];
+      ++sampled;
+    }
+    --left;
+  }
+  r.not_sampled = jobs.size() - sampled;
+  jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(sampled), jobs.end());
+}
+
+} // namespace
+
 SelectionReport select_trace(Trace& trace, const TraceSelection& s, std::uint64_t seed) {
   check_selection(s);
   SelectionReport r;
@@ -163,84 +249,18 @@ SelectionReport select_trace(Trace& trace, const TraceSelection& s, std::uint64_
   const double origin = resolved.s;
   r.origin_s = origin;
   r.origin_text = resolved.text;
-  Window window = s.window.empty() ? Window{} : std::get<Window>(parse_window(s.window));
-
-  std::uint32_t vc = kNoString;
-  if (!s.vc.empty()) {
-    const auto& names = trace.queues.names();
-    auto it = std::find(names.begin(), names.end(), s.vc);
-    if (it == names.end()) {
-      std::vector<std::string> known;
-      for (const auto& n : names) {
-        if (!n.empty()) known.push_back(n);
-      }
-      std::string listed =
-          known.empty()
-              ? "the trace names no VC"
-              : fmt::format("its VCs: {}{}",
-                            fmt::join(known.begin(),
-                                      known.begin() + static_cast<std::ptrdiff_t>(
-                                                          std::min<std::size_t>(known.size(), 20)),
-                                      ", "),
-                            known.size() > 20 ? fmt::format(" and {} more", known.size() - 20)
-                                              : "");
-      throw InputError(
-          fmt::format("trace.vc: no job of {} is in VC '{}' ({})", trace.file, s.vc, listed));
-    }
-    vc = static_cast<std::uint32_t>(it - names.begin());
-  }
-
-  // Filtered in place, keeping file order: a second vector of every job was the read's peak
-  // memory on a multi-million-job trace.
+  Filter filter{s.drop_failed, kNoString, origin,
+                s.window.empty() ? Window{} : std::get<Window>(parse_window(s.window))};
+  if (!s.vc.empty()) filter.vc = vc_id(trace, s.vc);
   std::vector<TraceJob>& jobs = trace.jobs;
   // Counted from the least submit, finite, without a window, a VC or drop_failed, no job can be
   // dropped (a - b for finite b <= a rounds to a value >= 0, and is below the window's infinite
   // end; a NaN submit is kept either way): the pass over every job is skipped.
   const bool keeps_all =
-      !s.drop_failed && vc == kNoString && s.window.empty() && resolved.least_finite;
-  std::size_t kept = keeps_all ? jobs.size() : 0;
-  for (std::size_t i = keeps_all ? jobs.size() : 0; i < jobs.size(); ++i) {
-    TraceJob& j = jobs[i];
-    if (s.drop_failed && j.trace_status != 0) {
-      ++(j.trace_status == 1 ? r.dropped_failed : r.dropped_killed);
-      continue;
-    }
-    if (vc != kNoString && j.queue != vc) {
-      ++r.other_vc;
-      continue;
-    }
-    double t = j.submit_s - origin;
-    if (t < 0) {
-      ++r.before_origin;
-      continue;
-    }
-    if (t < window.start || t >= window.end) {
-      ++r.outside_window;
-      continue;
-    }
-    if (kept != i) jobs[kept] = j;
-    ++kept;
-  }
-  jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(kept), jobs.end());
-  if (s.sample > 0 && s.sample < jobs.size()) {
-    // Selection sampling (Knuth, TAOCP vol. 2, 3.4.2, Algorithm S): every subset of the sample's
-    // size is equally likely, and the kept jobs stay in file order.
-    Rng rng = Rng::stream(seed, "trace.sample");
-    std::size_t sampled = 0;
-    std::size_t left = jobs.size();
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      std::size_t needed = s.sample - sampled;
-      if (needed == 0) break;
-      if (static_cast<double>(left) * rng.uniform01() < static_cast<double>(needed)) {
-        if (sampled != i) jobs[sampled] = jobs[i];
-        ++sampled;
-      }
-      --left;
-    }
-    r.not_sampled = jobs.size() - sampled;
-    jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(sampled), jobs.end());
-  }
-  r.shift_s = origin + (s.window.empty() ? 0 : window.start);
+      !s.drop_failed && filter.vc == kNoString && s.window.empty() && resolved.least_finite;
+  if (!keeps_all) filter_jobs(jobs, filter, r);
+  if (s.sample > 0 && s.sample < jobs.size()) sample_jobs(jobs, s.sample, seed, r);
+  r.shift_s = origin + (s.window.empty() ? 0 : filter.window.start);
   // x - (+0.0) is x, bit for bit, for every x (-0.0 included): a trace that starts at 0 (every
   // generated one) skips a pass over all its jobs.
   if (std::bit_cast<std::uint64_t>(r.shift_s) != 0) {

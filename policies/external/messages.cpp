@@ -189,92 +189,108 @@ json decision_message(const View& view, const DecisionInputs& in) {
           {"nodes", std::move(nodes)}};
 }
 
-void apply_reply(Control& control, const json& reply, std::uint64_t seq, std::size_t& index) {
+namespace {
+
+// The reply's envelope: an object of type "actions" answering decision `seq`.
+void check_envelope(const json& reply, std::uint64_t seq) {
   if (!reply.is_object()) bad("expected a JSON object");
   auto type = reply.find("type");
   if (type == reply.end() || *type != "actions") bad("type: expected \"actions\"");
   auto s = reply.find("seq");
   if (s == reply.end() || !s->is_number_unsigned() || s->get<std::uint64_t>() != seq)
     bad(fmt::format("seq: expected {}, the decision's", seq));
-  const std::size_t jobs = control.job_count();
-  const std::size_t devices = control.cluster().devices.size();
-  const std::size_t nodes = control.cluster().nodes.size();
+}
+
+// An action's optional reason ("" when none).
+std::string action_reason(const json& a, const std::string& where) {
+  auto r = a.find("reason");
+  if (r == a.end()) return "";
+  if (!r->is_string()) bad(where + ".reason: expected a string");
+  return r->get<std::string>();
+}
+
+// Gives action `a` (at `where` in the reply) to Control. The ids are checked against the cluster
+// here; everything else is Control's to refuse.
+void apply_action(Control& control, const json& a, const std::string& where) {
+  if (!a.is_object()) bad(where + ": expected an object");
+  auto op_it = a.find("op");
+  if (op_it == a.end() || !op_it->is_string()) bad(where + ".op: expected a string");
+  const std::string op = op_it->get<std::string>();
+  auto job_it = a.find("job");
+  if (job_it == a.end()) bad(where + ".job: missing");
+  const auto j = static_cast<JobId>(whole(*job_it, where + ".job", control.job_count() - 1));
+  const std::string reason = action_reason(a, where);
+  auto devs = [&] { return id_list(a, "devices", where, control.cluster().devices.size()); };
+  if (op == "start") {
+    control.start(j, devs(), reason);
+  } else if (op == "pack") {
+    control.pack(j, devs(), reason);
+  } else if (op == "timeslice") {
+    control.timeslice(j, devs(), number(a, "slice_s", where), reason);
+  } else if (op == "suspend") {
+    control.suspend(j, reason);
+  } else if (op == "resume") {
+    control.resume(j, devs(), reason);
+  } else if (op == "migrate") {
+    control.migrate(j, devs(), reason);
+  } else if (op == "resize") {
+    control.resize(j, devs(), reason);
+  } else if (op == "set_share") {
+    control.set_share(j, number(a, "min", where), number(a, "max", where), reason);
+  } else if (op == "set_ps") {
+    auto ps = a.find("ps");
+    if (ps == a.end()) bad(where + ".ps: missing");
+    control.set_ps(j, static_cast<std::uint32_t>(whole(*ps, where + ".ps", 1U << 20U)), reason);
+  } else if (op == "set_cpus") {
+    control.set_cpus(j, number(a, "ps_cores", where), number(a, "worker_cores", where), reason);
+  } else if (op == "cancel") {
+    control.cancel(j, reason);
+  } else if (op == "start_on_nodes") {
+    std::vector<DeviceId> ids = id_list(a, "nodes", where, control.cluster().nodes.size());
+    std::vector<NodeId> ns(ids.begin(), ids.end());
+    control.start_on_nodes(j, ns, reason);
+  } else if (op == "bind") {
+    control.bind(j, devs(), reason);
+  } else if (op == "unbind") {
+    control.unbind(j, reason);
+  } else {
+    bad(fmt::format("{}.op: unknown action '{}' (known: start, pack, timeslice, suspend, "
+                    "resume, migrate, resize, set_share, set_ps, set_cpus, cancel, "
+                    "start_on_nodes, bind, unbind)",
+                    where, op));
+  }
+}
+
+// The reply's wake_at: one time or a list, each after now.
+void apply_wakes(Control& control, const json& reply) {
+  auto wake = reply.find("wake_at");
+  if (wake == reply.end() || wake->is_null()) return;
+  const auto now = static_cast<std::uint64_t>(control.now());
+  const auto check = [&](const json& t, const std::string& where) {
+    auto at = whole(t, where, static_cast<std::uint64_t>(kMaxTime));
+    if (at <= now) bad(fmt::format("{}: {} is not after now ({})", where, at, now));
+    control.wake_at(static_cast<SimTime>(at));
+  };
+  if (wake->is_array()) {
+    for (std::size_t i = 0; i < wake->size(); ++i)
+      check((*wake)[i], fmt::format("wake_at[{}]", i));
+  } else {
+    check(*wake, "wake_at");
+  }
+}
+
+} // namespace
+
+void apply_reply(Control& control, const json& reply, std::uint64_t seq, std::size_t& index) {
+  check_envelope(reply, seq);
   auto actions = reply.find("actions");
   if (actions != reply.end() && !actions->is_array()) bad("actions: expected a list");
   if (actions != reply.end()) {
-    for (index = 0; index < actions->size(); ++index) {
-      const json& a = (*actions)[index];
-      const std::string where = fmt::format("actions[{}]", index);
-      if (!a.is_object()) bad(where + ": expected an object");
-      auto op_it = a.find("op");
-      if (op_it == a.end() || !op_it->is_string()) bad(where + ".op: expected a string");
-      const std::string op = op_it->get<std::string>();
-      auto job_it = a.find("job");
-      if (job_it == a.end()) bad(where + ".job: missing");
-      const auto j = static_cast<JobId>(whole(*job_it, where + ".job", jobs - 1));
-      std::string reason;
-      if (auto r = a.find("reason"); r != a.end()) {
-        if (!r->is_string()) bad(where + ".reason: expected a string");
-        reason = r->get<std::string>();
-      }
-      // The ids are checked against the cluster here; everything else is Control's to refuse.
-      auto devs = [&] { return id_list(a, "devices", where, devices); };
-      if (op == "start") {
-        control.start(j, devs(), reason);
-      } else if (op == "pack") {
-        control.pack(j, devs(), reason);
-      } else if (op == "timeslice") {
-        control.timeslice(j, devs(), number(a, "slice_s", where), reason);
-      } else if (op == "suspend") {
-        control.suspend(j, reason);
-      } else if (op == "resume") {
-        control.resume(j, devs(), reason);
-      } else if (op == "migrate") {
-        control.migrate(j, devs(), reason);
-      } else if (op == "resize") {
-        control.resize(j, devs(), reason);
-      } else if (op == "set_share") {
-        control.set_share(j, number(a, "min", where), number(a, "max", where), reason);
-      } else if (op == "set_ps") {
-        auto ps = a.find("ps");
-        if (ps == a.end()) bad(where + ".ps: missing");
-        control.set_ps(j, static_cast<std::uint32_t>(whole(*ps, where + ".ps", 1U << 20U)), reason);
-      } else if (op == "set_cpus") {
-        control.set_cpus(j, number(a, "ps_cores", where), number(a, "worker_cores", where), reason);
-      } else if (op == "cancel") {
-        control.cancel(j, reason);
-      } else if (op == "start_on_nodes") {
-        std::vector<DeviceId> ids = id_list(a, "nodes", where, nodes);
-        std::vector<NodeId> ns(ids.begin(), ids.end());
-        control.start_on_nodes(j, ns, reason);
-      } else if (op == "bind") {
-        control.bind(j, devs(), reason);
-      } else if (op == "unbind") {
-        control.unbind(j, reason);
-      } else {
-        bad(fmt::format("{}.op: unknown action '{}' (known: start, pack, timeslice, suspend, "
-                        "resume, migrate, resize, set_share, set_ps, set_cpus, cancel, "
-                        "start_on_nodes, bind, unbind)",
-                        where, op));
-      }
-    }
+    for (index = 0; index < actions->size(); ++index)
+      apply_action(control, (*actions)[index], fmt::format("actions[{}]", index));
   }
   index = 0;
-  auto wake = reply.find("wake_at");
-  if (wake != reply.end() && !wake->is_null()) {
-    const auto now = static_cast<std::uint64_t>(control.now());
-    const auto check = [&](const json& t, const std::string& where) {
-      auto at = whole(t, where, static_cast<std::uint64_t>(kMaxTime));
-      if (at <= now) bad(fmt::format("{}: {} is not after now ({})", where, at, now));
-      control.wake_at(static_cast<SimTime>(at));
-    };
-    if (wake->is_array()) {
-      for (std::size_t i = 0; i < wake->size(); ++i)
-        check((*wake)[i], fmt::format("wake_at[{}]", i));
-    } else {
-      check(*wake, "wake_at");
-    }
-  }
+  apply_wakes(control, reply);
 }
 
 } // namespace dlsim

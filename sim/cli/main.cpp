@@ -1,5 +1,6 @@
 // dlsim: the command line. The composition root: the only place that wires the simulator core,
 // the workloads and the policies together.
+#include "sim/cli/analysis/commands.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/provenance.h"
 #include "sim/engine/error.h"

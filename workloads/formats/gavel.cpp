@@ -157,114 +157,163 @@ std::optional<std::string> gavel_job_type_model(std::string_view job_type) {
   return model;
 }
 
-Trace read_gavel_trace(const std::string& file, const ReadOptions& options) {
-  Trace trace;
-  trace.file = file;
-  const Form* form = nullptr;
+namespace {
+
+// What reading a trace keeps from line to line.
+struct GavelRead {
+  const Form* form = nullptr; // the first line's
   unsigned form_line = 0;
   std::size_t data_lines = 0;
   std::array<std::size_t, 3> modes{}; // jobs by batch_mode
-  std::uint32_t v100 = kNoString;
+  std::uint32_t v100 = kNoString;     // the trace's name id of V100, once interned
+};
+
+// The form of a line of n fields: the first line's, which it sets. A FieldError when the first
+// line has no form's field count or a later line not the first line's.
+const Form& line_form(GavelRead& read, std::size_t n, unsigned line_no) {
+  if (read.form == nullptr) {
+    read.form = form_of(n);
+    read.form_line = line_no;
+    if (read.form == nullptr) {
+      throw FieldError{fmt::format("expected 7 (Gavel's msr traces), 10 (Gavel) or 12 "
+                                   "(Shockwave) tab-separated fields, got {}",
+                                   n > kMostFields ? "more" : std::to_string(n))};
+    }
+  } else if (n != read.form->fields) {
+    throw FieldError{fmt::format("expected {} tab-separated fields as on line {} ({}), got {}",
+                                 read.form->fields, read.form_line, read.form->origin,
+                                 n > kMostFields ? "more" : std::to_string(n))};
+  }
+  return *read.form;
+}
+
+// What a line says about its job.
+struct GavelJob {
+  std::string model;     // Gavel's job type under its zoo name (gavel_job_type_model)
+  std::int64_t gpus = 0; // the scale factor
+  double iterations = 0;
+  double duration = 0; // Shockwave's recorded run time, 0 when none
+  std::uint8_t batch_mode = 0;
+  double submit_s = 0;
+};
+
+// Reads the fields `f` of a line of form `form`, `field` naming the field being read for the
+// FieldError of a bad one.
+GavelJob read_fields(const Form& form, const std::array<char*, kMostFields>& f,
+                     std::size_t& field) {
+  GavelJob job;
+  field = 0;
+  auto model = gavel_job_type_model(f[0]);
+  if (!model) {
+    throw FieldError{fmt::format("expected a job type 'Model' or 'Model (batch size N)', got '{}'",
+                                 shown(f[0]))};
+  }
+  job.model = std::move(*model);
+  field = form.needs_data_dir;
+  if (auto v = parse_int_field(f[field]); !v || (*v != 0 && *v != 1))
+    throw FieldError{fmt::format("expected 0 or 1, got '{}'", shown(f[field]))};
+  field = form.scale_factor;
+  job.gpus = required_gpu_count(f[field], 1);
+  field = form.total_steps;
+  const auto steps = integer_at_least(f[field], 1, "the total steps");
+  // Gavel's throughput of a job of k GPUs counts the steps of all k workers, so the job
+  // is total_steps / k iterations of dlsim's k-worker request.
+  job.iterations = static_cast<double>(steps) / static_cast<double>(job.gpus);
+  if (job.iterations > kMaxTraceIterations) {
+    throw FieldError{fmt::format("{} steps over {} GPUs are more than {:g} iterations", steps,
+                                 job.gpus, kMaxTraceIterations)};
+  }
+  if (form.priority_weight != kAbsent) {
+    field = form.priority_weight;
+    auto w = parse_double_field(f[field]);
+    if (!w || !(*w > 0)) throw FieldError{"expected a priority weight > 0"};
+    field = form.slo;
+    if (!parse_double_field(f[field]))
+      throw FieldError{"missing value: expected an SLO factor (-1 for none)"};
+  }
+  if (form.mode != kAbsent) {
+    field = form.mode;
+    job.batch_mode = batch_mode(f[field]);
+  }
+  if (form.duration != kAbsent) {
+    field = form.duration;
+    job.duration = required_run_time_s(f[field]);
+  }
+  field = form.arrival_time;
+  job.submit_s = required_time_s(f[field], "the arrival time");
+  return job;
+}
+
+// Adds the job of a good line to the trace.
+void add_job(Trace& trace, GavelRead& read, const GavelJob& g, unsigned line_no,
+             const std::string& id) {
+  TraceJob job;
+  job.line = line_no;
+  job.batch_mode = g.batch_mode;
+  job.submit_s = g.submit_s;
+  ++read.modes[job.batch_mode];
+  job.workers = static_cast<std::uint32_t>(g.gpus);
+  job.devices_per_worker = 1;
+  job.model = trace.models.intern(g.model);
+  if (g.duration > 0) {
+    // Shockwave's duration is total_steps over the job's measured V100 throughput at its
+    // scale factor: a run time observed on V100s, whatever the reference device.
+    if (read.v100 == kNoString) read.v100 = trace.device_types.intern("V100");
+    job.duration_s = g.duration;
+    job.observed_type = read.v100;
+    job.duration_is_work = true; // the steps run instead with a throughputs file
+  }
+  job.iterations = g.iterations;
+  trace.add(job, id);
+}
+
+// Reads one line that is not blank: its job, or its row rejected (reject_row).
+void read_line(Trace& trace, const ReadOptions& options, GavelRead& read, char* line,
+               unsigned line_no) {
+  // Gavel numbers its jobs 0, 1, ... in the order of the trace's lines: the same ids here.
+  const std::string id = std::to_string(read.data_lines++);
+  std::array<char*, kMostFields> f{};
+  const std::size_t n = split_tabs(line, f);
+  std::size_t field = kMostFields; // the field being read; kMostFields: the line
+  try {
+    const GavelJob job = read_fields(line_form(read, n, line_no), f, field);
+    // The line is good: from here on nothing throws.
+    add_job(trace, read, job, line_no, id);
+  } catch (const FieldError& e) {
+    reject_row(trace, options,
+               field == kMostFields ? fmt::format("{}:{}: row: {}", trace.file, line_no, e.what)
+                                    : fmt::format("{}:{}: {} (field {}): {}", trace.file, line_no,
+                                                  read.form->names[field], field + 1, e.what));
+  }
+}
+
+// Says how many of Shockwave's jobs change their batch size, which dlsim runs at their trace's.
+void note_batch_modes(Trace& trace, const std::array<std::size_t, 3>& modes) {
+  if (modes[1] + modes[2] == 0) return;
+  trace.batch_size_note = static_cast<std::int64_t>(trace.warnings.size());
+  trace.warnings.push_back(fmt::format(
+      "{}: {} jobs change their batch size during training in Shockwave ({} gns, {} "
+      "accordion); dlsim runs them at their trace batch size throughout, as Shockwave's static "
+      "jobs, unless trace.batch_sizes is shockwave",
+      trace.file, modes[1] + modes[2], modes[1], modes[2]));
+}
+
+} // namespace
+
+Trace read_gavel_trace(const std::string& file, const ReadOptions& options) {
+  Trace trace;
+  trace.file = file;
+  GavelRead read;
   try {
     io::LineReader in(file, open_plain_or_gzip(file));
     while (char* line = in.next_line()) {
-      if (is_blank(line)) continue;
-      const unsigned line_no = in.get_file_line();
-      // Gavel numbers its jobs 0, 1, ... in the order of the trace's lines: the same ids here.
-      const std::string id = std::to_string(data_lines++);
-      std::array<char*, kMostFields> f{};
-      const std::size_t n = split_tabs(line, f);
-      std::size_t field = kMostFields; // the field being read; kMostFields: the line
-      try {
-        if (form == nullptr) {
-          form = form_of(n);
-          form_line = line_no;
-          if (form == nullptr) {
-            throw FieldError{fmt::format("expected 7 (Gavel's msr traces), 10 (Gavel) or 12 "
-                                         "(Shockwave) tab-separated fields, got {}",
-                                         n > kMostFields ? "more" : std::to_string(n))};
-          }
-        } else if (n != form->fields) {
-          throw FieldError{fmt::format(
-              "expected {} tab-separated fields as on line {} ({}), got {}", form->fields,
-              form_line, form->origin, n > kMostFields ? "more" : std::to_string(n))};
-        }
-        TraceJob job;
-        job.line = line_no;
-        field = 0;
-        auto model = gavel_job_type_model(f[0]);
-        if (!model) {
-          throw FieldError{fmt::format("expected a job type 'Model' or 'Model (batch size N)', "
-                                       "got '{}'",
-                                       shown(f[0]))};
-        }
-        field = form->needs_data_dir;
-        if (auto v = parse_int_field(f[field]); !v || (*v != 0 && *v != 1))
-          throw FieldError{fmt::format("expected 0 or 1, got '{}'", shown(f[field]))};
-        field = form->scale_factor;
-        const auto gpus = required_gpu_count(f[field], 1);
-        field = form->total_steps;
-        const auto steps = integer_at_least(f[field], 1, "the total steps");
-        // Gavel's throughput of a job of k GPUs counts the steps of all k workers, so the job
-        // is total_steps / k iterations of dlsim's k-worker request.
-        const double iterations = static_cast<double>(steps) / static_cast<double>(gpus);
-        if (iterations > kMaxTraceIterations) {
-          throw FieldError{fmt::format("{} steps over {} GPUs are more than {:g} iterations", steps,
-                                       gpus, kMaxTraceIterations)};
-        }
-        if (form->priority_weight != kAbsent) {
-          field = form->priority_weight;
-          auto w = parse_double_field(f[field]);
-          if (!w || !(*w > 0)) throw FieldError{"expected a priority weight > 0"};
-          field = form->slo;
-          if (!parse_double_field(f[field]))
-            throw FieldError{"missing value: expected an SLO factor (-1 for none)"};
-        }
-        if (form->mode != kAbsent) {
-          field = form->mode;
-          job.batch_mode = batch_mode(f[field]);
-        }
-        double duration = 0;
-        if (form->duration != kAbsent) {
-          field = form->duration;
-          duration = required_run_time_s(f[field]);
-        }
-        field = form->arrival_time;
-        job.submit_s = required_time_s(f[field], "the arrival time");
-        // The line is good: from here on nothing throws.
-        ++modes[job.batch_mode];
-        job.workers = static_cast<std::uint32_t>(gpus);
-        job.devices_per_worker = 1;
-        job.model = trace.models.intern(*model);
-        if (duration > 0) {
-          // Shockwave's duration is total_steps over the job's measured V100 throughput at its
-          // scale factor: a run time observed on V100s, whatever the reference device.
-          if (v100 == kNoString) v100 = trace.device_types.intern("V100");
-          job.duration_s = duration;
-          job.observed_type = v100;
-          job.duration_is_work = true; // the steps run instead with a throughputs file
-        }
-        job.iterations = iterations;
-        trace.add(job, id);
-      } catch (const FieldError& e) {
-        reject_row(trace, options,
-                   field == kMostFields ? fmt::format("{}:{}: row: {}", file, line_no, e.what)
-                                        : fmt::format("{}:{}: {} (field {}): {}", file, line_no,
-                                                      form->names[field], field + 1, e.what));
-      }
+      if (!is_blank(line)) read_line(trace, options, read, line, in.get_file_line());
     }
   } catch (const io::error::base& e) {
     throw InputError(fmt::format("{}: {}", file, e.what()));
   }
-  if (data_lines == 0) throw InputError(file + ": empty trace: no job lines");
-  if (modes[1] + modes[2] > 0) {
-    trace.batch_size_note = static_cast<std::int64_t>(trace.warnings.size());
-    trace.warnings.push_back(fmt::format(
-        "{}: {} jobs change their batch size during training in Shockwave ({} gns, {} "
-        "accordion); dlsim runs them at their trace batch size throughout, as Shockwave's static "
-        "jobs, unless trace.batch_sizes is shockwave",
-        file, modes[1] + modes[2], modes[1], modes[2]));
-  }
+  if (read.data_lines == 0) throw InputError(file + ": empty trace: no job lines");
+  note_batch_modes(trace, read.modes);
   if (trace.jobs.empty() && trace.skipped == 0) throw InputError(file + ": the trace has no jobs");
   return trace;
 }

@@ -105,6 +105,88 @@ std::optional<std::int64_t> attempt_time(const json& attempt, const char* key,
   return t;
 }
 
+// A job's status as TraceJob::trace_status: Pass 0, Failed 1, Killed 2.
+std::uint8_t trace_status(const std::string& status) {
+  if (status == "Pass") return 0;
+  if (status == "Failed") return 1;
+  if (status == "Killed") return 2;
+  throw JobError{"status", fmt::format("expected Pass, Killed or Failed, got '{}'", status)};
+}
+
+// The GPUs of an attempt's machines (its `detail`), `where` the attempt's path.
+std::uint64_t attempt_gpus(const json& attempt, const std::string& where) {
+  auto detail = attempt.find("detail");
+  if (detail == attempt.end() || !detail->is_array())
+    throw JobError{where + ".detail", "expected a list of machines"};
+  std::uint64_t gpus = 0;
+  for (std::size_t d = 0; d < detail->size(); ++d) {
+    const json& m = (*detail)[d];
+    auto g = m.is_object() ? m.find("gpus") : m.end();
+    if (!m.is_object() || g == m.end() || !g->is_array()) {
+      throw JobError{fmt::format("{}.detail[{}].gpus", where, d), "expected a list of GPU names"};
+    }
+    gpus += g->size();
+  }
+  return gpus;
+}
+
+// What the run time and GPU count are taken from: the first attempt's GPUs and start, the last
+// attempt's end.
+struct AttemptSpan {
+  std::uint64_t first_gpus = 0;
+  std::optional<std::int64_t> first_start, last_end;
+};
+
+// Checks every attempt, even those the run time does not use, and returns the span they cover.
+AttemptSpan read_attempts(const json& attempts) {
+  AttemptSpan span;
+  for (std::size_t a = 0; a < attempts.size(); ++a) {
+    const json& at = attempts[a];
+    std::string where = fmt::format("attempts[{}]", a);
+    if (!at.is_object()) throw JobError{where, "expected an attempt object"};
+    auto start = attempt_time(at, "start_time", where + ".start_time");
+    auto end = attempt_time(at, "end_time", where + ".end_time");
+    if (start && end && *end < *start) {
+      throw JobError{where + ".end_time",
+                     fmt::format("time goes backwards: ends {} before its start_time {}",
+                                 format_datetime(*end), format_datetime(*start))};
+    }
+    const std::uint64_t gpus = attempt_gpus(at, where);
+    if (a == 0) {
+      span.first_gpus = gpus;
+      span.first_start = start;
+    }
+    if (a + 1 == attempts.size()) span.last_end = end;
+  }
+  return span;
+}
+
+// Checks the span of a job's `attempts` against its submit time and the trace limits.
+void check_span(const AttemptSpan& span, std::int64_t submit, const std::string& submitted,
+                const json& attempts) {
+  const auto& [first_gpus, first_start, last_end] = span;
+  if (first_start && *first_start < submit) {
+    throw JobError{"attempts[0].start_time",
+                   fmt::format("time goes backwards: starts {} before its submitted_time {}",
+                               format_datetime(*first_start), submitted)};
+  }
+  if (first_start && last_end && *last_end < *first_start) {
+    throw JobError{
+        fmt::format("attempts[{}].end_time", attempts.size() - 1),
+        fmt::format("time goes backwards: the last attempt ends {} before the first starts {}",
+                    format_datetime(*last_end), format_datetime(*first_start))};
+  }
+  if (first_gpus > static_cast<std::uint64_t>(kMaxTraceGpus)) {
+    throw JobError{"attempts[0].detail",
+                   fmt::format("expected 1 to {} GPUs, got {}", kMaxTraceGpus, first_gpus)};
+  }
+  if (first_start && last_end && static_cast<double>(*last_end - *first_start) > kMaxTraceSeconds) {
+    throw JobError{fmt::format("attempts[{}].end_time", attempts.size() - 1),
+                   fmt::format("expected a run time of at most {:g} s, got {} s", kMaxTraceSeconds,
+                               *last_end - *first_start)};
+  }
+}
+
 enum class Outcome { kJob, kNoAttempt, kNoRunTime, kNoGpu };
 
 struct Reader {
@@ -118,15 +200,7 @@ struct Reader {
     name = string_member(j, "jobid", "jobid");
     if (name.empty()) throw JobError{"jobid", "expected a non-empty job id"};
     if (seen_ids.count(name)) throw JobError{"jobid", fmt::format("duplicate job id '{}'", name)};
-    const std::string& status = string_member(j, "status", "status");
-    if (status == "Pass")
-      job.trace_status = 0;
-    else if (status == "Failed")
-      job.trace_status = 1;
-    else if (status == "Killed")
-      job.trace_status = 2;
-    else
-      throw JobError{"status", fmt::format("expected Pass, Killed or Failed, got '{}'", status)};
+    job.trace_status = trace_status(string_member(j, "status", "status"));
     const std::string& vc = string_member(j, "vc", "vc");
     std::string user;
     if (j.contains("user")) user = string_member(j, "user", "user");
@@ -137,61 +211,9 @@ struct Reader {
                      fmt::format("expected a time YYYY-MM-DD HH:MM:SS, got '{}'", submitted)};
     const json& attempts = member(j, "attempts");
     if (!attempts.is_array()) throw JobError{"attempts", "expected a list of attempts"};
-
-    // Check every attempt, even those the run time does not use.
-    std::uint64_t first_gpus = 0;
-    std::optional<std::int64_t> first_start, last_end;
-    for (std::size_t a = 0; a < attempts.size(); ++a) {
-      const json& at = attempts[a];
-      std::string where = fmt::format("attempts[{}]", a);
-      if (!at.is_object()) throw JobError{where, "expected an attempt object"};
-      auto start = attempt_time(at, "start_time", where + ".start_time");
-      auto end = attempt_time(at, "end_time", where + ".end_time");
-      if (start && end && *end < *start) {
-        throw JobError{where + ".end_time",
-                       fmt::format("time goes backwards: ends {} before its start_time {}",
-                                   format_datetime(*end), format_datetime(*start))};
-      }
-      auto detail = at.find("detail");
-      if (detail == at.end() || !detail->is_array())
-        throw JobError{where + ".detail", "expected a list of machines"};
-      std::uint64_t gpus = 0;
-      for (std::size_t d = 0; d < detail->size(); ++d) {
-        const json& m = (*detail)[d];
-        auto g = m.is_object() ? m.find("gpus") : m.end();
-        if (!m.is_object() || g == m.end() || !g->is_array()) {
-          throw JobError{fmt::format("{}.detail[{}].gpus", where, d),
-                         "expected a list of GPU names"};
-        }
-        gpus += g->size();
-      }
-      if (a == 0) {
-        first_gpus = gpus;
-        first_start = start;
-      }
-      if (a + 1 == attempts.size()) last_end = end;
-    }
-    if (first_start && *first_start < *submit) {
-      throw JobError{"attempts[0].start_time",
-                     fmt::format("time goes backwards: starts {} before its submitted_time {}",
-                                 format_datetime(*first_start), submitted)};
-    }
-    if (first_start && last_end && *last_end < *first_start) {
-      throw JobError{
-          fmt::format("attempts[{}].end_time", attempts.size() - 1),
-          fmt::format("time goes backwards: the last attempt ends {} before the first starts {}",
-                      format_datetime(*last_end), format_datetime(*first_start))};
-    }
-    if (first_gpus > static_cast<std::uint64_t>(kMaxTraceGpus)) {
-      throw JobError{"attempts[0].detail",
-                     fmt::format("expected 1 to {} GPUs, got {}", kMaxTraceGpus, first_gpus)};
-    }
-    if (first_start && last_end &&
-        static_cast<double>(*last_end - *first_start) > kMaxTraceSeconds) {
-      throw JobError{fmt::format("attempts[{}].end_time", attempts.size() - 1),
-                     fmt::format("expected a run time of at most {:g} s, got {} s",
-                                 kMaxTraceSeconds, *last_end - *first_start)};
-    }
+    const AttemptSpan span = read_attempts(attempts);
+    check_span(span, *submit, submitted, attempts);
+    const auto& [first_gpus, first_start, last_end] = span;
     seen_ids.insert(name);
     if (attempts.empty()) return Outcome::kNoAttempt;
     if (!first_start || !last_end) return Outcome::kNoRunTime;

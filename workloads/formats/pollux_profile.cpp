@@ -153,13 +153,10 @@ bool step_time_at(const std::vector<StepTimePoint>& points, double local_bsz, St
   return true;
 }
 
-PolluxProfile load_pollux_profile(const std::string& dir, const std::string& application,
-                                  double max_local_bsz) {
-  PolluxProfile p;
-  p.application = application;
-  const fs::path base = fs::path(dir) / application;
+namespace {
 
-  const std::string placements = (base / "placements.csv").string();
+// placements.csv: the step times measured at each placement, by its per-node GPU counts.
+void read_placements(PolluxProfile& p, const std::string& placements) {
   read_rows(
       placements, std::array<const char*, 4>{"placement", "local_bsz", "step_time", "sync_time"},
       [&](const std::array<char*, 4>& f, CsvRow& row) {
@@ -171,8 +168,10 @@ PolluxProfile load_pollux_profile(const std::string& dir, const std::string& app
       });
   for (auto& [id, points] : p.placements)
     sort_points(points, placements, "placement " + id);
+}
 
-  const std::string scalability = (base / "scalability.csv").string();
+// scalability.csv: the step times measured by (nodes, replicas).
+void read_scalability(PolluxProfile& p, const std::string& scalability) {
   read_rows(scalability,
             std::array<const char*, 5>{"num_nodes", "num_replicas", "local_bsz", "step_time",
                                        "sync_time"},
@@ -190,39 +189,52 @@ PolluxProfile load_pollux_profile(const std::string& dir, const std::string& app
             });
   for (auto& [key, points] : p.scalability)
     sort_points(points, scalability, fmt::format("({} nodes, {} replicas)", key.first, key.second));
+}
 
-  // validation-<B>.csv, by batch size. The directory listing is sorted by the map.
+// The batch size B of a file named validation-<B>.csv; 0 for a file of another name.
+int validation_batch(const fs::path& path) {
+  const std::string name = path.filename().string();
+  if (!name.starts_with("validation-") || !name.ends_with(".csv")) return 0;
+  std::string_view digits(name);
+  digits = digits.substr(11, digits.size() - 11 - 4);
+  int batch = 0;
+  auto [end, err] = std::from_chars(digits.data(), digits.data() + digits.size(), batch);
+  if (err != std::errc() || end != digits.data() + digits.size() || batch < 1 ||
+      batch > 1'000'000'000) {
+    throw InputError(fmt::format("{}: expected validation-<batch size>.csv", path.string()));
+  }
+  return batch;
+}
+
+// One validation-<B>.csv: the gradient statistics of each epoch at batch size B.
+void read_validation_file(const std::string& file, std::vector<ValidationEpoch>& epochs) {
+  read_rows(file, std::array<const char*, 3>{"progress", "grad_sqr", "grad_var"},
+            [&](const std::array<char*, 3>& f, CsvRow& row) {
+              ValidationEpoch e;
+              row.column = "progress";
+              e.progress = required_number(f[0], true);
+              if (!epochs.empty() && e.progress <= epochs.back().progress)
+                throw FieldError{fmt::format("progress must increase, got {} after {}", e.progress,
+                                             epochs.back().progress)};
+              row.column = "grad_sqr";
+              e.grad_sqr = required_number(f[1], false);
+              row.column = "grad_var";
+              e.grad_var = required_number(f[2], false);
+              if (e.grad_sqr + e.grad_var == 0)
+                throw FieldError{"grad_sqr and grad_var are both 0: no statistical efficiency"};
+              epochs.push_back(e);
+            });
+  if (epochs.empty()) throw InputError(fmt::format("{}: no epochs", file));
+}
+
+// Every validation-<B>.csv of the directory, by batch size (the map sorts the listing), each cut
+// to the epochs they all have.
+void read_validation(PolluxProfile& p, const fs::path& base) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(base, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (!name.starts_with("validation-") || !name.ends_with(".csv")) continue;
-    std::string_view digits(name);
-    digits = digits.substr(11, digits.size() - 11 - 4);
-    int batch = 0;
-    auto [end, err] = std::from_chars(digits.data(), digits.data() + digits.size(), batch);
-    if (err != std::errc() || end != digits.data() + digits.size() || batch < 1 ||
-        batch > 1'000'000'000) {
-      throw InputError(
-          fmt::format("{}: expected validation-<batch size>.csv", entry.path().string()));
-    }
-    auto& epochs = p.validation[batch];
-    read_rows(entry.path().string(), std::array<const char*, 3>{"progress", "grad_sqr", "grad_var"},
-              [&](const std::array<char*, 3>& f, CsvRow& row) {
-                ValidationEpoch e;
-                row.column = "progress";
-                e.progress = required_number(f[0], true);
-                if (!epochs.empty() && e.progress <= epochs.back().progress)
-                  throw FieldError{fmt::format("progress must increase, got {} after {}",
-                                               e.progress, epochs.back().progress)};
-                row.column = "grad_sqr";
-                e.grad_sqr = required_number(f[1], false);
-                row.column = "grad_var";
-                e.grad_var = required_number(f[2], false);
-                if (e.grad_sqr + e.grad_var == 0)
-                  throw FieldError{"grad_sqr and grad_var are both 0: no statistical efficiency"};
-                epochs.push_back(e);
-              });
-    if (epochs.empty()) throw InputError(fmt::format("{}: no epochs", entry.path().string()));
+    const int batch = validation_batch(entry.path());
+    if (batch == 0) continue;
+    read_validation_file(entry.path().string(), p.validation[batch]);
   }
   if (ec)
     throw InputError(fmt::format("{}: cannot list the directory: {}", base.string(), ec.message()));
@@ -233,6 +245,19 @@ PolluxProfile load_pollux_profile(const std::string& dir, const std::string& app
     p.epochs = std::min(p.epochs, static_cast<int>(epochs.size()));
   for (auto& [batch, epochs] : p.validation)
     epochs.resize(static_cast<std::size_t>(p.epochs));
+}
+
+} // namespace
+
+PolluxProfile load_pollux_profile(const std::string& dir, const std::string& application,
+                                  double max_local_bsz) {
+  PolluxProfile p;
+  p.application = application;
+  const fs::path base = fs::path(dir) / application;
+  const std::string placements = (base / "placements.csv").string();
+  read_placements(p, placements);
+  read_scalability(p, (base / "scalability.csv").string());
+  read_validation(p, base);
   p.init_batch_size = p.validation.begin()->first;
   p.max_batch_size = p.validation.rbegin()->first;
   p.min_local_bsz = 1e300;

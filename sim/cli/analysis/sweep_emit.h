@@ -3,7 +3,7 @@
 // `dlsim sweep SPEC --out DIR --only INDEX`; `dlsim sweep --collect DIR` gathers the results.
 #pragma once
 
-#include "sim/cli/sweep_spec.h"
+#include "sim/cli/analysis/sweep_spec.h"
 
 #include <string>
 #include <vector>

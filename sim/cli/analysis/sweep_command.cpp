@@ -1,13 +1,13 @@
 // `dlsim sweep`: every combination of a spec's overrides, run in parallel on the local cores,
 // resumable; or emitted as a Slurm array / command list; or collected from a shared directory.
-#include "sim/cli/commands.h"
+#include "sim/cli/analysis/commands.h"
+#include "sim/cli/analysis/sweep_emit.h"
+#include "sim/cli/analysis/sweep_results.h"
+#include "sim/cli/analysis/sweep_runner.h"
+#include "sim/cli/analysis/sweep_spec.h"
 #include "sim/cli/common_options.h"
 #include "sim/cli/count_flag.h"
 #include "sim/cli/experiment.h"
-#include "sim/cli/sweep_emit.h"
-#include "sim/cli/sweep_results.h"
-#include "sim/cli/sweep_runner.h"
-#include "sim/cli/sweep_spec.h"
 #include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 #include "sim/report/writers.h"

@@ -1,5 +1,5 @@
 // Slurm job-array scripts and per-run command lists for sweeps across machines.
-#include "sim/cli/sweep_emit.h"
+#include "sim/cli/analysis/sweep_emit.h"
 
 #include <fmt/format.h>
 

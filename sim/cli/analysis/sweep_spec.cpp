@@ -1,5 +1,5 @@
 // Reading a sweep spec and expanding its grid and list into runs with stable ids.
-#include "sim/cli/sweep_spec.h"
+#include "sim/cli/analysis/sweep_spec.h"
 #include "sim/report/json_text.h"
 
 #include "sim/cli/experiment_keys.h"

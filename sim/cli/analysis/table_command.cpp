@@ -1,7 +1,7 @@
 // `dlsim table RUN_DIR...` (docs/outputs.md#dlsim-table).
-#include "sim/cli/commands.h"
+#include "sim/cli/analysis/commands.h"
+#include "sim/cli/analysis/run_table.h"
 #include "sim/cli/common_options.h"
-#include "sim/cli/run_table.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>

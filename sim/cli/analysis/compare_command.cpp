@@ -1,6 +1,6 @@
 // `dlsim compare BASELINE NEW...`: exits 1 when any metric of any NEW moved beyond its tolerance
 // (for the worse only, with --worse-only).
-#include "sim/cli/commands.h"
+#include "sim/cli/analysis/commands.h"
 #include "sim/cli/common_options.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/compare_options.h"

@@ -1,8 +1,8 @@
 // `dlsim plot RUN_DIR...`: the data files and gnuplot script of plot_data.h, then gnuplot run on
 // the script as a child process (docs/outputs.md#dlsim-plot).
-#include "sim/cli/commands.h"
+#include "sim/cli/analysis/commands.h"
+#include "sim/cli/analysis/plot_data.h"
 #include "sim/cli/common_options.h"
-#include "sim/cli/plot_data.h"
 #include "sim/engine/error.h"
 #include "sim/report/writers.h"
 

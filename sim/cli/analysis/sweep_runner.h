@@ -3,7 +3,7 @@
 // single-threaded. Finished runs (summary.json present, run.yaml as expected) are skipped.
 #pragma once
 
-#include "sim/cli/sweep_spec.h"
+#include "sim/cli/analysis/sweep_spec.h"
 
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 // `dlsim table`: summary.json and run.yaml of several runs side by side.
-#include "sim/cli/run_table.h"
+#include "sim/cli/analysis/run_table.h"
 
 #include "sim/cli/compare.h"
 #include "sim/cli/sweep_csv.h"

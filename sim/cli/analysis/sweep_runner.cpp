@@ -1,9 +1,9 @@
 // The sweep's process pool: posix_spawn of `dlsim run`, waitpid, error capture, progress line.
-#include "sim/cli/sweep_runner.h"
+#include "sim/cli/analysis/sweep_runner.h"
 
+#include "sim/cli/analysis/sweep_results.h"
 #include "sim/cli/result_json.h"
 #include "sim/cli/run_experiment.h"
-#include "sim/cli/sweep_results.h"
 #include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
 
@@ -84,11 +84,15 @@ pid_t spawn_run(const std::string& binary, const std::string& dir, const SweepSp
   std::vector<std::string> args{binary, "run", "-q", "-e", spec.experiment};
   for (const auto& [k, v] : sweep_run_inputs(spec, run).overrides) {
     args.emplace_back("--set");
-    args.push_back(k + "=" + v);
+    std::string set = k;
+    set += '=';
+    set += v;
+    args.push_back(std::move(set));
   }
   args.emplace_back("--out");
   args.push_back(out);
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& a : args)
     argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -1,7 +1,7 @@
 // `dlsim plot`'s inputs and outputs as text: the result files read, the data files and script
 // written. Numbers are written as the shortest decimal that reads back exactly, so that a test
 // can check them against jobs.csv and timeseries.csv.
-#include "sim/cli/plot_data.h"
+#include "sim/cli/analysis/plot_data.h"
 
 #include "sim/cli/result_json.h"
 #include "sim/cli/sweep_csv.h"

@@ -3,7 +3,7 @@
 // sweep, a resumed one and `--collect` after Slurm or GNU parallel).
 #pragma once
 
-#include "sim/cli/sweep_spec.h"
+#include "sim/cli/analysis/sweep_spec.h"
 
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 // results.csv from a sweep directory's runs/<id>/summary.json and error.txt files.
-#include "sim/cli/sweep_results.h"
+#include "sim/cli/analysis/sweep_results.h"
 #include "sim/report/json_text.h"
 
 #include "sim/cli/result_json.h"
