@@ -321,7 +321,9 @@ std::vector<std::int32_t> choose_types(const TypeChoiceProblem& p, bool select,
       for (std::size_t t : allowed.of(j))
         pairs.emplace_back(-p.value[j * p.types + t], j, t);
     }
-    std::sort(pairs.begin(), pairs.end());
+    // Built in (job, type) order, so already sorted when the values are in order (one device
+    // type, or every job valued alike): the usual case under a standing queue.
+    if (!std::is_sorted(pairs.begin(), pairs.end())) std::sort(pairs.begin(), pairs.end());
     std::vector<std::uint32_t> left = p.capacity;
     for (std::size_t j = 0; j < n; ++j) {
       if (initial[j] != kNoType) left[static_cast<std::size_t>(initial[j])] -= p.need[j];
