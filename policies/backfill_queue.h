@@ -1,8 +1,8 @@
-// FIFO-backfill's waiting jobs (fifo_backfill.cpp): in arrival order, a failed job rejoining at
-// the back, and also listed by how many devices each asks for. Under a standing queue most jobs
-// behind the head ask for more devices than any type has free, and place() refuses them at once;
-// the backfill walk visits, in queue order, only the jobs that ask for no more than that, without
-// touching the others.
+// Waiting jobs in arrival order (a failed job rejoining at the back), also listed by how many
+// devices each asks for: FIFO-backfill's queue (fifo_backfill.cpp) and Elastic-KubeFlow's
+// (elastic_kubeflow.cpp). Under a standing queue most jobs ask for more devices than any type has
+// free, and placement refuses them at once; a walk visits, in queue order, only the jobs that ask
+// for no more than that, without touching the others.
 #pragma once
 
 #include "sim/workload/workload.h"
@@ -37,7 +37,22 @@ public:
   template <class Limit, class Visit>
   void walk_behind_front(Limit&& limit, Visit&& visit) {
     if (order_.size() < 2) return;
-    const Entry front = *order_.begin();
+    walk_after(*order_.begin(), limit, visit);
+  }
+
+  // The same over the whole queue, the front included.
+  template <class Limit, class Visit>
+  void walk(Limit&& limit, Visit&& visit) {
+    walk_after(Entry{0, 0}, limit, visit, /*inclusive=*/true);
+  }
+
+private:
+  using Entry = std::pair<std::uint64_t, JobId>; // (arrival sequence, job)
+  using Entries = std::set<Entry>;
+
+  // The walk over the jobs after `start` (or from it, inclusive) in queue order.
+  template <class Limit, class Visit>
+  void walk_after(const Entry& start, Limit& limit, Visit& visit, bool inclusive = false) {
     struct Cursor {
       std::uint32_t need;
       Entries* jobs;
@@ -47,7 +62,8 @@ public:
     std::uint32_t most = limit();
     for (auto& [need, jobs] : by_need_) {
       if (need > most) break;
-      cursors.push_back({need, &jobs, jobs.upper_bound(front)});
+      cursors.push_back(
+          {need, &jobs, inclusive ? jobs.lower_bound(start) : jobs.upper_bound(start)});
     }
     for (;;) {
       // The earliest job among the needs still within the limit.
@@ -67,9 +83,6 @@ public:
     }
   }
 
-private:
-  using Entry = std::pair<std::uint64_t, JobId>; // (arrival sequence, job)
-  using Entries = std::set<Entry>;
   void erase(const Entry& e) {
     by_need_[need_[e.second]].erase(e);
     order_.erase(e);

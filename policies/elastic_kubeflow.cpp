@@ -25,6 +25,8 @@
 // Resizes pay runtime.resize's cost (checkpoint-restart, as DRAGON, or live).
 #include "policies/elastic_kubeflow.h"
 
+#include "policies/backfill_queue.h"
+#include "policies/free_nodes.h"
 #include "policies/placement.h"
 #include "policies/speed_model.h"
 
@@ -68,7 +70,8 @@ public:
       host_waiting_.push_back(j);
       return;
     }
-    waiting_.push_back(j);
+    const JobRequest& r = view.request(j);
+    waiting_.push(j, r.min_workers * r.devices_per_worker);
   }
   void on_finish(JobId, const View& view) override {
     // running_ keeps over jobs until they are half of it (every walk skips them; a cancelled
@@ -95,17 +98,17 @@ public:
         last_action_ = now;
       }
     }
-    // Phase 2: start waiting jobs in order, first fit.
+    // Phase 2: start waiting jobs in order, first fit. A start only takes resources, so the
+    // jobs before it that did not fit still do not: the walk goes on after it instead of from
+    // the front again, and steps over the jobs whose min_workers ask for more devices than any
+    // type has free (try_start refuses them at once).
     if (!high || room) {
-      for (auto it = waiting_.begin(); it != waiting_.end();) {
-        if (try_start(c, *it)) {
-          last_action_ = now;
-          waiting_.erase(it);
-          it = waiting_.begin();
-        } else {
-          ++it;
-        }
-      }
+      waiting_.walk([&] { return most_free(c); },
+                    [&](JobId j) {
+                      if (!try_start(c, j)) return false;
+                      last_action_ = now;
+                      return true;
+                    });
     }
     // Phase 3: nothing done for idle_s: grow.
     if (now - last_action_ >= idle_) {
@@ -138,8 +141,10 @@ private:
     return false;
   }
 
-  // Job j was started or resized: it may be able to grow, and its servers may want tuning.
-  void note_shape(JobId j) {
+  // Job j was started or resized to `workers`: it may be able to grow or shrink, and its servers
+  // may want tuning.
+  void note_shape(const View& c, JobId j, std::uint32_t workers) {
+    if (workers > c.request(j).min_workers) may_shrink_.emplace(start_seq_[j], j);
     if (j >= in_growable_.size()) in_growable_.resize(std::size_t{j} + 1, false);
     if (!in_growable_[j]) {
       in_growable_[j] = true;
@@ -157,21 +162,35 @@ private:
     for (DeviceTypeId t : c.compatible_types(head)) {
       if (c.free().free(t) >= need * hr.devices_per_worker && fits_now(c, head, t, need))
         return true;
-      // Free devices of type t per node as removals would leave them, and how many of the
-      // head's workers that holds in all.
-      std::vector<std::uint32_t> free(cl.nodes.size());
+      // How many of the head's workers the free devices of type t hold (a node with fewer free
+      // than a worker takes holds none), and, once a removal is considered, the free devices per
+      // node as removals would leave them.
       std::uint64_t fit = 0;
-      for (NodeId n = 0; n < cl.nodes.size(); ++n) {
-        free[n] = c.free().free_on(n, t);
-        fit += free[n] / hr.devices_per_worker;
-      }
+      for_nodes_with_at_least(c.free(), t, hr.devices_per_worker, [&](NodeId n) {
+        fit += c.free().free_on(n, t) / hr.devices_per_worker;
+        return true;
+      });
+      std::vector<std::uint32_t> free;
       std::vector<std::pair<JobId, std::vector<std::uint32_t>>> removals; // job, workers removed
-      for (JobId v : running_) {
+      // The running jobs in start order, those that never had more than min_workers left out
+      // (may_shrink_).
+      for (auto it = may_shrink_.begin(); it != may_shrink_.end();) {
         if (fit >= need) break;
+        const JobId v = it->second;
         const JobState& vs = c.state(v);
         const JobRequest& vr = c.request(v);
+        if (is_over(vs.status)) {
+          it = may_shrink_.erase(it);
+          continue;
+        }
+        ++it;
         if (vs.status != JobStatus::kRunning || vs.type != t || vs.workers <= vr.min_workers)
           continue;
+        if (free.empty()) {
+          free.resize(cl.nodes.size());
+          for (NodeId n = 0; n < cl.nodes.size(); ++n)
+            free[n] = c.free().free_on(n, t);
+        }
         std::vector<NodeId> ps_nodes;
         for (std::uint32_t s = 0; s < c.ps(v); ++s)
           ps_nodes.push_back(node_of_worker(c, v, s % vs.workers));
@@ -199,7 +218,7 @@ private:
                       vs.devices.begin() + first + static_cast<std::ptrdiff_t>(per));
         }
         c.resize(v, kept, fmt::format("scale down for {}", c.job_name(head)));
-        note_shape(v);
+        note_shape(c, v, static_cast<std::uint32_t>(kept.size() / per));
       }
       return true;
     }
@@ -209,54 +228,76 @@ private:
   // Whether `need` workers of job j fit on the free devices of type t (CPUs and memory too).
   static bool fits_now(const View& c, JobId j, DeviceTypeId t, std::uint32_t need) {
     std::uint64_t fit = 0;
-    for (NodeId n = 0; n < c.cluster().nodes.size() && fit < need; ++n)
+    if (need == 0) return true;
+    for_nodes_with_at_least(c.free(), t, c.request(j).devices_per_worker, [&](NodeId n) {
       fit += c.workers_fitting_on(j, n, t);
+      return fit < need;
+    });
     return fit >= need;
   }
 
   // Phase 2 for one job (DRAGON's ScheduleJob): its requested workers on one node, else spread
   // from the node where most fit; started when at least min_workers are placed.
+  // The nodes are those with room for a worker's devices (for_nodes_with_at_least), in id
+  // order: on any other node no worker fits.
   bool try_start(Control& c, JobId j) {
     const JobRequest& r = c.request(j);
-    const Cluster& cl = c.cluster();
     for (DeviceTypeId t : c.compatible_types(j)) {
       if (c.free().free(t) < r.min_workers * r.devices_per_worker) continue;
       std::vector<DeviceId> devices;
       NodeId best = 0;
       std::uint32_t most = 0;
-      for (NodeId n = 0; n < cl.nodes.size(); ++n) {
+      bool one_node = false;
+      for_nodes_with_at_least(c.free(), t, r.devices_per_worker, [&](NodeId n) {
         const std::uint32_t k = c.workers_fitting_on(j, n, t);
         if (k >= r.workers) {
           take_on_node(c, n, t, r.workers, r.devices_per_worker, devices);
-          c.start(j, devices, "fits on one node");
-          started(j);
-          return true;
+          one_node = true;
+          return false;
         }
         if (k > most) {
           most = k;
           best = n;
         }
+        return true;
+      });
+      if (one_node) {
+        c.start(j, devices, "fits on one node");
+        started(c, j, r.workers);
+        return true;
       }
       if (most == 0) continue;
       std::uint32_t placed = most;
       take_on_node(c, best, t, most, r.devices_per_worker, devices);
-      for (NodeId n = 0; n < cl.nodes.size() && placed < r.workers; ++n) {
-        if (n == best) continue;
+      for_nodes_with_at_least(c.free(), t, r.devices_per_worker, [&](NodeId n) {
+        if (placed >= r.workers) return false;
+        if (n == best) return true;
         const std::uint32_t k = std::min(c.workers_fitting_on(j, n, t), r.workers - placed);
         take_on_node(c, n, t, k, r.devices_per_worker, devices);
         placed += k;
-      }
+        return true;
+      });
       if (placed < r.min_workers) continue;
       c.start(j, devices, "spread from the node with the most room");
-      started(j);
+      started(c, j, placed);
       return true;
     }
     return false;
   }
 
-  void started(JobId j) {
+  void started(const View& c, JobId j, std::uint32_t workers) {
     running_.push_back(j);
-    note_shape(j);
+    if (j >= start_seq_.size()) start_seq_.resize(std::size_t{j} + 1, 0);
+    start_seq_[j] = starts_++;
+    note_shape(c, j, workers);
+  }
+
+  // The free devices of the type that has most.
+  static std::uint32_t most_free(const View& view) {
+    std::uint32_t most = 0;
+    for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t)
+      most = std::max(most, view.free().free(t));
+    return most;
   }
 
   // Phase 3 (DRAGON's ScaleUp): greedy growth to max_workers in start order.
@@ -289,7 +330,7 @@ private:
       }
       if (workers == st.workers) continue;
       c.resize(j, devices, "grow after idle");
-      note_shape(j);
+      note_shape(c, j, workers);
     }
   }
 
@@ -358,9 +399,14 @@ private:
   ElasticKubeflowOptions o_;
   SimTime wait_ = from_seconds(o_.wait_s, "policy.params.wait_s");
   SimTime idle_ = from_seconds(o_.idle_s, "policy.params.idle_s");
-  std::vector<JobId> waiting_;          // arrival order
-  std::vector<JobId> host_waiting_;     // host tasks not yet started, arrival order
-  std::vector<JobId> running_;          // start order (DRAGON's running queue), over jobs skipped
+  BackfillQueue waiting_;           // arrival order, by min_workers' devices
+  std::vector<JobId> host_waiting_; // host tasks not yet started, arrival order
+  std::vector<JobId> running_;      // start order (DRAGON's running queue), over jobs skipped
+  // The running jobs started or resized to more than min_workers, by start order (over jobs
+  // dropped when met): the only ones scale_down can shrink.
+  std::map<std::uint64_t, JobId> may_shrink_;
+  std::vector<std::uint64_t> start_seq_; // [job] its place in start order
+  std::uint64_t starts_ = 0;
   std::size_t finished_in_running_ = 0; // finishes since running_ last dropped its over jobs
   std::vector<JobId> growable_;       // a superset of the running jobs below max_workers (can_grow)
   std::vector<bool> in_growable_;     // by job id: in growable_

@@ -10,6 +10,7 @@
 #include "policies/fifo_backfill.h"
 
 #include "policies/backfill_queue.h"
+#include "policies/estimated_ends.h"
 
 #include "sim/cluster/fit.h"
 
@@ -109,10 +110,10 @@ public:
   FifoBackfill(Placement placement, bool oracle) : placement_(placement), oracle_(oracle) {}
 
   void on_arrival(JobId j, const View& view) override { queue_.push(j, need_of(view, j)); }
-  void on_finish(JobId j, const View&) override { running_.erase(j); }
+  void on_finish(JobId j, const View&) override { stop(j); }
   // A failed job holds nothing (no end to reserve around) and waits again at the queue's back.
   void on_failure(JobId j, const View& view) override {
-    running_.erase(j);
+    stop(j);
     queue_.push(j, need_of(view, j));
   }
 
@@ -164,7 +165,15 @@ private:
 
   void start(Control& control, JobId j, const std::vector<DeviceId>& devices) {
     control.start(j, devices);
-    running_.insert(j);
+    if (oracle_) {
+      running_.insert(j);
+    } else {
+      ends_.insert(j, requested_end(control, j));
+    }
+  }
+  void stop(JobId j) {
+    running_.erase(j);
+    ends_.erase(j);
   }
 
   // Estimated run time in seconds, or a negative number when there is none.
@@ -180,26 +189,48 @@ private:
     return view.now() + from_seconds_ceil(view.config().costs.start_s + est);
   }
 
-  [[nodiscard]] SimTime running_job_end(const View& view, JobId j) const {
+  // A running job's end from its requested time: start + start cost + request (fixed once it has
+  // started; a job past it is expected to end at any moment, EstimatedEnds::walk).
+  [[nodiscard]] SimTime requested_end(const View& view, JobId j) const {
+    double est = estimate_s(view, j, false);
+    if (est < 0) return kNever;
+    return view.state(j).first_start + from_seconds_ceil(view.config().costs.start_s + est);
+  }
+
+  // With the oracle: now + start cost still to pay + true remaining time (it moves with the
+  // job's rate, so it is computed afresh at each reservation).
+  [[nodiscard]] SimTime oracle_end(const View& view, JobId j) const {
     const JobState& st = view.state(j);
     const double start_s = st.status == JobStatus::kStarting ? view.config().costs.start_s : 0;
-    double est = estimate_s(view, j, oracle_);
+    double est = estimate_s(view, j, true);
     if (est < 0) return kNever;
-    if (oracle_) return view.now() + from_seconds_ceil(start_s + est);
-    // From the requested time: start + start cost + request; a job past its estimate is
-    // expected to end at any moment.
-    SimTime end = st.first_start + from_seconds_ceil(view.config().costs.start_s + est);
-    return std::max(end, view.now());
+    return view.now() + from_seconds_ceil(start_s + est);
+  }
+
+  // Calls visit(end, job) for the running jobs with an estimated end, in order of (end, job),
+  // until it returns false.
+  template <class Visit>
+  void for_each_end(const View& view, const std::vector<std::pair<SimTime, JobId>>& oracle_ends,
+                    Visit&& visit) {
+    if (!oracle_) {
+      ends_.walk(view.now(), visit);
+      return;
+    }
+    for (const auto& [end, j] : oracle_ends) {
+      if (end == kNever || !visit(end, j)) return;
+    }
   }
 
   // The head's shadow time: release the running jobs' devices in order of estimated end until
   // the head fits, for each device type it may use; the earliest wins.
-  Reservation reserve(const View& view, JobId head) const {
-    std::vector<std::pair<SimTime, JobId>> ends;
-    ends.reserve(running_.size());
-    for (JobId j : running_)
-      ends.emplace_back(running_job_end(view, j), j);
-    std::sort(ends.begin(), ends.end());
+  Reservation reserve(const View& view, JobId head) {
+    std::vector<std::pair<SimTime, JobId>> oracle_ends;
+    if (oracle_) {
+      oracle_ends.reserve(running_.size());
+      for (JobId j : running_)
+        oracle_ends.emplace_back(oracle_end(view, j), j);
+      std::sort(oracle_ends.begin(), oracle_ends.end());
+    }
 
     Reservation best;
     for (DeviceTypeId t : view.compatible_types(head)) {
@@ -208,15 +239,19 @@ private:
       if (r.head_fits()) {
         r.shadow = view.now();
       } else {
-        for (std::size_t i = 0; i < ends.size() && ends[i].first != kNever; ++i) {
-          r.change(view, ends[i].second, view.state(ends[i].second).devices, +1);
-          // Jobs ending at the same time free their devices together.
-          if (i + 1 < ends.size() && ends[i + 1].first == ends[i].first) continue;
-          if (r.head_fits()) {
-            r.shadow = ends[i].first;
-            break;
+        // Jobs ending at the same time free their devices together: the head is tried once
+        // every job of an end has released its devices.
+        SimTime last = kNever;
+        for_each_end(view, oracle_ends, [&](SimTime end, JobId j) {
+          if (end != last && last != kNever && r.head_fits()) {
+            r.shadow = last;
+            return false;
           }
-        }
+          r.change(view, j, view.state(j).devices, +1);
+          last = end;
+          return true;
+        });
+        if (r.shadow == kNever && last != kNever && r.head_fits()) r.shadow = last;
       }
       if (r.shadow < best.shadow) best = std::move(r);
     }
@@ -226,7 +261,8 @@ private:
   Placement placement_;
   bool oracle_;
   BackfillQueue queue_;     // waiting, submission order
-  std::set<JobId> running_; // started, not finished
+  std::set<JobId> running_; // started, not finished (with the oracle)
+  EstimatedEnds ends_;      // the same by requested end (without it)
 };
 
 } // namespace

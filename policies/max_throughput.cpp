@@ -16,10 +16,19 @@ class MaxThroughput final : public Policy {
 public:
   MaxThroughput(Placement placement, std::size_t window) : placement_(placement), window_(window) {}
 
-  void on_arrival(JobId j, const View&) override { queue_.push_back(j); }
+  void on_arrival(JobId j, const View&) override {
+    if (queue_.size() < window_) window_changed_ = true;
+    queue_.push_back(j);
+  }
 
   void schedule(Control& control) override {
     if (queue_.empty()) return;
+    // A decision depends only on the window's jobs and on the nodes' free resources: one that
+    // started nothing would start nothing again while neither changed (the arrivals behind a
+    // full window, about half the decisions under a standing queue).
+    const std::uint64_t stamp = control.changes().nodes.stamp();
+    if (idle_ && !window_changed_ && stamp == idle_stamp_) return;
+    idle_ = false;
     const std::size_t types = control.cluster().types.size();
     std::vector<std::uint32_t> free(types);
     std::uint64_t free_total = 0;
@@ -30,10 +39,15 @@ public:
     if (free_total == 0) return;
     std::vector<std::list<JobId>::iterator> where;
     std::vector<JobId> jobs;
-    for (auto it = queue_.begin(); it != queue_.end() && jobs.size() < window_; ++it) {
+    // The window: the oldest waiting jobs. Those that fit no type's free devices would get no
+    // type (fits_some_type): they are left out of the problem.
+    std::size_t in_window = 0;
+    for (auto it = queue_.begin(); it != queue_.end() && in_window < window_; ++it, ++in_window) {
+      if (!fits_some_type(control, *it, free)) continue;
       where.push_back(it);
       jobs.push_back(*it);
     }
+    bool started = false;
     TypeChoiceProblem p = type_choice_problem(control, jobs, free);
     std::vector<std::int32_t> at = choose_types(p, /*select=*/true);
     for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -45,13 +59,22 @@ public:
       if (!devices) continue;
       control.start(j, *devices);
       queue_.erase(where[i]);
+      started = true;
     }
+    idle_ = !started;
+    idle_stamp_ = stamp;
+    window_changed_ = false;
   }
 
 private:
   Placement placement_;
   std::size_t window_;
   std::list<JobId> queue_; // waiting jobs in arrival order
+  // The last decision started nothing (idle_), the node log's stamp it saw, and whether a job
+  // joined the window since.
+  bool idle_ = false;
+  std::uint64_t idle_stamp_ = 0;
+  bool window_changed_ = false;
 };
 
 } // namespace

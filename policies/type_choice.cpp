@@ -1,6 +1,7 @@
 #include "policies/type_choice.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <span>
 #include <tuple>
@@ -12,23 +13,49 @@ namespace {
 
 constexpr double kEps = 1e-12;
 
-class Search {
+// The types each job may have (value >= 0), in increasing order: the loops over a job's types
+// skip the catalog's types it may not have (most of them on a cluster of one type).
+class AllowedTypes {
 public:
-  Search(const TypeChoiceProblem& p, std::vector<std::int32_t> at)
-      : p_(p), at_(std::move(at)), on_(p.types), by_loss_(p.types), by_loss_valid_(p.types, 0) {
-    left_ = p.capacity;
-    allowed_from_.reserve(at_.size() + 1);
-    for (std::size_t j = 0; j < at_.size(); ++j) {
-      allowed_from_.push_back(allowed_.size());
+  explicit AllowedTypes(const TypeChoiceProblem& p) {
+    const std::size_t n = p.need.size();
+    if (p.allowed_from.size() == n + 1) {
+      types_ = p.allowed;
+      from_ = p.allowed_from;
+      return;
+    }
+    from_.reserve(n + 1);
+    for (std::size_t j = 0; j < n; ++j) {
+      from_.push_back(types_.size());
       for (std::size_t t = 0; t < p.types; ++t) {
-        if (p.value[j * p.types + t] >= 0) allowed_.push_back(t);
+        if (p.value[j * p.types + t] >= 0) types_.push_back(t);
       }
     }
-    allowed_from_.push_back(allowed_.size());
+    from_.push_back(types_.size());
+  }
+  [[nodiscard]] std::span<const std::size_t> of(std::size_t j) const {
+    return std::span<const std::size_t>(types_).subspan(from_[j], from_[j + 1] - from_[j]);
+  }
+
+private:
+  std::vector<std::size_t> types_; // of(j) is types_[from_[j], from_[j + 1])
+  std::vector<std::size_t> from_;
+};
+
+class Search {
+public:
+  Search(const TypeChoiceProblem& p, std::vector<std::int32_t> at, const AllowedTypes& allowed,
+         bool prune)
+      : p_(p), allowed_(allowed), prune_(prune), at_(std::move(at)), on_(p.types),
+        on_need_(p.types, 0), by_loss_(p.types), by_loss_valid_(p.types, 0), bounds_(p.types),
+        bounds_valid_(p.types, 0) {
+    left_ = p.capacity;
     for (std::size_t j = 0; j < at_.size(); ++j) {
       if (at_[j] != kNoType) {
-        left_[static_cast<std::size_t>(at_[j])] -= p.need[j];
-        on_[static_cast<std::size_t>(at_[j])].push_back(j);
+        const auto t = static_cast<std::size_t>(at_[j]);
+        left_[t] -= p.need[j];
+        on_[t].push_back(j);
+        on_need_[t] += p.need[j];
       }
     }
   }
@@ -38,6 +65,7 @@ public:
   // with select, to none). This covers swaps and replacements. Each step raises the objective by
   // more than kEps, so it ends; the pass bound only guards time.
   void improve(bool select) {
+    select_ = select;
     for (int pass = 0; pass < 64; ++pass) {
       bool better = false;
       for (std::size_t a = 0; a < at_.size(); ++a) {
@@ -57,10 +85,7 @@ private:
     return v < 0 ? -1e300 : v * p_.need[j];
   }
   // The types job j may have (value >= 0), in increasing order.
-  [[nodiscard]] std::span<const std::size_t> allowed(std::size_t j) const {
-    return std::span<const std::size_t>(allowed_).subspan(allowed_from_[j],
-                                                          allowed_from_[j + 1] - allowed_from_[j]);
-  }
+  [[nodiscard]] std::span<const std::size_t> allowed(std::size_t j) const { return allowed_.of(j); }
 
   // The jobs on t, those that lose least per device first (ties: index order); kept until a job
   // joins or leaves t.
@@ -76,12 +101,49 @@ private:
     return by_loss_[t];
   }
 
+  // What evicting one job from t can give at most (relocate): the jobs on t by devices asked,
+  // most first, and over each prefix of that order the least gain one of them has on t and the
+  // most one could gain on another type (with select, at least 0: it may leave), room aside.
+  struct EvictBounds {
+    std::vector<std::uint32_t> need;
+    std::vector<double> least_gain;
+    std::vector<double> most_elsewhere;
+  };
+  const EvictBounds& evict_bounds(std::size_t t) {
+    EvictBounds& e = bounds_[t];
+    if (bounds_valid_[t]) return e;
+    const auto ti = static_cast<std::int32_t>(t);
+    std::vector<std::size_t> jobs = on_[t];
+    std::stable_sort(jobs.begin(), jobs.end(),
+                     [&](std::size_t x, std::size_t y) { return p_.need[x] > p_.need[y]; });
+    e.need.clear();
+    e.least_gain.clear();
+    e.most_elsewhere.clear();
+    double least = std::numeric_limits<double>::infinity();
+    double most = -std::numeric_limits<double>::infinity();
+    for (std::size_t b : jobs) {
+      least = std::min(least, gain(b, ti));
+      double elsewhere = select_ ? 0.0 : -1e300;
+      for (std::size_t u : allowed(b)) {
+        if (u != t) elsewhere = std::max(elsewhere, gain(b, static_cast<std::int32_t>(u)));
+      }
+      most = std::max(most, elsewhere);
+      e.need.push_back(p_.need[b]);
+      e.least_gain.push_back(least);
+      e.most_elsewhere.push_back(most);
+    }
+    bounds_valid_[t] = 1;
+    return e;
+  }
+
   void assign(std::size_t j, std::int32_t t) {
     if (at_[j] != kNoType) {
       const auto from = static_cast<std::size_t>(at_[j]);
       by_loss_valid_[from] = 0;
       left_[from] += p_.need[j];
       on_[from].erase(std::lower_bound(on_[from].begin(), on_[from].end(), j));
+      on_need_[from] -= p_.need[j];
+      bounds_valid_[from] = 0;
     }
     at_[j] = t;
     if (t != kNoType) {
@@ -89,6 +151,8 @@ private:
       by_loss_valid_[to] = 0;
       left_[to] -= p_.need[j];
       on_[to].insert(std::lower_bound(on_[to].begin(), on_[to].end(), j), j);
+      on_need_[to] += p_.need[j];
+      bounds_valid_[to] = 0;
     }
   }
 
@@ -112,6 +176,21 @@ private:
           evict = false;
         }
         continue;
+      }
+      // The scan below gives a's place on t to one job b there that holds at least what a lacks
+      // (need[b] >= short_by) and totals ga + gb - gain(b, t). Rounding is monotone, so that
+      // total is at most ga + (the most any such b gains elsewhere) - (the least any has on
+      // t): when that bound is no better than the best so far, the scan would choose nothing.
+      if (prune_) {
+        const EvictBounds& e = evict_bounds(t);
+        const std::uint32_t short_by = p_.need[a] - left_[t];
+        const auto holders = static_cast<std::size_t>(
+            std::partition_point(e.need.begin(), e.need.end(),
+                                 [&](std::uint32_t n) { return n >= short_by; }) -
+            e.need.begin());
+        if (holders == 0) continue;
+        const double bound = ga + e.most_elsewhere[holders - 1] - e.least_gain[holders - 1];
+        if (bound <= best) continue;
       }
       for (std::size_t b : on_[t]) {
         if (b == a) continue;
@@ -148,6 +227,8 @@ private:
     for (std::size_t t : allowed(a)) {
       const auto ti = static_cast<std::int32_t>(t);
       if (ti == from || left_[t] >= p_.need[a]) continue;
+      // Even every job on t leaving would not make room for a.
+      if (prune_ && left_[t] + on_need_[t] < p_.need[a]) continue;
       // a is not on t (t is not `from`): every job there may leave.
       const std::vector<std::size_t>& there = by_loss(t);
       std::vector<std::int64_t>& room = room_;
@@ -208,17 +289,19 @@ private:
   }
 
   const TypeChoiceProblem& p_;
+  const AllowedTypes& allowed_;
+  bool prune_; // skip the scans that the bounds show would find nothing
   std::vector<std::int32_t> at_;
   std::vector<std::uint32_t> left_;
   // [type] the jobs assigned to it, in index order: the candidates for eviction (a scan of
   // every job per move tried made the search quadratic in the jobs when few are assigned).
   std::vector<std::vector<std::size_t>> on_;
-  // allowed(j) is allowed_[allowed_from_[j], allowed_from_[j + 1]): the loops over a job's types
-  // skip the catalog's types it may not have (most of them on a cluster of one type).
-  std::vector<std::size_t> allowed_;
-  std::vector<std::size_t> allowed_from_;
+  std::vector<std::uint64_t> on_need_;            // [type] the devices its jobs ask for, summed
   std::vector<std::vector<std::size_t>> by_loss_; // [type] see by_loss()
   std::vector<char> by_loss_valid_;
+  std::vector<EvictBounds> bounds_; // [type] see evict_bounds()
+  std::vector<char> bounds_valid_;
+  bool select_ = false;
   // Scratch of relocate(), kept between calls.
   std::vector<std::int64_t> room_;
   std::vector<std::pair<std::size_t, std::int32_t>> moves_, best_moves_;
@@ -227,18 +310,20 @@ private:
 } // namespace
 
 std::vector<std::int32_t> choose_types(const TypeChoiceProblem& p, bool select,
-                                       std::vector<std::int32_t> initial) {
+                                       std::vector<std::int32_t> initial, bool prune) {
   const std::size_t n = p.need.size();
   if (initial.empty()) initial.assign(n, kNoType);
+  const AllowedTypes allowed(p);
   if (select) {
     // Greedy start: (job, type) pairs by value, best first; ties to the earlier job.
     std::vector<std::tuple<double, std::size_t, std::size_t>> pairs;
     for (std::size_t j = 0; j < n; ++j) {
-      for (std::size_t t = 0; t < p.types; ++t) {
-        if (double v = p.value[j * p.types + t]; v >= 0) pairs.emplace_back(-v, j, t);
-      }
+      for (std::size_t t : allowed.of(j))
+        pairs.emplace_back(-p.value[j * p.types + t], j, t);
     }
-    std::sort(pairs.begin(), pairs.end());
+    // Built in (job, type) order, so already sorted when the values are in order (one device
+    // type, or every job valued alike): the usual case under a standing queue.
+    if (!std::is_sorted(pairs.begin(), pairs.end())) std::sort(pairs.begin(), pairs.end());
     std::vector<std::uint32_t> left = p.capacity;
     for (std::size_t j = 0; j < n; ++j) {
       if (initial[j] != kNoType) left[static_cast<std::size_t>(initial[j])] -= p.need[j];
@@ -249,9 +334,17 @@ std::vector<std::int32_t> choose_types(const TypeChoiceProblem& p, bool select,
       left[t] -= p.need[j];
     }
   }
-  Search s(p, std::move(initial));
+  Search s(p, std::move(initial), allowed, prune);
   s.improve(select);
   return std::move(s).result();
+}
+
+bool fits_some_type(const View& view, JobId j, const std::vector<std::uint32_t>& capacity) {
+  const std::uint32_t need = view.request(j).devices();
+  for (DeviceTypeId t : view.compatible_types(j)) {
+    if (need <= capacity[t]) return true;
+  }
+  return false;
 }
 
 double normalized_throughput(const View& view, JobId j, DeviceTypeId t) {
@@ -273,12 +366,28 @@ TypeChoiceProblem type_choice_problem(const View& view, std::span<const JobId> j
   p.capacity = capacity;
   p.need.reserve(jobs.size());
   p.value.assign(jobs.size() * p.types, -1.0);
+  p.allowed_from.reserve(jobs.size() + 1);
+  const PerfTable& perf = view.perf();
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobId j = jobs[i];
-    p.need.push_back(view.request(j).devices());
-    for (DeviceTypeId t : view.compatible_types(j))
-      p.value[i * p.types + t] = normalized_throughput(view, j, t);
+    const JobRequest& r = view.request(j);
+    p.need.push_back(r.devices());
+    // normalized_throughput for each compatible type, the fastest time found once.
+    const auto types = view.compatible_types(j);
+    p.allowed_from.push_back(p.allowed.size());
+    double best = std::numeric_limits<double>::infinity();
+    for (DeviceTypeId u : types)
+      best = std::min(best, perf.type_count == 0 ? 1.0 : perf.iter_time(r.model, u));
+    for (DeviceTypeId t : types) {
+      const double v = perf.type_count == 0 ? 1.0 : best / perf.iter_time(r.model, t);
+      p.value[i * p.types + t] = v;
+      if (v >= 0) p.allowed.push_back(t);
+    }
+    const auto own = p.allowed.begin() + static_cast<std::ptrdiff_t>(p.allowed_from.back());
+    std::sort(own, p.allowed.end());
+    p.allowed.erase(std::unique(own, p.allowed.end()), p.allowed.end());
   }
+  p.allowed_from.push_back(p.allowed.size());
   return p;
 }
 

@@ -100,3 +100,48 @@ TEST_CASE("backfill queue agrees with a walk over a plain list on random queues"
     REQUIRE(q.size() == left.size());
   }
 }
+
+TEST_CASE("backfill queue walks the whole queue, the front included, as a plain list would",
+          "[fifo-backfill]") {
+  std::mt19937 rng(13);
+  for (int round = 0; round < 200; ++round) {
+    BackfillQueue q;
+    std::vector<std::uint32_t> need;
+    const auto n = static_cast<JobId>(rng() % 30);
+    for (JobId j = 0; j < n; ++j) {
+      need.push_back(static_cast<std::uint32_t>(rng() % 6));
+      q.push(j, need.back());
+    }
+    std::uint32_t free = rng() % 10;
+    // Plain: every job in order, started when it fits and its id is not a multiple of 3.
+    std::vector<JobId> expect_seen, expect_left;
+    std::uint32_t left = free;
+    for (JobId j = 0; j < n; ++j) {
+      if (need[j] > left) {
+        expect_left.push_back(j);
+        continue;
+      }
+      expect_seen.push_back(j);
+      if (j % 3 != 0) {
+        left -= need[j];
+      } else {
+        expect_left.push_back(j);
+      }
+    }
+    std::vector<JobId> seen;
+    q.walk([&] { return free; },
+           [&](JobId j) {
+             seen.push_back(j);
+             if (j % 3 == 0) return false;
+             free -= need[j];
+             return true;
+           });
+    REQUIRE(seen == expect_seen);
+    std::vector<JobId> rest;
+    while (!q.empty()) {
+      rest.push_back(q.front());
+      q.pop_front();
+    }
+    REQUIRE(rest == expect_left);
+  }
+}

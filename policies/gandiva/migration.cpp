@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace dlsim::gandiva {
 
@@ -65,6 +67,28 @@ bool spans_nodes(const View& view, const Group& g) {
   return s.status == JobStatus::kRunning && s.nodes_used > 1;
 }
 
+// Sorts group ids (in id order) by members, most first, keeping id order among equals: what a
+// stable sort by members does, by counting (members are few), with one group lookup per id
+// instead of one per comparison.
+void most_members_first(const State& st, std::vector<std::uint32_t>& order) {
+  std::vector<std::size_t> members(order.size());
+  std::size_t most = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    members[i] = st.groups.at(order[i]).members.size();
+    most = std::max(most, members[i]);
+  }
+  // at[k]: where the groups with most - k members start.
+  std::vector<std::size_t> at(most + 2, 0);
+  for (std::size_t m : members)
+    ++at[most - m + 1];
+  for (std::size_t k = 1; k < at.size(); ++k)
+    at[k] += at[k - 1];
+  std::vector<std::uint32_t> sorted(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    sorted[at[most - members[i]]++] = order[i];
+  order = std::move(sorted);
+}
+
 } // namespace
 
 void spread(Control& control, State& st) {
@@ -75,9 +99,7 @@ void spread(Control& control, State& st) {
     if (!spare_devices(control, st, demand, false)) return;
     std::vector<std::uint32_t> order = st.groups_where(control, State::kSpread, over_subscribed);
     if (order.empty() || !spare_devices(control, st, demand, true)) return;
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return st.groups.at(a).members.size() > st.groups.at(b).members.size();
-    });
+    most_members_first(st, order);
     bool moved = false;
     for (std::uint32_t gid : order) {
       Group& g = st.groups.at(gid);
