@@ -64,7 +64,7 @@ private:
   std::size_t started_since_sort_ = 0; // entries appended to held_ since it was last sorted
   static constexpr std::size_t kInsertionSortUpTo = 32;
   std::vector<JobId> host_waiting_; // host tasks not yet started (kept out of the pass)
-  std::set<JobId> holders_;         // the jobs of held_, for PriorityPass
+  HolderSet holders_;               // the jobs of held_, for PriorityPass
   std::uint64_t demand_ = 0;        // devices asked for by the waiting jobs and the holders
 };
 

@@ -90,22 +90,10 @@ std::vector<char>& PriorityPass::marks(const View& view) {
   return mark_;
 }
 
-void PriorityPass::decide(const View& view, const PriorityWalk& walk,
-                          const std::set<JobId>& holders, bool preempt, bool holders_kept) {
+void PriorityPass::decide(const View& view, const PriorityWalk& walk, const HolderSet& holders,
+                          bool preempt, bool holders_kept) {
   preferred_.clear();
   holders_kept_ = holders_kept;
-  // holders as flags by job id for the walk (a set lookup per holder costs more); the flags of
-  // the last decision are cleared first.
-  if (held_.size() < view.job_count()) held_.resize(view.job_count(), 0);
-  for (JobId j : held_list_)
-    held_[j] = 0;
-  held_list_.clear();
-  if (!holders_kept) {
-    for (JobId h : holders) {
-      held_[h] = 1;
-      held_list_.push_back(h);
-    }
-  }
   if (releasing_now_.size() < view.job_count()) releasing_now_.resize(view.job_count(), 0);
   std::erase_if(releasing_, [&](JobId j) {
     const bool still = view.state(j).status == JobStatus::kSuspending;
@@ -124,7 +112,7 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
         return nullptr;
       }
       const bool holds = is_holder(view.state(j));
-      const bool held = holders_kept ? holders.count(j) > 0 : held_[j] != 0;
+      const bool held = holders.count(j) > 0;
       const std::span<const DeviceTypeId> types = view.compatible_types(j);
       walked_.push_back({j, kNoShape, view.request(j).devices(),
                          holds ? Capacity::own_type(view.state(j).type, types) : DeviceTypeId{0},
@@ -149,6 +137,11 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
   // each waiting job the walk offers capacity to: (step, jobs chosen before it), and the
   // capacity left in saved_capacity_.
   Capacity capacity(view);
+  // chosen_ flagged by job id as it grows and shrinks (the flags of the last decision, which
+  // apply() read, cleared first): the holders left out are the ones without a flag.
+  std::vector<char>& in_chosen = marks(view);
+  for (JobId j : chosen_)
+    in_chosen[j] = 0;
   chosen_.clear();
   chosen_step_.clear();
   saved_.clear();
@@ -179,6 +172,7 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
         }
         if (capacity.offer(step->types, step->need, step->holds, step->own_type)) {
           chosen_.push_back(j);
+          in_chosen[j] = 1;
           chosen_step_.push_back(static_cast<std::uint32_t>(i));
         } else if (!step->holds) {
           saved_.pop_back();
@@ -192,16 +186,11 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
     for (JobId j : releasing_)
       model_.release(j);
     if (preempt && !holders_kept) {
-      std::vector<char>& keep = marks(view);
-      for (JobId j : chosen_)
-        keep[j] = 1;
-      for (JobId h : held_list_) {
+      for (JobId h : holders) {
         // A holder paying an action (a resize) cannot be suspended: apply() leaves it, so its
         // devices are not counted free.
-        if (!keep[h] && is_holder(view.state(h))) model_.release(h);
+        if (!in_chosen[h] && is_holder(view.state(h))) model_.release(h);
       }
-      for (JobId j : chosen_)
-        keep[j] = 0;
     }
     failed_.assign(first_failed_.size(), 0);
     std::uint32_t first_new = kNoStep; // the first step newly left out
@@ -235,6 +224,8 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
       saved_capacity_.resize(saved_capacity_.size() - capacity.saved_size());
     }
     resume = first_new;
+    for (std::size_t k = saved_.back().second; k < chosen_.size(); ++k)
+      in_chosen[chosen_[k]] = 0;
     chosen_.resize(saved_.back().second);
     chosen_step_.resize(saved_.back().second);
     capacity.restore(saved_capacity_, saved_capacity_.size() - capacity.saved_size());
@@ -246,25 +237,22 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
   }
 }
 
-void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>& holders,
+void PriorityPass::apply(Control& control, Placement placement, HolderSet& holders,
                          bool preempt_others) {
   suspended_.clear();
   started_.clear();
   if (preempt_others && !holders_kept_) {
-    std::vector<char>& keep = marks(control);
-    for (JobId j : chosen_)
-      keep[j] = 1;
+    // decide() left chosen_ flagged.
+    const std::vector<char>& keep = mark_;
     // A host task frees no device: suspending it would make room for nothing the pass counts
     // (docs/runtime.md#host-tasks).
     // A holder still paying an action (resizing) cannot be suspended: the runtime refuses it
     // (docs/runtime.md#actions); it is decided again once the action is done.
-    // held_list_: the holders decide() was given (the same set), in the same id order.
-    for (JobId j : held_list_) {
+    // The holders decide() was given (the same set), in id order.
+    for (JobId j : holders) {
       if (!keep[j] && !is_host_task(control.request(j)) && is_holder(control.state(j)))
         suspended_.push_back(j);
     }
-    for (JobId j : chosen_)
-      keep[j] = 0;
   }
   // The reason names the first chosen job that holds nothing yet: the highest-priority one
   // that the preemption makes room for.

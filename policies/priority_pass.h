@@ -4,6 +4,7 @@
 // chosen waiting jobs, best first.
 #pragma once
 
+#include "policies/holder_set.h"
 #include "policies/placement.h"
 #include "sim/runtime/control.h"
 
@@ -93,7 +94,7 @@ public:
   // the capacity of step 1 (one device type, fewer devices asked for than it has): every holder
   // is chosen and the walk need only offer the waiting jobs, in the same order. chosen() then
   // lists only those, and apply() suspends nothing. The choice is the one the full walk makes.
-  void decide(const View& view, const PriorityWalk& walk, const std::set<JobId>& holders,
+  void decide(const View& view, const PriorityWalk& walk, const HolderSet& holders,
               bool preempt = true, bool holders_kept = false);
   [[nodiscard]] const std::vector<JobId>& chosen() const { return chosen_; }
 
@@ -103,7 +104,7 @@ public:
   // released by a suspending job waits: the policy is called again when that action completes.
   // With preempt = false nothing is suspended and the chosen jobs take only free devices.
   // Updates `holders` (jobs started or resumed are added, jobs suspended removed).
-  void apply(Control& control, Placement placement, std::set<JobId>& holders, bool preempt = true);
+  void apply(Control& control, Placement placement, HolderSet& holders, bool preempt = true);
   // What the last apply() did: the jobs it suspended (in id order) and the ones it started or
   // resumed (best first).
   [[nodiscard]] const std::vector<JobId>& suspended() const { return suspended_; }
@@ -115,7 +116,7 @@ public:
   void prefer_types(std::vector<std::int32_t> types) { preferred_ = std::move(types); }
 
 private:
-  // Flags by job id, all false between calls (each use clears the ones it set).
+  // mark_, sized for the view's jobs.
   std::vector<char>& marks(const View& view);
 
   // A job of the walk: its shape's number in shape_ids_ (kNoShape until a round needs it), the
@@ -151,9 +152,7 @@ private:
   bool holders_kept_ = false; // the last decide() kept every holder without walking them
   std::vector<JobId> suspended_;
   std::vector<JobId> started_;
-  std::vector<char> mark_;
-  std::vector<char> held_;       // [job] in the holders of the last decide() (not with kept)
-  std::vector<JobId> held_list_; // the jobs flagged in held_
+  std::vector<char> mark_; // [job] in chosen_: kept as chosen_ changes, read by apply()
   FreeModel model_;
   std::vector<std::int32_t> preferred_;
   // Jobs apply() suspended that may still be releasing their devices, and a flag by job id for

@@ -292,7 +292,7 @@ private:
   std::set<std::pair<SimTime, JobId>> watch_;      // holders that may cross (see Info::watch_at)
   std::vector<JobId> changed_;                     // holders whose action completed
   std::vector<JobId> testing_;                     // scratch: the holders a decision tests
-  std::set<JobId> holders_;                        // started or running, by this policy
+  HolderSet holders_;                              // started or running, by this policy
   std::set<std::pair<SimTime, JobId>> promotions_; // starvation guard deadlines
   std::uint64_t seq_ = 0;
   SimTime wake_ = -1;

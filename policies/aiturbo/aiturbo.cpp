@@ -489,7 +489,7 @@ private:
   PauseLog pauses_;            // what the moves made so far paused their jobs (pauses.h)
   std::vector<JobId> live_;    // arrived jobs in id order, finished ones until dropped
   std::size_t live_count_ = 0; // the live ones (Track::live)
-  std::set<JobId> holders_;
+  HolderSet holders_;
   PriorityPass pass_;
   SimTime wake_ = 0;
   bool changed_ = false;
