@@ -45,6 +45,8 @@ private:
   void rekey_holders(const View& view);
   // held_ without the jobs that finished since they were last walked.
   void drop_stale();
+  // held_devices_ from held_.
+  void sum_held_devices(const View& view);
 
   PassKeyOf key_of_;
   PriorityPass pass_;         // its buffers are reused from one decision to the next
@@ -59,6 +61,9 @@ private:
   // already, so insertion sort). A key is a function of the current state, so moving it late gives
   // the order moving it at every decision would.
   std::vector<JobId> held_;
+  // [i] the devices the first i jobs of held_ ask for, as of the last sort: the pass keeps the
+  // holders between two waiting jobs together (WalkItem::run).
+  std::vector<std::uint64_t> held_devices_;
   std::vector<char> holding_;          // [job] in holders_ (an entry of held_ without it: stale)
   std::size_t stale_ = 0;              // entries of held_ whose job finished
   std::size_t started_since_sort_ = 0; // entries appended to held_ since it was last sorted

@@ -78,9 +78,9 @@ public:
       auto next = walked.begin();
       pass_.decide(
           control,
-          [&](JobId& j) {
+          [&](WalkItem& w) {
             if (next == walked.end()) return false;
-            j = std::get<3>(*next++);
+            w.job = std::get<3>(*next++);
             return true;
           },
           holders_, /*preempt=*/true, holders_kept);

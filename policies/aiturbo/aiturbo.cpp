@@ -153,14 +153,15 @@ public:
       auto next = walked.begin();
       pass_.decide(
           c,
-          [&](JobId& j) {
+          [&](WalkItem& w) {
             for (; next != walked.end(); ++next) {
-              j = std::get<3>(*next);
+              const JobId j = std::get<3>(*next);
               const JobStatus s = c.state(j).status;
               if (is_over(s)) continue; // finished since the queue was ranked
               if (!(is_holder(c.state(j)) || s == JobStatus::kPending ||
                     s == JobStatus::kSuspended))
                 continue; // paying an action: keeps its devices, decided once it is done
+              w.job = j;
               ++next;
               return true;
             }
