@@ -7,6 +7,7 @@ namespace dlsim {
 void KeyedPass::arrive(const View& view, JobId j) {
   if (keys_.size() < view.job_count()) {
     keys_.resize(view.job_count());
+    devices_.resize(view.job_count(), 0);
     holding_.resize(view.job_count(), 0);
   }
   // A host task holds no device for the pass to weigh: it starts on View::host_fit's nodes when
@@ -17,14 +18,15 @@ void KeyedPass::arrive(const View& view, JobId j) {
   }
   keys_[j] = key_of_(view, j);
   waiting_.insert(keys_[j]);
-  demand_ += view.request(j).devices();
+  devices_[j] = view.request(j).devices();
+  demand_ += devices_[j];
 }
 
-void KeyedPass::sum_held_devices(const View& view) {
+void KeyedPass::sum_held_devices() {
   held_devices_.resize(held_.size() + 1);
   held_devices_[0] = 0;
   for (std::size_t i = 0; i < held_.size(); ++i)
-    held_devices_[i + 1] = held_devices_[i] + view.request(held_[i]).devices();
+    held_devices_[i + 1] = held_devices_[i] + devices_[held_[i]];
 }
 
 void KeyedPass::finish(const View& view, JobId j) {
@@ -54,7 +56,7 @@ void KeyedPass::rekey_holders(const View& view) {
   if (started_since_sort_ > kInsertionSortUpTo) {
     std::sort(held_.begin(), held_.end(), [&](JobId a, JobId b) { return before(a, b); });
     started_since_sort_ = 0;
-    sum_held_devices(view);
+    sum_held_devices();
     return;
   }
   started_since_sort_ = 0;
@@ -65,7 +67,7 @@ void KeyedPass::rekey_holders(const View& view) {
       held_[k] = held_[k - 1];
     held_[k] = j;
   }
-  sum_held_devices(view);
+  sum_held_devices();
 }
 
 void KeyedPass::decide(Control& control, Placement placement, bool preempt,

@@ -46,11 +46,12 @@ private:
   // held_ without the jobs that finished since they were last walked.
   void drop_stale();
   // held_devices_ from held_.
-  void sum_held_devices(const View& view);
+  void sum_held_devices();
 
   PassKeyOf key_of_;
-  PriorityPass pass_;         // its buffers are reused from one decision to the next
-  std::vector<PassKey> keys_; // [job] its key (a waiting job's is the one in waiting_)
+  PriorityPass pass_;                  // its buffers are reused from one decision to the next
+  std::vector<PassKey> keys_;          // [job] its key (a waiting job's is the one in waiting_)
+  std::vector<std::uint32_t> devices_; // [job] the devices it asks for
   // The waiting jobs by their keys: a job that holds no devices makes no progress, so its key
   // stays the one it had when it stopped (or arrived).
   std::set<PassKey> waiting_;
