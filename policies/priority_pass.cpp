@@ -48,6 +48,7 @@ public:
     return false;
   }
   [[nodiscard]] bool exhausted() const { return total_ == 0; }
+  [[nodiscard]] std::uint32_t left(DeviceTypeId t) const { return left_[t]; }
   // Takes `need` devices of type t at once; false, and nothing taken, when they are not there.
   bool take_all(DeviceTypeId t, std::uint64_t need) {
     if (left_[t] < need) return false;
@@ -156,20 +157,22 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
   bool walk_over = false;
   // With every holder plain on the cluster's one type, a run the walk hands is one step.
   audit_holders(view, holders);
-  const DeviceTypeId run_type = irregular_ == 0 ? only_device_type(view) : Capacity::kNoDeviceType;
-  auto push_job = [&](JobId j) {
-    const bool holds = is_holder(view.state(j));
-    const bool held = holders.count(j) > 0;
+  const DeviceTypeId one_type = only_device_type(view);
+  const DeviceTypeId run_type = irregular_ == 0 ? one_type : Capacity::kNoDeviceType;
+  // What step 1 reads of a job besides its devices.
+  auto resolve = [&](Step& step) {
+    const JobId j = step.job;
+    step.holds = is_holder(view.state(j));
+    step.offered = !step.holds || holders.count(j) > 0;
     const std::span<const DeviceTypeId> types = view.compatible_types(j);
-    walked_.push_back({j,
-                       kNoShape,
-                       view.request(j).devices(),
-                       holds ? Capacity::own_type(view.state(j).type, types) : DeviceTypeId{0},
-                       holds,
-                       !holds || held,
-                       holds ? std::span<const DeviceTypeId>{} : types,
-                       {},
-                       0});
+    step.own_type = step.holds ? Capacity::own_type(view.state(j).type, types) : DeviceTypeId{0};
+    if (!step.holds) step.types = types;
+    step.resolved = true;
+  };
+  auto push_job = [&](JobId j) {
+    walked_.push_back({j, kNoShape, view.request(j).devices(), 0, false, false, {}, {}, 0, false});
+    // On one device type the rest is read when step 1 may give the job something.
+    if (one_type == Capacity::kNoDeviceType) resolve(walked_.back());
   };
   auto step_at = [&](std::size_t i) -> const Step* {
     while (walked_.size() <= i) {
@@ -181,8 +184,16 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
       if (next.run.empty()) {
         push_job(next.job);
       } else if (run_type != Capacity::kNoDeviceType) {
-        walked_.push_back(
-            {next.run.front(), kNoShape, 0, run_type, true, true, {}, next.run, next.run_devices});
+        walked_.push_back({next.run.front(),
+                           kNoShape,
+                           0,
+                           run_type,
+                           true,
+                           true,
+                           {},
+                           next.run,
+                           next.run_devices,
+                           true});
       } else {
         for (JobId j : next.run)
           push_job(j);
@@ -231,6 +242,13 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
     for (std::size_t i = resume;; ++i) {
       const Step* step = step_at(i);
       if (step == nullptr) break;
+      if (!step->resolved) {
+        // It asks for more than its type has left: step 1 gives it nothing, waiting or holding,
+        // and the jobs of its shape after it in this round ask as much (what is left only
+        // shrinks), so the shape's exclusion below would change nothing either.
+        if (step->need > capacity.left(one_type)) continue;
+        resolve(walked_[i]);
+      }
       const JobId j = step->job;
       if (!step->holds && any_failed) {
         std::uint32_t& shape = walked_[i].shape;

@@ -144,6 +144,7 @@ private:
     std::span<const DeviceTypeId> types; // a waiting job's compatible types
     std::span<const JobId> run;          // a run of plain holders (WalkItem), job unused
     std::uint64_t run_devices;
+    bool resolved; // holds, offered, own_type and types read (else only job and need)
   };
   // Brings irregular_ up to date with the jobs the runtime changed since the last decision.
   void audit_holders(const View& view, const HolderSet& holders);
