@@ -7,6 +7,7 @@ namespace dlsim {
 void KeyedPass::arrive(const View& view, JobId j) {
   if (keys_.size() < view.job_count()) {
     keys_.resize(view.job_count());
+    devices_.resize(view.job_count(), 0);
     holding_.resize(view.job_count(), 0);
   }
   // A host task holds no device for the pass to weigh: it starts on View::host_fit's nodes when
@@ -17,7 +18,15 @@ void KeyedPass::arrive(const View& view, JobId j) {
   }
   keys_[j] = key_of_(view, j);
   waiting_.insert(keys_[j]);
-  demand_ += view.request(j).devices();
+  devices_[j] = view.request(j).devices();
+  demand_ += devices_[j];
+}
+
+void KeyedPass::sum_held_devices() {
+  held_devices_.resize(held_.size() + 1);
+  held_devices_[0] = 0;
+  for (std::size_t i = 0; i < held_.size(); ++i)
+    held_devices_[i + 1] = held_devices_[i] + devices_[held_[i]];
 }
 
 void KeyedPass::finish(const View& view, JobId j) {
@@ -47,6 +56,7 @@ void KeyedPass::rekey_holders(const View& view) {
   if (started_since_sort_ > kInsertionSortUpTo) {
     std::sort(held_.begin(), held_.end(), [&](JobId a, JobId b) { return before(a, b); });
     started_since_sort_ = 0;
+    sum_held_devices();
     return;
   }
   started_since_sort_ = 0;
@@ -57,6 +67,7 @@ void KeyedPass::rekey_holders(const View& view) {
       held_[k] = held_[k - 1];
     held_[k] = j;
   }
+  sum_held_devices();
 }
 
 void KeyedPass::decide(Control& control, Placement placement, bool preempt,
@@ -77,14 +88,23 @@ void KeyedPass::decide(Control& control, Placement placement, bool preempt,
   auto next_waiting = waiting_.begin();
   pass_.decide(
       control,
-      [&](JobId& j) {
+      [&](WalkItem& next) {
         const bool any_held = next_held != held_.end();
         if (next_waiting != waiting_.end() && (!any_held || *next_waiting < keys_[*next_held])) {
-          j = std::get<2>(*next_waiting++);
+          next.job = std::get<2>(*next_waiting++);
           return true;
         }
         if (!any_held) return false;
-        j = *next_held++;
+        // The holders before the next waiting job, together.
+        const auto end = next_waiting == waiting_.end()
+                             ? held_.end()
+                             : std::partition_point(next_held, held_.end(), [&](JobId h) {
+                                 return keys_[h] < *next_waiting;
+                               });
+        next.run = {next_held, end};
+        next.run_devices =
+            held_devices_[end - held_.begin()] - held_devices_[next_held - held_.begin()];
+        next_held = end;
         return true;
       },
       holders_, preempt, holders_kept);

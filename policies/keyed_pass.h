@@ -45,10 +45,13 @@ private:
   void rekey_holders(const View& view);
   // held_ without the jobs that finished since they were last walked.
   void drop_stale();
+  // held_devices_ from held_.
+  void sum_held_devices();
 
   PassKeyOf key_of_;
-  PriorityPass pass_;         // its buffers are reused from one decision to the next
-  std::vector<PassKey> keys_; // [job] its key (a waiting job's is the one in waiting_)
+  PriorityPass pass_;                  // its buffers are reused from one decision to the next
+  std::vector<PassKey> keys_;          // [job] its key (a waiting job's is the one in waiting_)
+  std::vector<std::uint32_t> devices_; // [job] the devices it asks for
   // The waiting jobs by their keys: a job that holds no devices makes no progress, so its key
   // stays the one it had when it stopped (or arrived).
   std::set<PassKey> waiting_;
@@ -59,12 +62,15 @@ private:
   // already, so insertion sort). A key is a function of the current state, so moving it late gives
   // the order moving it at every decision would.
   std::vector<JobId> held_;
+  // [i] the devices the first i jobs of held_ ask for, as of the last sort: the pass keeps the
+  // holders between two waiting jobs together (WalkItem::run).
+  std::vector<std::uint64_t> held_devices_;
   std::vector<char> holding_;          // [job] in holders_ (an entry of held_ without it: stale)
   std::size_t stale_ = 0;              // entries of held_ whose job finished
   std::size_t started_since_sort_ = 0; // entries appended to held_ since it was last sorted
   static constexpr std::size_t kInsertionSortUpTo = 32;
   std::vector<JobId> host_waiting_; // host tasks not yet started (kept out of the pass)
-  std::set<JobId> holders_;         // the jobs of held_, for PriorityPass
+  HolderSet holders_;               // the jobs of held_, for PriorityPass
   std::uint64_t demand_ = 0;        // devices asked for by the waiting jobs and the holders
 };
 

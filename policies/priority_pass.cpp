@@ -48,6 +48,14 @@ public:
     return false;
   }
   [[nodiscard]] bool exhausted() const { return total_ == 0; }
+  [[nodiscard]] std::uint32_t left(DeviceTypeId t) const { return left_[t]; }
+  // Takes `need` devices of type t at once; false, and nothing taken, when they are not there.
+  bool take_all(DeviceTypeId t, std::uint64_t need) {
+    if (left_[t] < need) return false;
+    left_[t] -= static_cast<std::uint32_t>(need);
+    total_ -= need;
+    return true;
+  }
 
   // The type a holder's devices count against: its own, if the job may use it.
   static DeviceTypeId own_type(DeviceTypeId t, std::span<const DeviceTypeId> compatible) {
@@ -83,29 +91,55 @@ Shape shape_of(const View& view, JobId j) {
           r.type_set};
 }
 
+// The cluster's one device type with devices, or kNoDeviceType when it has several.
+DeviceTypeId only_device_type(const View& view) {
+  DeviceTypeId only = Capacity::kNoDeviceType;
+  for (std::size_t i = 0; i < view.cluster().types.size(); ++i) {
+    const auto t = static_cast<DeviceTypeId>(i);
+    if (view.devices_of_type(t) == 0) continue;
+    if (only != Capacity::kNoDeviceType) return Capacity::kNoDeviceType;
+    only = t;
+  }
+  return only;
+}
+
 } // namespace
+
+bool PriorityPass::plain_holder(const View& view, JobId j) {
+  const JobState& st = view.state(j);
+  return is_holder(st) && view.request(j).devices() > 0 &&
+         Capacity::own_type(st.type, view.compatible_types(j)) != Capacity::kNoDeviceType;
+}
+
+void PriorityPass::audit_holders(const View& view, const HolderSet& holders) {
+  if (irregular_flag_.size() < view.job_count()) irregular_flag_.resize(view.job_count(), 0);
+  auto refresh = [&](JobId j) {
+    const char now = holders.count(j) > 0 && !plain_holder(view, j) ? 1 : 0;
+    irregular_ = irregular_ + static_cast<std::size_t>(now) - irregular_flag_[j];
+    irregular_flag_[j] = now;
+  };
+  // Every change of a holder's status or devices marks it in the log; a job joins or leaves the
+  // holders only with such a change (started, resumed, suspended, finished).
+  const ChangeLog& log = view.changes().jobs;
+  if (!audited_ || !log.for_each_since(audit_stamp_, refresh)) {
+    std::fill(irregular_flag_.begin(), irregular_flag_.end(), 0);
+    irregular_ = 0;
+    for (JobId h : holders)
+      refresh(h);
+    audited_ = true;
+  }
+  audit_stamp_ = log.stamp();
+}
 
 std::vector<char>& PriorityPass::marks(const View& view) {
   if (mark_.size() < view.job_count()) mark_.resize(view.job_count(), 0);
   return mark_;
 }
 
-void PriorityPass::decide(const View& view, const PriorityWalk& walk,
-                          const std::set<JobId>& holders, bool preempt, bool holders_kept) {
+void PriorityPass::decide(const View& view, const PriorityWalk& walk, const HolderSet& holders,
+                          bool preempt, bool holders_kept) {
   preferred_.clear();
   holders_kept_ = holders_kept;
-  // holders as flags by job id for the walk (a set lookup per holder costs more); the flags of
-  // the last decision are cleared first.
-  if (held_.size() < view.job_count()) held_.resize(view.job_count(), 0);
-  for (JobId j : held_list_)
-    held_[j] = 0;
-  held_list_.clear();
-  if (!holders_kept) {
-    for (JobId h : holders) {
-      held_[h] = 1;
-      held_list_.push_back(h);
-    }
-  }
   if (releasing_now_.size() < view.job_count()) releasing_now_.resize(view.job_count(), 0);
   std::erase_if(releasing_, [&](JobId j) {
     const bool still = view.state(j).status == JobStatus::kSuspending;
@@ -114,23 +148,69 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
   });
   // The jobs the walk offered, in its order, with what each round reads of them: a round after
   // the first replays them and asks the walk only for the jobs past the last one it offered.
+  // chosen_ flagged by job id as it grows and shrinks (the flags of the last decision, which
+  // apply() read, cleared first): the holders left out are the ones without a flag.
+  std::vector<char>& in_chosen = marks(view);
+  for (JobId j : chosen_)
+    in_chosen[j] = 0;
   walked_.clear();
   bool walk_over = false;
+  // With every holder plain on the cluster's one type, a run the walk hands is one step.
+  audit_holders(view, holders);
+  const DeviceTypeId one_type = only_device_type(view);
+  const DeviceTypeId run_type = irregular_ == 0 ? one_type : Capacity::kNoDeviceType;
+  // What step 1 reads of a job besides its devices.
+  auto resolve = [&](Step& step) {
+    const JobId j = step.job;
+    step.holds = is_holder(view.state(j));
+    step.offered = !step.holds || holders.count(j) > 0;
+    const std::span<const DeviceTypeId> types = view.compatible_types(j);
+    step.own_type = step.holds ? Capacity::own_type(view.state(j).type, types) : DeviceTypeId{0};
+    if (!step.holds) step.types = types;
+    step.resolved = true;
+  };
+  auto push_job = [&](JobId j) {
+    walked_.push_back({j, kNoShape, view.request(j).devices(), 0, false, false, {}, {}, 0, false});
+    // On one device type the rest is read when step 1 may give the job something.
+    if (one_type == Capacity::kNoDeviceType) resolve(walked_.back());
+  };
   auto step_at = [&](std::size_t i) -> const Step* {
     while (walked_.size() <= i) {
-      JobId j = 0;
-      if (walk_over || !walk(j)) {
+      WalkItem next;
+      if (walk_over || !walk(next)) {
         walk_over = true;
         return nullptr;
       }
-      const bool holds = is_holder(view.state(j));
-      const bool held = holders_kept ? holders.count(j) > 0 : held_[j] != 0;
-      const std::span<const DeviceTypeId> types = view.compatible_types(j);
-      walked_.push_back({j, kNoShape, view.request(j).devices(),
-                         holds ? Capacity::own_type(view.state(j).type, types) : DeviceTypeId{0},
-                         holds, !holds || held, holds ? std::span<const DeviceTypeId>{} : types});
+      if (next.run.empty()) {
+        push_job(next.job);
+      } else if (run_type != Capacity::kNoDeviceType) {
+        walked_.push_back({next.run.front(),
+                           kNoShape,
+                           0,
+                           run_type,
+                           true,
+                           true,
+                           {},
+                           next.run,
+                           next.run_devices,
+                           true});
+      } else {
+        for (JobId j : next.run)
+          push_job(j);
+      }
     }
     return &walked_[i];
+  };
+  // A chosen job, from step i.
+  std::size_t chosen_holders = 0; // of chosen_, the ones that hold devices
+  auto choose = [&](JobId j, std::size_t i) {
+    if (walked_[i].holds)
+      ++chosen_holders;
+    else
+      chosen_waiting_.emplace_back(static_cast<std::uint32_t>(chosen_.size()),
+                                   static_cast<std::uint32_t>(i));
+    chosen_.push_back(j);
+    in_chosen[j] = 1;
   };
   // Shapes by a number of this decision; for each shape that could not be placed, the step of
   // the first waiting job of that shape that failed: it and the waiting jobs of that shape after
@@ -150,7 +230,7 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
   // capacity left in saved_capacity_.
   Capacity capacity(view);
   chosen_.clear();
-  chosen_step_.clear();
+  chosen_waiting_.clear();
   saved_.clear();
   saved_capacity_.clear();
   std::size_t resume = 0;
@@ -162,6 +242,13 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
     for (std::size_t i = resume;; ++i) {
       const Step* step = step_at(i);
       if (step == nullptr) break;
+      if (!step->resolved) {
+        // It asks for more than its type has left: step 1 gives it nothing, waiting or holding,
+        // and the jobs of its shape after it in this round ask as much (what is left only
+        // shrinks), so the shape's exclusion below would change nothing either.
+        if (step->need > capacity.left(one_type)) continue;
+        resolve(walked_[i]);
+      }
       const JobId j = step->job;
       if (!step->holds && any_failed) {
         std::uint32_t& shape = walked_[i].shape;
@@ -171,15 +258,25 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
           continue;
         }
       }
-      if (step->offered) {
+      if (!step->run.empty()) {
+        // Plain holders, one after another: all kept when their type has their devices left.
+        if (capacity.take_all(step->own_type, step->run_devices)) {
+          for (JobId h : step->run)
+            choose(h, i);
+        } else {
+          for (JobId h : step->run) {
+            if (capacity.offer({}, view.request(h).devices(), true, step->own_type)) choose(h, i);
+            if (capacity.exhausted()) break;
+          }
+        }
+      } else if (step->offered) {
         if (!step->holds) {
           saved_.emplace_back(static_cast<std::uint32_t>(i),
                               static_cast<std::uint32_t>(chosen_.size()));
           capacity.save(saved_capacity_);
         }
         if (capacity.offer(step->types, step->need, step->holds, step->own_type)) {
-          chosen_.push_back(j);
-          chosen_step_.push_back(static_cast<std::uint32_t>(i));
+          choose(j, i);
         } else if (!step->holds) {
           saved_.pop_back();
           saved_capacity_.resize(saved_capacity_.size() - capacity.saved_size());
@@ -191,24 +288,18 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
     model_.reset(view);
     for (JobId j : releasing_)
       model_.release(j);
-    if (preempt && !holders_kept) {
-      std::vector<char>& keep = marks(view);
-      for (JobId j : chosen_)
-        keep[j] = 1;
-      for (JobId h : held_list_) {
+    // Every holder plain and chosen: none to release.
+    if (preempt && !holders_kept && !(irregular_ == 0 && chosen_holders == holders.size())) {
+      for (JobId h : holders) {
         // A holder paying an action (a resize) cannot be suspended: apply() leaves it, so its
         // devices are not counted free.
-        if (!keep[h] && is_holder(view.state(h))) model_.release(h);
+        if (!in_chosen[h] && is_holder(view.state(h))) model_.release(h);
       }
-      for (JobId j : chosen_)
-        keep[j] = 0;
     }
     failed_.assign(first_failed_.size(), 0);
     std::uint32_t first_new = kNoStep; // the first step newly left out
-    for (std::uint32_t i : chosen_step_) {
-      const Step& step = walked_[i];
-      if (step.holds) continue;
-      const JobId j = step.job;
+    for (const auto& [k, i] : chosen_waiting_) {
+      const JobId j = walked_[i].job;
       // A host task takes no device: apply() starts it when View::host_fit finds nodes.
       if (is_host_task(view.request(j))) continue;
       // Its checkpoint frees them (counted above if this pass suspended it).
@@ -226,7 +317,10 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
         first_new = std::min(first_new, i);
       }
     }
-    if (first_new == kNoStep || round == kMaxRounds - 1) return;
+    if (first_new == kNoStep || round == kMaxRounds - 1) {
+      chosen_holders_ = chosen_holders;
+      return;
+    }
     any_failed = true;
     // Back to the capacity and choice before the first job newly left out; the shapes whose
     // first failed job comes before it are already left out there.
@@ -235,8 +329,16 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
       saved_capacity_.resize(saved_capacity_.size() - capacity.saved_size());
     }
     resume = first_new;
-    chosen_.resize(saved_.back().second);
-    chosen_step_.resize(saved_.back().second);
+    const std::uint32_t keep = saved_.back().second;
+    for (std::size_t k = keep; k < chosen_.size(); ++k)
+      in_chosen[chosen_[k]] = 0;
+    std::size_t waiting_dropped = 0;
+    while (!chosen_waiting_.empty() && chosen_waiting_.back().first >= keep) {
+      chosen_waiting_.pop_back();
+      ++waiting_dropped;
+    }
+    chosen_holders -= chosen_.size() - keep - waiting_dropped;
+    chosen_.resize(keep);
     capacity.restore(saved_capacity_, saved_capacity_.size() - capacity.saved_size());
     saved_.pop_back();
     saved_capacity_.resize(saved_capacity_.size() - capacity.saved_size());
@@ -246,25 +348,22 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk,
   }
 }
 
-void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>& holders,
+void PriorityPass::apply(Control& control, Placement placement, HolderSet& holders,
                          bool preempt_others) {
   suspended_.clear();
   started_.clear();
-  if (preempt_others && !holders_kept_) {
-    std::vector<char>& keep = marks(control);
-    for (JobId j : chosen_)
-      keep[j] = 1;
+  if (preempt_others && !holders_kept_ && !(irregular_ == 0 && chosen_holders_ == holders.size())) {
+    // decide() left chosen_ flagged.
+    const std::vector<char>& keep = mark_;
     // A host task frees no device: suspending it would make room for nothing the pass counts
     // (docs/runtime.md#host-tasks).
     // A holder still paying an action (resizing) cannot be suspended: the runtime refuses it
     // (docs/runtime.md#actions); it is decided again once the action is done.
-    // held_list_: the holders decide() was given (the same set), in the same id order.
-    for (JobId j : held_list_) {
+    // The holders decide() was given (the same set), in id order.
+    for (JobId j : holders) {
       if (!keep[j] && !is_host_task(control.request(j)) && is_holder(control.state(j)))
         suspended_.push_back(j);
     }
-    for (JobId j : chosen_)
-      keep[j] = 0;
   }
   // The reason names the first chosen job that holds nothing yet: the highest-priority one
   // that the preemption makes room for.
@@ -282,7 +381,8 @@ void PriorityPass::apply(Control& control, Placement placement, std::set<JobId>&
     holders.erase(j);
     releasing_.push_back(j);
   }
-  for (std::size_t i = 0; i < chosen_.size(); ++i) {
+  // The chosen jobs that held no devices at decide(), best first (the others run already).
+  for (const auto& [i, step] : chosen_waiting_) {
     const JobId j = chosen_[i];
     JobStatus s = control.state(j).status;
     if (s != JobStatus::kPending && s != JobStatus::kSuspended) continue;

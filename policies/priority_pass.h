@@ -4,6 +4,7 @@
 // chosen waiting jobs, best first.
 #pragma once
 
+#include "policies/holder_set.h"
 #include "policies/placement.h"
 #include "sim/runtime/control.h"
 
@@ -19,9 +20,19 @@
 
 namespace dlsim {
 
-// A policy's jobs, best first, one at a time: each call sets j to the next job and returns true,
-// or returns false once there is none left. PriorityPass::decide asks for each job once.
-using PriorityWalk = std::function<bool(JobId& j)>;
+// What a walk hands PriorityPass::decide next: one job, or (run not empty) a run of jobs that
+// come one after another in the walk's order and are all in the decision's holders, with their
+// requested devices summed. A decision whose holders all run on the cluster's one device type
+// keeps a run whole when its type has the devices left, without reading each job; else it
+// takes the run's jobs one by one, as if the walk had handed them so.
+struct WalkItem {
+  JobId job = 0;
+  std::span<const JobId> run;
+  std::uint64_t run_devices = 0;
+};
+// A policy's jobs, best first: each call sets the next job (or run) and returns true, or returns
+// false once there is none left. PriorityPass::decide asks for each job once.
+using PriorityWalk = std::function<bool(WalkItem& next)>;
 
 // The free devices, CPUs and memory of every node as they will be once some jobs release
 // theirs and others take some: the runtime's free state plus a difference kept in flat vectors
@@ -93,7 +104,7 @@ public:
   // the capacity of step 1 (one device type, fewer devices asked for than it has): every holder
   // is chosen and the walk need only offer the waiting jobs, in the same order. chosen() then
   // lists only those, and apply() suspends nothing. The choice is the one the full walk makes.
-  void decide(const View& view, const PriorityWalk& walk, const std::set<JobId>& holders,
+  void decide(const View& view, const PriorityWalk& walk, const HolderSet& holders,
               bool preempt = true, bool holders_kept = false);
   [[nodiscard]] const std::vector<JobId>& chosen() const { return chosen_; }
 
@@ -103,7 +114,7 @@ public:
   // released by a suspending job waits: the policy is called again when that action completes.
   // With preempt = false nothing is suspended and the chosen jobs take only free devices.
   // Updates `holders` (jobs started or resumed are added, jobs suspended removed).
-  void apply(Control& control, Placement placement, std::set<JobId>& holders, bool preempt = true);
+  void apply(Control& control, Placement placement, HolderSet& holders, bool preempt = true);
   // What the last apply() did: the jobs it suspended (in id order) and the ones it started or
   // resumed (best first).
   [[nodiscard]] const std::vector<JobId>& suspended() const { return suspended_; }
@@ -115,7 +126,7 @@ public:
   void prefer_types(std::vector<std::int32_t> types) { preferred_ = std::move(types); }
 
 private:
-  // Flags by job id, all false between calls (each use clears the ones it set).
+  // mark_, sized for the view's jobs.
   std::vector<char>& marks(const View& view);
 
   // A job of the walk: its shape's number in shape_ids_ (kNoShape until a round needs it), the
@@ -131,7 +142,19 @@ private:
     bool holds;
     bool offered;
     std::span<const DeviceTypeId> types; // a waiting job's compatible types
+    std::span<const JobId> run;          // a run of plain holders (WalkItem), job unused
+    std::uint64_t run_devices;
+    bool resolved; // holds, offered, own_type and types read (else only job and need)
   };
+  // Brings irregular_ up to date with the jobs the runtime changed since the last decision.
+  void audit_holders(const View& view, const HolderSet& holders);
+  // Holds devices of a type it may use (so step 1 counts it there) and asks for some.
+  [[nodiscard]] static bool plain_holder(const View& view, JobId j);
+  std::vector<char> irregular_flag_; // [job] a holder that is not plain_holder()
+  std::size_t irregular_ = 0;        // jobs flagged in irregular_flag_
+  std::size_t chosen_holders_ = 0;   // the jobs of chosen_ that hold devices
+  std::uint64_t audit_stamp_ = 0;    // View::changes().jobs.stamp() at the last audit
+  bool audited_ = false;
   std::vector<Step> walked_; // the walk so far, in its order
   // Jobs with the same shape fit the same nodes: (workers, devices per worker, CPUs, memory,
   // device type, type set).
@@ -143,7 +166,8 @@ private:
   std::vector<char> excluded_;              // [shape] left out for the rest of this round's walk
   std::vector<char> failed_;                // [shape] failed placement this round
   std::vector<JobId> chosen_;
-  std::vector<std::uint32_t> chosen_step_; // [k] the step of chosen_[k]
+  // The chosen jobs that hold no devices, in order: (position in chosen_, step).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> chosen_waiting_;
   // Before each chosen waiting job of this round: (its step, jobs chosen before it), and the
   // capacity left (Capacity::save).
   std::vector<std::pair<std::uint32_t, std::uint32_t>> saved_;
@@ -151,9 +175,7 @@ private:
   bool holders_kept_ = false; // the last decide() kept every holder without walking them
   std::vector<JobId> suspended_;
   std::vector<JobId> started_;
-  std::vector<char> mark_;
-  std::vector<char> held_;       // [job] in the holders of the last decide() (not with kept)
-  std::vector<JobId> held_list_; // the jobs flagged in held_
+  std::vector<char> mark_; // [job] in chosen_: kept as chosen_ changes, read by apply()
   FreeModel model_;
   std::vector<std::int32_t> preferred_;
   // Jobs apply() suspended that may still be releasing their devices, and a flag by job id for

@@ -7,6 +7,7 @@
 // promote_knob times the time it has run since it last entered that queue. docs/policies.md.
 #include "policies/tiresias.h"
 
+#include "policies/held_runs.h"
 #include "policies/priority_pass.h"
 #include "sim/engine/error.h"
 
@@ -40,14 +41,18 @@ public:
     order_.insert(info.key);
     waiting_.insert(info.key);
     info.waits = true;
-    demand_ += view.request(j).devices();
+    info.devices = view.request(j).devices();
+    demand_ += info.devices;
   }
 
   void on_finish(JobId j, const View& view) override {
     if (is_host_task(view.request(j))) return;
     Info& info = jobs_[j];
     order_.erase(info.key);
-    if (info.waits) waiting_.erase(info.key);
+    if (info.waits)
+      waiting_.erase(info.key);
+    else
+      held_.erase(info.key);
     info.waits = false;
     holders_.erase(j);
     drop_promotion(j);
@@ -74,16 +79,17 @@ public:
     // together, it keeps every holder and only the waiting jobs' order matters.
     if (order_.size() > holders_.size()) {
       const bool holders_kept = demand_ < single_type_devices(control);
-      const std::set<Key>& walked = holders_kept ? waiting_ : order_;
-      auto next = walked.begin();
-      pass_.decide(
-          control,
-          [&](JobId& j) {
-            if (next == walked.end()) return false;
-            j = std::get<3>(*next++);
-            return true;
-          },
-          holders_, /*preempt=*/true, holders_kept);
+      auto next = waiting_.begin();
+      auto waiting_only = [&](WalkItem& w) {
+        if (next == waiting_.end()) return false;
+        w.job = std::get<3>(*next++);
+        return true;
+      };
+      // Every job: the waiting ones and the holders, merged by key.
+      auto job_of = [](const Key& k) { return std::get<3>(k); };
+      pass_.decide(control,
+                   holders_kept ? PriorityWalk(waiting_only) : held_.walk(waiting_, job_of),
+                   holders_, /*preempt=*/true, holders_kept);
       pass_.apply(control, placement_, holders_);
       for (JobId j : pass_.suspended())
         now_waiting(control, j);
@@ -108,7 +114,8 @@ private:
     double base_run_s = 0;    // seconds run by then
     SimTime first_run = -1;   // first start since then (-1: not yet)
     SimTime promote_at = kNever;
-    bool waits = false;            // in waiting_
+    bool waits = false;            // in waiting_ (else in held_, if in order_)
+    std::uint32_t devices = 0;     // asked for
     SimTime watch_at = kUnwatched; // its entry in watch_
   };
 
@@ -151,11 +158,17 @@ private:
   void rekey(JobId j, std::uint8_t group) {
     Info& info = jobs_[j];
     order_.erase(info.key);
-    if (info.waits) waiting_.erase(info.key);
+    if (info.waits)
+      waiting_.erase(info.key);
+    else
+      held_.erase(info.key);
     info.key = {info.queue, group, info.seq, j};
     order_.insert(info.key);
     info.waits = holders_.count(j) == 0;
-    if (info.waits) waiting_.insert(info.key);
+    if (info.waits)
+      waiting_.insert(info.key);
+    else
+      held_.insert(info.key, j, info.devices);
   }
 
   // Attained service since the job last entered the first queue.
@@ -288,11 +301,12 @@ private:
   std::vector<Info> jobs_;
   std::set<Key> order_;                            // every arrived, unfinished job
   std::set<Key> waiting_;                          // the jobs of order_ not in holders_
+  HeldRuns<Key> held_;                             // the jobs of order_ in holders_
   std::uint64_t demand_ = 0;                       // devices asked for by the jobs of order_
   std::set<std::pair<SimTime, JobId>> watch_;      // holders that may cross (see Info::watch_at)
   std::vector<JobId> changed_;                     // holders whose action completed
   std::vector<JobId> testing_;                     // scratch: the holders a decision tests
-  std::set<JobId> holders_;                        // started or running, by this policy
+  HolderSet holders_;                              // started or running, by this policy
   std::set<std::pair<SimTime, JobId>> promotions_; // starvation guard deadlines
   std::uint64_t seq_ = 0;
   SimTime wake_ = -1;

@@ -153,14 +153,15 @@ public:
       auto next = walked.begin();
       pass_.decide(
           c,
-          [&](JobId& j) {
+          [&](WalkItem& w) {
             for (; next != walked.end(); ++next) {
-              j = std::get<3>(*next);
+              const JobId j = std::get<3>(*next);
               const JobStatus s = c.state(j).status;
               if (is_over(s)) continue; // finished since the queue was ranked
               if (!(is_holder(c.state(j)) || s == JobStatus::kPending ||
                     s == JobStatus::kSuspended))
                 continue; // paying an action: keeps its devices, decided once it is done
+              w.job = j;
               ++next;
               return true;
             }
@@ -489,7 +490,7 @@ private:
   PauseLog pauses_;            // what the moves made so far paused their jobs (pauses.h)
   std::vector<JobId> live_;    // arrived jobs in id order, finished ones until dropped
   std::size_t live_count_ = 0; // the live ones (Track::live)
-  std::set<JobId> holders_;
+  HolderSet holders_;
   PriorityPass pass_;
   SimTime wake_ = 0;
   bool changed_ = false;
