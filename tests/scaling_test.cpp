@@ -1,4 +1,5 @@
 // The analytic scaling model (runtime.scaling: analytic; docs/scaling.md), worked out by hand.
+#include "sim/engine/error.h"
 #include "sim/runtime/scaling_model.h"
 #include "tests/support/harness.h"
 
@@ -192,6 +193,36 @@ TEST_CASE("analytic scaling: fewer workers than requested take proportionally lo
   Workload w = workload_from_csv(c, "id,submit_s,workers,iterations,model\na,0,16,1000,resnet50\n");
   RunOutput r = run_policy("fifo", c, w, analytic());
   CHECK(to_seconds(r.state.jobs[0].end) == Approx(131.36).margin(1e-4));
+}
+
+// The step latencies are the node group's keys: with ring_step_us 100 and nic_ring_step_us 1000,
+// a 16-worker resnet50 request of 1000 iterations on two 8-GPU nodes steps in 0.128 + 0.003072
+// (above) + 30 x 1e-3 = 0.161072 s: 161.072 s; 8 workers on one node in 0.1302741 (above) +
+// 14 x 100e-6 = 0.1316741 s: 131.6741 s.
+TEST_CASE("analytic scaling: the ring's step latencies are cluster keys", "[scaling]") {
+  Cluster c = cluster_from_yaml(
+      "nodes:\n  - {count: 2, devices: {V100: 8}, ring_step_us: 100, nic_ring_step_us: 1000}\n");
+  Workload w16 =
+      workload_from_csv(c, "id,submit_s,workers,iterations,model\na,0,16,1000,resnet50\n");
+  CHECK(to_seconds(run_policy("fifo", c, w16, analytic()).state.jobs[0].end) ==
+        Approx(161.072).margin(1e-4));
+  Workload w8 = workload_from_csv(c, "id,submit_s,workers,iterations,model\na,0,8,1000,resnet50\n");
+  RunOutput one = run_policy("fifo", c, w8, analytic(), "consolidate");
+  CHECK(one.state.jobs[0].nodes_used == 1);
+  CHECK(to_seconds(one.state.jobs[0].end) == Approx(131.6741).margin(1e-4));
+  // A negative latency is an error naming the key; so is one that is not a number (.inf).
+  auto message = [](const char* value) {
+    try {
+      cluster_from_yaml(std::string("nodes:\n  - {count: 1, devices: {V100: 8}, ring_step_us: ") +
+                        value + "}\n");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(message("-1"),
+             Catch::Contains("nodes.0.ring_step_us: must be finite and not negative, got -1"));
+  CHECK_THAT(message(".inf"), Catch::Contains("nodes.0.ring_step_us: expected a number"));
 }
 
 TEST_CASE("runtime.scaling is a checked experiment key", "[scaling][errors]") {
