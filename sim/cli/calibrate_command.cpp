@@ -122,45 +122,56 @@ int calibrate_scaling(const std::string& profiles_dir, const std::string& zoo_fi
     rows += a.rows.size();
     outside += a.outside;
   }
-  const double fitted = fit_nic_gb_s(apps);
+  const RingFit fitted = fit_ring(apps);
   fmt::print("{} measured multi-GPU steps of {} applications ({} without a single-GPU step at "
              "their batch, skipped)\n",
              rows, apps.size(), outside);
   fmt::print("predicted: the measured single-GPU step at the same per-GPU batch + the ring "
-             "all-reduce's exposed part,\nPCIe {} GB/s inside a node; error |predicted - "
-             "measured| / measured\n",
+             "all-reduce's exposed part\n+ 2 (n - 1) step latencies, PCIe {} GB/s inside a node; "
+             "error |predicted - measured| / measured\n",
              kPolluxPcieGbS);
-  fmt::print("inter-node bandwidth fitted to all: {} GB/s ({:.2f} Gbit/s; nominal {} Gbit/s)\n\n",
-             fitted, fitted * 8, kPolluxNominalNicGbS * 8);
-  fmt::print("| {:<11} | {:<11} | {:>5} | {:>14} | {:>7} | {:>14} | {:>7} | {:>7} |\n",
-             "application", "model", "steps", "nominal median", "p90", "held-out GB/s", "median",
-             "p90");
-  fmt::print("|{:-<13}|{:-<13}|{:->7}|{:->16}|{:->9}|{:->16}|{:->9}|{:->9}|\n", "", "", "", "", "",
-             "", "", "");
+  fmt::print("nominal: {} Gbit/s between nodes, steps of {:.1f} us inside a node and {:.1f} us "
+             "across (NCCL)\n",
+             kPolluxNominalRing.nic_gb_s * 8, kPolluxNominalRing.local_step_s * 1e6,
+             kPolluxNominalRing.nic_step_s * 1e6);
+  fmt::print("fitted jointly to all: inter-node bandwidth {} GB/s ({:.2f} Gbit/s), ring step {} s "
+             "inside a node, {} s across nodes\n\n",
+             fitted.nic_gb_s, fitted.nic_gb_s * 8, fitted.local_step_s, fitted.nic_step_s);
+  fmt::print("| {:<11} | {:<11} | {:>5} | {:>7} | {:>7} | {:>9} | {:>8} | {:>8} | {:>7} | {:>7} "
+             "|\n",
+             "application", "model", "steps", "nominal", "p90", "held GB/s", "local us", "NIC us",
+             "median", "p90");
+  fmt::print("|{:-<13}|{:-<13}|{:->7}|{:->9}|{:->9}|{:->11}|{:->10}|{:->10}|{:->9}|{:->9}|\n", "",
+             "", "", "", "", "", "", "", "", "");
   std::vector<double> all_nominal;
   std::vector<double> all_held;
   for (std::size_t a = 0; a < apps.size(); ++a) {
-    std::vector<double> nominal = step_errors(apps[a], kPolluxNominalNicGbS);
-    const double held_gb_s = fit_nic_gb_s(apps, a);
-    std::vector<double> held = step_errors(apps[a], held_gb_s);
+    std::vector<double> nominal = step_errors(apps[a], kPolluxNominalRing);
+    const RingFit held_fit = fit_ring(apps, a);
+    std::vector<double> held = step_errors(apps[a], held_fit);
     all_nominal.insert(all_nominal.end(), nominal.begin(), nominal.end());
     all_held.insert(all_held.end(), held.begin(), held.end());
     ErrorSummary n = summarize_errors(nominal);
     ErrorSummary h = summarize_errors(held);
-    fmt::print("| {:<11} | {:<11} | {:>5} | {:>13.1f}% | {:>6.1f}% | {:>14.3f} | {:>6.1f}% | "
-               "{:>6.1f}% |\n",
-               apps[a].application, apps[a].model, n.n, 100 * n.median, 100 * n.p90, held_gb_s,
+    fmt::print("| {:<11} | {:<11} | {:>5} | {:>6.1f}% | {:>6.1f}% | {:>9.3f} | {:>8.1f} | "
+               "{:>8.1f} | {:>6.1f}% | {:>6.1f}% |\n",
+               apps[a].application, apps[a].model, n.n, 100 * n.median, 100 * n.p90,
+               held_fit.nic_gb_s, held_fit.local_step_s * 1e6, held_fit.nic_step_s * 1e6,
                100 * h.median, 100 * h.p90);
   }
   ErrorSummary n = summarize_errors(all_nominal);
   ErrorSummary h = summarize_errors(all_held);
-  fmt::print("| {:<11} | {:<11} | {:>5} | {:>13.1f}% | {:>6.1f}% | {:>14} | {:>6.1f}% | {:>6.1f}% "
-             "|\n",
-             "all", "", n.n, 100 * n.median, 100 * n.p90, "", 100 * h.median, 100 * h.p90);
-  fmt::print("\n{}\n", same_value(fitted, kShippedPolluxNicGbS)
-                           ? "the shipped bandwidth (sim/cli/scaling_check.h) equals this fit"
-                           : "the shipped bandwidth (sim/cli/scaling_check.h) differs from this "
-                             "fit: copy it into kShippedPolluxNicGbS");
+  fmt::print(
+      "| {:<11} | {:<11} | {:>5} | {:>6.1f}% | {:>6.1f}% | {:>9} | {:>8} | {:>8} | {:>6.1f}% "
+      "| {:>6.1f}% |\n",
+      "all", "", n.n, 100 * n.median, 100 * n.p90, "", "", "", 100 * h.median, 100 * h.p90);
+  const bool shipped = same_value(fitted.nic_gb_s, kShippedPolluxRing.nic_gb_s) &&
+                       same_value(fitted.local_step_s, kShippedPolluxRing.local_step_s) &&
+                       same_value(fitted.nic_step_s, kShippedPolluxRing.nic_step_s);
+  fmt::print("\n{}\n", shipped
+                           ? "the shipped ring parameters (sim/cli/scaling_check.h) equal this fit"
+                           : "the shipped ring parameters (sim/cli/scaling_check.h) differ from "
+                             "this fit: copy it into kShippedPolluxRing");
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 
@@ -149,47 +150,38 @@ MeasuredScalingTable build_measured_scaling(const std::string& profiles_dir, con
   return table;
 }
 
-double predicted_step_s(const ScalingCheckApp& app, const ScalingCheckRow& row, double nic_gb_s) {
+double predicted_step_s(const ScalingCheckApp& app, const ScalingCheckRow& row,
+                        const RingFit& ring) {
   ScalingPlacement p;
   p.replicas = row.replicas;
   p.nodes = row.nodes;
   p.local_gb_s = kPolluxPcieGbS;
   p.host_gb_s = kPolluxPcieGbS;
-  p.nic_gb_s = nic_gb_s;
+  p.nic_gb_s = ring.nic_gb_s;
+  p.local_step_s = ring.local_step_s;
+  p.nic_step_s = ring.nic_step_s;
   return analytic_step_s(row.compute_s, app.model_bytes, app.overlap, p);
 }
 
-std::vector<double> step_errors(const ScalingCheckApp& app, double nic_gb_s) {
+std::vector<double> step_errors(const ScalingCheckApp& app, const RingFit& ring) {
   std::vector<double> errors;
   errors.reserve(app.rows.size());
   for (const ScalingCheckRow& r : app.rows)
-    errors.push_back(std::abs(predicted_step_s(app, r, nic_gb_s) - r.measured_s) / r.measured_s);
+    errors.push_back(std::abs(predicted_step_s(app, r, ring) - r.measured_s) / r.measured_s);
   return errors;
 }
 
-double fit_nic_gb_s(const std::vector<ScalingCheckApp>& apps, std::size_t leave_out) {
-  auto loss = [&](double log_gb_s) {
-    const double gb_s = std::exp(log_gb_s);
-    double sum = 0;
-    std::size_t used = 0;
-    for (std::size_t a = 0; a < apps.size(); ++a) {
-      if (a == leave_out || apps[a].rows.empty()) continue;
-      double app_sum = 0;
-      for (const ScalingCheckRow& r : apps[a].rows)
-        app_sum += std::abs(std::log(predicted_step_s(apps[a], r, gb_s) / r.measured_s));
-      sum += app_sum / static_cast<double>(apps[a].rows.size());
-      ++used;
-    }
-    return used > 0 ? sum / static_cast<double>(used) : 0.0;
-  };
-  // The loss is not convex in general (an L1 sum): a grid of 200 points over 0.05 to 50 GB/s
-  // finds the basin, Brent's method (Boost.Math) its minimum between the grid's neighbours.
-  const double lo = std::log(0.05);
-  const double hi = std::log(50.0);
+namespace {
+
+// The minimum of `loss` over [lo, hi]: the loss is not convex in general (an L1 sum), so a grid
+// of 200 points finds the basin, Brent's method (Boost.Math) its minimum between the grid's
+// neighbours. Returns the argument; `best_loss` gets its loss.
+template <class Loss>
+double grid_brent(Loss loss, double lo, double hi, double& best_loss) {
   constexpr int kGrid = 200;
   const double stepx = (hi - lo) / kGrid;
   int best = 0;
-  double best_loss = loss(lo);
+  best_loss = loss(lo);
   for (int i = 1; i <= kGrid; ++i) {
     const double l = loss(lo + i * stepx);
     if (l < best_loss) {
@@ -200,7 +192,58 @@ double fit_nic_gb_s(const std::vector<ScalingCheckApp>& apps, std::size_t leave_
   const double a = lo + std::max(0, best - 1) * stepx;
   const double b = lo + std::min(kGrid, best + 1) * stepx;
   auto [x, fx] = boost::math::tools::brent_find_minima(loss, a, b, 26);
-  return std::exp(fx <= best_loss ? x : lo + best * stepx);
+  if (fx <= best_loss) {
+    best_loss = fx;
+    return x;
+  }
+  return lo + best * stepx;
+}
+
+} // namespace
+
+RingFit fit_ring(const std::vector<ScalingCheckApp>& apps, std::size_t leave_out) {
+  // The three parameters as logarithms, each searched in turn with the others held (cyclic
+  // coordinate descent), until a whole round improves the loss by less than 1e-12.
+  std::array<double, 3> x = {std::log(1.0), std::log(kPolluxNominalRing.local_step_s),
+                             std::log(kPolluxNominalRing.nic_step_s)};
+  const std::array<double, 3> lo = {std::log(0.05), std::log(1e-7), std::log(1e-7)};
+  const std::array<double, 3> hi = {std::log(50.0), std::log(1e-2), std::log(1e-2)};
+  auto ring_of = [](const std::array<double, 3>& v) {
+    return RingFit{std::exp(v[0]), std::exp(v[1]), std::exp(v[2])};
+  };
+  auto loss = [&](const std::array<double, 3>& v) {
+    const RingFit ring = ring_of(v);
+    double sum = 0;
+    std::size_t used = 0;
+    for (std::size_t a = 0; a < apps.size(); ++a) {
+      if (a == leave_out || apps[a].rows.empty()) continue;
+      double app_sum = 0;
+      for (const ScalingCheckRow& r : apps[a].rows)
+        app_sum += std::abs(std::log(predicted_step_s(apps[a], r, ring) / r.measured_s));
+      sum += app_sum / static_cast<double>(apps[a].rows.size());
+      ++used;
+    }
+    return used > 0 ? sum / static_cast<double>(used) : 0.0;
+  };
+  double current = loss(x);
+  for (int round = 0; round < 50; ++round) {
+    const double before = current;
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      auto along = [&](double v) {
+        std::array<double, 3> y = x;
+        y[k] = v;
+        return loss(y);
+      };
+      double l = 0;
+      const double v = grid_brent(along, lo[k], hi[k], l);
+      if (l < current) {
+        x[k] = v;
+        current = l;
+      }
+    }
+    if (before - current < 1e-12) break;
+  }
+  return ring_of(x);
 }
 
 } // namespace dlsim

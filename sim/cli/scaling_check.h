@@ -30,9 +30,22 @@ namespace dlsim {
 inline constexpr double kPolluxPcieGbS = 15.76;
 inline constexpr double kPolluxNominalNicGbS = 50.0 / 8;
 
-// The achieved inter-node bandwidth of a ring all-reduce on that testbed, fitted to all six
-// applications (fit_nic_gb_s): `dlsim calibrate --scaling` prints it (scripts/calibrate).
-inline constexpr double kShippedPolluxNicGbS = 0.5207857997034578;
+// The ring all-reduce's parameters that the nominal hardware does not give: the bandwidth it
+// achieves between nodes and the latency of one of its steps inside a node and across nodes
+// (docs/scaling.md#the-formula).
+struct RingFit {
+  double nic_gb_s = 0;
+  double local_step_s = 0;
+  double nic_step_s = 0;
+};
+
+// The nominal testbed: 50 Gbit/s and NCCL's Ring/Simple step latencies (docs/cluster.md).
+inline constexpr RingFit kPolluxNominalRing{kPolluxNominalNicGbS, 5.7e-6, 9.6e-6};
+
+// The three fitted jointly to all six applications (fit_ring): `dlsim calibrate --scaling`
+// prints them (scripts/calibrate).
+inline constexpr RingFit kShippedPolluxRing{0.5226556204158854, 0.0008728198632464755,
+                                            1.3557497174237944e-05};
 
 // One measured multi-GPU step.
 struct ScalingCheckRow {
@@ -60,17 +73,19 @@ std::vector<ScalingCheckApp> load_scaling_check(const std::string& profiles_dir,
                                                 const ModelZoo& zoo);
 
 // The analytic model's step for a row: ring all-reduce at kPolluxPcieGbS inside a node and
-// min(that, nic_gb_s) across nodes (scaling_model.h).
-double predicted_step_s(const ScalingCheckApp& app, const ScalingCheckRow& row, double nic_gb_s);
+// min(that, ring.nic_gb_s) across nodes, plus its step latencies (scaling_model.h).
+double predicted_step_s(const ScalingCheckApp& app, const ScalingCheckRow& row,
+                        const RingFit& ring);
 
 // |predicted - measured| / measured for each row of `app`.
-std::vector<double> step_errors(const ScalingCheckApp& app, double nic_gb_s);
+std::vector<double> step_errors(const ScalingCheckApp& app, const RingFit& ring);
 
-// The inter-node bandwidth (GB/s) that minimizes the mean over applications (each weighted
-// alike) of the mean |log(predicted / measured)| over their rows, leaving out application
-// `leave_out` (an index into `apps`; none by default). Searched between 0.05 and 50 GB/s.
-double fit_nic_gb_s(const std::vector<ScalingCheckApp>& apps,
-                    std::size_t leave_out = std::numeric_limits<std::size_t>::max());
+// The inter-node bandwidth and the two step latencies that minimize, jointly, the mean over
+// applications (each weighted alike) of the mean |log(predicted / measured)| over their rows,
+// leaving out application `leave_out` (an index into `apps`; none by default). Searched between
+// 0.05 and 50 GB/s and between 0.1 us and 10 ms.
+RingFit fit_ring(const std::vector<ScalingCheckApp>& apps,
+                 std::size_t leave_out = std::numeric_limits<std::size_t>::max());
 
 // The device type Pollux's profiles were measured on.
 inline constexpr const char* kPolluxDeviceType = "T4";

@@ -25,6 +25,10 @@ struct NodeLinks {
   bool nvlink = false;
   double nvlink_gb_s = 150; // per GPU pair and direction, when nvlink is true
   double nic_gb_s = 12.5;   // 100 Gbit/s Ethernet or InfiniBand = 12.5 GB/s
+  // Latency of one step of a ring all-reduce (a chunk handed to the next replica), inside the
+  // node and across its NIC: NCCL's Ring/Simple hardware latencies for PCIe and the network.
+  double ring_step_us = 5.7;
+  double nic_ring_step_us = 9.6;
 };
 
 struct NodeGroup {

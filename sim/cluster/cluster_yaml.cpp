@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include <limits>
 
@@ -97,6 +98,11 @@ void positive(const YamlMap& m, const std::string& key, double v) {
   if (!(v > 0)) yaml_fail(m.where_of(key), m.node(), fmt::format("must be positive, got {}", v));
 }
 
+void not_negative(const YamlMap& m, const std::string& key, double v) {
+  if (!(v >= 0) || !std::isfinite(v))
+    yaml_fail(m.where_of(key), m.node(), fmt::format("must be finite and not negative, got {}", v));
+}
+
 NodeLinks read_links(YamlMap& g) {
   NodeLinks l;
   YAML::Node pcie_node = g.child("pcie");
@@ -129,6 +135,10 @@ NodeLinks read_links(YamlMap& g) {
   positive(g, "nvlink_gb_s", l.nvlink_gb_s);
   l.nic_gb_s = g.get<double>("nic_gbit_s", l.nic_gb_s * 8) / 8;
   positive(g, "nic_gbit_s", l.nic_gb_s);
+  l.ring_step_us = g.get<double>("ring_step_us", l.ring_step_us);
+  not_negative(g, "ring_step_us", l.ring_step_us);
+  l.nic_ring_step_us = g.get<double>("nic_ring_step_us", l.nic_ring_step_us);
+  not_negative(g, "nic_ring_step_us", l.nic_ring_step_us);
   return l;
 }
 
@@ -310,6 +320,8 @@ YAML::Node cluster_to_yaml(const Cluster& c) {
     n["nvlink"] = g.links.nvlink;
     n["nvlink_gb_s"] = g.links.nvlink_gb_s;
     n["nic_gbit_s"] = g.links.nic_gb_s * 8;
+    n["ring_step_us"] = g.links.ring_step_us;
+    n["nic_ring_step_us"] = g.links.nic_ring_step_us;
     root["nodes"].push_back(n);
   }
   return root;

@@ -16,6 +16,11 @@ double ring_comm_s(double model_bytes, std::uint32_t replicas, std::uint32_t nod
   return 2.0 * (n - 1) / n * model_bytes / (gb_s * 1e9);
 }
 
+double ring_latency_s(const ScalingPlacement& p) {
+  if (p.ps > 0 || p.replicas < 2) return 0.0;
+  return 2.0 * (p.replicas - 1.0) * (p.nodes > 1 ? p.nic_step_s : p.local_step_s);
+}
+
 double ps_comm_s(double model_bytes, const ScalingPlacement& p) {
   if (p.ps == 0) return 0.0;
   // A replica's own link carries M in each phase (M/k to each of k shards).
@@ -63,7 +68,8 @@ double analytic_comm_s(double model_bytes, const ScalingPlacement& p) {
 
 double analytic_step_s(double compute_s, double model_bytes, double overlap,
                        const ScalingPlacement& p) {
-  return iteration_seconds(compute_s, analytic_comm_s(model_bytes, p), overlap, 0.0);
+  return iteration_seconds(compute_s, analytic_comm_s(model_bytes, p), overlap, 0.0) +
+         ring_latency_s(p);
 }
 
 ScalingPlacement scaling_placement(const Cluster& c, const JobState& job, std::uint32_t ps) {
@@ -76,6 +82,8 @@ ScalingPlacement scaling_placement(const Cluster& c, const JobState& job, std::u
   double local = 0;
   double nic = 0;
   double host = 0;
+  double local_step_us = 0;
+  double nic_step_us = 0;
   for (DeviceId d : job.devices) {
     const NodeId n = c.devices[d].node;
     auto it = std::find(nodes.begin(), nodes.end(), n);
@@ -87,6 +95,9 @@ ScalingPlacement scaling_placement(const Cluster& c, const JobState& job, std::u
       local = nodes.size() == 1 ? l : std::min(local, l);
       nic = nodes.size() == 1 ? links.nic_gb_s : std::min(nic, links.nic_gb_s);
       host = nodes.size() == 1 ? links.pcie_gb_s : std::min(host, links.pcie_gb_s);
+      // The slowest step: the largest latency among the job's nodes.
+      local_step_us = std::max(local_step_us, links.ring_step_us);
+      nic_step_us = std::max(nic_step_us, links.nic_ring_step_us);
     } else {
       ++replicas[static_cast<std::size_t>(it - nodes.begin())];
     }
@@ -96,6 +107,8 @@ ScalingPlacement scaling_placement(const Cluster& c, const JobState& job, std::u
     p.local_gb_s = local;
     p.nic_gb_s = nic;
     p.host_gb_s = host;
+    p.local_step_s = local_step_us * 1e-6;
+    p.nic_step_s = nic_step_us * 1e-6;
   }
   if (p.ps > 0 && job.workers > 0) {
     const std::uint32_t per_worker = p.replicas / job.workers;

@@ -29,6 +29,10 @@ struct ScalingPlacement {
   // Slowest host PCIe link among its nodes (GB/s): the path between a node's GPUs and a
   // parameter server in its host memory, NVLink or not.
   double host_gb_s = 15.76;
+  // Latency of one step of a ring all-reduce (s): inside a node, and across nodes (a ring that
+  // crosses nodes waits at each step for its slowest hop, a NIC); ring_latency_s.
+  double local_step_s = 5.7e-6;
+  double nic_step_s = 9.6e-6;
   // With ps > 0: the largest number of bytes, in units of model_bytes / ps, that one node's NIC
   // must carry in one direction during one phase (push or pull); see ps_nic_units.
   double ps_nic_units = 0;
@@ -59,6 +63,12 @@ double ps_cpu_s(double model_bytes, const ScalingPlacement& p);
 double ring_comm_s(double model_bytes, std::uint32_t replicas, std::uint32_t nodes,
                    double local_gb_s, double nic_gb_s);
 
+// The fixed cost of one ring all-reduce over n replicas: its 2(n-1) steps (n-1 of the reduce-
+// scatter, n-1 of the all-gather) each wait one step latency, nic_step_s when the ring crosses
+// nodes, else local_step_s. 0 for a PS job (ps > 0) or one replica. Not hidden by the backward
+// pass: the last gradient bucket's all-reduce starts when the backward pass ends.
+double ring_latency_s(const ScalingPlacement& p);
+
 // Parameter servers, k shards: each replica pushes M/k to every shard, then pulls M/k back (two
 // phases). A phase lasts as long as its busiest link: a replica's own link carries M, a node's
 // NIC carries ps_nic_units x M/k (the traffic between its shards and the replicas on other
@@ -82,7 +92,7 @@ double ps_nic_units(std::span<const std::uint32_t> replicas_per_node,
 double analytic_comm_s(double model_bytes, const ScalingPlacement& p);
 
 // Seconds per step of every replica computing compute_s: iteration_seconds (network.md) with
-// the analytic communication and no input term.
+// the analytic communication and no input term, plus the ring's latency (ring_latency_s).
 double analytic_step_s(double compute_s, double model_bytes, double overlap,
                        const ScalingPlacement& p);
 
