@@ -201,7 +201,8 @@ double grid_brent(Loss loss, double lo, double hi, double& best_loss) {
 
 } // namespace
 
-RingFit fit_ring(const std::vector<ScalingCheckApp>& apps, std::size_t leave_out) {
+RingFit fit_ring(const std::vector<ScalingCheckApp>& apps, RingFitted fitted,
+                 std::size_t leave_out) {
   // The three parameters as logarithms, each searched in turn with the others held (cyclic
   // coordinate descent), until a whole round improves the loss by less than 1e-12.
   std::array<double, 3> x = {std::log(1.0), std::log(kPolluxNominalRing.local_step_s),
@@ -226,9 +227,11 @@ RingFit fit_ring(const std::vector<ScalingCheckApp>& apps, std::size_t leave_out
     return used > 0 ? sum / static_cast<double>(used) : 0.0;
   };
   double current = loss(x);
+  // The bandwidth alone: one search along it, the latencies held at NCCL's.
+  const std::size_t searched = fitted == RingFitted::kBandwidth ? 1 : x.size();
   for (int round = 0; round < 50; ++round) {
     const double before = current;
-    for (std::size_t k = 0; k < x.size(); ++k) {
+    for (std::size_t k = 0; k < searched; ++k) {
       auto along = [&](double v) {
         std::array<double, 3> y = x;
         y[k] = v;
