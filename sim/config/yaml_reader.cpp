@@ -347,28 +347,16 @@ std::optional<YAML::Mark> second_document(std::istream& in) {
 } // namespace
 
 YAML::Node load_yaml_file(const std::string& file) {
-  // A directory opens as a stream and then fails to read (std::ios_base::failure from yaml-cpp).
+  // A directory opens as a stream and then fails to read.
   std::error_code ec;
   if (std::filesystem::is_directory(file, ec))
     throw InputError(file + ": is a directory, not a YAML file");
-  try {
-    YAML::Node root = YAML::LoadFile(file); // the first document
-    std::ifstream in(file);
-    if (auto second = second_document(in)) {
-      throw InputError(fmt::format("{}{}: a second YAML document (after '---'), or text after the "
-                                   "end of the first: dlsim reads one document per file",
-                                   file,
-                                   second->line >= 0 ? fmt::format(":{}", second->line + 1) : ""));
-    }
-    check_unique_keys(root, file);
-    return root;
-  } catch (const std::ios_base::failure& e) {
-    throw InputError(fmt::format("{}: cannot read: {}", file, e.what()));
-  } catch (const YAML::BadFile&) {
-    throw InputError(file + ": cannot open file");
-  } catch (const YAML::ParserException& e) {
-    throw InputError(fmt::format("{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.msg));
-  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file + ": cannot open file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError(fmt::format("{}: cannot read", file));
+  return load_yaml_text(text.str(), file);
 }
 
 YAML::Node load_yaml_text(const std::string& text, const std::string& file) {
