@@ -1,6 +1,7 @@
 // Host tasks (docs/runtime.md#host-tasks): jobs of 0 devices per worker that hold a node's CPU
 // cores and memory. Every expected number is worked out in the comment above it.
 #include "sim/engine/error.h"
+#include "sim/report/event_log.h"
 #include "sim/report/metrics.h"
 #include "sim/report/summary.h"
 #include "tests/support/scripted_run.h"
@@ -153,12 +154,36 @@ TEST_CASE("host tasks: placed on nodes, preempted, resumed where they fit, refus
                  {50'000'000, [](Control& ctl) { ctl.resume(0, {}); }}},
                 cfg);
   s.workload.jobs[0].request.devices_per_worker = 0;
+  EventLog log;
+  s.sim->add_observer(&log);
   s.run();
   CHECK(s.job("h").end == 112'000'000);
   CHECK(s.job("h").run_time == 100'000'000);
   CHECK(s.job("h").preemptions == 1);
   CHECK(s.job("h").nodes_used == 1);
   CHECK(s.sim->state().hosts.empty());
+  // events.csv names the nodes a host task holds: both nodes from its start to its suspension,
+  // node 0 alone from its resume to its finish; none when it holds nothing (its submission).
+  std::ostringstream events;
+  log.write_csv(events, s.cluster, s.workload);
+  auto nodes_of = [&](const std::string& time_action) {
+    std::istringstream in(events.str());
+    for (std::string line; std::getline(in, line);) {
+      // time_s,job,action,devices,nodes,reason
+      std::vector<std::string> f;
+      std::istringstream fields(line);
+      for (std::string x; std::getline(fields, x, ',');)
+        f.push_back(x);
+      f.resize(6);
+      if (f[0] + " " + f[2] == time_action) return f[4];
+    }
+    return std::string("(no such row)");
+  };
+  CHECK(nodes_of("0 submit").empty());
+  CHECK(nodes_of("0 start") == "0 1");
+  CHECK(nodes_of("40 suspended") == "0 1");
+  CHECK(nodes_of("50 resume") == "0");
+  CHECK(nodes_of("112 finish") == "0");
 
   // Refusals name what is wrong.
   auto refused = [&](std::function<void(Control&)> act) {
