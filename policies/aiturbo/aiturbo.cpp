@@ -347,49 +347,13 @@ private:
     }
   }
 
-  // Resource adjustment of the running predictable jobs (moves.h).
+  // Resource adjustment of the running predictable jobs (moves.h): each job's remaining service
+  // under every move it could make, the best moves chosen over all jobs, and those made.
   void adjust(Control& c) {
-    // Every live job that is pending or suspended is in waiting_ (keep_waiting, arrivals).
-    bool waits = false;
-    for (const Key& k : waiting_) {
-      const JobStatus s = c.state(std::get<3>(k)).status;
-      if (s == JobStatus::kPending || s == JobStatus::kSuspended) waits = true;
-    }
+    const bool waits = jobs_wait(c);
     services_.clear();
     for_live([&](JobId j) {
-      const JobState& st = c.state(j);
-      const JobRequest& r = c.request(j);
-      if (st.status != JobStatus::kRunning) return;
-      // Devices beyond the request go back while jobs wait: the pass counts requests.
-      if (waits && st.workers > r.workers) {
-        shrink(c, j, r.workers, "aiturbo: jobs wait, back to the requested workers");
-        return;
-      }
-      // Cores beyond the request (set_cpus) are kept: giving one back is a TensorFlow restart, and
-      // a waiting job that needs them waits for them like for any held cores.
-      const SimTime moved = tracks_[j].last_move;
-      if (!tracks_[j].predictable || (moved >= 0 && c.now() - moved < from_seconds(o_.interval_s)))
-        return;
-      // The pause a move will likely cost, from the pauses of the moves made so far.
-      const double pause = pauses_.estimate(r.model, PauseKind::kResize);
-      JobService s;
-      s.job = j;
-      s.v = remaining_s(c, j, st.workers, c.ps(j));
-      if (st.workers < r.max_workers && !waits)
-        s.add_worker = remaining_s(c, j, st.workers + 1, c.ps(j)) + pause;
-      if (st.workers > r.min_workers)
-        s.remove_worker = remaining_s(c, j, st.workers - 1, c.ps(j)) + pause;
-      if (c.ps(j) > 0 && c.ps(j) < st.workers && ps_shards_fit(c, j, c.ps(j) + 1))
-        s.add_ps = remaining_s(c, j, st.workers, c.ps(j) + 1) + pause;
-      if (c.ps(j) > 1 && ps_shards_fit(c, j, c.ps(j) - 1))
-        s.remove_ps = remaining_s(c, j, st.workers, c.ps(j) - 1) + pause;
-      // +CPU(ps), +CPU(worker): the speed model's time scaled by the step-time ratio estimated
-      // from what the job measured at its cores (cpu_moves.h).
-      const CpuMoves cpu =
-          cpu_moves(c, j, tracks_[j].cores, s.v, pauses_.estimate(r.model, PauseKind::kCores));
-      s.add_ps_cpu = cpu.add_ps_cpu;
-      s.add_worker_cpu = cpu.add_worker_cpu;
-      services_.push_back(s);
+      if (std::optional<JobService> s = service_of(c, j, waits)) services_.push_back(*s);
     });
     std::uint32_t free_workers = 0;
     if (!waits) {
@@ -397,46 +361,101 @@ private:
         free_workers += c.free().free(static_cast<DeviceTypeId>(t));
     }
     for (const ChosenMove& m : choose_moves(services_, free_workers, o_.min_gain_s)) {
-      const JobState& st = c.state(m.job);
-      switch (m.move) {
-      case Move::kAddWorker:
-        if (grow(c, m.job)) tracks_[m.job].last_move = c.now();
-        break;
-      case Move::kRemoveWorker:
-        shrink(c, m.job, st.workers - 1,
-               fmt::format("aiturbo: a worker for a job that gains more ({:.0f} s)", m.gain));
-        tracks_[m.job].last_move = c.now();
-        break;
-      case Move::kAddPs:
-      case Move::kRemovePs:
-        // Moves made before this one may have taken the cores its shards need: ask again.
-        if (!ps_shards_fit(c, m.job, m.move == Move::kAddPs ? c.ps(m.job) + 1 : c.ps(m.job) - 1))
-          break;
-        c.set_ps(m.job, m.move == Move::kAddPs ? c.ps(m.job) + 1 : c.ps(m.job) - 1,
-                 fmt::format("aiturbo: remaining service -{:.0f} s", m.gain));
-        tracks_[m.job].last_move = c.now();
-        break;
-      case Move::kAddPsCpu:
-      case Move::kAddWorkerCpu: {
-        const bool ps = m.move == Move::kAddPsCpu;
-        const double ps_cores = c.ps_cores(m.job) + (ps ? 1 : 0);
-        const double worker_cores = c.worker_cores(m.job) + (ps ? 0 : 1);
-        if (check_ps_cores(c, m.job, st.devices, holds_ps_cores(c.request(m.job)) ? c.ps(m.job) : 0,
-                           ps_cores, worker_cores, true))
-          break; // moves made before this one took the cores
-        c.set_cpus(m.job, ps_cores, worker_cores,
-                   fmt::format("aiturbo: one more core per {}: remaining service -{:.0f} s",
-                               ps ? "parameter server" : "worker", m.gain));
-        tracks_[m.job].last_move = c.now();
-        break;
-      }
-      }
+      make_move(c, m);
       // A move made pauses the job (its status leaves kRunning until on_action_done): observed.
       if (c.state(m.job).status != JobStatus::kRunning) {
         const bool cores = m.move == Move::kAddPsCpu || m.move == Move::kAddWorkerCpu;
         pauses_.issued(m.job, c.request(m.job).model,
                        cores ? PauseKind::kCores : PauseKind::kResize, c.now());
       }
+    }
+  }
+
+  // Whether a live job is pending or suspended (every such job is in waiting_: keep_waiting,
+  // arrivals).
+  bool jobs_wait(const Control& c) const {
+    bool waits = false;
+    for (const Key& k : waiting_) {
+      const JobStatus s = c.state(std::get<3>(k)).status;
+      if (s == JobStatus::kPending || s == JobStatus::kSuspended) waits = true;
+    }
+    return waits;
+  }
+
+  // Job j's remaining service now and after each move it could make, if it is running,
+  // predictable and not moved within interval_s. While jobs wait, a job holding more workers
+  // than it asked for gives them back instead.
+  std::optional<JobService> service_of(Control& c, JobId j, bool waits) {
+    const JobState& st = c.state(j);
+    const JobRequest& r = c.request(j);
+    if (st.status != JobStatus::kRunning) return std::nullopt;
+    // Devices beyond the request go back while jobs wait: the pass counts requests.
+    if (waits && st.workers > r.workers) {
+      shrink(c, j, r.workers, "aiturbo: jobs wait, back to the requested workers");
+      return std::nullopt;
+    }
+    // Cores beyond the request (set_cpus) are kept: giving one back is a TensorFlow restart, and
+    // a waiting job that needs them waits for them like for any held cores.
+    const SimTime moved = tracks_[j].last_move;
+    if (!tracks_[j].predictable || (moved >= 0 && c.now() - moved < from_seconds(o_.interval_s)))
+      return std::nullopt;
+    // The pause a move will likely cost, from the pauses of the moves made so far.
+    const double pause = pauses_.estimate(r.model, PauseKind::kResize);
+    JobService s;
+    s.job = j;
+    s.v = remaining_s(c, j, st.workers, c.ps(j));
+    if (st.workers < r.max_workers && !waits)
+      s.add_worker = remaining_s(c, j, st.workers + 1, c.ps(j)) + pause;
+    if (st.workers > r.min_workers)
+      s.remove_worker = remaining_s(c, j, st.workers - 1, c.ps(j)) + pause;
+    if (c.ps(j) > 0 && c.ps(j) < st.workers && ps_shards_fit(c, j, c.ps(j) + 1))
+      s.add_ps = remaining_s(c, j, st.workers, c.ps(j) + 1) + pause;
+    if (c.ps(j) > 1 && ps_shards_fit(c, j, c.ps(j) - 1))
+      s.remove_ps = remaining_s(c, j, st.workers, c.ps(j) - 1) + pause;
+    // +CPU(ps), +CPU(worker): the speed model's time scaled by the step-time ratio estimated
+    // from what the job measured at its cores (cpu_moves.h).
+    const CpuMoves cpu =
+        cpu_moves(c, j, tracks_[j].cores, s.v, pauses_.estimate(r.model, PauseKind::kCores));
+    s.add_ps_cpu = cpu.add_ps_cpu;
+    s.add_worker_cpu = cpu.add_worker_cpu;
+    return s;
+  }
+
+  // Makes a chosen move, unless a move made before it took what it needs.
+  void make_move(Control& c, const ChosenMove& m) {
+    const JobState& st = c.state(m.job);
+    switch (m.move) {
+    case Move::kAddWorker:
+      if (grow(c, m.job)) tracks_[m.job].last_move = c.now();
+      break;
+    case Move::kRemoveWorker:
+      shrink(c, m.job, st.workers - 1,
+             fmt::format("aiturbo: a worker for a job that gains more ({:.0f} s)", m.gain));
+      tracks_[m.job].last_move = c.now();
+      break;
+    case Move::kAddPs:
+    case Move::kRemovePs:
+      // Moves made before this one may have taken the cores its shards need: ask again.
+      if (!ps_shards_fit(c, m.job, m.move == Move::kAddPs ? c.ps(m.job) + 1 : c.ps(m.job) - 1))
+        break;
+      c.set_ps(m.job, m.move == Move::kAddPs ? c.ps(m.job) + 1 : c.ps(m.job) - 1,
+               fmt::format("aiturbo: remaining service -{:.0f} s", m.gain));
+      tracks_[m.job].last_move = c.now();
+      break;
+    case Move::kAddPsCpu:
+    case Move::kAddWorkerCpu: {
+      const bool ps = m.move == Move::kAddPsCpu;
+      const double ps_cores = c.ps_cores(m.job) + (ps ? 1 : 0);
+      const double worker_cores = c.worker_cores(m.job) + (ps ? 0 : 1);
+      if (check_ps_cores(c, m.job, st.devices, holds_ps_cores(c.request(m.job)) ? c.ps(m.job) : 0,
+                         ps_cores, worker_cores, true))
+        break; // moves made before this one took the cores
+      c.set_cpus(m.job, ps_cores, worker_cores,
+                 fmt::format("aiturbo: one more core per {}: remaining service -{:.0f} s",
+                             ps ? "parameter server" : "worker", m.gain));
+      tracks_[m.job].last_move = c.now();
+      break;
+    }
     }
   }
 
