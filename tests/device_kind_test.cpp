@@ -49,7 +49,7 @@ TEST_CASE("timeseries.csv has two columns per device kind, named from the kinds'
 
   // A row in the same order: the FPGA kind's figures land in its own two columns.
   Sample s;
-  s.time = 10 * 1000 * 1000; // 10 s in microseconds
+  s.time = 10'000'000; // 10 s in microseconds
   s.running = 2;
   s.pending = 1;
   s.allocated_gpus = 3;
