@@ -26,14 +26,16 @@ public:
     devices_.insert(devices_.begin() + static_cast<std::ptrdiff_t>(at), devices);
     summed_ = std::min(summed_, at);
   }
-  // Removes the holder under key k (there).
-  void erase(const Key& k) {
+  // Removes the holder under key k; false (and nothing changes) when no holder has that key.
+  bool erase(const Key& k) {
     const auto at =
         static_cast<std::size_t>(std::lower_bound(keys_.begin(), keys_.end(), k) - keys_.begin());
+    if (at == keys_.size() || keys_[at] != k) return false;
     keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(at));
     jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(at));
     devices_.erase(devices_.begin() + static_cast<std::ptrdiff_t>(at));
     summed_ = std::min(summed_, at);
+    return true;
   }
   [[nodiscard]] std::size_t size() const { return keys_.size(); }
 

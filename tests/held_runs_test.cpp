@@ -38,12 +38,16 @@ TEST_CASE("HeldRuns walks holders and waiting jobs merged by key, holders as max
       std::advance(it, static_cast<long>(rng() % holder_devices.size()));
       const int old_key = it->first;
       const std::uint32_t devices = it->second;
-      held.erase(old_key);
+      CHECK(held.erase(old_key));
       holder_devices.erase(it);
+      // A key no holder has (a waiting job's, or one just removed) changes nothing.
+      CHECK_FALSE(held.erase(old_key));
       const int new_key = n + change; // past every key so far: the back of the order
       held.insert(new_key, static_cast<JobId>(new_key * 3 + 1), devices);
       holder_devices[new_key] = devices;
     }
+    REQUIRE(held.size() == holder_devices.size());
+    if (!waiting.empty()) CHECK_FALSE(held.erase(*waiting.begin()));
     REQUIRE(held.size() == holder_devices.size());
 
     // The plain walk: every key in order, each a holder or a waiting job.
