@@ -65,6 +65,8 @@ public:
   // with select, to none). This covers swaps and replacements. Each step raises the objective by
   // more than kEps, so it ends; the pass bound only guards time.
   void improve(bool select) {
+    // The eviction bounds assume what select allows (a job may leave): kept only under the same.
+    if (select != select_) std::fill(bounds_valid_.begin(), bounds_valid_.end(), 0);
     select_ = select;
     for (int pass = 0; pass < 64; ++pass) {
       bool better = false;
