@@ -158,136 +158,138 @@ private:
     }
   }
 
+  // The best move of one job found so far (relocate): a to type `to`, and the jobs it evicts.
+  struct Move {
+    double gain = kEps; // over the current assignment; a move must beat it
+    std::int32_t to = kNoType;
+    bool evict_one = false; // b leaves `to` for b_to (kNoType: none)
+    std::size_t b = 0;
+    std::int32_t b_to = kNoType;
+  };
+
   // The best improving relocation of job a (see improve()); applies it and returns true.
   bool relocate(std::size_t a, bool select) {
-    const std::int32_t from = at_[a];
-    const double before_a = gain(a, from);
-    double best = kEps;
-    std::int32_t best_t = kNoType;
-    std::size_t best_b = 0;
-    std::int32_t best_u = kNoType;
-    bool evict = false;
-    for (std::size_t t : allowed(a)) {
-      const auto ti = static_cast<std::int32_t>(t);
-      if (ti == from) continue;
-      const double ga = gain(a, ti) - before_a;
-      if (left_[t] >= p_.need[a]) {
-        if (ga > best) {
-          best = ga;
-          best_t = ti;
-          evict = false;
-        }
-        continue;
-      }
-      // The scan below gives a's place on t to one job b there that holds at least what a lacks
-      // (need[b] >= short_by) and totals ga + gb - gain(b, t). Rounding is monotone, so that
-      // total is at most ga + (the most any such b gains elsewhere) - (the least any has on
-      // t): when that bound is no better than the best so far, the scan would choose nothing.
-      if (prune_) {
-        const EvictBounds& e = evict_bounds(t);
-        const std::uint32_t short_by = p_.need[a] - left_[t];
-        const auto holders = static_cast<std::size_t>(
-            std::partition_point(e.need.begin(), e.need.end(),
-                                 [&](std::uint32_t n) { return n >= short_by; }) -
-            e.need.begin());
-        if (holders == 0) continue;
-        const double bound = ga + e.most_elsewhere[holders - 1] - e.least_gain[holders - 1];
-        if (bound <= best) continue;
-      }
-      for (std::size_t b : on_[t]) {
-        if (b == a) continue;
-        if (left_[t] + p_.need[b] < p_.need[a]) continue;
-        // Where b goes: its best type with room once a has left `from` and b has left t.
-        double gb = select ? 0.0 : -1e300;
-        std::int32_t ub = kNoType;
-        for (std::size_t u : allowed(b)) {
-          if (u == t) continue;
-          std::uint32_t room = left_[u] + (static_cast<std::int32_t>(u) == from ? p_.need[a] : 0);
-          if (room < p_.need[b]) continue;
-          double g = gain(b, static_cast<std::int32_t>(u));
-          if (g > gb) {
-            gb = g;
-            ub = static_cast<std::int32_t>(u);
-          }
-        }
-        if (gb < -1e299) continue;
-        double total = ga + gb - gain(b, ti);
-        if (total > best) {
-          best = total;
-          best_t = ti;
-          best_b = b;
-          best_u = ub;
-          evict = true;
-        }
-      }
-    }
-    // Evicting several jobs (a big job displacing small ones): on each type without room, the
-    // jobs there that lose least per device leave until a fits; each goes to its best type with
-    // room (or, with select, to none).
-    std::vector<std::pair<std::size_t, std::int32_t>>& best_moves = best_moves_;
-    best_moves.clear();
-    for (std::size_t t : allowed(a)) {
-      const auto ti = static_cast<std::int32_t>(t);
-      if (ti == from || left_[t] >= p_.need[a]) continue;
-      // Even every job on t leaving would not make room for a.
-      if (prune_ && left_[t] + on_need_[t] < p_.need[a]) continue;
-      // a is not on t (t is not `from`): every job there may leave.
-      const std::vector<std::size_t>& there = by_loss(t);
-      std::vector<std::int64_t>& room = room_;
-      room.assign(left_.begin(), left_.end());
-      if (from != kNoType) room[static_cast<std::size_t>(from)] += p_.need[a];
-      std::size_t k = 0;
-      double delta = gain(a, ti) - before_a;
-      while (k < there.size() && room[t] < static_cast<std::int64_t>(p_.need[a])) {
-        room[t] += p_.need[there[k]];
-        delta -= gain(there[k], ti);
-        ++k;
-      }
-      if (room[t] < static_cast<std::int64_t>(p_.need[a]) || k < 2) continue; // one: done above
-      room[t] -= p_.need[a];
-      std::vector<std::pair<std::size_t, std::int32_t>>& moves = moves_;
-      moves.clear();
-      bool ok = true;
-      for (std::size_t i = 0; i < k && ok; ++i) {
-        const std::size_t b = there[i];
-        double gb = select ? 0.0 : -1e300;
-        std::int32_t ub = kNoType;
-        for (std::size_t u : allowed(b)) {
-          if (u == t || room[u] < static_cast<std::int64_t>(p_.need[b])) continue;
-          if (gain(b, static_cast<std::int32_t>(u)) > gb) {
-            gb = gain(b, static_cast<std::int32_t>(u));
-            ub = static_cast<std::int32_t>(u);
-          }
-        }
-        if (gb < -1e299) {
-          ok = false;
-          break;
-        }
-        if (ub != kNoType) room[static_cast<std::size_t>(ub)] -= p_.need[b];
-        delta += gb;
-        moves.emplace_back(b, ub);
-      }
-      if (ok && delta > best) {
-        best = delta;
-        best_t = ti;
-        std::swap(best_moves, moves);
-      }
-    }
-    if (best_t == kNoType) return false;
-    if (!best_moves.empty()) {
-      for (const auto& [b, u] : best_moves)
-        assign(b, kNoType);
-      assign(a, best_t);
-      for (const auto& [b, u] : best_moves)
-        assign(b, u);
-    } else if (evict) {
-      assign(best_b, kNoType);
-      assign(a, best_t);
-      assign(best_b, best_u);
-    } else {
-      assign(a, best_t);
-    }
+    Move best;
+    best_moves_.clear(); // several evicted jobs and where each goes, when non-empty
+    for (std::size_t t : allowed(a))
+      try_room_or_one_eviction(a, t, select, best);
+    for (std::size_t t : allowed(a))
+      try_several_evictions(a, t, select, best);
+    if (best.to == kNoType) return false;
+    apply(a, best);
     return true;
+  }
+
+  // a moves to t where it fits, or takes the place of one job b on t, which goes to its best
+  // type with room once a has left its own (with select, to none).
+  void try_room_or_one_eviction(std::size_t a, std::size_t t, bool select, Move& best) {
+    const std::int32_t from = at_[a];
+    const auto ti = static_cast<std::int32_t>(t);
+    if (ti == from) return;
+    const double ga = gain(a, ti) - gain(a, from);
+    if (left_[t] >= p_.need[a]) {
+      if (ga > best.gain) best = Move{ga, ti};
+      return;
+    }
+    if (prune_ && !one_eviction_may_beat(a, t, ga, best.gain)) return;
+    for (std::size_t b : on_[t]) {
+      if (b == a) continue;
+      if (left_[t] + p_.need[b] < p_.need[a]) continue;
+      double gb = select ? 0.0 : -1e300;
+      std::int32_t ub = kNoType;
+      for (std::size_t u : allowed(b)) {
+        if (u == t) continue;
+        std::uint32_t room = left_[u] + (static_cast<std::int32_t>(u) == from ? p_.need[a] : 0);
+        if (room < p_.need[b]) continue;
+        double g = gain(b, static_cast<std::int32_t>(u));
+        if (g > gb) {
+          gb = g;
+          ub = static_cast<std::int32_t>(u);
+        }
+      }
+      if (gb < -1e299) continue;
+      double total = ga + gb - gain(b, ti);
+      if (total > best.gain) best = Move{total, ti, true, b, ub};
+    }
+  }
+
+  // The scan of try_room_or_one_eviction gives a's place on t to one job b there that holds at
+  // least what a lacks (need[b] >= short_by) and totals ga + gb - gain(b, t). Rounding is
+  // monotone, so that total is at most ga + (the most any such b gains elsewhere) - (the least
+  // any has on t): when that bound is no better than the best so far, the scan would choose
+  // nothing.
+  bool one_eviction_may_beat(std::size_t a, std::size_t t, double ga, double best) {
+    const EvictBounds& e = evict_bounds(t);
+    const std::uint32_t short_by = p_.need[a] - left_[t];
+    const auto holders = static_cast<std::size_t>(
+        std::partition_point(e.need.begin(), e.need.end(),
+                             [&](std::uint32_t n) { return n >= short_by; }) -
+        e.need.begin());
+    if (holders == 0) return false;
+    return ga + e.most_elsewhere[holders - 1] - e.least_gain[holders - 1] > best;
+  }
+
+  // A big job displacing small ones: on t, without room for a, the jobs there that lose least
+  // per device leave until a fits; each goes to its best type with room (or, with select, to
+  // none). Two or more leaving (one is try_room_or_one_eviction's).
+  void try_several_evictions(std::size_t a, std::size_t t, bool select, Move& best) {
+    const std::int32_t from = at_[a];
+    const auto ti = static_cast<std::int32_t>(t);
+    if (ti == from || left_[t] >= p_.need[a]) return;
+    // Even every job on t leaving would not make room for a.
+    if (prune_ && left_[t] + on_need_[t] < p_.need[a]) return;
+    // a is not on t (t is not `from`): every job there may leave.
+    const std::vector<std::size_t>& there = by_loss(t);
+    std::vector<std::int64_t>& room = room_;
+    room.assign(left_.begin(), left_.end());
+    if (from != kNoType) room[static_cast<std::size_t>(from)] += p_.need[a];
+    std::size_t k = 0;
+    double delta = gain(a, ti) - gain(a, from);
+    while (k < there.size() && room[t] < static_cast<std::int64_t>(p_.need[a])) {
+      room[t] += p_.need[there[k]];
+      delta -= gain(there[k], ti);
+      ++k;
+    }
+    if (room[t] < static_cast<std::int64_t>(p_.need[a]) || k < 2) return;
+    room[t] -= p_.need[a];
+    moves_.clear();
+    for (std::size_t i = 0; i < k; ++i) {
+      const std::size_t b = there[i];
+      double gb = select ? 0.0 : -1e300;
+      std::int32_t ub = kNoType;
+      for (std::size_t u : allowed(b)) {
+        if (u == t || room[u] < static_cast<std::int64_t>(p_.need[b])) continue;
+        if (gain(b, static_cast<std::int32_t>(u)) > gb) {
+          gb = gain(b, static_cast<std::int32_t>(u));
+          ub = static_cast<std::int32_t>(u);
+        }
+      }
+      if (gb < -1e299) return;
+      if (ub != kNoType) room[static_cast<std::size_t>(ub)] -= p_.need[b];
+      delta += gb;
+      moves_.emplace_back(b, ub);
+    }
+    if (delta > best.gain) {
+      best.gain = delta;
+      best.to = ti;
+      std::swap(best_moves_, moves_);
+    }
+  }
+
+  void apply(std::size_t a, const Move& best) {
+    if (!best_moves_.empty()) {
+      for (const auto& [b, u] : best_moves_)
+        assign(b, kNoType);
+      assign(a, best.to);
+      for (const auto& [b, u] : best_moves_)
+        assign(b, u);
+    } else if (best.evict_one) {
+      assign(best.b, kNoType);
+      assign(a, best.to);
+      assign(best.b, best.b_to);
+    } else {
+      assign(a, best.to);
+    }
   }
 
   const TypeChoiceProblem& p_;
