@@ -95,43 +95,50 @@ TEST_CASE("a declared table checks each value and rejects undeclared keys where 
   CHECK(error("other: 1\n") == "t.yaml:1: other: unknown key (valid here: mode, outer)");
 }
 
-TEST_CASE("every runtime key is read into its field and written back to run.yaml",
-          "[experiment][config]") {
+namespace {
+
+// Every runtime key away from its default (runtime_config.h: 0, 5, 5, 10, 5, 1, 5 s; 2 and 4
+// jobs; 0.52; 60 s; no observation noise; 2.5 and 0.8; no curves by type; no pairs file;
+// contention off; 30 and 1 s, linear, measured scaling on, flat, 1 GB/s; the token
+// controller, 0.01, 0.3 and 0.001 s).
+Experiment with_every_runtime_key_set(ScratchDir& dir) {
+  const std::vector<std::pair<std::string, std::string>> sets = {
+      {"costs.start_s", "1"},
+      {"costs.suspend_s", "2"},
+      {"costs.resume_s", "3"},
+      {"costs.migrate_s", "4"},
+      {"costs.resize_s", "6"},
+      {"costs.switch_s", "7"},
+      {"costs.set_share_s", "9"},
+      {"runtime.max_jobs_per_device", "8"},
+      {"runtime.max_timeslice_jobs", "1"},
+      {"runtime.default_gpu_util", "1"},
+      {"runtime.profile_s", "90"},
+      {"runtime.observe.noise", "0.05"},
+      {"runtime.interference.slope", "0"},
+      {"runtime.interference.onset", "1.5"},
+      {"runtime.interference.by_type", "{K80: {slope: 1}}"},
+      {"runtime.interference.pairs", "configs/interference/gavel-pairs.csv"},
+      {"costs.restart_s", "31"},
+      {"costs.live_resize_s", "2"},
+      {"runtime.scaling", "analytic"},
+      {"runtime.measured_scaling", "false"},
+      {"runtime.resize", "live"},
+      {"runtime.checkpoint_gb_s", "2.5"},
+      {"runtime.share.model", "ideal"},
+      {"runtime.share.hook_overhead", "0.05"},
+      {"runtime.share.quota_s", "0.02"},
+      {"runtime.share.handoff_s", "0.002"},
+      {"network.contention", "true"},
+  };
+  return load_experiment(ExperimentInputs{dir.write("e.yaml", kBase), sets});
+}
+
+} // namespace
+
+TEST_CASE("every runtime key is read into its field", "[experiment][config]") {
   ScratchDir dir;
-  std::string file = dir.write("e.yaml", kBase);
-  // Every runtime key away from its default (runtime_config.h: 0, 5, 5, 10, 5, 1, 5 s; 2 and 4
-  // jobs; 0.52; 60 s; no observation noise; 2.5 and 0.8; no curves by type; no pairs file;
-  // contention off; 30 and 1 s, linear, measured scaling on, flat, 1 GB/s; the token
-  // controller, 0.01, 0.3 and 0.001 s).
-  Experiment e = load_experiment(
-      ExperimentInputs{file,
-                       {{"costs.start_s", "1"},
-                        {"costs.suspend_s", "2"},
-                        {"costs.resume_s", "3"},
-                        {"costs.migrate_s", "4"},
-                        {"costs.resize_s", "6"},
-                        {"costs.switch_s", "7"},
-                        {"costs.set_share_s", "9"},
-                        {"runtime.max_jobs_per_device", "8"},
-                        {"runtime.max_timeslice_jobs", "1"},
-                        {"runtime.default_gpu_util", "1"},
-                        {"runtime.profile_s", "90"},
-                        {"runtime.observe.noise", "0.05"},
-                        {"runtime.interference.slope", "0"},
-                        {"runtime.interference.onset", "1.5"},
-                        {"runtime.interference.by_type", "{K80: {slope: 1}}"},
-                        {"runtime.interference.pairs", "configs/interference/gavel-pairs.csv"},
-                        {"costs.restart_s", "31"},
-                        {"costs.live_resize_s", "2"},
-                        {"runtime.scaling", "analytic"},
-                        {"runtime.measured_scaling", "false"},
-                        {"runtime.resize", "live"},
-                        {"runtime.checkpoint_gb_s", "2.5"},
-                        {"runtime.share.model", "ideal"},
-                        {"runtime.share.hook_overhead", "0.05"},
-                        {"runtime.share.quota_s", "0.02"},
-                        {"runtime.share.handoff_s", "0.002"},
-                        {"network.contention", "true"}}});
+  const Experiment e = with_every_runtime_key_set(dir);
   const RuntimeConfig& r = e.runtime;
   CHECK(r.costs.start_s == 1);
   CHECK(r.costs.suspend_s == 2);
@@ -165,6 +172,11 @@ TEST_CASE("every runtime key is read into its field and written back to run.yaml
   CHECK(r.share.hook_overhead == 0.05);
   CHECK(r.share.quota_s == 0.02);
   CHECK(r.share.handoff_s == 0.002);
+}
+
+TEST_CASE("every runtime key is written back to run.yaml", "[experiment][config]") {
+  ScratchDir dir;
+  const Experiment e = with_every_runtime_key_set(dir);
   // The table has exactly these 48 keys (the runtime's, its interference model's, the share
   // controller's and the failure model's), and run.yaml records each one's value.
   RuntimeConfig copy = e.runtime;

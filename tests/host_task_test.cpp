@@ -121,8 +121,27 @@ TEST_CASE("host tasks: every policy places them, and never more than the cores a
   }
 }
 
-TEST_CASE("host tasks: placed on nodes, preempted, resumed where they fit, refused with a reason",
-          "[runtime][host]") {
+namespace {
+
+// The nodes column of events.csv's row at "time_s action" (e.g. "40 suspended"), or
+// "(no such row)".
+std::string event_nodes(const std::string& csv, const std::string& time_action) {
+  std::istringstream in(csv);
+  for (std::string line; std::getline(in, line);) {
+    // time_s,job,action,devices,nodes,reason
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string x; std::getline(fields, x, ',');)
+      f.push_back(x);
+    f.resize(6);
+    if (f[0] + " " + f[2] == time_action) return f[4];
+  }
+  return "(no such row)";
+}
+
+} // namespace
+
+TEST_CASE("host tasks: placed on nodes, preempted, resumed where they fit", "[runtime][host]") {
   RuntimeConfig cfg;
   cfg.costs.suspend_s = 0;
   cfg.costs.resume_s = 2;
@@ -166,26 +185,17 @@ TEST_CASE("host tasks: placed on nodes, preempted, resumed where they fit, refus
   // node 0 alone from its resume to its finish; none when it holds nothing (its submission).
   std::ostringstream events;
   log.write_csv(events, s.cluster, s.workload);
-  auto nodes_of = [&](const std::string& time_action) {
-    std::istringstream in(events.str());
-    for (std::string line; std::getline(in, line);) {
-      // time_s,job,action,devices,nodes,reason
-      std::vector<std::string> f;
-      std::istringstream fields(line);
-      for (std::string x; std::getline(fields, x, ',');)
-        f.push_back(x);
-      f.resize(6);
-      if (f[0] + " " + f[2] == time_action) return f[4];
-    }
-    return std::string("(no such row)");
+  const auto nodes_of = [&](const std::string& time_action) {
+    return event_nodes(events.str(), time_action);
   };
   CHECK(nodes_of("0 submit").empty());
   CHECK(nodes_of("0 start") == "0 1");
   CHECK(nodes_of("40 suspended") == "0 1");
   CHECK(nodes_of("50 resume") == "0");
   CHECK(nodes_of("112 finish") == "0");
+}
 
-  // Refusals name what is wrong.
+TEST_CASE("host tasks: actions refused with a reason", "[runtime][host]") {
   auto refused = [&](std::function<void(Control&)> act) {
     ScriptedRun r(kTwoNodes32,
                   "id,submit_s,workers,duration_s,cpus_per_worker,mem_gb_per_worker\n"

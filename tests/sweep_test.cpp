@@ -52,6 +52,31 @@ grid:
   cluster.nodes.0.count: [2, 4]
 )";
 
+// Starts `dlsim sweep spec --out out --jobs 1` (one run at a time, so that there is a
+// middle), kills it with SIGKILL once `runs` runs have finished (or after 60 s), and returns
+// how many had finished.
+std::size_t sweep_killed_after(const std::string& spec, const std::string& out, std::size_t runs) {
+  pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (::chdir(DLSIM_SOURCE_DIR_FOR_TESTS) != 0) ::_exit(127);
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+    ::execl(DLSIM_BINARY, DLSIM_BINARY, "sweep", spec.c_str(), "--out", out.c_str(), "--jobs", "1",
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (count_summaries(out) < runs && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(WIFSIGNALED(status));
+  return count_summaries(out);
+}
+
 } // namespace
 
 TEST_CASE("a sweep spec expands its grid row-major with stable ids", "[sweep]") {
@@ -184,28 +209,9 @@ TEST_CASE(
   CHECK(read_file(direct + "/summary.json") ==
         read_file(whole + "/runs/" + column(t, 28, "run") + "/summary.json"));
 
-  // The same sweep, killed with SIGKILL part-way (one run at a time, so that there is a middle),
-  // then started again.
+  // The same sweep, killed with SIGKILL part-way, then started again.
   std::string resumed = dir.file("resumed");
-  pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    if (::chdir(DLSIM_SOURCE_DIR_FOR_TESTS) != 0) ::_exit(127);
-    std::freopen("/dev/null", "w", stdout);
-    std::freopen("/dev/null", "w", stderr);
-    ::execl(DLSIM_BINARY, DLSIM_BINARY, "sweep", spec.c_str(), "--out", resumed.c_str(), "--jobs",
-            "1", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (count_summaries(resumed) < 5 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  ::kill(pid, SIGKILL);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  REQUIRE(WIFSIGNALED(status));
-  std::size_t done_at_kill = count_summaries(resumed);
+  std::size_t done_at_kill = sweep_killed_after(spec, resumed, 5);
   INFO("runs finished when killed: " << done_at_kill);
   REQUIRE(done_at_kill < 30);
   CHECK_FALSE(fs::exists(resumed + "/results.csv"));
