@@ -6,7 +6,7 @@
 // Wall time (UseRealTime): the round trip waits on the other process, which the CPU time of
 // dlsim's thread does not see.
 // docs/performance.md#external-scheduler-round-trips has the figures.
-#include "policies/external/child.h"
+#include "policies/child_process.h"
 
 #include <benchmark/benchmark.h>
 

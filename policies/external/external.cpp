@@ -6,7 +6,7 @@
 // staged, so no summary.json is left (sim/report/result_dir.h).
 #include "policies/external/external.h"
 
-#include "policies/external/child.h"
+#include "policies/child_process.h"
 #include "policies/external/messages.h"
 #include "sim/engine/error.h"
 

@@ -1,4 +1,4 @@
-#include "policies/external/child.h"
+#include "policies/child_process.h"
 
 #include "sim/engine/error.h"
 
