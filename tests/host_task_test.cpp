@@ -180,7 +180,8 @@ TEST_CASE("host tasks: placed on nodes, preempted, resumed where they fit", "[ru
   CHECK(s.job("h").run_time == 100'000'000);
   CHECK(s.job("h").preemptions == 1);
   CHECK(s.job("h").nodes_used == 1);
-  CHECK(s.sim->state().hosts.empty());
+  CHECK(s.sim->state().hosts_of(0).empty());
+  CHECK(s.sim->state().extras.empty()); // its nodes were its only entry
   // events.csv names the nodes a host task holds: both nodes from its start to its suspension,
   // node 0 alone from its resume to its finish; none when it holds nothing (its submission).
   std::ostringstream events;

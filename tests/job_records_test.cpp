@@ -187,7 +187,7 @@ TEST_CASE("time alone is the run time less the time run with another job on a de
                 free_actions());
   s.run();
   // Both were crowded at some time, so both have an entry aside; the checker compared the rest.
-  CHECK(s.sim->state().crowded.size() == 2);
+  CHECK(s.sim->state().extras.size() == 2);
   CHECK(s.sim->state().alone_time(0) == 30'000'000);
   CHECK(s.sim->state().alone_time(1) == 10'000'000);
 }
@@ -203,7 +203,7 @@ TEST_CASE("a job that ran alone throughout has no entry aside", "[runtime][recor
                 free_actions());
   s.run();
   // Each alone on its GPU for its whole run: time alone = run time, nothing kept aside.
-  CHECK(s.sim->state().crowded.empty());
+  CHECK(s.sim->state().extras.empty());
   CHECK(s.sim->state().alone_time(0) == 100'000'000);
   CHECK(s.sim->state().alone_time(1) == 50'000'000);
 }

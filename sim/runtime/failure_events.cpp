@@ -140,8 +140,9 @@ void Simulation::fail_component(std::uint32_t component, SimTime duration) {
     s_.changes.nodes.mark(comp.index);
     // Host tasks on the node, by job id (the map's order is not deterministic).
     std::vector<JobId> hosted;
-    for (const auto& [j, nodes] : s_.hosts) {
-      if (std::find(nodes.begin(), nodes.end(), comp.index) != nodes.end()) hosted.push_back(j);
+    for (const auto& [j, e] : s_.extras) {
+      if (std::find(e.hosts.begin(), e.hosts.end(), comp.index) != e.hosts.end())
+        hosted.push_back(j);
     }
     std::sort(hosted.begin(), hosted.end());
     for (JobId j : hosted) {

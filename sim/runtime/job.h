@@ -44,7 +44,7 @@ constexpr bool is_live(JobStatus s) {
 }
 
 // Laid out by size, widest first, so that no byte is padding: 88 bytes, which at 3.4 million
-// jobs is most of a run's memory (docs/performance.md#smaller-records-session-10). What few jobs
+// jobs is most of a run's memory (docs/performance.md#what-the-loop-holds-per-job). What few jobs
 // have is kept aside in SimState, read through View: a host task's nodes (hosts), a parameter
 // server's nodes and cores (ps_hosts, ps_cores, worker_cores), shares changed by set_share
 // (share_min, share_max), a time slice (slice_s), shards changed by set_ps (ps) and the time a
@@ -74,14 +74,14 @@ struct JobState {
   // One byte for the flags (bit-fields): the byte that keeps the record free of padding.
   bool packed : 1 = false; // placed by `pack` on devices shared with others
   bool sliced : 1 = false; // placed by `timeslice`: takes turns on its devices
-  // Control::set_share gave it shares of its own (SimState::shares), not the request's.
+  // Control::set_share gave it shares of its own (JobExtras::shares), not the request's.
   bool own_share : 1 = false;
-  // Control::set_cpus gave it cores of its own while placed (SimState::cores), not the request's.
+  // Control::set_cpus gave it cores of its own while placed (JobExtras::cores), not the request's.
   bool own_cores : 1 = false;
-  // Control::set_ps gave it a number of shards of its own (SimState::ps_shards), not the
+  // Control::set_ps gave it a number of shards of its own (JobExtras::ps_shards), not the
   // request's.
   bool own_ps : 1 = false;
-  // It has run while another job was running on one of its devices (SimState::crowded).
+  // It has run while another job was running on one of its devices (JobExtras::crowded).
   bool crowded : 1 = false;
   // Counts of what was done to it (at most kMaxPreemptions, kMaxMoves), in one 64-bit word.
   std::uint64_t preemptions : 24 = 0;
@@ -89,7 +89,7 @@ struct JobState {
   std::uint64_t resizes : 20 = 0;
 };
 
-static_assert(sizeof(JobState) == 88, "docs/performance.md#smaller-records-session-10");
+static_assert(sizeof(JobState) == 88, "docs/performance.md#what-the-loop-holds-per-job");
 
 // A job's counters up to `now`: the runtime settles done, attained and run_time only when a job's
 // rate or state changes (Simulation::settle), so a running job's true values add the run since

@@ -87,7 +87,7 @@ void occupy_nodes(SimState& s, JobId j, std::span<const NodeId> nodes) {
     take_node(s, n, worker_cores, mem_gb);
     s.changes.nodes.mark(n);
   }
-  if (!nodes.empty()) s.hosts[j].assign(nodes.begin(), nodes.end());
+  if (!nodes.empty()) s.extras[j].hosts.assign(nodes.begin(), nodes.end());
   job.workers = static_cast<std::uint32_t>(nodes.size());
   job.nodes_used = distinct_nodes(nodes.size(), [&](std::size_t w) { return nodes[w]; });
 }
@@ -150,28 +150,32 @@ void occupy_ps(SimState& s, JobId j) {
     s.cores_held += ps_cores;
     s.changes.nodes.mark(n);
   }
-  if (!hosts.empty()) s.ps_hosts[j] = std::move(hosts);
+  if (!hosts.empty()) s.extras[j].ps_hosts = std::move(hosts);
 }
 
 DeviceList release(SimState& s, JobId j) {
   release_devices(s, j);
-  if (auto held = s.hosts.find(j); !s.hosts.empty() && held != s.hosts.end()) {
-    const double worker_cores = s.worker_cores(j);
-    const double mem_gb = s.details_of(j).mem_gb_per_worker;
-    for (NodeId n : held->second) {
-      give_node(s, n, worker_cores, mem_gb);
-      s.changes.nodes.mark(n);
+  if (auto entry = s.extras.find(j); !s.extras.empty() && entry != s.extras.end()) {
+    JobExtras& e = entry->second;
+    if (!e.hosts.empty()) {
+      const double worker_cores = s.worker_cores(j);
+      const double mem_gb = s.details_of(j).mem_gb_per_worker;
+      for (NodeId n : e.hosts) {
+        give_node(s, n, worker_cores, mem_gb);
+        s.changes.nodes.mark(n);
+      }
+      e.hosts = {};
     }
-    s.hosts.erase(held);
-  }
-  if (auto held = s.ps_hosts.find(j); !s.ps_hosts.empty() && held != s.ps_hosts.end()) {
-    const double ps_cores = s.ps_cores(j);
-    for (NodeId n : held->second) {
-      s.node_cpu_free[n] += ps_cores;
-      s.cores_held -= ps_cores;
-      s.changes.nodes.mark(n);
+    if (!e.ps_hosts.empty()) {
+      const double ps_cores = s.ps_cores(j);
+      for (NodeId n : e.ps_hosts) {
+        s.node_cpu_free[n] += ps_cores;
+        s.cores_held -= ps_cores;
+        s.changes.nodes.mark(n);
+      }
+      e.ps_hosts = {};
     }
-    s.ps_hosts.erase(held);
+    if (!e.in_use(s.jobs[j])) s.extras.erase(entry);
   }
   s.changes.jobs.mark(j);
   return std::move(s.jobs[j].devices);

@@ -6,6 +6,7 @@
 #include "sim/runtime/failure_state.h"
 #include "sim/runtime/free_index.h"
 #include "sim/runtime/job.h"
+#include "sim/runtime/job_extras.h"
 #include "sim/runtime/job_lists.h"
 #include "sim/runtime/runtime_config.h"
 
@@ -43,47 +44,8 @@ struct SimState {
   RuntimeConfig config;
   SimTime now = 0;
   std::vector<JobState> jobs;
-  // A host task's workers' nodes while it holds them, one per worker (a node listed k times holds
-  // k): by job, for the few jobs that are host tasks, so JobState need not carry a vector for it.
-  std::unordered_map<JobId, std::vector<NodeId>> hosts;
-  // What few jobs have, by job, so that every JobState need not carry it (docs/performance.md#
-  // smaller-records-session-9); read through the accessors below (and View's):
-  // - a job whose parameter servers hold CPU cores (holds_ps_cores in ps_placement.h): the node
-  //   of each shard while it holds them, shard s with worker s mod workers (docs/scaling.md#
-  //   parameter-servers-that-hold-cores);
-  std::unordered_map<JobId, std::vector<NodeId>> ps_hosts;
-  // - cores per shard and per worker that Control::set_cpus gave a placed job (JobState::
-  //   own_cores); every placement takes the request's ps_cpus and cpus_per_worker again;
-  struct Cores {
-    double ps = 0;
-    double worker = 0;
-  };
-  std::unordered_map<JobId, Cores> cores;
-  // - shares of each device guaranteed and allowed that Control::set_share gave (JobState::
-  //   own_share; docs/runtime.md#fractional-shares): the request's until then;
-  struct Shares {
-    double min = 1;
-    double max = 1;
-  };
-  std::unordered_map<JobId, Shares> shares;
-  // - the time slice of a job placed by `timeslice` (JobState::sliced), kept once set.
-  std::unordered_map<JobId, double> slices;
-  // - parameter-server shards that Control::set_ps gave (JobState::own_ps): the request's until
-  //   then;
-  std::unordered_map<JobId, std::uint32_t> ps_shards;
-  // - a job that has run while another job was running on one of its devices (JobState::
-  //   crowded): the time it spent so, in spells that ended, and the start of the current one (-1
-  //   when it is not crowded now). The rest of its run time it ran alone (alone_time). Of its
-  //   crowded time, a profiler still measured it during its own turns on time-sliced devices:
-  //   `profiled` of the spells that ended, and `weight` (its share of the current spell, 0 when
-  //   packed) for the current one (profiled_time).
-  struct Crowded {
-    SimTime time = 0;
-    SimTime since = -1;
-    SimTime profiled = 0;
-    double weight = 0;
-  };
-  std::unordered_map<JobId, Crowded> crowded;
+  // What few jobs have beyond their JobState (job_extras.h), read through the accessors below.
+  JobExtrasTable extras;
   JobLists lists; // jobs by where they stand, in the order they got there (job_lists.h)
   std::vector<DeviceSlot> slots;
   FreeIndex free;
@@ -133,27 +95,42 @@ struct SimState {
     return workload->solo_util_of(workload->jobs[j].request);
   }
   [[nodiscard]] double share_min(JobId j) const {
-    return jobs[j].own_share ? shares.at(j).min : details_of(j).gpu_share_min;
+    return jobs[j].own_share ? extras.at(j).shares.min : details_of(j).gpu_share_min;
   }
   [[nodiscard]] double share_max(JobId j) const {
-    return jobs[j].own_share ? shares.at(j).max : details_of(j).gpu_share_max;
+    return jobs[j].own_share ? extras.at(j).shares.max : details_of(j).gpu_share_max;
   }
   // Cores per PS shard and per worker now: the request's, or set_cpus' while placed.
   [[nodiscard]] double ps_cores(JobId j) const {
-    return jobs[j].own_cores ? cores.at(j).ps : workload->jobs[j].request.ps_cpus;
+    return jobs[j].own_cores ? extras.at(j).cores.ps : workload->jobs[j].request.ps_cpus;
   }
   [[nodiscard]] double worker_cores(JobId j) const {
-    return jobs[j].own_cores ? cores.at(j).worker : details_of(j).cpus_per_worker;
+    return jobs[j].own_cores ? extras.at(j).cores.worker : details_of(j).cpus_per_worker;
+  }
+  // Job j's entry of `extras`, or null when it has none.
+  [[nodiscard]] const JobExtras* extras_of(JobId j) const {
+    if (extras.empty()) return nullptr;
+    auto it = extras.find(j);
+    return it == extras.end() ? nullptr : &it->second;
+  }
+  // Drops job j's entry of `extras` once none of its parts is in use.
+  void drop_unused_extras(JobId j) {
+    auto it = extras.find(j);
+    if (it != extras.end() && !it->second.in_use(jobs[j])) extras.erase(it);
+  }
+  // A host task's nodes while it holds them (one per worker); empty otherwise.
+  [[nodiscard]] std::span<const NodeId> hosts_of(JobId j) const {
+    const JobExtras* e = extras_of(j);
+    return e ? std::span<const NodeId>(e->hosts) : std::span<const NodeId>();
   }
   // The shards' nodes while they hold cores; empty otherwise.
   [[nodiscard]] std::span<const NodeId> ps_hosts_of(JobId j) const {
-    if (ps_hosts.empty()) return {};
-    auto it = ps_hosts.find(j);
-    return it == ps_hosts.end() ? std::span<const NodeId>() : std::span<const NodeId>(it->second);
+    const JobExtras* e = extras_of(j);
+    return e ? std::span<const NodeId>(e->ps_hosts) : std::span<const NodeId>();
   }
   // Parameter-server shards now: the request's, or set_ps'.
   [[nodiscard]] std::uint32_t ps(JobId j) const {
-    return jobs[j].own_ps ? ps_shards.at(j) : workload->jobs[j].request.ps;
+    return jobs[j].own_ps ? extras.at(j).ps_shards : workload->jobs[j].request.ps;
   }
   // Time run alone on all its devices (the only job running on each), up to now: what a
   // profiler needs to measure the job's own utilization (View::measured_gpu_util). Its run time
@@ -163,7 +140,7 @@ struct SimState {
     const JobState& job = jobs[j];
     SimTime alone = job.run_time + unsettled_run(job, now);
     if (job.crowded) {
-      const Crowded& c = crowded.at(j);
+      const JobExtras::Crowded& c = extras.at(j).crowded;
       alone -= c.time + (c.since >= 0 ? now - c.since : 0);
     }
     return alone;
@@ -177,7 +154,7 @@ struct SimState {
     const JobState& job = jobs[j];
     SimTime t = alone_time(j);
     if (job.crowded) {
-      const Crowded& c = crowded.at(j);
+      const JobExtras::Crowded& c = extras.at(j).crowded;
       t += c.profiled + (c.since >= 0 ? sliced_credit(now - c.since, c.weight) : 0);
     }
     return t;
@@ -190,18 +167,17 @@ struct SimState {
   [[nodiscard]] double profiling_weight(JobId j) const {
     const JobState& job = jobs[j];
     if (job.status != JobStatus::kRunning) return 0;
-    return job.crowded && crowded.at(j).since >= 0 ? crowded.at(j).weight : 1.0;
+    return job.crowded && extras.at(j).crowded.since >= 0 ? extras.at(j).crowded.weight : 1.0;
   }
   // Running now, alone on all its devices.
   [[nodiscard]] bool running_alone(JobId j) const {
     const JobState& job = jobs[j];
-    return job.status == JobStatus::kRunning && !(job.crowded && crowded.at(j).since >= 0);
+    return job.status == JobStatus::kRunning && !(job.crowded && extras.at(j).crowded.since >= 0);
   }
   // The slice of a job placed by `timeslice` (0 for one never sliced).
   [[nodiscard]] double slice_s(JobId j) const {
-    if (slices.empty()) return 0;
-    auto it = slices.find(j);
-    return it == slices.end() ? 0.0 : it->second;
+    const JobExtras* e = extras_of(j);
+    return e ? e->slice_s : 0.0;
   }
   // Under the share controller: packed with a guaranteed share below a whole device. Such a job
   // is granted a share of each of its devices and isolated from interference; the others on its

@@ -390,7 +390,7 @@ void Simulation::update_alone(JobId j, bool running) {
       running && !std::all_of(job.devices.begin(), job.devices.end(),
                               [&](DeviceId d) { return s_.slots[d].running == 1; });
   if (!crowded && !job.crowded) return; // alone, or not running, and never crowded: no entry
-  SimState::Crowded& c = s_.crowded[j];
+  JobExtras::Crowded& c = s_.extras[j].crowded;
   job.crowded = true;
   // A profiler's share of the spell (SimState::profiled_time): the least, over the job's
   // devices, of 1 where it runs alone and (1 - switch_s / slice_s) / k where k jobs take turns;
@@ -568,7 +568,7 @@ void Simulation::refresh_rates(std::span<const DeviceId> devices) {
   // Each running job once, in the order met: found by a scan of the few met so far, or, once a
   // refresh met more than that (a large job on shared devices, a network re-solve), by a stamp
   // per job, made then. A stamp per job from the start was 8 bytes a job for runs that never
-  // need it (docs/performance.md#smaller-records-session-10).
+  // need it (docs/performance.md#what-the-loop-holds-per-job).
   constexpr std::size_t kScanned = 32;
   auto add = [&](JobId j) {
     if (s_.jobs[j].status != JobStatus::kRunning) return;

@@ -60,7 +60,7 @@ public:
   RunResult run(SimTime until = kNever);
   // Once the run is over: frees what only the run and its policy read (the job lists, the change
   // logs, the refresh stamps), so that the summary's vector of a value per job reuses their
-  // memory instead of adding to it (docs/performance.md#smaller-records-session-10). The job
+  // memory instead of adding to it (docs/performance.md#what-the-loop-holds-per-job). The job
   // lists read empty afterwards; the jobs' records are as run() left them.
   void release_bookkeeping();
   [[nodiscard]] const SimState& state() const { return s_; }

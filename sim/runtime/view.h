@@ -50,11 +50,8 @@ public:
   }
   [[nodiscard]] const JobState& state(JobId j) const { return s_.jobs[j]; }
   // A host task's workers' nodes, one per worker, while it holds them; empty otherwise.
-  [[nodiscard]] std::span<const NodeId> hosts(JobId j) const {
-    auto it = s_.hosts.find(j);
-    return it == s_.hosts.end() ? std::span<const NodeId>() : std::span<const NodeId>(it->second);
-  }
-  // What SimState keeps aside for the few jobs that have it (sim_state.h): the nodes of the
+  [[nodiscard]] std::span<const NodeId> hosts(JobId j) const { return s_.hosts_of(j); }
+  // What SimState keeps aside for the few jobs that have it (job_extras.h): the nodes of the
   // shards of a job whose parameter servers hold cores, while they hold them (empty otherwise),
   // and its cores per shard and per worker now; the shares of each device guaranteed and allowed
   // (the request's until Control::set_share); the time slice of a job placed by `timeslice`.

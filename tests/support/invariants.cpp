@@ -211,15 +211,14 @@ void check_devices(const SimState& s) {
     INVARIANT(std::fabs(effective_by_type[t] - s.effective_by_type[t]) < 1e-6);
 }
 
-// What SimState keeps aside for job j (sim_state.h), an entry exactly for the jobs whose flag
-// says so, and its times alone and profiled.
+// What SimState keeps aside for job j (job_extras.h): an entry for every job whose flags say it
+// has one, and none for a job none of whose parts is in use; and its times alone and profiled.
 void check_side_tables(const SimState& s, JobId j) {
   const JobState& job = s.jobs[j];
-  INVARIANT(job.own_cores == s.cores.contains(j));
-  INVARIANT(job.own_share == s.shares.contains(j));
-  if (job.sliced) INVARIANT(s.slices.contains(j));
-  INVARIANT(job.own_ps == s.ps_shards.contains(j));
-  INVARIANT(job.crowded == s.crowded.contains(j));
+  const JobExtras* extras = s.extras_of(j);
+  if (job.own_cores || job.own_share || job.own_ps || job.crowded) INVARIANT(extras != nullptr);
+  if (job.sliced) INVARIANT((extras != nullptr && extras->slice_s > 0));
+  if (extras != nullptr) INVARIANT(extras->in_use(job));
   // The device list keeps zero or one device in the record, more in a block (device_list.h).
   INVARIANT(job.devices.is_inline() == (job.devices.size() <= 1));
   // Crowded now exactly when running and another job runs on one of its devices; its time
@@ -229,7 +228,7 @@ void check_side_tables(const SimState& s, JobId j) {
                                      [&](DeviceId d) { return s.slots[d].running == 1; });
   INVARIANT(s.running_alone(j) == alone_now);
   if (job.crowded) {
-    const SimState::Crowded& crowd = s.crowded.at(j);
+    const JobExtras::Crowded& crowd = extras->crowded;
     INVARIANT((crowd.since >= 0) == (job.status == JobStatus::kRunning && !alone_now));
     INVARIANT(crowd.since <= s.now);
   }
@@ -255,10 +254,8 @@ std::vector<NodeId> checked_worker_nodes(const SimState& s, JobId j, bool holds)
   const Cluster& c = *s.cluster;
   const JobState& job = s.jobs[j];
   const JobRequest& req = s.workload->jobs[j].request;
-  const auto held = s.hosts.find(j);
-  const std::vector<NodeId> no_hosts;
-  const std::vector<NodeId>& hosts = held == s.hosts.end() ? no_hosts : held->second;
-  std::vector<NodeId> worker_nodes = hosts;
+  const std::span<const NodeId> hosts = s.hosts_of(j);
+  std::vector<NodeId> worker_nodes(hosts.begin(), hosts.end());
   if (holds && is_host_task(req)) {
     INVARIANT(job.devices.empty());
     INVARIANT(hosts.size() == job.workers);
