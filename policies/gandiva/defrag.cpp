@@ -76,8 +76,9 @@ bool usage_fits(const View& view, NodeId n, Usage u, const Claims& c) {
 
 // A group that defragmentation may move, of whatever type: not converting or grown, alone if
 // slices are exact, every member running, all on one node. It reads only the group and its
-// members' runtime state, and a group starts to pass only after a touch or a member's job log
-// mark, as State::groups_where asks.
+// members' runtime state, and a group starts or stops passing only after a touch (members, mode,
+// `converting`), a member's job log mark (status, devices) or set_devices (devices, `grown`,
+// which changes with them), as State::groups_where_marked asks.
 bool movable(const View& view, const Options& opt, const Group& g) {
   if (g.converting || g.grown) return false;
   if (opt.exact_slices && g.members.size() != 1) return false;
@@ -86,11 +87,10 @@ bool movable(const View& view, const Options& opt, const Group& g) {
 
 class Planner {
 public:
-  // movable: the groups movable() passes, in id order.
-  Planner(const View& view, const State& st, JobId j, DeviceTypeId t, bool allow_merge,
-          const std::vector<std::uint32_t>& movable)
+  // st.movable_index must be up to date (refresh_movable_index).
+  Planner(const View& view, const State& st, JobId j, DeviceTypeId t, bool allow_merge)
       : view_(view), st_(st), j_(j), t_(t), allow_merge_(allow_merge),
-        index_(view, st, t, allow_merge, movable) {}
+        index_(view, st, t, allow_merge) {}
 
   std::optional<std::vector<NodePlan>> plan() {
     const JobRequest& req = view_.request(j_);
@@ -166,7 +166,8 @@ private:
     // or whose members leave no room for g's.
     std::uint32_t into = kNoGroup;
     std::size_t into_load = 0;
-    for (std::uint32_t tid : index_.joinable(g.cls, g.devices.size())) {
+    for (const MovableIndex::Joinable& join : index_.joinable(g.cls, g.devices.size())) {
+      const std::uint32_t tid = join.gid;
       const Group& tg = st_.groups.at(tid);
       if (tg.members.size() + g.members.size() > view_.config().max_timeslice_jobs ||
           (into != kNoGroup &&
@@ -192,18 +193,19 @@ private:
                                    const std::map<std::uint32_t, std::size_t>& base_joins) {
     const JobRequest& req = view_.request(j_);
     const RequestDetails& rd = view_.details(j_);
+    const std::size_t need = static_cast<std::size_t>(want) * req.devices_per_worker;
+    std::size_t freed = free_on(view_, st_, n, t_, &base).size();
+    if (freed < need && freed + index_.leavable_on(n) < need) return std::nullopt; // no use trying
     NodePlan p;
     p.node = n;
     p.workers = want;
     p.claims = base;
     p.joins = base_joins;
-    const std::size_t need = static_cast<std::size_t>(want) * req.devices_per_worker;
-    std::size_t freed = free_on(view_, st_, n, t_, &base).size();
     Usage avail{view_.node_cpu_free(n), view_.node_mem_free(n)};
     if (freed < need) {
-      if (freed + index_.leavable_on(n) < need) return std::nullopt; // no use trying
       // The movable groups of n: fewest members first, then fewest devices.
-      for (std::uint32_t gid : index_.movable_on(n)) {
+      for (const MovableIndex::OnNode& on : index_.movable_on(n)) {
+        const std::uint32_t gid = on.gid;
         if (freed >= need) break;
         const Group& g = st_.groups.at(gid);
         // Nothing evacuated from n may land on n: destination skips n.
@@ -277,10 +279,12 @@ bool defragment(Control& control, State& st, JobId j) {
   const FailedPlans::Stamp stamp{st.groups_stamp(control), control.changes().nodes.stamp()};
   if (st.failed_plans.known(key, stamp)) return false;
   const Options& opt = st.opt;
-  const std::vector<std::uint32_t>& movable_groups = st.groups_where(
-      control, State::kMovable, [&](const View& v, const Group& g) { return movable(v, opt, g); });
+  refresh_movable_index(
+      control, st,
+      st.groups_where_marked(control, State::kMovable,
+                             [&](const View& v, const Group& g) { return movable(v, opt, g); }));
   for (DeviceTypeId t : control.compatible_types(j)) {
-    auto plan = Planner(control, st, j, t, merge, movable_groups).plan();
+    auto plan = Planner(control, st, j, t, merge).plan();
     if (!plan) continue;
     for (const NodePlan& p : *plan) {
       for (const Evacuation& e : p.moves)

@@ -5,6 +5,8 @@
 #include "policies/gandiva/groups.h"
 
 #include <algorithm>
+#include <optional>
+#include <set>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -19,16 +21,6 @@ std::size_t free_of_type(const View& view, const State& st, DeviceTypeId t) {
   for (NodeId k = 0; k < view.cluster().nodes.size(); ++k)
     n += free_count(view, st, k, t);
   return n;
-}
-
-// Devices the waiting jobs ask for, per device type they could use.
-std::map<DeviceTypeId, std::size_t> waiting_demand(const View& view, const State& st) {
-  std::map<DeviceTypeId, std::size_t> out;
-  for (const auto& [seq, j] : st.waiting) {
-    for (DeviceTypeId t : view.compatible_types(j))
-      out[t] += view.request(j).devices();
-  }
-  return out;
 }
 
 // True when some device type has more free devices than the waiting jobs that could use it ask
@@ -57,6 +49,30 @@ bool spare_devices(const View& view, const State& st,
 bool over_subscribed(const View& /*view*/, const Group& g) {
   return g.members.size() >= 2 && !g.converting && !g.grown;
 }
+
+// Spreading visits, in fluid mode, only groups whose members all run (not while members are in
+// transition). The test's every input changes with a mark (members and `converting`: a touch;
+// `grown`: set_devices; the members' status: the job log), as State::groups_where_marked asks.
+bool may_spread(const View& view, const Group& g, bool exact) {
+  return over_subscribed(view, g) && (exact || all_running(view, g));
+}
+
+// Free devices of each type nobody holds or reserves, counted once per type (free_of_type)
+// while nothing changes: one spreading pass, which ends at its first move.
+class FreeOfType {
+public:
+  FreeOfType(const View& view, const State& st) : view_(view), st_(st) {}
+  std::size_t operator()(DeviceTypeId t) {
+    if (t >= known_.size()) known_.resize(t + 1);
+    if (!known_[t]) known_[t] = free_of_type(view_, st_, t);
+    return *known_[t];
+  }
+
+private:
+  const View& view_;
+  const State& st_;
+  std::vector<std::optional<std::size_t>> known_;
+};
 
 // A single job that runs across several nodes, settled, and that one node of its type could
 // hold whole.
@@ -94,27 +110,36 @@ void most_members_first(const State& st, std::vector<std::uint32_t>& order) {
 void spread(Control& control, State& st) {
   const bool exact = st.opt.exact_slices;
   if (!exact && !st.opt.migration) return;
-  auto demand = waiting_demand(control, st);
+  std::map<DeviceTypeId, std::size_t> demand = st.waiting_demand();
   for (std::size_t guard = 0; guard <= control.job_count(); ++guard) {
     if (!spare_devices(control, st, demand, false)) return;
-    std::vector<std::uint32_t> order = st.groups_where(control, State::kSpread, over_subscribed);
+    std::vector<std::uint32_t> order =
+        st.groups_where_marked(control, State::kSpread, [exact](const View& v, const Group& g) {
+          return may_spread(v, g, exact);
+        });
     if (order.empty() || !spare_devices(control, st, demand, true)) return;
     most_members_first(st, order);
     bool moved = false;
+    // Nothing changes in this pass before its move: a kind of job that found no devices (or
+    // only devices kept for waiting jobs) finds none again, and the free counts stay.
+    std::set<JobKind> no_move;
+    FreeOfType free_of(control, st);
     for (std::uint32_t gid : order) {
       Group& g = st.groups.at(gid);
-      if (!exact && !all_running(control, g)) continue; // not while members are in transition
       // Exact mode moves a member waiting for its turn; fluid mode the newest member.
       std::optional<JobId> pick;
       for (auto it = g.members.rbegin(); it != g.members.rend() && !pick; ++it) {
         if (!exact || is_parked(control.state(*it).status)) pick = *it;
       }
       if (!pick) continue;
+      const JobKind kind = kind_of(control.request(*pick));
+      if (no_move.count(kind)) continue;
       auto devices = affinity_place(control, st, *pick, control.request(*pick).workers);
-      if (!devices) continue;
-      DeviceTypeId t = control.cluster().devices[(*devices)[0]].type;
-      if (free_of_type(control, st, t) < devices->size() + demand[t])
-        continue; // keep them for waiting jobs
+      DeviceTypeId t = devices ? control.cluster().devices[(*devices)[0]].type : 0;
+      if (!devices || free_of(t) < devices->size() + demand[t]) {
+        no_move.insert(kind); // none found, or they are kept for waiting jobs
+        continue;
+      }
       Mode mode = g.mode;
       st.leave(*pick);
       if (exact) {
