@@ -15,32 +15,18 @@ namespace dlsim::gandiva {
 
 namespace {
 
-// Free devices of type t nobody holds or reserves, cluster-wide.
-std::size_t free_of_type(const View& view, const State& st, DeviceTypeId t) {
-  std::size_t n = 0;
-  for (NodeId k = 0; k < view.cluster().nodes.size(); ++k)
-    n += free_count(view, st, k, t);
-  return n;
-}
-
 // True when some device type has more free devices than the waiting jobs that could use it ask
 // for: otherwise spreading keeps every free device for them and moves nobody (a member takes at
-// least one device). With `exact` false, only the bound: free_of_type counts devices nobody
-// holds or reserves, up ones (which the runtime counts free) and down ones.
-bool spare_devices(const View& view, const State& st,
-                   const std::map<DeviceTypeId, std::size_t>& demand, bool exact) {
+// least one device). With `exact` false, only the bound: State::free_totals counts devices
+// nobody holds or reserves, up ones (which the runtime counts free) and down ones.
+bool spare_devices(const View& view, State& st, const std::map<DeviceTypeId, std::size_t>& demand,
+                   bool exact) {
   for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t) {
     if (view.free().max_per_node(t) == 0) continue; // no node holds one
     auto it = demand.find(t);
     const std::size_t asked = it == demand.end() ? 0 : it->second;
     if (view.free().free(t) + view.down_devices() <= asked) continue;
-    if (!exact) return true;
-    // free_of_type(view, st, t) > asked, counted only until it is.
-    std::size_t free = 0;
-    for (NodeId n = 0; n < view.cluster().nodes.size(); ++n) {
-      free += free_count(view, st, n, t);
-      if (free > asked) return true;
-    }
+    if (!exact || st.free_totals.of_type(view, st, t) > asked) return true;
   }
   return false;
 }
@@ -56,23 +42,6 @@ bool over_subscribed(const View& /*view*/, const Group& g) {
 bool may_spread(const View& view, const Group& g, bool exact) {
   return over_subscribed(view, g) && (exact || all_running(view, g));
 }
-
-// Free devices of each type nobody holds or reserves, counted once per type (free_of_type)
-// while nothing changes: one spreading pass, which ends at its first move.
-class FreeOfType {
-public:
-  FreeOfType(const View& view, const State& st) : view_(view), st_(st) {}
-  std::size_t operator()(DeviceTypeId t) {
-    if (t >= known_.size()) known_.resize(t + 1);
-    if (!known_[t]) known_[t] = free_of_type(view_, st_, t);
-    return *known_[t];
-  }
-
-private:
-  const View& view_;
-  const State& st_;
-  std::vector<std::optional<std::size_t>> known_;
-};
 
 // A single job that runs across several nodes, settled, and that one node of its type could
 // hold whole.
@@ -121,9 +90,8 @@ void spread(Control& control, State& st) {
     most_members_first(st, order);
     bool moved = false;
     // Nothing changes in this pass before its move: a kind of job that found no devices (or
-    // only devices kept for waiting jobs) finds none again, and the free counts stay.
+    // only devices kept for waiting jobs) finds none again.
     std::set<JobKind> no_move;
-    FreeOfType free_of(control, st);
     for (std::uint32_t gid : order) {
       Group& g = st.groups.at(gid);
       // Exact mode moves a member waiting for its turn; fluid mode the newest member.
@@ -136,7 +104,7 @@ void spread(Control& control, State& st) {
       if (no_move.count(kind)) continue;
       auto devices = affinity_place(control, st, *pick, control.request(*pick).workers);
       DeviceTypeId t = devices ? control.cluster().devices[(*devices)[0]].type : 0;
-      if (!devices || free_of(t) < devices->size() + demand[t]) {
+      if (!devices || st.free_totals.of_type(control, st, t) < devices->size() + demand[t]) {
         no_move.insert(kind); // none found, or they are kept for waiting jobs
         continue;
       }

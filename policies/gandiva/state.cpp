@@ -19,6 +19,7 @@ void State::ensure_sizes(const View& view) {
 void State::reserve(DeviceId d, std::uint32_t group, std::uint32_t cls) {
   device_group_[d] = group;
   const NodeId n = cluster_->devices[d].node;
+  free_totals.mark(n);
   ++node_reserved_[n];
   auto& classes = node_classes_[n];
   auto it =
@@ -33,6 +34,7 @@ void State::reserve(DeviceId d, std::uint32_t group, std::uint32_t cls) {
 void State::unreserve(DeviceId d, std::uint32_t cls) {
   device_group_[d] = kNoGroup;
   const NodeId n = cluster_->devices[d].node;
+  free_totals.mark(n);
   --node_reserved_[n];
   auto& classes = node_classes_[n];
   auto it =

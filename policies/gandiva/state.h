@@ -3,6 +3,7 @@
 #pragma once
 
 #include "policies/gandiva/defrag_memo.h"
+#include "policies/gandiva/free_totals.h"
 #include "policies/gandiva/movable_index.h"
 #include "sim/runtime/view.h"
 
@@ -273,6 +274,8 @@ public:
   std::uint64_t groups_stamp(const View& view);
   // Defragmentation plans that found nothing (defrag.cpp).
   FailedPlans failed_plans;
+  // Free devices per type that no group reserves (spreading's count), kept from the changes.
+  FreeTotals free_totals;
   // The movable groups as defragmentation plans read them, and the groups movable when it was
   // last brought up to date (refresh_movable_index, plan_index.h).
   MovableIndex movable_index;
