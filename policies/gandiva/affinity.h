@@ -4,13 +4,13 @@
 // nodes free.
 #pragma once
 
+#include "policies/gandiva/job_kind.h"
 #include "policies/gandiva/state.h"
 
 #include <map>
 #include <optional>
 #include <set>
 #include <span>
-#include <tuple>
 #include <vector>
 
 namespace dlsim::gandiva {
@@ -24,15 +24,6 @@ struct Claims {
   std::set<NodeId> nodes_off;
   std::set<NodeId> receiving; // nodes that planned moves land on: not to be emptied themselves
 };
-
-// What affinity placement reads of a job: its shape, the device types it accepts (its request's
-// types and its model's), and its cores and memory (its details). Two jobs of one kind are
-// placed alike on the same cluster and groups.
-using JobKind =
-    std::tuple<std::uint32_t, std::uint32_t, std::int32_t, std::uint16_t, ModelId, std::uint32_t>;
-inline JobKind kind_of(const JobRequest& r) {
-  return {r.devices(), r.devices_per_worker, r.device_type, r.type_set, r.model, r.details};
-}
 
 // Devices of type t on node n that nobody holds, no group reserves and no claim takes.
 std::vector<DeviceId> free_on(const View& view, const State& st, NodeId n, DeviceTypeId t,

@@ -74,17 +74,6 @@ bool usage_fits(const View& view, NodeId n, Usage u, const Claims& c) {
          fits_in(u.mem, view.node_mem_free(n) - claimed(c.mem, n));
 }
 
-// A group that defragmentation may move, of whatever type: not converting or grown, alone if
-// slices are exact, every member running, all on one node. It reads only the group and its
-// members' runtime state, and a group starts or stops passing only after a touch (members, mode,
-// `converting`), a member's job log mark (status, devices) or set_devices (devices, `grown`,
-// which changes with them), as State::groups_where_marked asks.
-bool movable(const View& view, const Options& opt, const Group& g) {
-  if (g.converting || g.grown) return false;
-  if (opt.exact_slices && g.members.size() != 1) return false;
-  return all_running(view, g) && on_one_node(view, g.devices);
-}
-
 class Planner {
 public:
   // st.movable_index must be up to date (refresh_movable_index).
@@ -269,6 +258,17 @@ void evacuate(Control& control, State& st, const Evacuation& e) {
 }
 
 } // namespace
+
+// A group that defragmentation may move, of whatever type: not converting or grown, alone if
+// slices are exact, every member running, all on one node. It reads only the group and its
+// members' runtime state, and a group starts or stops passing only after a touch (members, mode,
+// `converting`), a member's job log mark (status, devices) or set_devices (devices, `grown`,
+// which changes with them), as State::groups_where_marked asks.
+bool movable(const View& view, const Options& opt, const Group& g) {
+  if (g.converting || g.grown) return false;
+  if (opt.exact_slices && g.members.size() != 1) return false;
+  return all_running(view, g) && on_one_node(view, g.devices);
+}
 
 bool defragment(Control& control, State& st, JobId j) {
   if (!st.opt.migration) return false;

@@ -75,6 +75,7 @@ public:
     }
     settle(control); // members suspended at no cost are placed again at once
     request_wakeup(control);
+    if (decision_probe != nullptr) decision_probe(control, st_);
   }
 
 private:

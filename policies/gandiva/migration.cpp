@@ -36,13 +36,6 @@ bool over_subscribed(const View& /*view*/, const Group& g) {
   return g.members.size() >= 2 && !g.converting && !g.grown;
 }
 
-// Spreading visits, in fluid mode, only groups whose members all run (not while members are in
-// transition). The test's every input changes with a mark (members and `converting`: a touch;
-// `grown`: set_devices; the members' status: the job log), as State::groups_where_marked asks.
-bool may_spread(const View& view, const Group& g, bool exact) {
-  return over_subscribed(view, g) && (exact || all_running(view, g));
-}
-
 // A single job that runs across several nodes, settled, and that one node of its type could
 // hold whole.
 bool spans_nodes(const View& view, const Group& g) {
@@ -52,29 +45,54 @@ bool spans_nodes(const View& view, const Group& g) {
   return s.status == JobStatus::kRunning && s.nodes_used > 1;
 }
 
-// Sorts group ids (in id order) by members, most first, keeping id order among equals: what a
-// stable sort by members does, by counting (members are few), with one group lookup per id
-// instead of one per comparison.
-void most_members_first(const State& st, std::vector<std::uint32_t>& order) {
-  std::vector<std::size_t> members(order.size());
-  std::size_t most = 0;
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    members[i] = st.groups.at(order[i]).members.size();
-    most = std::max(most, members[i]);
-  }
-  // at[k]: where the groups with most - k members start.
-  std::vector<std::size_t> at(most + 2, 0);
-  for (std::size_t m : members)
-    ++at[most - m + 1];
-  for (std::size_t k = 1; k < at.size(); ++k)
-    at[k] += at[k - 1];
-  std::vector<std::uint32_t> sorted(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i)
-    sorted[at[most - members[i]]++] = order[i];
-  order = std::move(sorted);
+struct Move {
+  SpreadIndex::Candidate from;
+  std::vector<DeviceId> devices;
+  DeviceTypeId type;
+};
+
+// The move of one spreading pass: of the groups that can give a member (most members first, then
+// by id), the first whose member finds free devices by affinity that waiting jobs do not need.
+std::optional<Move> first_move(Control& control, State& st,
+                               std::map<DeviceTypeId, std::size_t>& demand) {
+  std::optional<Move> best;
+  st.spread_index.for_each_first([&](const JobKind&, const SpreadIndex::Candidate& c) {
+    if (best && best->from < c) return; // a group before it moves
+    auto devices = affinity_place(control, st, c.pick, control.request(c.pick).workers);
+    if (!devices) return;
+    const DeviceTypeId t = control.cluster().devices[(*devices)[0]].type;
+    if (st.free_totals.of_type(control, st, t) < devices->size() + demand[t])
+      return; // keep them for waiting jobs
+    best = Move{c, std::move(*devices), t};
+  });
+  return best;
 }
 
 } // namespace
+
+// Spreading visits, in fluid mode, only groups whose members all run (not while members are in
+// transition). The test's every input changes with a mark (members and `converting`: a touch;
+// `grown`: set_devices; the members' status: the job log), as State::groups_where_marked asks.
+bool may_spread(const View& view, const Group& g, bool exact) {
+  return over_subscribed(view, g) && (exact || all_running(view, g));
+}
+
+// Brings st.spread_index up to date from the groups marked since the last call: the member a
+// group would give is the newest (fluid mode) or the newest waiting for its turn (exact mode), and
+// everything that decides it, or may_spread, changes with a mark.
+void refresh_spread_index(const View& view, State& st, bool exact) {
+  for (std::uint32_t gid : st.take_marked(view, State::kSpread)) {
+    const Group* g = st.groups.find_live(gid);
+    std::optional<SpreadIndex::Entry> entry;
+    if (g != nullptr && may_spread(view, *g, exact)) {
+      for (auto it = g->members.rbegin(); it != g->members.rend() && !entry; ++it) {
+        if (exact && !is_parked(view.state(*it).status)) continue;
+        entry = SpreadIndex::Entry{kind_of(view.request(*it)), {~g->members.size(), gid, *it}};
+      }
+    }
+    st.spread_index.set(gid, entry);
+  }
+}
 
 void spread(Control& control, State& st) {
   const bool exact = st.opt.exact_slices;
@@ -82,49 +100,27 @@ void spread(Control& control, State& st) {
   std::map<DeviceTypeId, std::size_t> demand = st.waiting_demand();
   for (std::size_t guard = 0; guard <= control.job_count(); ++guard) {
     if (!spare_devices(control, st, demand, false)) return;
-    std::vector<std::uint32_t> order =
-        st.groups_where_marked(control, State::kSpread, [exact](const View& v, const Group& g) {
-          return may_spread(v, g, exact);
-        });
-    if (order.empty() || !spare_devices(control, st, demand, true)) return;
-    most_members_first(st, order);
-    bool moved = false;
-    // Nothing changes in this pass before its move: a kind of job that found no devices (or
-    // only devices kept for waiting jobs) finds none again.
-    std::set<JobKind> no_move;
-    for (std::uint32_t gid : order) {
-      Group& g = st.groups.at(gid);
-      // Exact mode moves a member waiting for its turn; fluid mode the newest member.
-      std::optional<JobId> pick;
-      for (auto it = g.members.rbegin(); it != g.members.rend() && !pick; ++it) {
-        if (!exact || is_parked(control.state(*it).status)) pick = *it;
-      }
-      if (!pick) continue;
-      const JobKind kind = kind_of(control.request(*pick));
-      if (no_move.count(kind)) continue;
-      auto devices = affinity_place(control, st, *pick, control.request(*pick).workers);
-      DeviceTypeId t = devices ? control.cluster().devices[(*devices)[0]].type : 0;
-      if (!devices || st.free_totals.of_type(control, st, t) < devices->size() + demand[t]) {
-        no_move.insert(kind); // none found, or they are kept for waiting jobs
-        continue;
-      }
-      Mode mode = g.mode;
-      st.leave(*pick);
-      if (exact) {
-        control.timeslice(*pick, *devices, st.opt.slice_s);
-      } else {
-        control.migrate(*pick, *devices, "leaves a shared group for free devices");
-      }
-      std::uint32_t ng = st.create_group(*devices, control.request(*pick).devices(), t, mode);
-      st.join(ng, *pick);
-      if (exact) {
-        st.groups.at(ng).active = *pick;
-        st.groups.at(ng).turn = 1;
-      }
-      moved = true;
-      break;
+    refresh_spread_index(control, st, exact);
+    if (!spare_devices(control, st, demand, true)) return;
+    std::optional<Move> move = first_move(control, st, demand);
+    if (!move) return;
+    const JobId pick = move->from.pick;
+    Group& g = st.groups.at(move->from.gid);
+    const std::vector<DeviceId>& devices = move->devices;
+    const DeviceTypeId t = move->type;
+    const Mode mode = g.mode;
+    st.leave(pick);
+    if (exact) {
+      control.timeslice(pick, devices, st.opt.slice_s);
+    } else {
+      control.migrate(pick, devices, "leaves a shared group for free devices");
     }
-    if (!moved) return;
+    std::uint32_t ng = st.create_group(devices, control.request(pick).devices(), t, mode);
+    st.join(ng, pick);
+    if (exact) {
+      st.groups.at(ng).active = pick;
+      st.groups.at(ng).turn = 1;
+    }
   }
 }
 

@@ -57,6 +57,9 @@ private:
   std::vector<std::size_t> leavable_; // [node] leavable_on, built on first use
 };
 
+// A group that defragmentation may move (defrag.cpp).
+bool movable(const View& view, const Options& opt, const Group& g);
+
 // Brings st.movable_index up to date: `movable` is every group defragmentation may move now, in id
 // order (State::groups_where). Only the groups that changed since the last call (State::touch,
 // State::set_devices, a member's job log mark) or that started or stopped being movable get a new

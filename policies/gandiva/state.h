@@ -5,6 +5,7 @@
 #include "policies/gandiva/defrag_memo.h"
 #include "policies/gandiva/free_totals.h"
 #include "policies/gandiva/movable_index.h"
+#include "policies/gandiva/spread_index.h"
 #include "sim/runtime/view.h"
 
 #include <algorithm>
@@ -276,6 +277,8 @@ public:
   FailedPlans failed_plans;
   // Free devices per type that no group reserves (spreading's count), kept from the changes.
   FreeTotals free_totals;
+  // The groups spreading may take a member out of, by the member's kind (migration.cpp).
+  SpreadIndex spread_index;
   // The movable groups as defragmentation plans read them, and the groups movable when it was
   // last brought up to date (refresh_movable_index, plan_index.h).
   MovableIndex movable_index;
@@ -324,6 +327,12 @@ public:
     return kept;
   }
 
+  // The groups marked for `watch` since the last call (touched, given other devices, or with a
+  // member in the job log), erased ones included, each once; clears the marks. For a reader that
+  // keeps its own answer per group instead of calling groups_where.
+  std::vector<std::uint32_t>& take_marked(const View& view, Watch watch) {
+    return take_all(view, watches_[watch], marked_);
+  }
   // As groups_where, for a test that also never stops passing without a touch, a job log mark
   // of a member or set_devices (which marks every watch): the groups not marked keep their
   // answer untested, so that the cost is the marks' (and a merge), not the answer's.
@@ -401,6 +410,12 @@ private:
   std::vector<std::uint32_t> passed_[kWatches]; // groups_where's answers, sorted by id
   std::vector<std::uint32_t> marked_, merged_;  // its scratch (storage kept)
 };
+
+// Tests only: when set, called at the end of every decision with the policy's state, to compare
+// what it keeps between decisions with the same computed afresh
+// (tests/gandiva_kept_state_test.cpp). Whatever it calls must leave the policy's choices as they
+// were.
+inline void (*decision_probe)(const View& view, State& st) = nullptr;
 
 // Fraction of a sliced device's time spent computing (one switch per slice): 1 - switch / slice,
 // with the switch as Gandiva times its own suspend-and-resume of a turn (costs.switch_s).
