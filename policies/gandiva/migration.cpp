@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -72,7 +71,7 @@ std::optional<Move> first_move(Control& control, State& st,
 
 // Spreading visits, in fluid mode, only groups whose members all run (not while members are in
 // transition). The test's every input changes with a mark (members and `converting`: a touch;
-// `grown`: set_devices; the members' status: the job log), as State::groups_where_marked asks.
+// `grown`: set_devices; the members' status: the job log), as refresh_spread_index needs.
 bool may_spread(const View& view, const Group& g, bool exact) {
   return over_subscribed(view, g) && (exact || all_running(view, g));
 }
