@@ -49,6 +49,8 @@ void check_free(const View& view, State& st) {
   }
 }
 
+void check_leavable(const View& view, const State& st, const std::vector<std::uint32_t>& movable);
+
 void check_movable(const View& view, State& st) {
   const Options& opt = st.opt;
   const std::vector<std::uint32_t>& kept = st.groups_where_marked(
@@ -58,6 +60,7 @@ void check_movable(const View& view, State& st) {
     if (movable(view, opt, g)) plain.push_back(gid);
   REQUIRE(kept == plain);
   refresh_movable_index(view, st, kept);
+  check_leavable(view, st, plain);
   // The index as each plan built it: (node, members, devices, id) sorted per type, and the
   // joinable ones by (class, devices, members, id).
   for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t) {
@@ -93,6 +96,42 @@ void check_movable(const View& view, State& st) {
            st.movable_index.joinable(t, g.cls, static_cast<std::uint32_t>(g.devices.size())))
         join_kept.push_back(e.gid);
       REQUIRE(join_kept == join_plain);
+    }
+  }
+}
+
+// What moving the movable groups off each node could free (PlanIndex::leavable_on, read from the
+// kept index), against the walk over the groups themselves: a group may leave when another node
+// has as many free devices as it holds, or (merging, time-sliced) a joinable group of its class
+// and size on another node has room for its members.
+void check_leavable(const View& view, const State& st, const std::vector<std::uint32_t>& movable) {
+  const std::size_t room = view.config().max_timeslice_jobs;
+  const std::size_t nodes = view.cluster().nodes.size();
+  for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t) {
+    std::vector<std::size_t> free(nodes);
+    for (NodeId m = 0; m < nodes; ++m)
+      free[m] = free_on(view, st, m, t).size();
+    for (bool merge : {false, true}) {
+      PlanIndex index(view, st, t, merge);
+      for (NodeId m = 0; m < nodes; ++m) {
+        std::size_t plain = 0;
+        for (std::uint32_t gid : movable) {
+          const Group& g = st.groups.at(gid);
+          if (g.type != t || view.cluster().devices[g.devices[0]].node != m) continue;
+          bool may_leave = false;
+          for (NodeId o = 0; o < nodes; ++o)
+            may_leave |= o != m && free[o] >= g.devices.size();
+          for (std::uint32_t tid : movable) {
+            const Group& tg = st.groups.at(tid);
+            may_leave |= merge && g.mode == Mode::kSlice && tg.mode == Mode::kSlice &&
+                         tg.type == t && tg.cls == g.cls && tg.devices.size() == g.devices.size() &&
+                         view.cluster().devices[tg.devices[0]].node != m &&
+                         tg.members.size() < room && tg.members.size() + g.members.size() <= room;
+          }
+          if (may_leave) plain += g.devices.size();
+        }
+        REQUIRE(index.leavable_on(m) == plain);
+      }
     }
   }
 }

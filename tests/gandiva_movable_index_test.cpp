@@ -79,7 +79,8 @@ TEST_CASE("gandiva movable index kept between plans equals the index built afres
         k.members = 1 + rng() % 4;
         k.devices = 1 << (rng() % 3);
         k.cls = k.devices;
-        k.joinable = rng() % 2 == 0;
+        k.slice = rng() % 2 == 0;
+        k.joinable = k.slice && rng() % 2 == 0;
         keys[gid] = k;
       }
       index.set(gid, keys[gid]);

@@ -30,17 +30,19 @@ std::vector<T>& grow_to(std::vector<std::vector<T>>& v, std::size_t i) {
 void MovableIndex::set(std::uint32_t gid, const std::optional<MovableKey>& key) {
   if (key_.size() <= gid) key_.resize(gid + 1);
   if (const std::optional<MovableKey>& old = key_[gid]) {
-    erase_sorted(on_node_[old->type][old->node], OnNode{old->members, old->devices, gid});
+    erase_sorted(on_node_[old->type][old->node],
+                 OnNode{old->members, old->devices, gid, old->cls, old->slice});
     if (old->joinable)
-      erase_sorted(joinable_[old->type], Joinable{old->cls, old->devices, old->members, gid});
+      erase_sorted(joinable_[old->type],
+                   Joinable{old->cls, old->devices, old->members, gid, old->node});
   }
   key_[gid] = key;
   if (!key) return;
   insert_sorted(grow_to(grow_to(on_node_, key->type), key->node),
-                OnNode{key->members, key->devices, gid});
+                OnNode{key->members, key->devices, gid, key->cls, key->slice});
   if (key->joinable)
     insert_sorted(grow_to(joinable_, key->type),
-                  Joinable{key->cls, key->devices, key->members, gid});
+                  Joinable{key->cls, key->devices, key->members, gid, key->node});
 }
 
 std::span<const MovableIndex::OnNode> MovableIndex::on_node(DeviceTypeId t, NodeId n) const {
@@ -52,8 +54,8 @@ std::span<const MovableIndex::Joinable> MovableIndex::joinable(DeviceTypeId t, s
                                                                std::uint32_t devices) const {
   if (t >= joinable_.size()) return {};
   const std::vector<Joinable>& all = joinable_[t];
-  auto first = std::lower_bound(all.begin(), all.end(), Joinable{cls, devices, 0, 0});
-  auto last = std::lower_bound(first, all.end(), Joinable{cls, devices + 1, 0, 0});
+  auto first = std::lower_bound(all.begin(), all.end(), Joinable{cls, devices, 0, 0, 0});
+  auto last = std::lower_bound(first, all.end(), Joinable{cls, devices + 1, 0, 0, 0});
   return {all.data() + (first - all.begin()), static_cast<std::size_t>(last - first)};
 }
 

@@ -21,20 +21,24 @@ struct MovableKey {
   std::uint32_t members = 0;
   std::uint32_t devices = 0;
   std::uint32_t cls = 0; // its GPU-count class
+  bool slice = false;    // time-sliced (not packed)
   bool joinable = false; // time-sliced, with room for another member
 };
 
 class MovableIndex {
 public:
   // A node's movable groups in the order the planner tries them: fewest members, then fewest
-  // devices, then id.
+  // devices, then id (its class and mode come after the unique id: they never decide the order).
   struct OnNode {
-    std::uint32_t members, devices, gid;
+    std::uint32_t members, devices, gid, cls;
+    bool slice;
     auto operator<=>(const OnNode&) const = default;
   };
-  // The joinable groups by class and devices, then fewest members first, then id.
+  // The joinable groups by class and devices, then fewest members first, then id (then its node,
+  // which never decides the order).
   struct Joinable {
     std::uint32_t cls, devices, members, gid;
+    NodeId node;
     auto operator<=>(const Joinable&) const = default;
   };
 

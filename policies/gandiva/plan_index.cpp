@@ -50,25 +50,37 @@ std::size_t PlanIndex::leavable_on(NodeId n) {
       second = k;
     }
   }
-  const std::size_t room = view_.config().max_timeslice_jobs;
   for (NodeId m = 0; m < nodes.size(); ++m) {
-    for (const MovableIndex::OnNode& on : movable_on(m)) {
-      const Group& g = st_.groups.at(on.gid);
-      bool may_leave = (m == most_node ? second : most) >= g.devices.size();
-      if (!may_leave && merge_ && g.mode == Mode::kSlice) {
-        for (const MovableIndex::Joinable& join : joinable(g.cls, g.devices.size())) {
-          const Group& tg = st_.groups.at(join.gid);
-          if (tg.members.size() + g.members.size() > room) break; // so are the rest
-          if (view_.cluster().devices[tg.devices[0]].node != m) {
-            may_leave = true;
-            break;
-          }
-        }
-      }
-      if (may_leave) leavable_[m] += g.devices.size();
+    // Read from the index alone: it holds each group's members, devices, class and mode.
+    for (const MovableIndex::OnNode& g : movable_on(m)) {
+      bool may_leave = (m == most_node ? second : most) >= g.devices;
+      if (!may_leave && merge_ && g.slice) may_leave = may_join_elsewhere(g, m);
+      if (may_leave) leavable_[m] += g.devices;
     }
   }
   return leavable_[n];
+}
+
+bool PlanIndex::may_join_elsewhere(const MovableIndex::OnNode& g, NodeId m) {
+  // The joinable groups of g's class and size by fewest members: the first on another node than
+  // m is the least-loaded one g could join, and if it has no room for g's members, neither has any
+  // later one. It is the first of them, or, when that one is on m, the first on another node than
+  // the first's: two entries per (class, size), found once per plan.
+  auto [it, fresh] = first_two_.try_emplace({g.cls, g.devices});
+  if (fresh) {
+    const auto all = joinable(g.cls, g.devices);
+    for (const MovableIndex::Joinable& e : all) {
+      if (!it->second.first) {
+        it->second.first = e;
+      } else if (e.node != it->second.first->node) {
+        it->second.second = e;
+        break;
+      }
+    }
+  }
+  const auto& [first, second] = it->second;
+  const std::optional<MovableIndex::Joinable>& to = first && first->node != m ? first : second;
+  return to && to->members + g.members <= view_.config().max_timeslice_jobs;
 }
 
 } // namespace dlsim::gandiva
@@ -80,10 +92,12 @@ namespace {
 // The index's key of a group movable now.
 MovableKey key_of(const View& view, const Group& g) {
   const auto members = static_cast<std::uint32_t>(g.members.size());
-  const bool joinable = g.mode == Mode::kSlice && members < view.config().max_timeslice_jobs;
+  const bool slice = g.mode == Mode::kSlice;
+  const bool joinable = slice && members < view.config().max_timeslice_jobs;
   return {g.type,  view.cluster().devices[g.devices[0]].node,
           members, static_cast<std::uint32_t>(g.devices.size()),
-          g.cls,   joinable};
+          g.cls,   slice,
+          joinable};
 }
 
 } // namespace

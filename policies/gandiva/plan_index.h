@@ -7,7 +7,10 @@
 
 #include "policies/gandiva/state.h"
 
+#include <map>
+#include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace dlsim::gandiva {
@@ -55,6 +58,13 @@ private:
   std::vector<NodeId> free_nodes_;                  // nodes_with_free
   bool free_known_ = false;
   std::vector<std::size_t> leavable_; // [node] leavable_on, built on first use
+  // Whether movable group g on node m could join a joinable group of its class and size on
+  // another node (leavable_on).
+  bool may_join_elsewhere(const MovableIndex::OnNode& g, NodeId m);
+  // Per (class, devices): the first joinable group, and the first on another node than it.
+  std::map<std::pair<std::uint32_t, std::uint32_t>,
+           std::pair<std::optional<MovableIndex::Joinable>, std::optional<MovableIndex::Joinable>>>
+      first_two_;
 };
 
 // A group that defragmentation may move (defrag.cpp).
