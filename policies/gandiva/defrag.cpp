@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace dlsim::gandiva {
 
@@ -126,7 +127,7 @@ private:
   std::optional<Evacuation> destination(std::uint32_t gid, const Group& g, NodeId n,
                                         const Claims& c,
                                         const std::map<std::uint32_t, std::size_t>& joins) {
-    Usage u = usage_of(view_, g);
+    const Usage u = usage(gid, g);
     std::optional<std::tuple<int, std::size_t, NodeId>> best_key;
     std::vector<DeviceId> best_devices;
     std::vector<DeviceId> free;
@@ -200,7 +201,7 @@ private:
         // Nothing evacuated from n may land on n: destination skips n.
         auto e = destination(gid, g, n, p.claims, p.joins);
         if (!e) continue;
-        Usage u = usage_of(view_, g);
+        const Usage u = usage(gid, g);
         NodeId dest = e->into == kNoGroup ? node_of(view_, e->to[0])
                                           : node_of(view_, st_.groups.at(e->into).devices[0]);
         p.claims.receiving.insert(dest);
@@ -233,12 +234,20 @@ private:
     return p;
   }
 
+  // usage_of(view_, g), summed once per plan: a group may be tried on many nodes' plans.
+  Usage usage(std::uint32_t gid, const Group& g) {
+    auto [it, fresh] = usage_.try_emplace(gid);
+    if (fresh) it->second = usage_of(view_, g);
+    return it->second;
+  }
+
   const View& view_;
   const State& st_;
   JobId j_;
   DeviceTypeId t_;
   bool allow_merge_;
-  PlanIndex index_; // what the plan reads many times
+  PlanIndex index_;                                // what the plan reads many times
+  std::unordered_map<std::uint32_t, Usage> usage_; // usage(), by group
 };
 
 void evacuate(Control& control, State& st, const Evacuation& e) {
