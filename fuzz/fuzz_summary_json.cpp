@@ -1,5 +1,5 @@
 // libFuzzer target for the summary.json writer (write_summary_json, sim/report/writers.cpp) fed
-// fuzzed names and values directly: a Summary whose policy and device kind and type names are
+// fuzzed names and values directly: a Summary whose policy and the names in its metrics' keys are
 // any bytes (not UTF-8, quotes, control characters, repeated) and whose numbers are any doubles
 // (NaN, infinities, extremes) and counts, with each optional part present or not. The writer must
 // not throw, must write UTF-8 and valid JSON, and what it writes must read back through `dlsim
@@ -10,6 +10,7 @@
 #include "sim/report/writers.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -36,14 +37,21 @@ double any_double(FuzzedDataProvider& in) {
   }
 }
 
-dlsim::DeviceUtil any_util(FuzzedDataProvider& in) {
-  dlsim::DeviceUtil u;
-  u.name = in.ConsumeRandomLengthString(16);
-  u.kind = static_cast<dlsim::DeviceKind>(in.ConsumeIntegralInRange<int>(0, 3));
-  u.devices = in.ConsumeIntegral<std::uint32_t>();
-  u.alloc = any_double(in);
-  u.effective = any_double(in);
-  return u;
+// A metric's object as the summary metrics write them (summary_metric.h): members named by any
+// bytes, each a count and two numbers, or a nested object of them.
+nlohmann::ordered_json any_metric_object(FuzzedDataProvider& in) {
+  nlohmann::ordered_json o = nlohmann::ordered_json::object();
+  for (int k = in.ConsumeIntegralInRange<int>(0, 6); k > 0; --k) {
+    const std::string name = in.ConsumeRandomLengthString(16);
+    if (in.ConsumeBool()) {
+      o[name] = any_double(in);
+    } else {
+      o[name] = {{"devices", in.ConsumeIntegral<std::uint32_t>()},
+                 {"alloc", any_double(in)},
+                 {"effective", any_double(in)}};
+    }
+  }
+  return o;
 }
 
 } // namespace
@@ -65,39 +73,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                     &m.queue_mean_s, &m.queue_median_s, &m.queue_p95_s, &m.gpu_util_alloc,
                     &m.gpu_util_effective, &m.gpu_util_busy})
     *v = any_double(in);
-  for (int k = in.ConsumeIntegralInRange<int>(0, 4); k > 0; --k)
-    m.util_by_kind.push_back(any_util(in));
-  for (int k = in.ConsumeIntegralInRange<int>(0, 6); k > 0; --k)
-    m.util_by_type.push_back(any_util(in));
-  m.fairness.jobs = in.ConsumeIntegral<std::uint64_t>();
-  m.fairness.users = in.ConsumeIntegral<std::uint64_t>();
-  if (in.ConsumeBool()) m.fairness.jain_user_slowdown = any_double(in); // absent below two users
-  for (double* v : {&m.fairness.slowdown_mean, &m.fairness.slowdown_max, &m.fairness.ftf_rho_mean,
-                    &m.fairness.ftf_rho_max})
-    *v = any_double(in);
   if (in.ConsumeBool()) m.util_assumed_jobs = in.ConsumeIntegral<std::uint64_t>();
-  if (in.ConsumeBool()) {
-    dlsim::WindowSummary w;
-    w.from_s = any_double(in);
-    w.to_s = any_double(in);
-    w.jobs = in.ConsumeIntegral<std::uint64_t>();
-    w.unfinished = in.ConsumeIntegral<std::uint64_t>();
-    w.jct_mean_s = any_double(in);
-    w.slowdown_max = any_double(in);
-    m.window = w;
-  }
-  if (in.ConsumeBool()) m.cpu_cores = dlsim::Summary::CpuCores{1, any_double(in), any_double(in)};
-  if (in.ConsumeBool()) {
-    dlsim::Summary::GpuSharing g;
-    g.capacity_gpus = any_double(in);
-    g.frag_pct_at_100 = any_double(in);
-    m.gpu_sharing = g;
-  }
-  if (in.ConsumeBool()) {
-    dlsim::FailureSummary f;
-    f.work_lost_s = any_double(in);
-    f.ettr = any_double(in);
-    m.failures = f;
+  for (const char* key : {"util_by_kind", "util_by_type", "fairness", "window", "failures",
+                          "gpu_sharing", "cpu_cores"}) {
+    if (in.ConsumeBool()) m.metric_keys[key] = any_metric_object(in);
   }
   std::ostringstream out;
   dlsim::write_summary_json(out, m);

@@ -3,6 +3,7 @@
 // is worked out in the comment above it.
 #include "sim/report/metrics.h"
 #include "sim/report/summary.h"
+#include "sim/report/summary_metric.h"
 #include "tests/support/harness.h"
 #include "tests/support/invariants.h"
 
@@ -29,11 +30,15 @@ Summary packed_pair(const std::string& csv, const RuntimeConfig& config) {
   Simulation sim(cluster, workload, config, policy, PolicyInfo{"script", false});
   InvariantChecker checker;
   UtilizationMeter meter;
+  MetricSet metrics(summary_metrics(), MetricSetup{});
   sim.add_observer(&checker);
   sim.add_observer(&meter);
+  metrics.observe(sim);
   RunResult r = sim.run();
   checker.check_final(sim.state());
-  return summarize(sim.state(), r, meter, "script", 0);
+  Summary s = summarize(sim.state(), r, meter, "script", 0, metrics.job_metrics());
+  s.metric_keys = metrics.keys(RunEnd{sim.state(), r, s, meter});
+  return s;
 }
 
 } // namespace
@@ -49,12 +54,12 @@ TEST_CASE("effective utilization counts useful work: interference lowers it", "[
   CHECK(s.makespan_s == 200);
   CHECK(s.gpu_util_alloc == 1);
   CHECK(s.gpu_util_effective == Approx(0.6).margin(1e-12));
-  REQUIRE(s.util_by_kind.size() == 1);
-  CHECK(s.util_by_kind[0].name == "gpu");
-  CHECK(s.util_by_kind[0].effective == s.gpu_util_effective);
-  REQUIRE(s.util_by_type.size() == 1);
-  CHECK(s.util_by_type[0].name == "V100");
-  CHECK(s.util_by_type[0].effective == Approx(0.6).margin(1e-12));
+  const nlohmann::ordered_json& kinds = s.metric_keys["util_by_kind"];
+  REQUIRE(kinds.size() == 1);
+  CHECK(kinds["gpu"]["effective"].get<double>() == s.gpu_util_effective);
+  const nlohmann::ordered_json& types = s.metric_keys["util_by_type"];
+  REQUIRE(types.size() == 1);
+  CHECK(types["V100"]["effective"].get<double>() == Approx(0.6).margin(1e-12));
 
   // Two jobs that each keep the GPU fully busy alone (gpu_util 1), slowed 2x each: interference
   // onset 1, slope 1: 1 + 1 x (2 - 1) = 2. Each does half a GPU's work: 1/2 + 1/2 = 1.0 effective

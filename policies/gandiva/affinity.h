@@ -4,6 +4,7 @@
 // nodes free.
 #pragma once
 
+#include "policies/gandiva/job_kind.h"
 #include "policies/gandiva/state.h"
 
 #include <map>

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace dlsim::gandiva {
 
@@ -74,23 +75,12 @@ bool usage_fits(const View& view, NodeId n, Usage u, const Claims& c) {
          fits_in(u.mem, view.node_mem_free(n) - claimed(c.mem, n));
 }
 
-// A group that defragmentation may move, of whatever type: not converting or grown, alone if
-// slices are exact, every member running, all on one node. It reads only the group and its
-// members' runtime state, and a group starts to pass only after a touch or a member's job log
-// mark, as State::groups_where asks.
-bool movable(const View& view, const Options& opt, const Group& g) {
-  if (g.converting || g.grown) return false;
-  if (opt.exact_slices && g.members.size() != 1) return false;
-  return all_running(view, g) && on_one_node(view, g.devices);
-}
-
 class Planner {
 public:
-  // movable: the groups movable() passes, in id order.
-  Planner(const View& view, const State& st, JobId j, DeviceTypeId t, bool allow_merge,
-          const std::vector<std::uint32_t>& movable)
+  // st.movable_index must be up to date (refresh_movable_index).
+  Planner(const View& view, const State& st, JobId j, DeviceTypeId t, bool allow_merge)
       : view_(view), st_(st), j_(j), t_(t), allow_merge_(allow_merge),
-        index_(view, st, t, allow_merge, movable) {}
+        index_(view, st, t, allow_merge) {}
 
   std::optional<std::vector<NodePlan>> plan() {
     const JobRequest& req = view_.request(j_);
@@ -137,7 +127,7 @@ private:
   std::optional<Evacuation> destination(std::uint32_t gid, const Group& g, NodeId n,
                                         const Claims& c,
                                         const std::map<std::uint32_t, std::size_t>& joins) {
-    Usage u = usage_of(view_, g);
+    const Usage u = usage(gid, g);
     std::optional<std::tuple<int, std::size_t, NodeId>> best_key;
     std::vector<DeviceId> best_devices;
     std::vector<DeviceId> free;
@@ -166,7 +156,8 @@ private:
     // or whose members leave no room for g's.
     std::uint32_t into = kNoGroup;
     std::size_t into_load = 0;
-    for (std::uint32_t tid : index_.joinable(g.cls, g.devices.size())) {
+    for (const MovableIndex::Joinable& join : index_.joinable(g.cls, g.devices.size())) {
+      const std::uint32_t tid = join.gid;
       const Group& tg = st_.groups.at(tid);
       if (tg.members.size() + g.members.size() > view_.config().max_timeslice_jobs ||
           (into != kNoGroup &&
@@ -192,24 +183,25 @@ private:
                                    const std::map<std::uint32_t, std::size_t>& base_joins) {
     const JobRequest& req = view_.request(j_);
     const RequestDetails& rd = view_.details(j_);
+    const std::size_t need = static_cast<std::size_t>(want) * req.devices_per_worker;
+    std::size_t freed = free_on(view_, st_, n, t_, &base).size();
+    if (freed < need && freed + index_.leavable_on(n) < need) return std::nullopt; // no use trying
     NodePlan p;
     p.node = n;
     p.workers = want;
     p.claims = base;
     p.joins = base_joins;
-    const std::size_t need = static_cast<std::size_t>(want) * req.devices_per_worker;
-    std::size_t freed = free_on(view_, st_, n, t_, &base).size();
     Usage avail{view_.node_cpu_free(n), view_.node_mem_free(n)};
     if (freed < need) {
-      if (freed + index_.leavable_on(n) < need) return std::nullopt; // no use trying
       // The movable groups of n: fewest members first, then fewest devices.
-      for (std::uint32_t gid : index_.movable_on(n)) {
+      for (const MovableIndex::OnNode& on : index_.movable_on(n)) {
+        const std::uint32_t gid = on.gid;
         if (freed >= need) break;
         const Group& g = st_.groups.at(gid);
         // Nothing evacuated from n may land on n: destination skips n.
         auto e = destination(gid, g, n, p.claims, p.joins);
         if (!e) continue;
-        Usage u = usage_of(view_, g);
+        const Usage u = usage(gid, g);
         NodeId dest = e->into == kNoGroup ? node_of(view_, e->to[0])
                                           : node_of(view_, st_.groups.at(e->into).devices[0]);
         p.claims.receiving.insert(dest);
@@ -242,12 +234,20 @@ private:
     return p;
   }
 
+  // usage_of(view_, g), summed once per plan: a group may be tried on many nodes' plans.
+  Usage usage(std::uint32_t gid, const Group& g) {
+    auto [it, fresh] = usage_.try_emplace(gid);
+    if (fresh) it->second = usage_of(view_, g);
+    return it->second;
+  }
+
   const View& view_;
   const State& st_;
   JobId j_;
   DeviceTypeId t_;
   bool allow_merge_;
-  PlanIndex index_; // what the plan reads many times
+  PlanIndex index_;                                // what the plan reads many times
+  std::unordered_map<std::uint32_t, Usage> usage_; // usage(), by group
 };
 
 void evacuate(Control& control, State& st, const Evacuation& e) {
@@ -268,6 +268,17 @@ void evacuate(Control& control, State& st, const Evacuation& e) {
 
 } // namespace
 
+// A group that defragmentation may move, of whatever type: not converting or grown, alone if
+// slices are exact, every member running, all on one node. It reads only the group and its
+// members' runtime state, and a group starts or stops passing only after a touch (members, mode,
+// `converting`), a member's job log mark (status, devices) or set_devices (devices, `grown`,
+// which changes with them), as State::groups_where_marked asks.
+bool movable(const View& view, const Options& opt, const Group& g) {
+  if (g.converting || g.grown) return false;
+  if (opt.exact_slices && g.members.size() != 1) return false;
+  return all_running(view, g) && on_one_node(view, g.devices);
+}
+
 bool defragment(Control& control, State& st, JobId j) {
   if (!st.opt.migration) return false;
   const JobRequest& req = control.request(j);
@@ -277,10 +288,12 @@ bool defragment(Control& control, State& st, JobId j) {
   const FailedPlans::Stamp stamp{st.groups_stamp(control), control.changes().nodes.stamp()};
   if (st.failed_plans.known(key, stamp)) return false;
   const Options& opt = st.opt;
-  const std::vector<std::uint32_t>& movable_groups = st.groups_where(
-      control, State::kMovable, [&](const View& v, const Group& g) { return movable(v, opt, g); });
+  refresh_movable_index(
+      control, st,
+      st.groups_where_marked(control, State::kMovable,
+                             [&](const View& v, const Group& g) { return movable(v, opt, g); }));
   for (DeviceTypeId t : control.compatible_types(j)) {
-    auto plan = Planner(control, st, j, t, merge, movable_groups).plan();
+    auto plan = Planner(control, st, j, t, merge).plan();
     if (!plan) continue;
     for (const NodePlan& p : *plan) {
       for (const Evacuation& e : p.moves)

@@ -31,13 +31,13 @@ public:
 
   void on_arrival(JobId j, const View& view) override {
     st_.ensure_sizes(view);
-    st_.add_waiting(j, view.request(j).devices());
+    st_.add_waiting(view, j);
   }
 
   // Also how a wrapper (policy `automl`) reports a job it cancelled.
   void on_finish(JobId j, const View& view) override {
     st_.ensure_sizes(view);
-    forget(j);
+    forget(view, j);
   }
 
   // A slice must leave time to compute: the fluid share of k jobs is (1 - switch_s/slice_s)/k,
@@ -75,17 +75,18 @@ public:
     }
     settle(control); // members suspended at no cost are placed again at once
     request_wakeup(control);
+    if (decision_probe != nullptr) decision_probe(control, st_);
   }
 
 private:
   [[nodiscard]] bool packing() const { return st_.opt.packing && !st_.opt.exact_slices; }
 
-  void forget(JobId j) {
+  void forget(const View& view, JobId j) {
     st_.leave(j);
     if (!st_.note(j).waiting) return;
     for (auto it = st_.waiting.begin(); it != st_.waiting.end(); ++it) {
       if (it->second == j) {
-        st_.stop_waiting(it);
+        st_.stop_waiting(view, it);
         break;
       }
     }
@@ -111,7 +112,7 @@ private:
     }
     over_stamp_ = log.stamp();
     for (JobId j : gone_)
-      forget(j);
+      forget(view, j);
   }
 
   void settle(Control& control) {
@@ -122,13 +123,8 @@ private:
     }
   }
 
-  // What the three tries below read of a job: its shape, the device types it accepts (its
-  // request's types and its model's), and its cores and memory (its details).
-  using Kind =
-      std::tuple<std::uint32_t, std::uint32_t, std::int32_t, std::uint16_t, ModelId, std::uint32_t>;
-  static Kind kind_of(const JobRequest& r) {
-    return {r.devices(), r.devices_per_worker, r.device_type, r.type_set, r.model, r.details};
-  }
+  // What the three tries below read of a job: its kind (affinity.h).
+  using Kind = JobKind;
 
   // Waiting jobs in arrival order: free devices by affinity, else time-slicing with the
   // least-loaded group of their class, else migration to make room. Jobs that still wait are
@@ -165,12 +161,12 @@ private:
       if (nothing_for.count(kind)) continue;
       if (auto devices = affinity_place(control, st_, j, req.workers)) {
         start_group(control, st_, j, std::move(*devices));
-        st_.stop_waiting(st_.waiting.find(entry));
+        st_.stop_waiting(control, st_.waiting.find(entry));
         nothing_for.clear();
         continue;
       }
       if (join_least_loaded(control, st_, j)) {
-        st_.stop_waiting(st_.waiting.find(entry));
+        st_.stop_waiting(control, st_.waiting.find(entry));
         if (st_.opt.exact_slices) rotate_slices(control, st_);
         nothing_for.clear();
         continue;
@@ -180,7 +176,7 @@ private:
       auto shape = std::make_pair(req.devices(), req.devices_per_worker);
       if (!no_room.count(shape)) {
         if (defragment(control, st_, j)) {
-          st_.stop_waiting(st_.waiting.find(entry));
+          st_.stop_waiting(control, st_.waiting.find(entry));
           nothing_for.clear();
           continue;
         }

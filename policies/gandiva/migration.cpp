@@ -5,6 +5,7 @@
 #include "policies/gandiva/groups.h"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -13,42 +14,18 @@ namespace dlsim::gandiva {
 
 namespace {
 
-// Free devices of type t nobody holds or reserves, cluster-wide.
-std::size_t free_of_type(const View& view, const State& st, DeviceTypeId t) {
-  std::size_t n = 0;
-  for (NodeId k = 0; k < view.cluster().nodes.size(); ++k)
-    n += free_count(view, st, k, t);
-  return n;
-}
-
-// Devices the waiting jobs ask for, per device type they could use.
-std::map<DeviceTypeId, std::size_t> waiting_demand(const View& view, const State& st) {
-  std::map<DeviceTypeId, std::size_t> out;
-  for (const auto& [seq, j] : st.waiting) {
-    for (DeviceTypeId t : view.compatible_types(j))
-      out[t] += view.request(j).devices();
-  }
-  return out;
-}
-
 // True when some device type has more free devices than the waiting jobs that could use it ask
 // for: otherwise spreading keeps every free device for them and moves nobody (a member takes at
-// least one device). With `exact` false, only the bound: free_of_type counts devices nobody
-// holds or reserves, up ones (which the runtime counts free) and down ones.
-bool spare_devices(const View& view, const State& st,
-                   const std::map<DeviceTypeId, std::size_t>& demand, bool exact) {
+// least one device). With `exact` false, only the bound: State::free_totals counts devices
+// nobody holds or reserves, up ones (which the runtime counts free) and down ones.
+bool spare_devices(const View& view, State& st, const std::map<DeviceTypeId, std::size_t>& demand,
+                   bool exact) {
   for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t) {
     if (view.free().max_per_node(t) == 0) continue; // no node holds one
     auto it = demand.find(t);
     const std::size_t asked = it == demand.end() ? 0 : it->second;
     if (view.free().free(t) + view.down_devices() <= asked) continue;
-    if (!exact) return true;
-    // free_of_type(view, st, t) > asked, counted only until it is.
-    std::size_t free = 0;
-    for (NodeId n = 0; n < view.cluster().nodes.size(); ++n) {
-      free += free_count(view, st, n, t);
-      if (free > asked) return true;
-    }
+    if (!exact || st.free_totals.of_type(view, st, t) > asked) return true;
   }
   return false;
 }
@@ -67,71 +44,82 @@ bool spans_nodes(const View& view, const Group& g) {
   return s.status == JobStatus::kRunning && s.nodes_used > 1;
 }
 
-// Sorts group ids (in id order) by members, most first, keeping id order among equals: what a
-// stable sort by members does, by counting (members are few), with one group lookup per id
-// instead of one per comparison.
-void most_members_first(const State& st, std::vector<std::uint32_t>& order) {
-  std::vector<std::size_t> members(order.size());
-  std::size_t most = 0;
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    members[i] = st.groups.at(order[i]).members.size();
-    most = std::max(most, members[i]);
-  }
-  // at[k]: where the groups with most - k members start.
-  std::vector<std::size_t> at(most + 2, 0);
-  for (std::size_t m : members)
-    ++at[most - m + 1];
-  for (std::size_t k = 1; k < at.size(); ++k)
-    at[k] += at[k - 1];
-  std::vector<std::uint32_t> sorted(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i)
-    sorted[at[most - members[i]]++] = order[i];
-  order = std::move(sorted);
+struct Move {
+  SpreadIndex::Candidate from;
+  std::vector<DeviceId> devices;
+  DeviceTypeId type;
+};
+
+// The move of one spreading pass: of the groups that can give a member (most members first, then
+// by id), the first whose member finds free devices by affinity that waiting jobs do not need.
+std::optional<Move> first_move(Control& control, State& st,
+                               std::map<DeviceTypeId, std::size_t>& demand) {
+  std::optional<Move> best;
+  st.spread_index.for_each_first([&](const JobKind&, const SpreadIndex::Candidate& c) {
+    if (best && best->from < c) return; // a group before it moves
+    auto devices = affinity_place(control, st, c.pick, control.request(c.pick).workers);
+    if (!devices) return;
+    const DeviceTypeId t = control.cluster().devices[(*devices)[0]].type;
+    if (st.free_totals.of_type(control, st, t) < devices->size() + demand[t])
+      return; // keep them for waiting jobs
+    best = Move{c, std::move(*devices), t};
+  });
+  return best;
 }
 
 } // namespace
 
+// Spreading visits, in fluid mode, only groups whose members all run (not while members are in
+// transition). The test's every input changes with a mark (members and `converting`: a touch;
+// `grown`: set_devices; the members' status: the job log), as refresh_spread_index needs.
+bool may_spread(const View& view, const Group& g, bool exact) {
+  return over_subscribed(view, g) && (exact || all_running(view, g));
+}
+
+// Brings st.spread_index up to date from the groups marked since the last call: the member a
+// group would give is the newest (fluid mode) or the newest waiting for its turn (exact mode), and
+// everything that decides it, or may_spread, changes with a mark.
+void refresh_spread_index(const View& view, State& st, bool exact) {
+  for (std::uint32_t gid : st.take_marked(view, State::kSpread)) {
+    const Group* g = st.groups.find_live(gid);
+    std::optional<SpreadIndex::Entry> entry;
+    if (g != nullptr && may_spread(view, *g, exact)) {
+      for (auto it = g->members.rbegin(); it != g->members.rend() && !entry; ++it) {
+        if (exact && !is_parked(view.state(*it).status)) continue;
+        entry = SpreadIndex::Entry{kind_of(view.request(*it)), {~g->members.size(), gid, *it}};
+      }
+    }
+    st.spread_index.set(gid, entry);
+  }
+}
+
 void spread(Control& control, State& st) {
   const bool exact = st.opt.exact_slices;
   if (!exact && !st.opt.migration) return;
-  auto demand = waiting_demand(control, st);
+  std::map<DeviceTypeId, std::size_t> demand = st.waiting_demand();
   for (std::size_t guard = 0; guard <= control.job_count(); ++guard) {
     if (!spare_devices(control, st, demand, false)) return;
-    std::vector<std::uint32_t> order = st.groups_where(control, State::kSpread, over_subscribed);
-    if (order.empty() || !spare_devices(control, st, demand, true)) return;
-    most_members_first(st, order);
-    bool moved = false;
-    for (std::uint32_t gid : order) {
-      Group& g = st.groups.at(gid);
-      if (!exact && !all_running(control, g)) continue; // not while members are in transition
-      // Exact mode moves a member waiting for its turn; fluid mode the newest member.
-      std::optional<JobId> pick;
-      for (auto it = g.members.rbegin(); it != g.members.rend() && !pick; ++it) {
-        if (!exact || is_parked(control.state(*it).status)) pick = *it;
-      }
-      if (!pick) continue;
-      auto devices = affinity_place(control, st, *pick, control.request(*pick).workers);
-      if (!devices) continue;
-      DeviceTypeId t = control.cluster().devices[(*devices)[0]].type;
-      if (free_of_type(control, st, t) < devices->size() + demand[t])
-        continue; // keep them for waiting jobs
-      Mode mode = g.mode;
-      st.leave(*pick);
-      if (exact) {
-        control.timeslice(*pick, *devices, st.opt.slice_s);
-      } else {
-        control.migrate(*pick, *devices, "leaves a shared group for free devices");
-      }
-      std::uint32_t ng = st.create_group(*devices, control.request(*pick).devices(), t, mode);
-      st.join(ng, *pick);
-      if (exact) {
-        st.groups.at(ng).active = *pick;
-        st.groups.at(ng).turn = 1;
-      }
-      moved = true;
-      break;
+    refresh_spread_index(control, st, exact);
+    if (!spare_devices(control, st, demand, true)) return;
+    std::optional<Move> move = first_move(control, st, demand);
+    if (!move) return;
+    const JobId pick = move->from.pick;
+    Group& g = st.groups.at(move->from.gid);
+    const std::vector<DeviceId>& devices = move->devices;
+    const DeviceTypeId t = move->type;
+    const Mode mode = g.mode;
+    st.leave(pick);
+    if (exact) {
+      control.timeslice(pick, devices, st.opt.slice_s);
+    } else {
+      control.migrate(pick, devices, "leaves a shared group for free devices");
     }
-    if (!moved) return;
+    std::uint32_t ng = st.create_group(devices, control.request(pick).devices(), t, mode);
+    st.join(ng, pick);
+    if (exact) {
+      st.groups.at(ng).active = pick;
+      st.groups.at(ng).turn = 1;
+    }
   }
 }
 

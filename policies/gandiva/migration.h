@@ -19,4 +19,10 @@ bool defragment(Control& control, State& st, JobId j);
 // Migrates jobs that span more nodes than needed onto one node with free devices.
 void improve_locality(Control& control, State& st);
 
+// A group spreading may take a member out of: over-subscribed, settled and, in fluid mode, with
+// every member running.
+bool may_spread(const View& view, const Group& g, bool exact);
+// Brings st.spread_index up to date from the groups marked since the last call.
+void refresh_spread_index(const View& view, State& st, bool exact);
+
 } // namespace dlsim::gandiva

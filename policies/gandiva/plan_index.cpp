@@ -4,6 +4,8 @@
 #include "policies/gandiva/affinity.h"
 
 #include <algorithm>
+#include <iterator>
+#include <optional>
 
 namespace dlsim::gandiva {
 
@@ -30,48 +32,6 @@ const std::vector<DeviceId>& PlanIndex::free_of(NodeId m) {
   return free_by_node_[m];
 }
 
-const std::vector<std::uint32_t>& PlanIndex::movable_on(NodeId n) {
-  if (movable_by_node_.empty()) {
-    movable_by_node_.resize(view_.cluster().nodes.size());
-    // (node, members, devices, id): sorted, each node's groups in the planner's order.
-    std::vector<std::tuple<NodeId, std::size_t, std::size_t, std::uint32_t>> keys;
-    for (std::uint32_t gid : movable_) {
-      const Group& g = st_.groups.at(gid);
-      if (g.type == t_)
-        keys.emplace_back(view_.cluster().devices[g.devices[0]].node, g.members.size(),
-                          g.devices.size(), gid);
-    }
-    std::sort(keys.begin(), keys.end());
-    for (const auto& [node, members, devices, gid] : keys)
-      movable_by_node_[node].push_back(gid);
-  }
-  return movable_by_node_[n];
-}
-
-std::span<const std::uint32_t> PlanIndex::joinable(std::uint32_t cls, std::size_t devices) {
-  if (!joinable_known_) {
-    // A joinable group is movable (not grown or converting, on one node, every member
-    // running); with exact slices, where only single-member groups are movable, merging is off
-    // and nothing asks.
-    const std::size_t room = view_.config().max_timeslice_jobs;
-    for (std::uint32_t tid : movable_) {
-      const Group& tg = st_.groups.at(tid);
-      if (tg.mode == Mode::kSlice && tg.type == t_ && tg.members.size() < room)
-        joinable_keys_.emplace_back(tg.cls, tg.devices.size(), tg.members.size(), tid);
-    }
-    std::sort(joinable_keys_.begin(), joinable_keys_.end());
-    for (const auto& key : joinable_keys_)
-      joinable_.push_back(std::get<3>(key));
-    joinable_known_ = true;
-  }
-  auto first = std::lower_bound(joinable_keys_.begin(), joinable_keys_.end(),
-                                std::make_tuple(cls, devices, std::size_t{0}, std::uint32_t{0}));
-  auto last = std::lower_bound(joinable_keys_.begin(), joinable_keys_.end(),
-                               std::make_tuple(cls, devices + 1, std::size_t{0}, std::uint32_t{0}));
-  return {joinable_.data() + (first - joinable_keys_.begin()),
-          static_cast<std::size_t>(last - first)};
-}
-
 std::size_t PlanIndex::leavable_on(NodeId n) {
   if (!leavable_.empty()) return leavable_[n];
   const auto& nodes = view_.cluster().nodes;
@@ -90,25 +50,69 @@ std::size_t PlanIndex::leavable_on(NodeId n) {
       second = k;
     }
   }
-  const std::size_t room = view_.config().max_timeslice_jobs;
   for (NodeId m = 0; m < nodes.size(); ++m) {
-    for (std::uint32_t gid : movable_on(m)) {
-      const Group& g = st_.groups.at(gid);
-      bool may_leave = (m == most_node ? second : most) >= g.devices.size();
-      if (!may_leave && merge_ && g.mode == Mode::kSlice) {
-        for (std::uint32_t tid : joinable(g.cls, g.devices.size())) {
-          const Group& tg = st_.groups.at(tid);
-          if (tg.members.size() + g.members.size() > room) break; // so are the rest
-          if (view_.cluster().devices[tg.devices[0]].node != m) {
-            may_leave = true;
-            break;
-          }
-        }
-      }
-      if (may_leave) leavable_[m] += g.devices.size();
+    // Read from the index alone: it holds each group's members, devices, class and mode.
+    for (const MovableIndex::OnNode& g : movable_on(m)) {
+      bool may_leave = (m == most_node ? second : most) >= g.devices;
+      if (!may_leave && merge_ && g.slice) may_leave = may_join_elsewhere(g, m);
+      if (may_leave) leavable_[m] += g.devices;
     }
   }
   return leavable_[n];
+}
+
+bool PlanIndex::may_join_elsewhere(const MovableIndex::OnNode& g, NodeId m) {
+  // The joinable groups of g's class and size by fewest members: the first on another node than
+  // m is the least-loaded one g could join, and if it has no room for g's members, neither has any
+  // later one. It is the first of them, or, when that one is on m, the first on another node than
+  // the first's: two entries per (class, size), found once per plan.
+  auto [it, fresh] = first_two_.try_emplace({g.cls, g.devices});
+  if (fresh) {
+    const auto all = joinable(g.cls, g.devices);
+    for (const MovableIndex::Joinable& e : all) {
+      if (!it->second.first) {
+        it->second.first = e;
+      } else if (e.node != it->second.first->node) {
+        it->second.second = e;
+        break;
+      }
+    }
+  }
+  const auto& [first, second] = it->second;
+  const std::optional<MovableIndex::Joinable>& to = first && first->node != m ? first : second;
+  return to && to->members + g.members <= view_.config().max_timeslice_jobs;
+}
+
+} // namespace dlsim::gandiva
+
+namespace dlsim::gandiva {
+
+namespace {
+
+// The index's key of a group movable now.
+MovableKey key_of(const View& view, const Group& g) {
+  const auto members = static_cast<std::uint32_t>(g.members.size());
+  const bool slice = g.mode == Mode::kSlice;
+  const bool joinable = slice && members < view.config().max_timeslice_jobs;
+  return {g.type,  view.cluster().devices[g.devices[0]].node,
+          members, static_cast<std::uint32_t>(g.devices.size()),
+          g.cls,   slice,
+          joinable};
+}
+
+} // namespace
+
+void refresh_movable_index(const View& view, State& st, const std::vector<std::uint32_t>& movable) {
+  std::vector<std::uint32_t>& changed = st.take_index_groups(view);
+  // The groups that started or stopped being movable (either list is in id order).
+  std::vector<std::uint32_t>& was = st.index_movable;
+  std::set_symmetric_difference(was.begin(), was.end(), movable.begin(), movable.end(),
+                                std::back_inserter(changed));
+  for (std::uint32_t gid : changed) {
+    const bool now = std::binary_search(movable.begin(), movable.end(), gid);
+    st.movable_index.set(gid, now ? std::optional(key_of(view, st.groups.at(gid))) : std::nullopt);
+  }
+  was = movable;
 }
 
 } // namespace dlsim::gandiva

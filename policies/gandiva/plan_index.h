@@ -1,13 +1,16 @@
 // What a defragmentation plan (defrag.cpp) reads many times, found once per plan: the plan only
 // reads the cluster and the groups, so none of it changes while it plans. Indexing it here keeps
 // the planner's text to Gandiva's rule (which groups move where) and its cost to the groups and
-// nodes that can take part, not every group for every move it weighs.
+// nodes that can take part, not every group for every move it weighs. The movable groups' order
+// is kept between plans (State::movable_index, brought up to date by refresh_movable_index).
 #pragma once
 
 #include "policies/gandiva/state.h"
 
+#include <map>
+#include <optional>
 #include <span>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace dlsim::gandiva {
@@ -15,10 +18,9 @@ namespace dlsim::gandiva {
 class PlanIndex {
 public:
   // t: the plan's device type; merge: whether moved groups may join time-sliced groups;
-  // movable: the groups defragmentation may move (of any type), in id order.
-  PlanIndex(const View& view, const State& st, DeviceTypeId t, bool merge,
-            const std::vector<std::uint32_t>& movable)
-      : view_(view), st_(st), t_(t), merge_(merge), movable_(movable) {}
+  // st.movable_index must be up to date (refresh_movable_index).
+  PlanIndex(const View& view, const State& st, DeviceTypeId t, bool merge)
+      : view_(view), st_(st), t_(t), merge_(merge) {}
 
   // In id order, the nodes with a device of type t free (free_on without claims): only they
   // can take a moved group on free devices.
@@ -27,12 +29,18 @@ public:
   const std::vector<DeviceId>& free_of(NodeId m);
   // The movable groups of type t on node n in the order the planner tries them: fewest members,
   // then fewest devices, then id.
-  const std::vector<std::uint32_t>& movable_on(NodeId n);
+  [[nodiscard]] std::span<const MovableIndex::OnNode> movable_on(NodeId n) const {
+    return st_.movable_index.on_node(t_, n);
+  }
   // The time-sliced groups of type t with `devices` devices of class `cls` that a moved group
-  // (of one member or more) could join, fewest members first, then in id order: not grown or
-  // converting, on one node, every member running, fewer than runtime.max_timeslice_jobs members (a
-  // full group takes nobody). Only asked when merging is allowed, never with exact slices.
-  std::span<const std::uint32_t> joinable(std::uint32_t cls, std::size_t devices);
+  // (of one member or more) could join, fewest members first, then in id order: movable (not
+  // grown or converting, on one node, every member running) with fewer than
+  // runtime.max_timeslice_jobs members (a full group takes nobody). Only asked when merging is
+  // allowed, never with exact slices.
+  [[nodiscard]] std::span<const MovableIndex::Joinable> joinable(std::uint32_t cls,
+                                                                 std::size_t devices) const {
+    return st_.movable_index.joinable(t_, cls, static_cast<std::uint32_t>(devices));
+  }
   // At most how many devices moving groups off node n can free, whatever the plan has claimed:
   // the devices of the movable groups on n that have somewhere to go with nothing claimed yet.
   // A group has nowhere to go when no other node has as many free devices as it holds, and
@@ -46,16 +54,27 @@ private:
   const State& st_;
   DeviceTypeId t_;
   bool merge_;
-  const std::vector<std::uint32_t>& movable_;
-  std::vector<std::vector<std::uint32_t>> movable_by_node_; // movable_on, built on first use
-  std::vector<std::vector<DeviceId>> free_by_node_;         // free_of
-  std::vector<NodeId> free_nodes_;                          // nodes_with_free
+  std::vector<std::vector<DeviceId>> free_by_node_; // free_of
+  std::vector<NodeId> free_nodes_;                  // nodes_with_free
   bool free_known_ = false;
-  // joinable: (class, devices, members, group) sorted, and the groups in the same order.
-  std::vector<std::tuple<std::uint32_t, std::size_t, std::size_t, std::uint32_t>> joinable_keys_;
-  std::vector<std::uint32_t> joinable_;
-  bool joinable_known_ = false;
   std::vector<std::size_t> leavable_; // [node] leavable_on, built on first use
+  // Whether movable group g on node m could join a joinable group of its class and size on
+  // another node (leavable_on).
+  bool may_join_elsewhere(const MovableIndex::OnNode& g, NodeId m);
+  // Per (class, devices): the first joinable group, and the first on another node than it.
+  std::map<std::pair<std::uint32_t, std::uint32_t>,
+           std::pair<std::optional<MovableIndex::Joinable>, std::optional<MovableIndex::Joinable>>>
+      first_two_;
 };
+
+// A group that defragmentation may move (defrag.cpp).
+bool movable(const View& view, const Options& opt, const Group& g);
+
+// Brings st.movable_index up to date: `movable` is every group defragmentation may move now, in id
+// order (State::groups_where). Only the groups that changed since the last call (State::touch,
+// State::set_devices, a member's job log mark) or that started or stopped being movable get a new
+// entry; every other entry is what it was (its group's type, node, members, devices, class and
+// mode are unchanged).
+void refresh_movable_index(const View& view, State& st, const std::vector<std::uint32_t>& movable);
 
 } // namespace dlsim::gandiva

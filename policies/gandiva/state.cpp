@@ -19,6 +19,7 @@ void State::ensure_sizes(const View& view) {
 void State::reserve(DeviceId d, std::uint32_t group, std::uint32_t cls) {
   device_group_[d] = group;
   const NodeId n = cluster_->devices[d].node;
+  free_totals.mark(n);
   ++node_reserved_[n];
   auto& classes = node_classes_[n];
   auto it =
@@ -33,6 +34,7 @@ void State::reserve(DeviceId d, std::uint32_t group, std::uint32_t cls) {
 void State::unreserve(DeviceId d, std::uint32_t cls) {
   device_group_[d] = kNoGroup;
   const NodeId n = cluster_->devices[d].node;
+  free_totals.mark(n);
   --node_reserved_[n];
   auto& classes = node_classes_[n];
   auto it =
@@ -84,6 +86,9 @@ void State::leave(JobId j) {
 void State::set_devices(std::uint32_t id, std::vector<DeviceId> devices) {
   Group& g = groups.at(id);
   ++version_;
+  index_marks_.mark(id);
+  for (Marks& m : watches_)
+    m.mark(id); // a walk's test may read the devices, or `grown`, which changes with them
   for (DeviceId d : g.devices)
     unreserve(d, g.cls);
   ClassTotals::OfClass& of_class = totals_.by_class[g.cls];
@@ -148,11 +153,18 @@ std::uint64_t State::groups_stamp(const View& view) {
 
 std::vector<std::uint32_t>& State::take(const View& view, Marks& marks,
                                         std::vector<std::uint32_t>& out) {
+  take_all(view, marks, out);
+  std::erase_if(out, [&](std::uint32_t g) { return groups.find_live(g) == nullptr; });
+  return out;
+}
+
+std::vector<std::uint32_t>& State::take_all(const View& view, Marks& marks,
+                                            std::vector<std::uint32_t>& out) {
   read_job_log(view);
   out.clear();
   for (std::uint32_t g : marks.list) {
     marks.flag[g] = 0;
-    if (groups.find_live(g) != nullptr) out.push_back(g);
+    out.push_back(g);
   }
   marks.list.clear();
   return out;

@@ -3,6 +3,9 @@
 #pragma once
 
 #include "policies/gandiva/defrag_memo.h"
+#include "policies/gandiva/free_totals.h"
+#include "policies/gandiva/movable_index.h"
+#include "policies/gandiva/spread_index.h"
 #include "sim/runtime/view.h"
 
 #include <algorithm>
@@ -213,18 +216,29 @@ public:
   // Removes j from its group; an empty group is deleted and its devices unreserved.
   void leave(JobId j);
   void set_devices(std::uint32_t g, std::vector<DeviceId> devices);
-  void add_waiting(JobId j, std::uint32_t asked) {
+  void add_waiting(const View& view, JobId j) {
+    const std::uint32_t asked = view.request(j).devices();
     waiting.emplace(seq_++, j);
     notes_[j].waiting = true;
     notes_[j].asked = asked;
     ask(asked, +1);
+    for (DeviceTypeId t : view.compatible_types(j))
+      waiting_demand_[t] += asked;
   }
   // Takes j out of `waiting` (the entry `it` points to).
-  void stop_waiting(std::set<std::pair<std::uint64_t, JobId>>::iterator it) {
+  void stop_waiting(const View& view, std::set<std::pair<std::uint64_t, JobId>>::iterator it) {
     JobNote& n = notes_[it->second];
     n.waiting = false;
     ask(n.asked, -1);
+    for (DeviceTypeId t : view.compatible_types(it->second))
+      waiting_demand_[t] -= n.asked;
     waiting.erase(it);
+  }
+  // Devices the waiting jobs ask for, per device type they could use (a job's types never
+  // change): kept as jobs start and stop waiting, not summed over the queue at each decision. A
+  // type may be listed with 0.
+  [[nodiscard]] const std::map<DeviceTypeId, std::size_t>& waiting_demand() const {
+    return waiting_demand_;
   }
   [[nodiscard]] const ClassTotals& class_totals() const { return totals_; }
   // The groups of class cls with fewer members than runtime.max_timeslice_jobs, time-sliced or
@@ -241,6 +255,7 @@ public:
   // could come out differently from the last time a reader looked.
   void touch(std::uint32_t g) {
     ++version_;
+    index_marks_.mark(g);
     open_marks_.mark(g);
     rates_.mark(g);
     settle_.mark(g);
@@ -260,6 +275,19 @@ public:
   std::uint64_t groups_stamp(const View& view);
   // Defragmentation plans that found nothing (defrag.cpp).
   FailedPlans failed_plans;
+  // Free devices per type that no group reserves (spreading's count), kept from the changes.
+  FreeTotals free_totals;
+  // The groups spreading may take a member out of, by the member's kind (migration.cpp).
+  SpreadIndex spread_index;
+  // The movable groups as defragmentation plans read them, and the groups movable when it was
+  // last brought up to date (refresh_movable_index, plan_index.h).
+  MovableIndex movable_index;
+  std::vector<std::uint32_t> index_movable;
+  // The groups touched, given other devices (set_devices) or marked by the job log since the
+  // last call, each once; clears the marks.
+  std::vector<std::uint32_t>& take_index_groups(const View& view) {
+    return take(view, index_marks_, index_visit_);
+  }
 
   // Groups settle_parked must visit next time whatever changes: members still parked or being
   // suspended, or still converting. Kept sorted by settle_parked.
@@ -299,9 +327,44 @@ public:
     return kept;
   }
 
+  // The groups marked for `watch` since the last call (touched, given other devices, or with a
+  // member in the job log), erased ones included, each once; clears the marks. For a reader that
+  // keeps its own answer per group instead of calling groups_where.
+  std::vector<std::uint32_t>& take_marked(const View& view, Watch watch) {
+    return take_all(view, watches_[watch], marked_);
+  }
+  // As groups_where, for a test that also never stops passing without a touch, a job log mark
+  // of a member or set_devices (which marks every watch): the groups not marked keep their
+  // answer untested, so that the cost is the marks' (and a merge), not the answer's.
+  template <class Test>
+  const std::vector<std::uint32_t>& groups_where_marked(const View& view, Watch watch,
+                                                        Test&& test) {
+    // Erased groups included: they were touched when they lost their last member (leave).
+    std::vector<std::uint32_t>& marked = take_all(view, watches_[watch], marked_);
+    std::sort(marked.begin(), marked.end());
+    std::vector<std::uint32_t>& kept = passed_[watch];
+    merged_.clear();
+    // kept without the marked ones...
+    std::set_difference(kept.begin(), kept.end(), marked.begin(), marked.end(),
+                        std::back_inserter(merged_));
+    // ... and the marked ones that pass now.
+    kept.clear();
+    std::size_t k = 0;
+    for (std::uint32_t id : marked) {
+      const Group* g = groups.find_live(id);
+      if (g == nullptr || !test(view, *g)) continue;
+      while (k < merged_.size() && merged_[k] < id)
+        kept.push_back(merged_[k++]);
+      kept.push_back(id);
+    }
+    kept.insert(kept.end(), merged_.begin() + static_cast<std::ptrdiff_t>(k), merged_.end());
+    return kept;
+  }
+
 private:
   std::vector<JobNote> notes_;
   ClassTotals totals_;
+  std::map<DeviceTypeId, std::size_t> waiting_demand_;
   std::map<std::uint32_t, OpenGroups> open_; // open_groups, by class
   std::size_t room_ = 0;                     // runtime.max_timeslice_jobs
   void update_open(Group& g);
@@ -337,12 +400,22 @@ private:
   std::uint64_t version_ = 0;           // groups_stamp's answer
   std::uint64_t version_log_stamp_ = 0; // the job log's stamp at its last call
   std::vector<std::uint32_t>& take(const View& view, Marks& marks, std::vector<std::uint32_t>& out);
-  Marks rates_, settle_, open_marks_;
-  std::vector<std::uint32_t> rates_visit_, settle_visit_; // the takes' answers (storage kept)
+  // The same, erased groups included.
+  std::vector<std::uint32_t>& take_all(const View& view, Marks& marks,
+                                       std::vector<std::uint32_t>& out);
+  Marks rates_, settle_, open_marks_, index_marks_;
+  // the takes' answers (storage kept)
+  std::vector<std::uint32_t> rates_visit_, settle_visit_, index_visit_;
   Marks watches_[kWatches];
   std::vector<std::uint32_t> passed_[kWatches]; // groups_where's answers, sorted by id
   std::vector<std::uint32_t> marked_, merged_;  // its scratch (storage kept)
 };
+
+// Tests only: when set, called at the end of every decision with the policy's state, to compare
+// what it keeps between decisions with the same computed afresh
+// (tests/gandiva_kept_state_test.cpp). Whatever it calls must leave the policy's choices as they
+// were.
+inline void (*decision_probe)(const View& view, State& st) = nullptr;
 
 // Fraction of a sliced device's time spent computing (one switch per slice): 1 - switch / slice,
 // with the switch as Gandiva times its own suspend-and-resume of a turn (costs.switch_s).

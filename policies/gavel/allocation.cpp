@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,19 @@
 namespace dlsim {
 
 namespace {
+
+// How many identical jobs row i stands for (AllocationProblem::count).
+double count(const AllocationProblem& p, std::size_t i) {
+  return p.count.empty() ? 1.0 : p.count[i];
+}
+
+// The bottleneck coefficients of rows that stand for several jobs: their rows summed.
+std::vector<double> times_count(const AllocationProblem& p, std::vector<double> c) {
+  if (!p.count.empty())
+    for (std::size_t i = 0; i < c.size(); ++i)
+      c[i] *= p.count[i];
+  return c;
+}
 
 // One GLPK problem with the shared constraints: a column per (job, type) the job can run on,
 // a row per job (sum_t X <= 1) and a row per type (sum_i s X <= N). Objectives add a column z
@@ -23,14 +37,15 @@ public:
       for (std::size_t t = 0; t < p.types; ++t)
         if (p.throughput[i * p.types + t] > 0) col_[i * p.types + t] = ++cols_;
     if (cols_ > 0) glp_add_cols(lp_.get(), cols_);
-    for (int c = 1; c <= cols_; ++c)
-      glp_set_col_bnds(lp_.get(), c, GLP_DB, 0.0, 1.0);
+    for (std::size_t i = 0; i < p.jobs; ++i)
+      for (std::size_t t = 0; t < p.types; ++t)
+        if (int c = col(i, t)) glp_set_col_bnds(lp_.get(), c, GLP_DB, 0.0, count(p, i));
     job_row_ = glp_add_rows(lp_.get(), static_cast<int>(p.jobs));
     for (std::size_t i = 0; i < p.jobs; ++i) {
       std::vector<std::pair<int, double>> row;
       for (std::size_t t = 0; t < p.types; ++t)
         if (int c = col(i, t)) row.emplace_back(c, 1.0);
-      set_row(job_row_ + static_cast<int>(i), row, GLP_UP, 0.0, 1.0);
+      set_row(job_row_ + static_cast<int>(i), row, GLP_UP, 0.0, count(p, i));
     }
     const int type_row = glp_add_rows(lp_.get(), static_cast<int>(p.types));
     for (std::size_t t = 0; t < p.types; ++t) {
@@ -127,7 +142,8 @@ public:
   [[nodiscard]] std::vector<double> x() const {
     std::vector<double> x(p_.jobs * p_.types, 0.0);
     for (std::size_t k = 0; k < x.size(); ++k)
-      if (col_[k]) x[k] = std::clamp(glp_get_col_prim(lp_.get(), col_[k]), 0.0, 1.0);
+      if (col_[k])
+        x[k] = std::clamp(glp_get_col_prim(lp_.get(), col_[k]), 0.0, count(p_, k / p_.types));
     return x;
   }
 
@@ -145,7 +161,7 @@ private:
 void check(const AllocationProblem& p) {
   const std::size_t n = p.jobs * p.types;
   if (p.throughput.size() != n || p.scale.size() != p.jobs || p.capacity.size() != p.types ||
-      p.weight.size() != p.jobs)
+      p.weight.size() != p.jobs || (!p.count.empty() && p.count.size() != p.jobs))
     throw std::invalid_argument("AllocationProblem: sizes do not match jobs x types");
 }
 
@@ -171,7 +187,7 @@ std::vector<double> max_min(const AllocationProblem& p, bool agnostic) {
     for (std::size_t t = 0; t < p.types; ++t)
       a[i * p.types + t] = seen.throughput[i * p.types + t] * p.scale[i] / (p.weight[i] * prop[i]);
   }
-  lp.add_bottleneck(a, one);
+  lp.add_bottleneck(a, times_count(p, one));
   lp.solve();
   return lp.x();
 }
@@ -190,7 +206,7 @@ std::vector<double> max_sum_throughput(const AllocationProblem& p) {
 // exact optimum.
 std::vector<double> min_total_duration(const AllocationProblem& p) {
   Lp lp(p);
-  lp.add_bottleneck(p.throughput, p.remaining);
+  lp.add_bottleneck(p.throughput, times_count(p, p.remaining));
   lp.solve();
   return lp.x();
 }
@@ -219,7 +235,7 @@ std::vector<double> finish_time_fairness(const AllocationProblem& p) {
   };
   double hi = std::max(1.0, 2 * lo);
   std::vector<double> d = demands(hi);
-  lp.add_bottleneck(p.throughput, d);
+  lp.add_bottleneck(p.throughput, times_count(p, d));
   bool any = std::any_of(d.begin(), d.end(), [](double v) { return v > 0; });
   if (!any) {
     lp.solve();
@@ -229,14 +245,14 @@ std::vector<double> finish_time_fairness(const AllocationProblem& p) {
   for (lp.solve(); lp.z() < 1.0; lp.solve()) {
     lo = hi;
     hi *= 2;
-    lp.set_bottleneck_coefficients(demands(hi));
+    lp.set_bottleneck_coefficients(times_count(p, demands(hi)));
   }
   std::vector<double> best = lp.x();
   // To 0.1% of rho: the allocation then differs from the optimum's by less than a round's
   // rounding.
   while (hi - lo > 1e-3 * hi) {
     const double mid = 0.5 * (lo + hi);
-    lp.set_bottleneck_coefficients(demands(mid));
+    lp.set_bottleneck_coefficients(times_count(p, demands(mid)));
     lp.solve();
     if (lp.z() >= 1.0) {
       hi = mid;
@@ -291,6 +307,56 @@ std::vector<double> isolated_throughputs(const AllocationProblem& p) {
     const double shrink = std::max(row, 1.0);
     for (std::size_t t = 0; t < p.types; ++t)
       out[i] += p.throughput[i * p.types + t] * p.capacity[t] / (m * p.scale[i]) / shrink;
+  }
+  return out;
+}
+
+MergedProblem merge_identical(const AllocationProblem& p) {
+  check(p);
+  MergedProblem m;
+  AllocationProblem& q = m.problem;
+  q.types = p.types;
+  q.capacity = p.capacity;
+  // A job as everything a problem reads of it; rows in the order of their first job.
+  std::map<std::vector<double>, std::size_t> row_of_key;
+  auto per_job = [&](const std::vector<double>& v, std::size_t i, std::vector<double>& key) {
+    if (!v.empty()) key.push_back(v[i]);
+  };
+  for (std::size_t i = 0; i < p.jobs; ++i) {
+    const auto first = p.throughput.begin() + static_cast<std::ptrdiff_t>(i * p.types);
+    std::vector<double> key(first, first + static_cast<std::ptrdiff_t>(p.types));
+    key.push_back(p.scale[i]);
+    key.push_back(p.weight[i]);
+    per_job(p.remaining, i, key);
+    per_job(p.since_start_s, i, key);
+    per_job(p.isolated_finish_s, i, key);
+    auto [it, fresh] = row_of_key.emplace(std::move(key), q.jobs);
+    m.row_of.push_back(it->second);
+    if (!fresh) {
+      q.count[it->second] += count(p, i);
+      continue;
+    }
+    ++q.jobs;
+    q.throughput.insert(q.throughput.end(), first, first + static_cast<std::ptrdiff_t>(p.types));
+    q.scale.push_back(p.scale[i]);
+    q.weight.push_back(p.weight[i]);
+    for (auto [from, to] :
+         {std::pair{&p.remaining, &q.remaining}, std::pair{&p.since_start_s, &q.since_start_s},
+          std::pair{&p.isolated_finish_s, &q.isolated_finish_s}})
+      if (!from->empty()) to->push_back((*from)[i]);
+    q.count.push_back(count(p, i));
+  }
+  return m;
+}
+
+std::vector<double> split_merged(const MergedProblem& m, const std::vector<double>& x) {
+  const std::size_t types = m.problem.types;
+  std::vector<double> out(m.row_of.size() * types, 0.0);
+  if (x.empty()) return out;
+  for (std::size_t i = 0; i < m.row_of.size(); ++i) {
+    const std::size_t r = m.row_of[i];
+    for (std::size_t t = 0; t < types; ++t)
+      out[i * types + t] = x[r * types + t] / m.problem.count[r];
   }
   return out;
 }

@@ -33,7 +33,31 @@ struct AllocationProblem {
   std::vector<double> remaining;
   std::vector<double> since_start_s;
   std::vector<double> isolated_finish_s;
+  // [i]: how many identical jobs row i stands for (merge_identical); empty: one each. Row i's
+  // X[i][t] is then the sum of theirs: sum_t X[i][t] <= count[i], and its fairness or duration
+  // row is theirs summed.
+  std::vector<double> count;
 };
+
+// The problem with the jobs that are identical in everything a problem reads of them (throughputs,
+// devices, weight, remaining work and times) as one row each, and the row of every job.
+//
+// Exact for every objective here. Take a class of n identical jobs and Y[t] = the sum of their
+// X[i][t]. Any feasible X gives a feasible Y: the n rows sum_t X[i][t] <= 1 sum to
+// sum_t Y[t] <= n, the type rows read s Y[t], and the n bottleneck rows sum_t a[t] X[i][t] >= c z
+// sum to sum_t a[t] Y[t] >= n c z; the objective (z, or sum T X = sum T Y) is the same. Any
+// feasible Y gives a feasible X, X[i][t] = Y[t] / n for each job: each job row reads
+// sum_t Y[t] / n <= 1, the type rows s Y[t], each bottleneck row sum_t a[t] Y[t] / n >= c z.
+// So both problems have the same optimum value, and split_merged of an optimal Y is an optimal X.
+// It need not be the X the unmerged problem's simplex ends at where the optimum is not unique
+// (identical jobs are exactly such a tie): the allocation differs, not its value.
+struct MergedProblem {
+  AllocationProblem problem;
+  std::vector<std::size_t> row_of; // [job] its row in problem
+};
+MergedProblem merge_identical(const AllocationProblem& p);
+// X of the unmerged problem: each row's X split equally among the jobs it stands for.
+std::vector<double> split_merged(const MergedProblem& m, const std::vector<double>& x);
 
 enum class AllocationObjective : std::uint8_t {
   // Max-min fairness (Gavel section 4.1, max_min_fairness.py, MaxMinFairnessPolicyWithPerf):

@@ -18,9 +18,9 @@ namespace {
 class GavelRounds final : public Policy {
 public:
   GavelRounds(AllocationObjective objective, Placement placement, double round_s, double reset_s,
-              Rng rng)
+              bool merge_jobs, Rng rng)
       : objective_(objective), placement_(placement), round_s_(round_s), reset_s_(reset_s),
-        rng_(rng) {}
+        merge_jobs_(merge_jobs), rng_(rng) {}
 
   void on_arrival(JobId j, const View& view) override {
     grow(view, j);
@@ -176,7 +176,15 @@ private:
     if (objective_ == AllocationObjective::kFinishTimeFairness ||
         objective_ == AllocationObjective::kMinTotalDuration)
       add_progress(view, p);
-    const std::vector<double> x = solve_allocation(p, objective_);
+    std::vector<double> x;
+    if (merge_jobs_) {
+      // One row per class of identical jobs, its X split equally among them: the same optimum
+      // value, a possibly different optimal X (allocation.h, merge_identical).
+      const MergedProblem m = merge_identical(p);
+      x = split_merged(m, solve_allocation(m.problem, objective_));
+    } else {
+      x = solve_allocation(p, objective_);
+    }
     for (JobId j : active_)
       in_x_[j] = 1;
     for (std::size_t i = 0; i < active_.size(); ++i)
@@ -311,6 +319,7 @@ private:
   Placement placement_;
   double round_s_;
   double reset_s_;
+  bool merge_jobs_;
   Rng rng_;
   std::size_t types_ = 0;
   std::vector<JobId> active_;       // submitted and not finished, in submission order
@@ -338,7 +347,11 @@ std::vector<ParamSpec> round_params() {
            "seconds per round (Gavel's time_per_iteration, 360 s in its experiments)"},
           {"reset_s", ParamType::kSeconds, "0",
            "least seconds between recomputations of the allocation when jobs come or go "
-           "(Gavel's minimum_time_between_allocation_resets)"}};
+           "(Gavel's minimum_time_between_allocation_resets)"},
+          {"merge_jobs", ParamType::kFlag, "false",
+           "solve one LP row per class of identical jobs and split its allocation equally among "
+           "them: the same optimum value, much smaller LPs under a queue, but not the simplex's "
+           "own choice among tied optima (docs/gavel.md#solver-cost)"}};
 }
 
 std::unique_ptr<Policy> make(const PolicySetup& s, AllocationObjective o, const char* name) {
@@ -352,7 +365,8 @@ std::unique_ptr<Policy> make(const PolicySetup& s, AllocationObjective o, const 
     throw InputError(fmt::format("policy.params.reset_s: expected seconds >= 0, got {}", reset_s));
   }
   check_seconds(reset_s, "policy.params.reset_s");
-  return std::make_unique<GavelRounds>(o, s.placement, round_s, reset_s, policy_rng(s, name));
+  return std::make_unique<GavelRounds>(o, s.placement, round_s, reset_s,
+                                       s.params.flag("merge_jobs"), policy_rng(s, name));
 }
 
 } // namespace

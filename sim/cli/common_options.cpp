@@ -112,6 +112,20 @@ void refuse_empty_paths(const po::variables_map& vm) {
   }
 }
 
+// Stores what was parsed, checks it, and prints the options for --help (then false: nothing to
+// run).
+bool store_parsed(const po::parsed_options& parsed, const po::options_description& visible,
+                  po::variables_map& vm) {
+  po::store(parsed, vm);
+  po::notify(vm);
+  refuse_empty_paths(vm);
+  if (vm.count("help")) {
+    std::cout << visible << '\n';
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 bool parse_command_line(const std::vector<std::string>& args,
@@ -122,14 +136,8 @@ bool parse_command_line(const std::vector<std::string>& args,
   all.add(visible).add(hidden);
   po::positional_options_description pos;
   pos.add(hidden.options().front()->long_name().c_str(), max_positional);
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  refuse_empty_paths(vm);
-  if (vm.count("help")) {
-    std::cout << visible << '\n';
-    return false;
-  }
-  return true;
+  return store_parsed(po::command_line_parser(args).options(all).positional(pos).run(), visible,
+                      vm);
 }
 
 bool parse_command_line(const std::vector<std::string>& args,
@@ -144,14 +152,7 @@ bool parse_command_line(const std::vector<std::string>& args,
                                   opt.value.front()));
     }
   }
-  po::store(parsed, vm);
-  po::notify(vm);
-  refuse_empty_paths(vm);
-  if (vm.count("help")) {
-    std::cout << visible << '\n';
-    return false;
-  }
-  return true;
+  return store_parsed(parsed, visible, vm);
 }
 
 std::string existing_file(const po::variables_map& vm, const char* flag) {

@@ -43,7 +43,7 @@ struct Experiment {
   bool assign_models = false;
   bool skip_bad_jobs = false;
   // The formats' own trace.* keys (swf_devices, openb_duration_s, ...), declared by each format
-  // (TraceFormat::keys, workloads/formats/registry.cpp) and bound here.
+  // (TraceFormat::keys, in each format's reader file) and bound here.
   ReadOptions trace_options;
   std::string unknown_models = "error"; // trace.unknown_models: error or duration
   std::string throughputs_file;         // trace.throughputs: measured throughputs; "" = none

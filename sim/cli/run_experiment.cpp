@@ -14,6 +14,7 @@
 #include "sim/report/event_log.h"
 #include "sim/report/frag_meter.h"
 #include "sim/report/result_dir.h"
+#include "sim/report/summary_metric.h"
 #include "sim/report/timeline.h"
 #include "sim/report/writers.h"
 #include "sim/runtime/simulation.h"
@@ -47,28 +48,6 @@ std::string safe_file_name(const std::string& name) {
 }
 
 namespace {
-
-// summary.json's gpu_sharing from the meter's rows and buckets.
-Summary::GpuSharing sharing_summary(const FragMeter& meter) {
-  Summary::GpuSharing g;
-  g.capacity_gpus = static_cast<double>(meter.capacity_milli()) / kMilli;
-  g.typical_shapes = meter.mix().shapes.size();
-  if (!meter.rows().empty()) {
-    const SharingRow& last = meter.rows().back();
-    g.arrived_gpus = static_cast<double>(last.arrived_milli) / kMilli;
-    g.allocated_gpus = static_cast<double>(last.allocated_milli) / kMilli;
-    g.frag_gpus = last.frag_milli / kMilli;
-    g.unplaced_jobs = last.unplaced_jobs;
-  }
-  for (const SharingBucket& b : meter.buckets()) {
-    if (b.arrived_pct == 100) {
-      g.alloc_pct_at_100 = b.alloc_pct;
-      g.frag_pct_at_100 = b.frag_pct;
-    }
-    if (b.arrived_pct == 130) g.alloc_pct_at_130 = b.alloc_pct;
-  }
-  return g;
-}
 
 bool wanted(FileSwitch s, std::size_t jobs, std::size_t auto_max_jobs) {
   return s == FileSwitch::kOn || (s == FileSwitch::kAuto && jobs <= auto_max_jobs);
@@ -167,19 +146,24 @@ void add_optional_observers(Simulation& sim, OptionalObservers& o, const Experim
   if (o.sharing) sim.add_observer(&o.frag_meter);
 }
 
+// What the summary metrics are asked to measure (summary_metric.h).
+MetricSetup metric_setup(const Experiment& e, const OptionalObservers& o) {
+  MetricSetup setup;
+  setup.measure_from_s = e.measure_from_s;
+  setup.measure_to_s = e.measure_to_s;
+  if (o.sharing) setup.fragmentation = &o.frag_meter;
+  return setup;
+}
+
 void summarize_run(RunReport& report, const Simulation& sim, const UtilizationMeter& meter,
-                   const Prepared& p, const OptionalObservers& o) {
+                   const MetricSet& metrics, const Prepared& p) {
   const Experiment& e = p.experiment;
-  report.summary = summarize(sim.state(), report.result, meter, e.policy, e.seed);
+  report.summary =
+      summarize(sim.state(), report.result, meter, e.policy, e.seed, metrics.job_metrics());
   report.summary.util_assumed_jobs = p.assumed_util_jobs;
-  if (e.measure_from_s >= 0 || e.measure_to_s >= 0) {
-    double to =
-        e.measure_to_s >= 0 ? e.measure_to_s : to_seconds(p.workload.jobs.back().request.submit);
-    report.summary.window =
-        summarize_window(sim.state(), report.result, std::max(e.measure_from_s, 0.0), to);
-  }
+  report.summary.metric_keys =
+      metrics.keys(RunEnd{sim.state(), report.result, report.summary, meter});
   report.gpu_count = sim.state().gpu_count;
-  if (o.sharing) report.summary.gpu_sharing = sharing_summary(o.frag_meter);
 }
 
 // jobs.csv and the optional files, in the order a killed run's test expects.
@@ -255,12 +239,14 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   sim.add_observer(&sampler);
   OptionalObservers optional_observers;
   add_optional_observers(sim, optional_observers, e, p.workload, optional);
+  MetricSet metrics(summary_metrics(), metric_setup(e, optional_observers));
+  metrics.observe(sim);
   if (progress) sim.add_observer(&progress_line);
   auto sim_start = std::chrono::steady_clock::now();
   report.result = sim.run(until);
   auto sim_end = std::chrono::steady_clock::now();
   sim.release_bookkeeping();
-  summarize_run(report, sim, meter, p, optional_observers);
+  summarize_run(report, sim, meter, metrics, p);
   if (sampler.doublings() > 0) {
     fmt::print(warn,
                "note: timeseries.csv: {} rows; the sampling period doubled {} times to {} s to "

@@ -1,9 +1,9 @@
 #include "sim/report/summary.h"
 
 #include "sim/report/duration_stats.h"
+#include "sim/report/summary_metric.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 namespace dlsim {
@@ -30,63 +30,6 @@ DeviceTypeId solo_device(const Workload& w, const JobRequest& req) {
   }
   return best;
 }
-
-// Jain's fairness index (Jain, Chiu and Hawe, DEC-TR-301, 1984): (sum x)^2 / (n sum x^2). None
-// for fewer than two values (one is 1 by the formula, and says nothing about fairness) or when
-// every value is 0 (0/0).
-std::optional<double> jain_index(const std::vector<double>& x) {
-  double sum = 0, squares = 0;
-  for (double v : x) {
-    sum += v;
-    squares += v * v;
-  }
-  if (x.size() < 2 || !(squares > 0)) return std::nullopt;
-  return sum * sum / (static_cast<double>(x.size()) * squares);
-}
-
-// The fairness sums, added one finished job at a time in job id order (summarize's one pass
-// over the jobs; the order the sums always had).
-class FairnessSums {
-public:
-  explicit FairnessSums(const Workload& w)
-      : user_sum_(w.users.size() + 1, 0.0), // + 1: a user id past the names
-        user_jobs_(user_sum_.size(), 0) {}
-
-  void add_finished(const Workload& w, std::size_t j, const JobState& job) {
-    double solo = solo_seconds(w, j);
-    if (!(solo > 0)) return;
-    double slowdown = to_seconds(job.end - w.jobs[j].request.submit) / solo;
-    std::size_t u = std::min<std::size_t>(w.jobs[j].request.user, user_sum_.size() - 1);
-    user_sum_[u] += slowdown;
-    ++user_jobs_[u];
-    ++f_.jobs;
-    sum_ += slowdown;
-    f_.slowdown_max = std::max(f_.slowdown_max, slowdown);
-  }
-
-  Fairness result() const {
-    Fairness f = f_;
-    if (f.jobs == 0) return f;
-    std::vector<double> user_means;
-    for (std::size_t u = 0; u < user_sum_.size(); ++u) {
-      if (user_jobs_[u] > 0)
-        user_means.push_back(user_sum_[u] / static_cast<double>(user_jobs_[u]));
-    }
-    f.users = user_means.size();
-    f.jain_user_slowdown = jain_index(user_means);
-    f.slowdown_mean = sum_ / static_cast<double>(f.jobs);
-    // Isolated JCT = solo_s, so rho is the slowdown (docs/outputs.md#fairness says why).
-    f.ftf_rho_mean = f.slowdown_mean;
-    f.ftf_rho_max = f.slowdown_max;
-    return f;
-  }
-
-private:
-  std::vector<double> user_sum_;
-  std::vector<std::uint64_t> user_jobs_;
-  double sum_ = 0;
-  Fairness f_;
-};
 
 // JCT and queueing statistics of a Summary or a WindowSummary (same field names); sorts both.
 // The durations are sorted as whole microseconds (sort_durations) and turned into seconds in
@@ -239,64 +182,12 @@ void set_queue_stats(Summary& out, const SimState& s, const RunResult& result, Q
   }
 }
 
-// The nodes' cores held by host tasks' and other jobs' workers over the makespan.
-void set_cpu_cores(Summary& out, const SimState& s, const UtilizationMeter& meter,
-                   std::uint64_t host_tasks) {
-  if (host_tasks == 0) return;
-  Summary::CpuCores cores;
-  cores.host_tasks = host_tasks;
-  for (const Node& n : s.cluster->nodes)
-    cores.cores += n.cpu_cores;
-  const double avail = cores.cores * out.makespan_s;
-  cores.alloc = avail > 0 ? meter.held_core_s() / avail : 0.0;
-  out.cpu_cores = cores;
-}
-
-// Per type, then per kind as the sums over its types. The GPU kind repeats gpu_util_* exactly
-// (the same integrals, summed in another order they could differ in the last bits).
-void set_device_util(Summary& out, const SimState& s, const UtilizationMeter& meter) {
-  const Cluster& c = *s.cluster;
-  std::array<DeviceUtil, kDeviceKinds> kinds{};
-  auto share = [&](double device_s, std::uint32_t devices) {
-    double avail = static_cast<double>(devices) * out.makespan_s;
-    return avail > 0 ? device_s / avail : 0.0;
-  };
-  // A cluster has at most 65,536 device types (cluster_yaml.cpp refuses more), so the cast is
-  // exact.
-  for (std::size_t i = 0; i < c.types.size(); ++i) {
-    const auto t = static_cast<DeviceTypeId>(i);
-    std::uint32_t n = s.devices_of_type[t];
-    if (n == 0) continue;
-    DeviceKind kind = c.types[t].kind;
-    out.util_by_type.push_back(DeviceUtil{c.types[t].name, kind, n, share(meter.allocated_s(t), n),
-                                          share(meter.effective_s(t), n)});
-    DeviceUtil& k = kinds[static_cast<std::size_t>(kind)];
-    k.devices += n;
-    k.alloc += meter.allocated_s(t); // device-seconds until divided below
-    k.effective += meter.effective_s(t);
-  }
-  for (std::size_t i = 0; i < kDeviceKinds; ++i) {
-    DeviceUtil k = kinds[i];
-    if (k.devices == 0) continue;
-    k.kind = static_cast<DeviceKind>(i);
-    k.name = std::string(to_string(k.kind));
-    if (k.kind == DeviceKind::kGpu) {
-      k.alloc = out.gpu_util_alloc;
-      k.effective = out.gpu_util_effective;
-    } else {
-      k.alloc = share(k.alloc, k.devices);
-      k.effective = share(k.effective, k.devices);
-    }
-    out.util_by_kind.push_back(k);
-  }
-}
-
 } // namespace
 
 Summary summarize(const SimState& s, const RunResult& result, const UtilizationMeter& meter,
-                  const std::string& policy, std::uint64_t seed) {
+                  const std::string& policy, std::uint64_t seed,
+                  std::span<SummaryMetric* const> job_metrics) {
   Summary out;
-  if (s.failures.any()) out.failures = summarize_failures(s, result.end);
   out.policy = policy;
   out.seed = seed;
   out.jobs = s.jobs.size();
@@ -308,8 +199,6 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
   jct.reserve(s.jobs.size());
   QueueDelays queue(s.jobs.size());
   SimTime last_finish = 0;
-  FairnessSums fair(*s.workload);
-  std::uint64_t host_tasks = 0;
   // One pass over the records (a million jobs' are far larger than the cache).
   for (std::size_t j = 0; j < s.jobs.size(); ++j) {
     const JobState& job = s.jobs[j];
@@ -320,7 +209,6 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
       ++out.finished;
       jct.push_back(job.end - submit);
       last_finish = std::max(last_finish, job.end);
-      fair.add_finished(*s.workload, j, job);
     } else if (job.status == JobStatus::kCancelled) {
       ++out.cancelled;
     } else if (counts_censored(job)) {
@@ -333,7 +221,8 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
     out.trace_killed += spec.trace_status == TraceStatus::kKilled;
     out.preemptions += job.preemptions;
     out.migrations += job.migrations;
-    host_tasks += is_host_task(spec.request) ? 1 : 0;
+    for (SummaryMetric* m : job_metrics)
+      m->add_job(s, j);
   }
   out.unfinished = out.jobs - out.finished - out.failed - out.cancelled;
   out.makespan_censored = out.unfinished > 0;
@@ -352,9 +241,6 @@ Summary summarize(const SimState& s, const RunResult& result, const UtilizationM
     out.gpu_util_effective = meter.effective_gpu_s() / available;
     out.gpu_util_busy = meter.busy_gpu_s() / available;
   }
-  out.fairness = fair.result();
-  set_cpu_cores(out, s, meter, host_tasks);
-  set_device_util(out, s, meter);
   return out;
 }
 

@@ -1,9 +1,10 @@
 // The run's summary: the numbers papers report (JCT, queueing delay, makespan, utilization).
 #pragma once
 
-#include "sim/report/failure_metrics.h"
 #include "sim/report/metrics.h"
 #include "sim/runtime/simulation.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -12,28 +13,6 @@
 #include <vector>
 
 namespace dlsim {
-
-// Utilization of one device kind or type over the run (docs/outputs.md#utilization).
-struct DeviceUtil {
-  std::string name; // the kind ("gpu", "cpu", "xeon_phi", "fpga") or the type ("V100")
-  DeviceKind kind = DeviceKind::kGpu;
-  std::uint32_t devices = 0;
-  double alloc = 0;     // allocated device-seconds / (devices x makespan_s)
-  double effective = 0; // effective (useful) device-seconds / (devices x makespan_s)
-};
-
-// Fairness over finished jobs whose solo time is known (docs/outputs.md#fairness).
-struct Fairness {
-  std::uint64_t jobs = 0;  // finished jobs with solo_s > 0: the ones counted below
-  std::uint64_t users = 0; // distinct users among them
-  // Jain's index over the users' mean slowdowns, 1/users..1; none (not written) with fewer than
-  // two users, where it would be 1 whatever the policy did.
-  std::optional<double> jain_user_slowdown;
-  double slowdown_mean = 0; // over jobs
-  double slowdown_max = 0;
-  double ftf_rho_mean = 0; // finish-time fairness rho = JCT / isolated JCT (solo_s)
-  double ftf_rho_max = 0;
-};
 
 // Metrics over the jobs submitted in a measurement window [from_s, to_s] (Gavel-style steady
 // state: every job runs, only these are measured; docs/outputs.md#measurement-window).
@@ -51,6 +30,8 @@ struct WindowSummary {
   double slowdown_mean = 0, slowdown_max = 0; // finished ones with solo_s > 0
 };
 
+// The run's own keys, the first of summary.json; the summary metrics (summary_metric.h) add the
+// others.
 struct Summary {
   std::string policy;
   std::uint64_t seed = 0;
@@ -83,39 +64,12 @@ struct Summary {
   // effective and busy figures count that assumed value for them (docs/outputs.md#assumed-
   // utilization). Set by the caller, which built the workload (Prepared::assumed_util_jobs).
   std::uint64_t util_assumed_jobs = 0;
-  std::vector<DeviceUtil> util_by_kind; // kinds the cluster has, in DeviceKind order
-  std::vector<DeviceUtil> util_by_type; // types the cluster has, in the cluster's type order
-  Fairness fairness;
   std::uint64_t preemptions = 0;
   std::uint64_t migrations = 0;
   std::uint64_t events = 0;
-  std::optional<WindowSummary> window; // written only when the experiment sets one
-  // Node CPU cores held by every job (GPU jobs' cpus_per_worker too) over the cores the cluster
-  // has, over the makespan; written only when the workload has host tasks (docs/outputs.md).
-  struct CpuCores {
-    std::uint64_t host_tasks = 0; // jobs of 0 devices per worker
-    double cores = 0;             // in the cluster
-    double alloc = 0;             // held core-seconds / available core-seconds
-  };
-  std::optional<CpuCores> cpu_cores;
-  // The GPU-sharing measures (report.fragmentation, docs/fragmentation.md#measures); written only
-  // when measured.
-  struct GpuSharing {
-    double capacity_gpus = 0;
-    double arrived_gpus = 0;   // requested by every job submitted
-    double allocated_gpus = 0; // held after the last arrival's decision
-    double frag_gpus = 0;      // expected fragmentation then
-    // Allocated GPUs / the cluster's, in %, when the arrived workload was 100% and 130% of the
-    // cluster's GPUs (FGD's per-1% buckets); -1 when the workload never reached it.
-    double alloc_pct_at_100 = -1;
-    double alloc_pct_at_130 = -1;
-    double frag_pct_at_100 = -1;
-    std::uint64_t unplaced_jobs = 0; // not placed at the decision of their arrival
-    std::uint64_t typical_shapes = 0;
-  };
-  std::optional<GpuSharing> gpu_sharing;
-  // Failures and checkpoints (docs/failures.md#measures): only when the experiment has them.
-  std::optional<FailureSummary> failures;
+  // The summary metrics' keys (summary_metric.h), in the order of their list: written after the
+  // keys above.
+  nlohmann::ordered_json metric_keys = nlohmann::ordered_json::object();
 };
 
 // The job's run time alone at its requested size (jobs.csv `solo_s`), to the microsecond: its
@@ -131,7 +85,12 @@ double percentile_sorted(std::span<const double> sorted, double p);
 WindowSummary summarize_window(const SimState& state, const RunResult& result, double from_s,
                                double to_s);
 
+class SummaryMetric;
+
+// The run's own keys, from the final job records in one pass, which also hands each record to
+// `job_metrics` (SummaryMetric::add_job); metric_keys is left empty.
 Summary summarize(const SimState& state, const RunResult& result, const UtilizationMeter& meter,
-                  const std::string& policy, std::uint64_t seed);
+                  const std::string& policy, std::uint64_t seed,
+                  std::span<SummaryMetric* const> job_metrics = {});
 
 } // namespace dlsim

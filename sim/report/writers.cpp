@@ -4,8 +4,10 @@
 #include "sim/engine/error.h"
 #include "sim/report/chunk_writer.h"
 #include "sim/report/csv_field.h"
+#include "sim/report/failure_metrics.h"
 #include "sim/report/result_dir.h"
 #include "sim/report/seconds_text.h"
+#include "sim/report/summary_keys.h"
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -52,15 +54,6 @@ void write_file_atomically(const std::string& path,
     throw InputError(fmt::format("{}: cannot rename into place: {}", path, ec.message()));
   }
 }
-
-namespace {
-
-// Times to the microsecond, the simulator's resolution: 6354.296, not 6354.296000078.
-double us_round(double s) {
-  return std::round(s * 1e6) / 1e6;
-}
-
-} // namespace
 
 namespace {
 
@@ -211,91 +204,6 @@ void write_jobs_csv(std::ostream& out, const SimState& s, const RunResult& resul
 
 namespace {
 
-nlohmann::ordered_json util_json(const std::vector<DeviceUtil>& by_kind) {
-  nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
-  for (const DeviceUtil& k : by_kind) {
-    kinds[k.name] = {{"devices", k.devices}, {"alloc", k.alloc}, {"effective", k.effective}};
-  }
-  return kinds;
-}
-
-nlohmann::ordered_json util_by_type_json(const std::vector<DeviceUtil>& by_type) {
-  nlohmann::ordered_json types = nlohmann::ordered_json::object();
-  for (const DeviceUtil& t : by_type) {
-    types[t.name] = {{"kind", to_string(t.kind)},
-                     {"devices", t.devices},
-                     {"alloc", t.alloc},
-                     {"effective", t.effective}};
-  }
-  return types;
-}
-
-nlohmann::ordered_json fairness_json(const Fairness& f) {
-  nlohmann::ordered_json fair;
-  fair["jobs"] = f.jobs;
-  fair["users"] = f.users;
-  // Only with two users or more: with one it is 1 by the formula (docs/outputs.md#fairness).
-  if (f.jain_user_slowdown) fair["jain_user_slowdown"] = *f.jain_user_slowdown;
-  fair["slowdown_mean"] = f.slowdown_mean;
-  fair["slowdown_max"] = f.slowdown_max;
-  fair["ftf_rho_mean"] = f.ftf_rho_mean;
-  fair["ftf_rho_max"] = f.ftf_rho_max;
-  return fair;
-}
-
-// The JCT and queueing-delay statistics, in the order summary.json gives them for the whole run
-// and for its window (Summary and WindowSummary name them alike).
-template <class Stats>
-void put_delay_stats(nlohmann::ordered_json& o, const Stats& x) {
-  o["jct_mean_s"] = us_round(x.jct_mean_s);
-  o["jct_median_s"] = us_round(x.jct_median_s);
-  o["jct_p95_s"] = us_round(x.jct_p95_s);
-  o["jct_p99_s"] = us_round(x.jct_p99_s);
-  o["queue_mean_s"] = us_round(x.queue_mean_s);
-  o["queue_median_s"] = us_round(x.queue_median_s);
-  o["queue_p95_s"] = us_round(x.queue_p95_s);
-}
-
-nlohmann::ordered_json window_json(const WindowSummary& w) {
-  nlohmann::ordered_json o;
-  o["from_s"] = us_round(w.from_s);
-  o["to_s"] = us_round(w.to_s);
-  o["jobs"] = w.jobs;
-  o["finished"] = w.finished;
-  o["unfinished"] = w.unfinished;
-  if (w.unfinished > 0) {
-    o["jct_censored"] = w.jct_censored;
-    o["queue_censored"] = w.queue_censored;
-  }
-  put_delay_stats(o, w);
-  o["slowdown_mean"] = w.slowdown_mean;
-  o["slowdown_max"] = w.slowdown_max;
-  return o;
-}
-
-nlohmann::ordered_json failures_json(const FailureSummary& f) {
-  return {{"components_failed", f.components_failed},
-          {"interruptions", f.interruptions},
-          {"jobs_interrupted", f.jobs_interrupted},
-          {"checkpoints", f.checkpoints},
-          {"checkpoint_s", us_round(f.checkpoint_s)},
-          {"work_lost_s", us_round(f.work_lost_s)},
-          {"work_lost_gpu_s", us_round(f.work_lost_gpu_s)},
-          {"restart_s", us_round(f.restart_s)},
-          {"restart_gpu_s", us_round(f.restart_gpu_s)},
-          {"goodput_lost_gpu_s", us_round(f.goodput_lost_gpu_s)},
-          {"ettr", f.ettr},
-          {"gpu_availability", f.gpu_availability}};
-}
-
-nlohmann::ordered_json gpu_sharing_json(const Summary::GpuSharing& g) {
-  return {{"capacity_gpus", g.capacity_gpus},       {"arrived_gpus", g.arrived_gpus},
-          {"allocated_gpus", g.allocated_gpus},     {"frag_gpus", g.frag_gpus},
-          {"alloc_pct_at_100", g.alloc_pct_at_100}, {"alloc_pct_at_130", g.alloc_pct_at_130},
-          {"frag_pct_at_100", g.frag_pct_at_100},   {"unplaced_jobs", g.unplaced_jobs},
-          {"typical_shapes", g.typical_shapes}};
-}
-
 // The run's counts and times: the keys before the per-kind utilization.
 void put_run_keys(nlohmann::ordered_json& j, const Summary& m) {
   j["policy"] = m.policy;
@@ -334,21 +242,9 @@ void write_summary_json(std::ostream& out, const Summary& m) {
   // Insertion-ordered, so the file's key order is fixed and diffs read well.
   nlohmann::ordered_json j;
   put_run_keys(j, m);
-  // Added after the keys above, so that a baseline's keys keep their place.
-  j["util_by_kind"] = util_json(m.util_by_kind);
-  j["util_by_type"] = util_by_type_json(m.util_by_type);
-  j["fairness"] = fairness_json(m.fairness);
-  // Only with a measurement window, so that runs without one keep their bytes.
-  if (m.window) j["window"] = window_json(*m.window);
-  // Only with failures or checkpoints (docs/failures.md#measures).
-  if (m.failures) j["failures"] = failures_json(*m.failures);
-  // Only with host tasks, so that runs without them keep their bytes.
-  if (m.gpu_sharing) j["gpu_sharing"] = gpu_sharing_json(*m.gpu_sharing);
-  if (m.cpu_cores) {
-    j["cpu_cores"] = {{"host_tasks", m.cpu_cores->host_tasks},
-                      {"cores", m.cpu_cores->cores},
-                      {"alloc", m.cpu_cores->alloc}};
-  }
+  // The metrics' keys after the run's, in the order of their list (summary_metric.h).
+  for (auto it = m.metric_keys.begin(); it != m.metric_keys.end(); ++it)
+    j[it.key()] = it.value();
   out << json_text(j, 2) << '\n';
 }
 

@@ -4,6 +4,7 @@
 // Gavel's total_steps, or Shockwave's recorded run time where the line gives one
 // (docs/traces.md#gavel-and-shockwave---format-gavel).
 #include "workloads/formats/gavel.h"
+#include "workloads/formats/registry.h"
 
 #include "sim/engine/error.h"
 #include "workloads/formats/trace_fields.h"
@@ -316,6 +317,14 @@ Trace read_gavel_trace(const std::string& file, const ReadOptions& options) {
   note_batch_modes(trace, read.modes);
   if (trace.jobs.empty() && trace.skipped == 0) throw InputError(file + ": the trace has no jobs");
   return trace;
+}
+
+// The format's entry in the list of workloads/formats/format_list.h.
+TraceFormat gavel_format() {
+  return {"gavel",
+          "Gavel's and Shockwave's .trace: tab-separated job type, command, ..., total steps, "
+          "scale factor, arrival time (7, 10 or 12 fields)",
+          &read_gavel_trace};
 }
 
 } // namespace dlsim

@@ -3,6 +3,7 @@
 // end - start), queue (s, start - submit). CPU-only jobs (gpu_num 0) and jobs that never ran
 // (duration 0) are counted and left out: dlsim replays GPU work.
 #include "workloads/formats/helios.h"
+#include "workloads/formats/registry.h"
 
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/datetime_field.h"
@@ -130,6 +131,13 @@ Trace read_helios_trace(const std::string& file, const ReadOptions& options) {
   if (trace.jobs.empty() && trace.skipped == 0)
     throw InputError(file + ": the trace has no GPU jobs to replay");
   return trace;
+}
+
+// The format's entry in the list of workloads/formats/format_list.h.
+TraceFormat helios_format() {
+  return {"helios",
+          "SenseTime Helios cluster_log.csv: job_id, user, vc, gpu_num, node_num, state, times",
+          &read_helios_trace};
 }
 
 } // namespace dlsim

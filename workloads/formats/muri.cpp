@@ -3,6 +3,7 @@
 // resource, which Muri interleaves) are checked but not replayed: dlsim has no multi-resource
 // interleaving model, so a job runs its recorded duration (docs/traces.md#muri).
 #include "workloads/formats/muri.h"
+#include "workloads/formats/registry.h"
 
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/gpu_shape.h"
@@ -115,6 +116,14 @@ Trace read_muri_trace(const std::string& file, const ReadOptions& options) {
   }
   finish_trace(trace, not_run);
   return trace;
+}
+
+// The format's entry in the list of workloads/formats/format_list.h.
+TraceFormat muri_format() {
+  return {"muri",
+          "Muri simulator CSV: the tiresias columns plus iteration_time, resource_time_0..2, "
+          "priority; times in ms",
+          &read_muri_trace};
 }
 
 } // namespace dlsim

@@ -1,6 +1,7 @@
 // Reads the native CSV trace through the row loop of csv_row_loop.h. Every field is read as text
 // and converted here, so that each error names the file, the line and the column.
 #include "workloads/formats/native.h"
+#include "workloads/formats/registry.h"
 
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/loss_curve_field.h"
@@ -351,6 +352,13 @@ Trace read_native_trace(const std::string& file, const ReadOptions& options) {
   std::optional<Trace> trace = read_native(file, options, false);
   if (!trace) trace = read_native(file, options, true);
   return std::move(*trace);
+}
+
+// The format's entry in the list of workloads/formats/format_list.h.
+TraceFormat native_format() {
+  return {"native",
+          "dlsim's CSV: id, submit_s, workers, gpus_per_worker, duration_s or iterations, ...",
+          &read_native_trace};
 }
 
 } // namespace dlsim

@@ -1,6 +1,7 @@
 // Reads an openb pod list (plain or .gz) through the row loop of csv_row_loop.h: columns by
 // header name, every field converted here so that each error names the file, line and column.
 #include "workloads/formats/openb.h"
+#include "workloads/formats/registry.h"
 
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/trace_fields.h"
@@ -247,6 +248,13 @@ std::vector<ConfigKey> openb_keys(ReadOptions& options) {
        .field = &options.openb_replay_pending,
        .doc = "Replay the openb pods that were still pending, from their creation time."},
   };
+}
+
+// The format's entry in the list of workloads/formats/format_list.h.
+TraceFormat openb_format() {
+  return {"openb",
+          "Alibaba openb 2023 pod list: name, cpu_milli, memory_mib, num_gpu, gpu_milli, ...",
+          &read_openb_trace, nullptr, &openb_keys};
 }
 
 } // namespace dlsim

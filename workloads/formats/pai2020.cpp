@@ -2,6 +2,7 @@
 // group-tag table the requested GPU type; the sensor table the measured GPU utilization; the job
 // table the submit time, user and status, and the order of the jobs.
 #include "workloads/formats/pai2020.h"
+#include "workloads/formats/registry.h"
 
 #include "sim/config/path_probe.h"
 #include "workloads/formats/csv_rows.h"
@@ -350,6 +351,14 @@ std::vector<std::string> pai2020_table_files(const std::string& directory) {
     if (!f.empty()) out.push_back(f);
   }
   return out;
+}
+
+// The format's entry in the list of workloads/formats/format_list.h.
+TraceFormat pai2020_format() {
+  return {"pai2020",
+          "Alibaba PAI 2020: a directory of pai_job_table.csv, pai_task_table.csv (+ group tag, "
+          "sensor)",
+          &read_pai2020_trace, &pai2020_table_files};
 }
 
 } // namespace dlsim

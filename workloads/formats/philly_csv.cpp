@@ -2,6 +2,7 @@
 // time, its observed run time, its GPU count and its virtual cluster. The file has no job id,
 // user, model or status, so jobs are named by row and count as completed.
 #include "workloads/formats/philly_csv.h"
+#include "workloads/formats/registry.h"
 
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/datetime_field.h"
@@ -60,6 +61,13 @@ Trace read_philly_csv_trace(const std::string& file, const ReadOptions& options)
   });
   finish_trace(trace, not_run);
   return trace;
+}
+
+// The format's entry in the list of workloads/formats/format_list.h.
+TraceFormat philly_csv_format() {
+  return {"philly-csv",
+          "Philly as flattened by Pollux: timestamp, duration, num_gpus, gpu_time, cluster",
+          &read_philly_csv_trace};
 }
 
 } // namespace dlsim

@@ -6,6 +6,7 @@
 // analysis/Philly Trace Analysis.ipynb, class Job): GPUs = the GPUs of the first attempt's
 // machines; run time = the last attempt's end_time minus the first attempt's start_time.
 #include "workloads/formats/philly_json.h"
+#include "workloads/formats/registry.h"
 
 #include "workloads/formats/zlib_source.h"
 
@@ -336,6 +337,13 @@ Trace read_philly_json_trace(const std::string& file, const ReadOptions& options
   if (trace.jobs.empty() && trace.skipped == 0)
     throw InputError(file + ": the trace has no job to replay");
   return trace;
+}
+
+// The format's entry in the list of workloads/formats/format_list.h.
+TraceFormat philly_format() {
+  return {"philly",
+          "Microsoft Philly raw job log (cluster_job_log): a JSON array of jobs with attempts",
+          &read_philly_json_trace};
 }
 
 } // namespace dlsim

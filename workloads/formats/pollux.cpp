@@ -2,6 +2,7 @@
 // ReadOptions::pollux_profiles at the job's recorded num_replicas and batch_size, as measured on
 // T4 GPUs in nodes of 4 (docs/traces.md#pollux---format-pollux).
 #include "workloads/formats/pollux.h"
+#include "workloads/formats/registry.h"
 
 #include "sim/config/path_probe.h"
 #include "sim/engine/error.h"
@@ -131,6 +132,14 @@ Trace read_pollux_trace(const std::string& file, const ReadOptions& options) {
   });
   finish_trace(trace, 0);
   return trace;
+}
+
+// The format's entry in the list of workloads/formats/format_list.h.
+TraceFormat pollux_format() {
+  return {"pollux",
+          "Pollux workload: name, time, application, num_replicas, batch_size; run times from "
+          "the applications' profiles (traces/pollux-profiles)",
+          &read_pollux_trace};
 }
 
 } // namespace dlsim

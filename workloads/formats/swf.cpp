@@ -2,6 +2,7 @@
 // whitespace-separated numeric fields per job, -1 meaning unknown. Processors become devices of
 // the kind `trace.swf_devices` names, `trace.swf_procs_per_device` processors per device.
 #include "workloads/formats/swf.h"
+#include "workloads/formats/registry.h"
 
 #include "sim/engine/error.h"
 #include "workloads/formats/trace_fields.h"
@@ -282,6 +283,12 @@ std::vector<ConfigKey> swf_keys(ReadOptions& options) {
        .doc = "SWF processors per device: `workers` = ⌈processors / this⌉.",
        .min = 1},
   };
+}
+
+// The format's entry in the list of workloads/formats/format_list.h.
+TraceFormat swf_format() {
+  return {"swf", "Standard Workload Format v2.2 (Parallel Workloads Archive), plain or .gz",
+          &read_swf_trace, nullptr, &swf_keys};
 }
 
 } // namespace dlsim

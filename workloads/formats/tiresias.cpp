@@ -1,6 +1,7 @@
 // Reads the Tiresias simulator's job list. The file is in submission order (its `interval`
 // column is the gap to the next job), so a submit time that goes backwards is an error.
 #include "workloads/formats/tiresias.h"
+#include "workloads/formats/registry.h"
 
 #include "workloads/formats/csv_rows.h"
 #include "workloads/formats/gpu_shape.h"
@@ -146,6 +147,13 @@ Trace read_tiresias_trace(const std::string& file, const ReadOptions& options) {
   }
   finish_trace(trace, not_run);
   return trace;
+}
+
+// The format's entry in the list of workloads/formats/format_list.h.
+TraceFormat tiresias_format() {
+  return {"tiresias",
+          "Tiresias simulator CSV: job_id, num_gpu, submit_time, iterations, model_name, duration",
+          &read_tiresias_trace};
 }
 
 } // namespace dlsim

@@ -1,0 +1,59 @@
+// The groups defragmentation may move, indexed as its plans read them (plan_index.h), kept from
+// plan to plan. Under a standing queue a plan is made at almost every decision, and only a few
+// groups change between two of them: an entry is replaced when its group changed, instead of every
+// movable group being sorted into the index again at each plan.
+#pragma once
+
+#include "sim/cluster/cluster.h"
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace dlsim::gandiva {
+
+// What the index reads of a movable group.
+struct MovableKey {
+  DeviceTypeId type = 0;
+  NodeId node = 0; // of its devices (a movable group is on one node)
+  std::uint32_t members = 0;
+  std::uint32_t devices = 0;
+  std::uint32_t cls = 0; // its GPU-count class
+  bool slice = false;    // time-sliced (not packed)
+  bool joinable = false; // time-sliced, with room for another member
+};
+
+class MovableIndex {
+public:
+  // A node's movable groups in the order the planner tries them: fewest members, then fewest
+  // devices, then id (its class and mode come after the unique id: they never decide the order).
+  struct OnNode {
+    std::uint32_t members, devices, gid, cls;
+    bool slice;
+    auto operator<=>(const OnNode&) const = default;
+  };
+  // The joinable groups by class and devices, then fewest members first, then id (then its node,
+  // which never decides the order).
+  struct Joinable {
+    std::uint32_t cls, devices, members, gid;
+    NodeId node;
+    auto operator<=>(const Joinable&) const = default;
+  };
+
+  // Group gid is movable with that key from now on (nullopt: it is not, or no longer exists).
+  void set(std::uint32_t gid, const std::optional<MovableKey>& key);
+  // The movable groups of type t on node n.
+  [[nodiscard]] std::span<const OnNode> on_node(DeviceTypeId t, NodeId n) const;
+  // The joinable groups of type t and class cls with `devices` devices.
+  [[nodiscard]] std::span<const Joinable> joinable(DeviceTypeId t, std::uint32_t cls,
+                                                   std::uint32_t devices) const;
+
+private:
+  std::vector<std::optional<MovableKey>> key_;            // [gid] as last set
+  std::vector<std::vector<std::vector<OnNode>>> on_node_; // [type][node], sorted
+  std::vector<std::vector<Joinable>> joinable_;           // [type], sorted
+};
+
+} // namespace dlsim::gandiva
