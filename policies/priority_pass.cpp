@@ -418,10 +418,10 @@ void FreeModel::reset(const View& view) {
     touched_by_type_.assign(types_, {});
   } else {
     for (std::size_t t = 0; t < types_; ++t) {
-      for (const auto& [free, n] : touched_by_type_[t]) {
+      touched_by_type_[t].for_each([&](std::uint64_t, NodeId n) {
         dfree_[n * types_ + t] = 0;
         dev_touched_[n * types_ + t] = 0;
-      }
+      });
       touched_by_type_[t].clear();
       dfree_sum_[t] = 0;
     }
@@ -474,7 +474,7 @@ void FreeModel::change_dev(NodeId n, DeviceTypeId t, std::int64_t delta) {
   const std::size_t key = n * types_ + t;
   auto& touched = touched_by_type_[t];
   if (dev_touched_[key]) {
-    touched.erase({free_dev(n, t), n});
+    touched.erase(static_cast<std::uint64_t>(free_dev(n, t)), n);
   } else {
     dev_touched_[key] = 1;
     if (!untouched_[t].empty()) {
@@ -488,7 +488,7 @@ void FreeModel::change_dev(NodeId n, DeviceTypeId t, std::int64_t delta) {
   }
   dfree_[key] += delta;
   dfree_sum_[t] += delta;
-  touched.insert({free_dev(n, t), n});
+  touched.insert(static_cast<std::uint64_t>(free_dev(n, t)), n);
 }
 
 void FreeModel::change_host(NodeId n, double cpu, double mem) {
@@ -530,13 +530,12 @@ std::int64_t FreeModel::best_single(const JobRequest& r, DeviceTypeId t) const {
   std::int64_t best_node = -1;
   // Nodes the model changed, fewest free devices first.
   const auto& touched = touched_by_type_[t];
-  for (auto it = touched.lower_bound({need, 0}); it != touched.end(); ++it) {
-    if (fit(r, it->second, t) >= r.workers) {
-      best_free = it->first;
-      best_node = it->second;
-      break;
-    }
-  }
+  touched.find_from(static_cast<std::uint64_t>(need), [&](std::uint64_t k, NodeId n) {
+    if (fit(r, n, t) < r.workers) return false;
+    best_free = static_cast<std::int64_t>(k);
+    best_node = n;
+    return true;
+  });
   // The others, from the runtime's buckets: only a node with fewer free devices, or as many
   // and a lower id, can beat the best changed node.
   const FreeIndex& free = view_->free();
@@ -610,12 +609,12 @@ bool FreeModel::take(JobId j) {
     // Spread over the nodes with most free devices first (then lowest id).
     cand_.clear();
     std::uint64_t total = 0;
-    for (const auto& [dev, n] : touched_by_type_[t]) {
+    touched_by_type_[t].for_each([&](std::uint64_t dev, NodeId n) {
       if (std::uint32_t f = fit(r, n, t)) {
-        cand_.emplace_back(dev, n, f);
+        cand_.emplace_back(static_cast<std::int64_t>(dev), n, f);
         total += f;
       }
-    }
+    });
     for (std::uint32_t k = 1; k <= free.max_per_node(t); ++k) {
       for (NodeId n : free.nodes_with(t, k)) {
         if (dev_touched_[n * types_ + t]) continue;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "policies/holder_set.h"
+#include "policies/node_buckets.h"
 #include "policies/placement.h"
 #include "sim/runtime/control.h"
 
@@ -81,7 +82,7 @@ private:
   std::vector<NodeId> host_touched_;    // nodes whose dcpu_/dmem_ may be non-zero
   std::vector<char> host_mark_;         // [node]: in host_touched_
   // Per type, the nodes with an entry in dfree_, by (free devices in the model, node).
-  std::vector<std::set<std::pair<std::int64_t, NodeId>>> touched_by_type_;
+  std::vector<NodeBuckets> touched_by_type_;
   // (free devices, node, workers that fit): scratch for spreading a job over nodes.
   std::vector<std::tuple<std::int64_t, NodeId, std::uint32_t>> cand_;
 };

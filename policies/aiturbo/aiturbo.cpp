@@ -184,6 +184,8 @@ public:
   }
 
 private:
+  using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
+
   // Calls f(j) for every live job in id order.
   template <class F>
   void for_live(F&& f) const {
@@ -205,10 +207,14 @@ private:
   // Called right after order(), before any arrival.
   void keep_waiting(const View& v) {
     waiting_.clear();
-    for (const Key& k : order_) {
-      if (may_wait(v.state(std::get<3>(k)))) waiting_.push_back(k);
+    std::size_t unpredictable = 0;
+    for (std::size_t i = 0; i < order_.size(); ++i) {
+      if (!may_wait(v.state(std::get<3>(order_[i])))) continue;
+      waiting_.push_back(order_[i]);
+      if (i < unpredictable_) unpredictable = waiting_.size();
     }
-    if (!sorted_) std::sort(waiting_.begin(), waiting_.end());
+    // Taken from order_ in its order: its two parts as sort_order() finds them.
+    if (!sorted_) sort_ranking(waiting_, unpredictable, waiting_.size());
   }
 
   // Refits j's step model to its observed losses and adds its measured speed.
@@ -332,12 +338,7 @@ private:
   void sort_order() {
     const auto arrivals = order_.begin() + static_cast<std::ptrdiff_t>(arrived_from_);
     if (!sorted_) {
-      const auto mid = order_.begin() + static_cast<std::ptrdiff_t>(unpredictable_);
-      auto by_level = [](const Key& a, const Key& b) { return std::get<0>(a) < std::get<0>(b); };
-      if (!std::is_sorted(order_.begin(), mid, by_level))
-        std::stable_sort(order_.begin(), mid, by_level);
-      std::sort(mid, arrivals);
-      std::inplace_merge(order_.begin(), mid, arrivals);
+      sort_ranking(order_, unpredictable_, arrived_from_);
       sorted_ = true;
     }
     if (arrivals != order_.end()) {
@@ -345,6 +346,18 @@ private:
       std::inplace_merge(order_.begin(), arrivals, order_.end());
       arrived_from_ = order_.size();
     }
+  }
+
+  // keys[0, end) in order, as std::sort would put it, when keys[0, mid) are unpredictable jobs'
+  // in id order and keys[mid, end) predictable ones' (see sort_order()).
+  static void sort_ranking(std::vector<Key>& keys, std::size_t mid, std::size_t end) {
+    const auto first = keys.begin();
+    const auto middle = first + static_cast<std::ptrdiff_t>(mid);
+    const auto last = first + static_cast<std::ptrdiff_t>(end);
+    auto by_level = [](const Key& a, const Key& b) { return std::get<0>(a) < std::get<0>(b); };
+    if (!std::is_sorted(first, middle, by_level)) std::stable_sort(first, middle, by_level);
+    std::sort(middle, last);
+    std::inplace_merge(first, middle, last);
   }
 
   // Resource adjustment of the running predictable jobs (moves.h): each job's remaining service
@@ -514,7 +527,6 @@ private:
   SimTime wake_ = 0;
   bool changed_ = false;
   // Scratch reused between decisions.
-  using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
   std::vector<Key> order_; // keys given at rounds, arrivals' added between them
   // order_[0, arrived_from_) is in order; the rest are arrivals since, appended. With sorted_
   // false, [0, unpredictable_) are the last ranking's unpredictable jobs in id order and
