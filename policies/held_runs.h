@@ -38,6 +38,12 @@ public:
     return true;
   }
   [[nodiscard]] std::size_t size() const { return keys_.size(); }
+  void clear() {
+    keys_.clear();
+    jobs_.clear();
+    devices_.clear();
+    summed_ = 0;
+  }
 
   // The jobs of `waiting` (a sorted container of Key, none of them here) and these holders
   // together, by increasing key: each call hands the next waiting job, or the run of holders
@@ -45,9 +51,17 @@ public:
   // object until the decision ends: neither may change meanwhile.
   template <class Waiting, class JobOf>
   PriorityWalk walk(const Waiting& waiting, JobOf job_of) {
+    return walk_offered(waiting, job_of, [](const Key&) { return true; });
+  }
+  // The same, with only the waiting keys that offered(key) accepts (the others are passed over
+  // as if they were not in `waiting`).
+  template <class Waiting, class JobOf, class Offered>
+  PriorityWalk walk_offered(const Waiting& waiting, JobOf job_of, Offered offered) {
     sum();
-    return [this, &waiting, job_of, next = waiting.begin(),
+    return [this, &waiting, job_of, offered, next = waiting.begin(),
             pos = std::size_t{0}](WalkItem& item) mutable {
+      while (next != waiting.end() && !offered(*next))
+        ++next;
       if (next != waiting.end() && (pos == keys_.size() || *next < keys_[pos])) {
         item.job = job_of(*next++);
         return true;

@@ -23,6 +23,7 @@
 #include "policies/aiturbo/cpu_moves.h"
 #include "policies/aiturbo/moves.h"
 #include "policies/aiturbo/pauses.h"
+#include "policies/held_runs.h"
 #include "policies/placement.h"
 #include "policies/priority_pass.h"
 #include "policies/speed_model.h"
@@ -70,6 +71,7 @@ struct Track {
   SimTime last_move = -1; // the last resize or set_ps; -1 = never
   bool live = false;      // arrived, not finished: in live_
   bool held = false;      // in holders_
+  bool in_runs = false;   // in Aiturbo::held_ (live, held and holding devices)
 };
 
 class Aiturbo final : public Policy {
@@ -78,7 +80,10 @@ public:
       : placement_(placement), o_(std::move(o)), log_(log) {}
 
   void on_arrival(JobId j, const View& view) override {
-    if (tracks_.size() <= j) tracks_.resize(j + 1);
+    if (tracks_.size() <= j) {
+      tracks_.resize(j + 1);
+      keys_.resize(j + 1);
+    }
     const JobRequest& r = view.request(j);
     double iter = 0;
     for (DeviceTypeId t : view.compatible_types(j)) {
@@ -104,6 +109,7 @@ public:
       std::erase_if(live_, [&](JobId k) { return !tracks_[k].live; });
     holders_.erase(j);
     tracks_[j].held = false;
+    refresh_held(view, j);
     demand_ -= view.request(j).devices();
     changed_ = true;
   }
@@ -125,13 +131,13 @@ public:
       });
       order(c);
       keep_waiting(c);
+      rank_held(c);
     } else {
       // Between rounds the queue keeps its ranking; arrivals join it where a job with no
       // service and no prediction goes (level 0, after the jobs there).
       for (JobId j : arrived_) {
-        const Key k{0, 1, static_cast<double>(j), j};
-        order_.push_back(k); // after arrived_from_: merged in when a walk needs order_
-        waiting_.insert(std::upper_bound(waiting_.begin(), waiting_.end(), k), k);
+        keys_[j] = Key{0, 1, static_cast<double>(j), j};
+        waiting_.insert(std::upper_bound(waiting_.begin(), waiting_.end(), keys_[j]), keys_[j]);
       }
     }
     arrived_.clear();
@@ -146,36 +152,9 @@ public:
       std::erase_if(waiting_, [&](const Key& k) { return !may_wait(c.state(std::get<3>(k))); });
       pass = !waiting_.empty();
     } else {
-      sort_order();
+      audit_held(c);
     }
-    if (pass) {
-      const auto& walked = kept ? waiting_ : order_;
-      auto next = walked.begin();
-      pass_.decide(
-          c,
-          [&](WalkItem& w) {
-            for (; next != walked.end(); ++next) {
-              const JobId j = std::get<3>(*next);
-              const JobStatus s = c.state(j).status;
-              if (is_over(s)) continue; // finished since the queue was ranked
-              if (!(is_holder(c.state(j)) || s == JobStatus::kPending ||
-                    s == JobStatus::kSuspended))
-                continue; // paying an action: keeps its devices, decided once it is done
-              w.job = j;
-              ++next;
-              return true;
-            }
-            return false;
-          },
-          holders_, /*preempt=*/round, kept);
-      pass_.apply(c, placement_, holders_, /*preempt=*/round);
-      for (JobId j : pass_.started())
-        tracks_[j].held = true;
-      for (JobId j : pass_.suspended())
-        tracks_[j].held = false;
-      // The suspended ones wait from now on.
-      if (!pass_.suspended().empty()) keep_waiting(c);
-    }
+    if (pass) decide(c, round, kept);
     if (round && o_.adjust) adjust(c);
     if (round && live_count_ > 0) {
       wake_ = c.now() + from_seconds(o_.interval_s);
@@ -185,6 +164,83 @@ public:
 
 private:
   using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
+
+  // The pass over the ranked queue, and the holders and waiting jobs brought up to date with
+  // what it did. With `kept` it walks the waiting jobs alone (PriorityPass::decide).
+  void decide(Control& c, bool round, bool kept) {
+    auto job_of = [](const Key& k) { return std::get<3>(k); };
+    // A waiting job the walk offers: not finished since the queue was ranked, and not paying an
+    // action (that keeps its devices, and is decided once it is done).
+    auto waits = [&c](const Key& k) {
+      const JobStatus s = c.state(std::get<3>(k)).status;
+      return s == JobStatus::kPending || s == JobStatus::kSuspended;
+    };
+    auto next = waiting_.begin();
+    auto waiting_only = [&](WalkItem& w) {
+      for (; next != waiting_.end(); ++next) {
+        if (!waits(*next)) continue;
+        w.job = job_of(*next++);
+        return true;
+      }
+      return false;
+    };
+    // Every job the ranking offers: the holders that hold devices (in runs) and the waiting
+    // ones, merged by key. A running job this policy did not start would be offered nothing.
+    pass_.decide(c, kept ? PriorityWalk(waiting_only) : held_.walk_offered(waiting_, job_of, waits),
+                 holders_, /*preempt=*/round, kept);
+    pass_.apply(c, placement_, holders_, /*preempt=*/round);
+    for (JobId j : pass_.started()) {
+      tracks_[j].held = true;
+      refresh_held(c, j);
+    }
+    // The suspended ones wait from now on (they held devices since the ranking: not in
+    // waiting_).
+    for (JobId j : pass_.suspended()) {
+      tracks_[j].held = false;
+      refresh_held(c, j);
+      const auto at = std::lower_bound(waiting_.begin(), waiting_.end(), keys_[j]);
+      if (at == waiting_.end() || *at != keys_[j]) waiting_.insert(at, keys_[j]);
+    }
+  }
+
+  // j's place in held_ as its state says now: there while it is live, started by this policy
+  // and holding devices (running or starting), under its key.
+  void refresh_held(const View& v, JobId j) {
+    Track& t = tracks_[j];
+    const bool now = t.live && t.held && is_holder(v.state(j));
+    if (now == t.in_runs) return;
+    if (now)
+      held_.insert(keys_[j], j, v.request(j).devices());
+    else
+      held_.erase(keys_[j]);
+    t.in_runs = now;
+  }
+
+  // held_ from the live jobs under their keys of the ranking (at a round, or when the runtime's
+  // change log started over since the last look).
+  void rank_held(const View& v) {
+    held_.clear();
+    ranked_held_.clear();
+    for_live([&](JobId j) {
+      tracks_[j].in_runs = tracks_[j].held && is_holder(v.state(j));
+      if (tracks_[j].in_runs) ranked_held_.push_back(keys_[j]);
+    });
+    std::sort(ranked_held_.begin(), ranked_held_.end());
+    for (const Key& k : ranked_held_)
+      held_.insert(k, std::get<3>(k), v.request(std::get<3>(k)).devices());
+    held_stamp_ = v.changes().jobs.stamp();
+  }
+
+  // held_ brought up to date with the jobs whose status changed since the last look (a job
+  // leaves or regains the holding state only with a change the runtime logs).
+  void audit_held(const View& v) {
+    const ChangeLog& log = v.changes().jobs;
+    if (!log.for_each_since(held_stamp_, [&](JobId j) {
+          if (j < tracks_.size()) refresh_held(v, j);
+        }))
+      rank_held(v);
+    held_stamp_ = log.stamp();
+  }
 
   // Calls f(j) for every live job in id order.
   template <class F>
@@ -202,9 +258,8 @@ private:
            st.status == JobStatus::kSuspending;
   }
 
-  // waiting_ from order_: its entries whose job may wait, in order. order_ itself is sorted
-  // only when a full walk needs it (keys are unique: sorting later orders them as sorting now).
-  // Called right after order(), before any arrival.
+  // waiting_ from order_: its entries whose job may wait, in order (order_ itself is not
+  // sorted: the walk merges waiting_ with held_). Called right after order().
   void keep_waiting(const View& v) {
     waiting_.clear();
     std::size_t unpredictable = 0;
@@ -213,8 +268,8 @@ private:
       waiting_.push_back(order_[i]);
       if (i < unpredictable_) unpredictable = waiting_.size();
     }
-    // Taken from order_ in its order: its two parts as sort_order() finds them.
-    if (!sorted_) sort_ranking(waiting_, unpredictable, waiting_.size());
+    // Taken from order_ in its order: its two parts as sort_ranking() takes them.
+    sort_ranking(waiting_, unpredictable, waiting_.size());
   }
 
   // Refits j's step model to its observed losses and adds its measured speed.
@@ -291,7 +346,8 @@ private:
         o_.thresholds.begin());
   }
 
-  // order_: (level, class 0 predictable / 1 not, key, job), best first once sorted.
+  // order_: (level, class 0 predictable / 1 not, key, job) of every live job, and keys_ from
+  // it: the unpredictable jobs first, in id order, then the predictable ones (sort_ranking()).
   void order(const View& v) {
     order_.clear();
     pred_jobs_.clear();
@@ -327,29 +383,13 @@ private:
       else
         order_.emplace_back(level_of(criteria_[1][i]), 0, -points[i], j);
     }
-    sorted_ = false; // sorted when a walk needs it
-    arrived_from_ = order_.size();
+    for (const Key& k : order_)
+      keys_[std::get<3>(k)] = k;
   }
 
-  // order_ in order, as std::sort would put it (keys are unique), without sorting every live
-  // job: at a round's ranking the unpredictable jobs came first, in id order (for_live), so
-  // ordering them by level alone (stably) sorts them; the predictable ones after them are
-  // sorted, and the two merged. Arrivals since (from arrived_from_ on) are merged in likewise.
-  void sort_order() {
-    const auto arrivals = order_.begin() + static_cast<std::ptrdiff_t>(arrived_from_);
-    if (!sorted_) {
-      sort_ranking(order_, unpredictable_, arrived_from_);
-      sorted_ = true;
-    }
-    if (arrivals != order_.end()) {
-      if (!std::is_sorted(arrivals, order_.end())) std::sort(arrivals, order_.end());
-      std::inplace_merge(order_.begin(), arrivals, order_.end());
-      arrived_from_ = order_.size();
-    }
-  }
-
-  // keys[0, end) in order, as std::sort would put it, when keys[0, mid) are unpredictable jobs'
-  // in id order and keys[mid, end) predictable ones' (see sort_order()).
+  // keys[0, end) in order, as std::sort would put it (keys are unique), without sorting every
+  // job: keys[0, mid) are unpredictable jobs' in id order, so ordering them by level alone
+  // (stably) sorts them; keys[mid, end), the predictable ones', are sorted, and the two merged.
   static void sort_ranking(std::vector<Key>& keys, std::size_t mid, std::size_t end) {
     const auto first = keys.begin();
     const auto middle = first + static_cast<std::ptrdiff_t>(mid);
@@ -527,16 +567,19 @@ private:
   SimTime wake_ = 0;
   bool changed_ = false;
   // Scratch reused between decisions.
-  std::vector<Key> order_; // keys given at rounds, arrivals' added between them
-  // order_[0, arrived_from_) is in order; the rest are arrivals since, appended. With sorted_
-  // false, [0, unpredictable_) are the last ranking's unpredictable jobs in id order and
-  // [unpredictable_, arrived_from_) its predictable ones (see sort_order()).
-  bool sorted_ = true;
+  std::vector<Key> order_; // the last ranking's keys (order())
+  // order_[0, unpredictable_) are its unpredictable jobs in id order, the rest its predictable
+  // ones.
   std::size_t unpredictable_ = 0;
-  std::size_t arrived_from_ = 0;
-  std::vector<Key> waiting_;   // the entries of order_ whose job may wait (may_wait), in order
-  std::uint64_t demand_ = 0;   // devices the live jobs ask for
-  std::vector<JobId> arrived_; // since the last ranking
+  std::vector<Key> keys_; // [job] its key: the last ranking's, or an arrival's since
+  // The entries of order_ whose job may wait (may_wait), and arrivals since, in order; jobs
+  // started since stay until the next ranking (the walk passes over them).
+  std::vector<Key> waiting_;
+  HeldRuns<Key> held_;           // the holders the walk offers (refresh_held), by key
+  std::uint64_t held_stamp_ = 0; // View::changes().jobs.stamp() when held_ was last audited
+  std::vector<Key> ranked_held_; // scratch for rank_held()
+  std::uint64_t demand_ = 0;     // devices the live jobs ask for
+  std::vector<JobId> arrived_;   // since the last ranking
   std::vector<JobId> pred_jobs_;
   std::vector<std::vector<double>> criteria_;
   std::vector<double> ks_, ls_;
