@@ -174,9 +174,22 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
     // On one device type the rest is read when step 1 may give the job something.
     if (one_type == Capacity::kNoDeviceType) resolve(walked_.back());
   };
+  // On one device type: a bound on what step 1 has left of it from the walk's end on, in this
+  // round and every later one (WalkItem::max_need). Before the first chosen waiting job every
+  // round walks alike, and what is left only shrinks along a walk: what is left now. After it,
+  // a later round starts again at a chosen waiting job, with what was left before that job, at
+  // most what was left before the first one: first_left, kept from then on.
+  constexpr std::uint64_t kNoBound = std::numeric_limits<std::uint64_t>::max();
+  Capacity capacity(view);
+  std::uint64_t first_left = kNoBound;
+  auto walk_bound = [&]() -> std::uint64_t {
+    if (one_type == Capacity::kNoDeviceType) return kNoBound;
+    return first_left != kNoBound ? first_left : capacity.left(one_type);
+  };
   auto step_at = [&](std::size_t i) -> const Step* {
     while (walked_.size() <= i) {
       WalkItem next;
+      next.max_need = walk_bound();
       if (walk_over || !walk(next)) {
         walk_over = true;
         return nullptr;
@@ -228,7 +241,6 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
   // the last round had chosen and left of the capacity before that job. Those are saved before
   // each waiting job the walk offers capacity to: (step, jobs chosen before it), and the
   // capacity left in saved_capacity_.
-  Capacity capacity(view);
   chosen_.clear();
   chosen_waiting_.clear();
   saved_.clear();
@@ -275,7 +287,9 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
                               static_cast<std::uint32_t>(chosen_.size()));
           capacity.save(saved_capacity_);
         }
+        const std::uint64_t left = walk_bound();
         if (capacity.offer(step->types, step->need, step->holds, step->own_type)) {
+          if (!step->holds && first_left == kNoBound) first_left = left;
           choose(j, i);
         } else if (!step->holds) {
           saved_.pop_back();

@@ -26,10 +26,16 @@ namespace dlsim {
 // requested devices summed. A decision whose holders all run on the cluster's one device type
 // keeps a run whole when its type has the devices left, without reading each job; else it
 // takes the run's jobs one by one, as if the walk had handed them so.
+//
+// max_need is set by PriorityPass::decide before each call: the walk may pass over waiting jobs
+// (not holders) that ask for more devices than that, as no round of the decision could give
+// them any (step 1's capacity left at any later place of the walk, in every round, is at most
+// that).
 struct WalkItem {
   JobId job = 0;
   std::span<const JobId> run;
   std::uint64_t run_devices = 0;
+  std::uint64_t max_need = std::numeric_limits<std::uint64_t>::max();
 };
 // A policy's jobs, best first: each call sets the next job (or run) and returns true, or returns
 // false once there is none left. PriorityPass::decide asks for each job once.
