@@ -82,15 +82,6 @@ private:
 
 namespace {
 
-// Jobs with the same shape fit the same nodes.
-using Shape = std::tuple<std::uint32_t, std::uint32_t, double, double, std::int32_t, std::uint16_t>;
-Shape shape_of(const View& view, JobId j) {
-  const JobRequest& r = view.request(j);
-  const RequestDetails& rd = view.details(j);
-  return {r.workers, r.devices_per_worker, rd.cpus_per_worker, rd.mem_gb_per_worker, r.device_type,
-          r.type_set};
-}
-
 // The cluster's one device type with devices, or kNoDeviceType when it has several.
 DeviceTypeId only_device_type(const View& view) {
   DeviceTypeId only = Capacity::kNoDeviceType;
@@ -104,6 +95,13 @@ DeviceTypeId only_device_type(const View& view) {
 }
 
 } // namespace
+
+JobShape job_shape(const View& view, JobId j) {
+  const JobRequest& r = view.request(j);
+  const RequestDetails& rd = view.details(j);
+  return {r.workers, r.devices_per_worker, rd.cpus_per_worker, rd.mem_gb_per_worker, r.device_type,
+          r.type_set};
+}
 
 bool PriorityPass::plain_holder(const View& view, JobId j) {
   const JobState& st = view.state(j);
@@ -190,6 +188,7 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
     while (walked_.size() <= i) {
       WalkItem next;
       next.max_need = walk_bound();
+      next.pass = this;
       if (walk_over || !walk(next)) {
         walk_over = true;
         return nullptr;
@@ -232,7 +231,7 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
   first_failed_.clear();
   auto shape_id = [&](JobId j) {
     auto [it, added] =
-        shape_ids_.emplace(shape_of(view, j), static_cast<std::uint32_t>(shape_ids_.size()));
+        shape_ids_.emplace(job_shape(view, j), static_cast<std::uint32_t>(shape_ids_.size()));
     if (added) first_failed_.push_back(kNoStep);
     return it->second;
   };

@@ -42,7 +42,8 @@ public:
     order_.insert(info.key);
     info.waits = true;
     info.devices = view.request(j).devices();
-    waiting_.insert(info.key, info.devices);
+    info.shape = waiting_.number_of(job_shape(view, j));
+    waiting_.insert(info.key, info.shape);
     demand_ += info.devices;
   }
 
@@ -51,7 +52,7 @@ public:
     Info& info = jobs_[j];
     order_.erase(info.key);
     if (info.waits)
-      waiting_.erase(info.key, info.devices);
+      waiting_.erase(info.key, info.shape);
     else
       held_.erase(info.key);
     info.waits = false;
@@ -88,10 +89,11 @@ public:
       };
       // Every job: the waiting ones and the holders, merged by key.
       auto job_of = [](const Key& k) { return std::get<3>(k); };
-      // The waiting jobs that ask for more devices than any round can give are passed over.
-      auto fitting = [this](WaitingIndex<Key>::const_iterator it, std::uint64_t max_need) {
+      // The waiting jobs that no round of the decision can give anything are passed over.
+      auto fitting = [this](WaitingIndex<Key, JobShape>::const_iterator it, const WalkItem& item) {
         return waiting_.first_within(
-            it, max_need, [this](const Key& k) { return jobs_[std::get<3>(k)].devices; });
+            it, [this](const Key& k) { return jobs_[std::get<3>(k)].shape; },
+            [&item](const JobShape& s) { return PriorityPass::passes_over(item, s); });
       };
       pass_.decide(control,
                    holders_kept ? PriorityWalk(waiting_only)
@@ -123,6 +125,7 @@ private:
     SimTime promote_at = kNever;
     bool waits = false;            // in waiting_ (else in held_, if in order_)
     std::uint32_t devices = 0;     // asked for
+    std::uint32_t shape = 0;       // its shape's number in waiting_
     SimTime watch_at = kUnwatched; // its entry in watch_
   };
 
@@ -166,14 +169,14 @@ private:
     Info& info = jobs_[j];
     order_.erase(info.key);
     if (info.waits)
-      waiting_.erase(info.key, info.devices);
+      waiting_.erase(info.key, info.shape);
     else
       held_.erase(info.key);
     info.key = {info.queue, group, info.seq, j};
     order_.insert(info.key);
     info.waits = holders_.count(j) == 0;
     if (info.waits)
-      waiting_.insert(info.key, info.devices);
+      waiting_.insert(info.key, info.shape);
     else
       held_.insert(info.key, j, info.devices);
   }
@@ -307,7 +310,7 @@ private:
   std::vector<JobId> host_waiting_; // host tasks not yet started (kept out of the pass)
   std::vector<Info> jobs_;
   std::set<Key> order_;                            // every arrived, unfinished job
-  WaitingIndex<Key> waiting_;                      // the jobs of order_ not in holders_
+  WaitingIndex<Key, JobShape> waiting_;            // the jobs of order_ not in holders_
   HeldRuns<Key> held_;                             // the jobs of order_ in holders_
   std::uint64_t demand_ = 0;                       // devices asked for by the jobs of order_
   std::set<std::pair<SimTime, JobId>> watch_;      // holders that may cross (see Info::watch_at)

@@ -1,36 +1,40 @@
-// The waiting jobs of a priority order by key, and also by the devices each asks for: a walk in
-// key order that may pass over the jobs asking for more devices than a bound (WalkItem::max_need:
-// none of them could be given any in the decision) jumps to the next job that asks no more,
-// one search per distinct request, instead of stepping over every job in between.
+// The waiting jobs of a priority order by key, and also by class (the shape of each job's
+// request, job_shape): a walk in key order that may pass over the jobs of some classes (those
+// asking for more devices than WalkItem::max_need, or of a shape that failed placement earlier
+// in the decision: PriorityPass::shape_failed) jumps to the next job of another class, one
+// search per class, instead of stepping over every job in between.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <set>
-#include <utility>
 #include <vector>
 
 namespace dlsim {
 
-template <class Key>
+template <class Key, class Class>
 class WaitingIndex {
 public:
   using const_iterator = typename std::set<Key>::const_iterator;
 
-  // Adds k (not there yet), whose job asks for `need` devices.
-  void insert(const Key& k, std::uint32_t need) {
-    all_.insert(k);
-    auto at = std::lower_bound(by_need_.begin(), by_need_.end(), need,
-                               [](const auto& entry, std::uint32_t n) { return entry.first < n; });
-    if (at == by_need_.end() || at->first != need) at = by_need_.insert(at, {need, {}});
-    at->second.insert(k);
+  // c's number, for insert and erase (the same for as long as the index lives).
+  std::uint32_t number_of(const Class& c) {
+    auto [it, added] = numbers_.emplace(c, static_cast<std::uint32_t>(classes_.size()));
+    if (added) {
+      classes_.push_back(c);
+      keys_of_.emplace_back();
+    }
+    return it->second;
   }
-  // Removes k, inserted with `need`; the number removed (0 or 1), as std::set::erase.
-  std::size_t erase(const Key& k, std::uint32_t need) {
+  // Adds k (not there yet), whose job is of the class numbered `number`.
+  void insert(const Key& k, std::uint32_t number) {
+    all_.insert(k);
+    keys_of_[number].insert(k);
+  }
+  // Removes k, inserted with `number`; the number of keys removed (0 or 1), as std::set::erase.
+  std::size_t erase(const Key& k, std::uint32_t number) {
     if (all_.erase(k) == 0) return 0;
-    auto at = std::lower_bound(by_need_.begin(), by_need_.end(), need,
-                               [](const auto& entry, std::uint32_t n) { return entry.first < n; });
-    at->second.erase(k);
+    keys_of_[number].erase(k);
     return 1;
   }
   [[nodiscard]] bool empty() const { return all_.empty(); }
@@ -38,24 +42,25 @@ public:
   [[nodiscard]] const_iterator begin() const { return all_.begin(); }
   [[nodiscard]] const_iterator end() const { return all_.end(); }
 
-  // The first key from `from` on whose job asks for at most max_need devices, or end();
-  // need_of(key) is the need it was inserted with.
-  template <class NeedOf>
-  const_iterator first_within(const_iterator from, std::uint64_t max_need, NeedOf need_of) const {
-    if (from == all_.end() || need_of(*from) <= max_need) return from;
+  // The first key from `from` on whose class pass_over(class) refuses, or end(); number(key) is
+  // the number its key was inserted with.
+  template <class NumberOf, class PassOver>
+  const_iterator first_within(const_iterator from, NumberOf number, PassOver pass_over) const {
+    if (from == all_.end() || !pass_over(classes_[number(*from)])) return from;
     const Key* best = nullptr;
-    for (const auto& [need, keys] : by_need_) {
-      if (need > max_need) break;
-      auto it = keys.upper_bound(*from);
-      if (it != keys.end() && (best == nullptr || *it < *best)) best = &*it;
+    for (std::size_t c = 0; c < classes_.size(); ++c) {
+      if (keys_of_[c].empty() || pass_over(classes_[c])) continue;
+      auto it = keys_of_[c].upper_bound(*from);
+      if (it != keys_of_[c].end() && (best == nullptr || *it < *best)) best = &*it;
     }
     return best == nullptr ? all_.end() : all_.find(*best);
   }
 
 private:
   std::set<Key> all_;
-  // (need, the keys of the jobs asking for it), by increasing need.
-  std::vector<std::pair<std::uint32_t, std::set<Key>>> by_need_;
+  std::map<Class, std::uint32_t> numbers_;
+  std::vector<Class> classes_;         // [number]
+  std::vector<std::set<Key>> keys_of_; // [number] the keys of that class
 };
 
 } // namespace dlsim

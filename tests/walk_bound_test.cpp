@@ -1,6 +1,7 @@
-// PriorityPass's bound on the walk (WalkItem::max_need): a walk that passes over the waiting
-// jobs asking for more devices than the bound must choose what the walk that offers every job
-// chooses, in every round of the placement check. A policy with a fixed random priority per job
+// PriorityPass's bounds on the walk (WalkItem::max_need, PriorityPass::shape_failed): a walk
+// that passes over the waiting jobs asking for more devices than the bound, or of a shape that
+// failed placement, must choose what the walk that offers every job chooses, in every round of
+// the placement check. A policy with a fixed random priority per job
 // (preemptive, through PriorityPass, HeldRuns and WaitingIndex as tiresias uses them) runs random
 // traces on random clusters of one device type both ways; every job must start, end and be
 // preempted at the same times.
@@ -30,33 +31,36 @@ public:
     if (keys_.size() <= j) {
       keys_.resize(j + 1);
       need_.resize(j + 1);
+      class_.resize(j + 1);
     }
     keys_[j] = {static_cast<std::uint32_t>((j * 2654435761u) % 97), j};
     need_[j] = view.request(j).devices();
-    waiting_.insert(keys_[j], need_[j]);
+    class_[j] = waiting_.number_of(job_shape(view, j));
+    waiting_.insert(keys_[j], class_[j]);
   }
   void on_finish(JobId j, const View&) override {
     if (holders_.erase(j) > 0)
       held_.erase(keys_[j]);
     else
-      waiting_.erase(keys_[j], need_[j]);
+      waiting_.erase(keys_[j], class_[j]);
   }
   void schedule(Control& control) override {
     if (waiting_.empty()) return;
     auto job_of = [](const Key& k) { return std::get<1>(k); };
-    auto advance = [this](WaitingIndex<Key>::const_iterator it, std::uint64_t max_need) {
+    auto advance = [this](WaitingIndex<Key, JobShape>::const_iterator it, const WalkItem& item) {
       if (!bounded_) return it; // the plain walk: every waiting job offered
-      return waiting_.first_within(it, max_need,
-                                   [this](const Key& k) { return need_[std::get<1>(k)]; });
+      return waiting_.first_within(
+          it, [this](const Key& k) { return class_[std::get<1>(k)]; },
+          [&item](const JobShape& s) { return PriorityPass::passes_over(item, s); });
     };
     pass_.decide(control, held_.walk_with(waiting_, job_of, advance), holders_);
     pass_.apply(control, placement_, holders_);
     for (JobId j : pass_.suspended()) {
       held_.erase(keys_[j]);
-      waiting_.insert(keys_[j], need_[j]);
+      waiting_.insert(keys_[j], class_[j]);
     }
     for (JobId j : pass_.started()) {
-      waiting_.erase(keys_[j], need_[j]);
+      waiting_.erase(keys_[j], class_[j]);
       held_.insert(keys_[j], j, need_[j]);
     }
   }
@@ -67,9 +71,10 @@ private:
   PriorityPass pass_;
   HolderSet holders_;
   HeldRuns<Key> held_;
-  WaitingIndex<Key> waiting_;
+  WaitingIndex<Key, JobShape> waiting_;
   std::vector<Key> keys_;
   std::vector<std::uint32_t> need_;
+  std::vector<std::uint32_t> class_;
 };
 
 PolicyEntry fixed_priority(bool bounded) {
