@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <optional>
 #include <random>
 #include <tuple>
 
@@ -83,29 +84,49 @@ PolicyEntry fixed_priority(bool bounded) {
           }};
 }
 
+// A run's final state, or the message of the error that stopped it.
+struct PassOutcome {
+  std::optional<RunOutput> out;
+  std::string error;
+};
+PassOutcome run_fixed_priority(bool bounded, const Cluster& c, const Workload& w) {
+  try {
+    return {run_policy(fixed_priority(bounded), c, w, YAML::Node()), ""};
+  } catch (const std::exception& e) {
+    return {std::nullopt, e.what()};
+  }
+}
+
 } // namespace
 
 TEST_CASE("PriorityPass: the bounded walk chooses as the walk of every job", "[walk_bound]") {
   std::mt19937 rng(17);
   std::size_t preempted = 0;
   for (int trial = 0; trial < 40; ++trial) {
-    // 2-6 nodes of 2-8 GPUs; jobs of 1-3 workers of 1-4 GPUs, so that some fit the count of
-    // free devices but not the nodes (the placement check's later rounds).
-    const Cluster c = cluster_from_yaml(fmt::format(
-        "nodes:\n  - {{count: {}, devices: {{V100: {}}}}}\n", 2 + rng() % 5, 2 + rng() % 7));
+    // 2-6 nodes of 4-8 GPUs; jobs of one worker of 1-4 GPUs, so that some fit the count of free
+    // devices but no node (the placement check's later rounds).
+    const unsigned nodes = 2 + rng() % 5;
+    const unsigned per_node = 4 + rng() % 5;
+    const Cluster c = cluster_from_yaml(
+        fmt::format("nodes:\n  - {{count: {}, devices: {{V100: {}}}}}\n", nodes, per_node));
     std::string csv = "id,submit_s,workers,gpus_per_worker,duration_s\n";
     for (int j = 0; j < 60; ++j)
-      csv += fmt::format("j{},{},{},{},{}\n", j, j * (1 + rng() % 20), 1 + rng() % 3, 1 + rng() % 4,
-                         20 + rng() % 400);
+      csv +=
+          fmt::format("j{},{},1,{},{}\n", j, j * (1 + rng() % 20), 1 + rng() % 4, 20 + rng() % 400);
     const Workload w = workload_from_csv(c, csv);
-    const RunOutput plain = run_policy(fixed_priority(false), c, w, YAML::Node());
-    const RunOutput bounded = run_policy(fixed_priority(true), c, w, YAML::Node());
-    REQUIRE(plain.state.jobs.size() == bounded.state.jobs.size());
-    for (std::size_t j = 0; j < plain.state.jobs.size(); ++j) {
-      CHECK(plain.state.jobs[j].first_start == bounded.state.jobs[j].first_start);
-      CHECK(plain.state.jobs[j].end == bounded.state.jobs[j].end);
-      CHECK(plain.state.jobs[j].preemptions == bounded.state.jobs[j].preemptions);
-      preempted += plain.state.jobs[j].preemptions;
+    const PassOutcome plain = run_fixed_priority(false, c, w);
+    const PassOutcome bounded = run_fixed_priority(true, c, w);
+    // Both walks run to the end, or fail alike.
+    CHECK(plain.error == bounded.error);
+    if (!plain.out || !bounded.out) continue;
+    REQUIRE(plain.out->state.jobs.size() == bounded.out->state.jobs.size());
+    for (std::size_t j = 0; j < plain.out->state.jobs.size(); ++j) {
+      const JobState& a = plain.out->state.jobs[j];
+      const JobState& b = bounded.out->state.jobs[j];
+      CHECK(a.first_start == b.first_start);
+      CHECK(a.end == b.end);
+      CHECK(a.preemptions == b.preemptions);
+      preempted += a.preemptions;
     }
   }
   CHECK(preempted > 0); // the traces make the pass preempt, not only fill free devices
