@@ -125,10 +125,11 @@ public:
     // Holders the full walk would not offer (paying an action): at a round it suspends them.
     std::size_t busy_holders = 0;
     if (round) {
-      for_live([&](JobId j) {
+      for (JobId j : jobs_to_update(c))
         update(c, j);
-        if (tracks_[j].held && !is_holder(c.state(j))) ++busy_holders;
-      });
+      for (JobId j : holders_) {
+        if (!is_holder(c.state(j))) ++busy_holders;
+      }
       order(c);
       keep_waiting(c);
       rank_held(c);
@@ -216,15 +217,15 @@ private:
     t.in_runs = now;
   }
 
-  // held_ from the live jobs under their keys of the ranking (at a round, or when the runtime's
+  // held_ from the holders under their keys of the ranking (at a round, or when the runtime's
   // change log started over since the last look).
   void rank_held(const View& v) {
     held_.clear();
     ranked_held_.clear();
-    for_live([&](JobId j) {
-      tracks_[j].in_runs = tracks_[j].held && is_holder(v.state(j));
+    for (JobId j : holders_) {
+      tracks_[j].in_runs = is_holder(v.state(j));
       if (tracks_[j].in_runs) ranked_held_.push_back(keys_[j]);
-    });
+    }
     std::sort(ranked_held_.begin(), ranked_held_.end());
     for (const Key& k : ranked_held_)
       held_.insert(k, std::get<3>(k), v.request(std::get<3>(k)).devices());
@@ -400,14 +401,40 @@ private:
     std::inplace_merge(first, middle, last);
   }
 
+  // The live jobs a round refits (update()), in id order: every one at the first round and when
+  // the runtime's job change log started over since the last round; else the holders and the
+  // jobs whose status changed since the last round began. A job that did neither has not run
+  // since it was last refitted (a job that runs holds devices of this policy): no new loss or
+  // iteration time, so update() would change nothing.
+  const std::vector<JobId>& jobs_to_update(const View& v) {
+    touched_.clear();
+    const ChangeLog& log = v.changes().jobs;
+    const bool logged = round_stamped_ && log.for_each_since(round_stamp_, [&](JobId j) {
+      if (j < tracks_.size() && tracks_[j].live) touched_.push_back(j);
+    });
+    if (logged) {
+      touched_.insert(touched_.end(), holders_.begin(), holders_.end());
+      std::sort(touched_.begin(), touched_.end());
+      touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+    } else {
+      touched_.clear();
+      for_live([&](JobId j) { touched_.push_back(j); });
+    }
+    round_stamp_ = log.stamp();
+    round_stamped_ = true;
+    return touched_;
+  }
+
   // Resource adjustment of the running predictable jobs (moves.h): each job's remaining service
-  // under every move it could make, the best moves chosen over all jobs, and those made.
+  // under every move it could make, the best moves chosen over all jobs, and those made. Only
+  // a running job has a service (service_of), and every running job is a holder.
   void adjust(Control& c) {
     const bool waits = jobs_wait(c);
     services_.clear();
-    for_live([&](JobId j) {
+    touched_.assign(holders_.begin(), holders_.end()); // service_of may resize a holder
+    for (JobId j : touched_) {
       if (std::optional<JobService> s = service_of(c, j, waits)) services_.push_back(*s);
-    });
+    }
     std::uint32_t free_workers = 0;
     if (!waits) {
       for (std::size_t t = 0; t < c.cluster().types.size(); ++t)
@@ -427,12 +454,11 @@ private:
   // Whether a live job is pending or suspended (every such job is in waiting_: keep_waiting,
   // arrivals).
   bool jobs_wait(const Control& c) const {
-    bool waits = false;
     for (const Key& k : waiting_) {
       const JobStatus s = c.state(std::get<3>(k)).status;
-      if (s == JobStatus::kPending || s == JobStatus::kSuspended) waits = true;
+      if (s == JobStatus::kPending || s == JobStatus::kSuspended) return true;
     }
-    return waits;
+    return false;
   }
 
   // Job j's remaining service now and after each move it could make, if it is running,
@@ -575,11 +601,14 @@ private:
   // The entries of order_ whose job may wait (may_wait), and arrivals since, in order; jobs
   // started since stay until the next ranking (the walk passes over them).
   std::vector<Key> waiting_;
-  HeldRuns<Key> held_;           // the holders the walk offers (refresh_held), by key
-  std::uint64_t held_stamp_ = 0; // View::changes().jobs.stamp() when held_ was last audited
-  std::vector<Key> ranked_held_; // scratch for rank_held()
-  std::uint64_t demand_ = 0;     // devices the live jobs ask for
-  std::vector<JobId> arrived_;   // since the last ranking
+  HeldRuns<Key> held_;            // the holders the walk offers (refresh_held), by key
+  std::uint64_t held_stamp_ = 0;  // View::changes().jobs.stamp() when held_ was last audited
+  std::vector<Key> ranked_held_;  // scratch for rank_held()
+  std::vector<JobId> touched_;    // scratch: the jobs a round refits, the holders adjusted
+  std::uint64_t round_stamp_ = 0; // View::changes().jobs.stamp() when the last round began
+  bool round_stamped_ = false;
+  std::uint64_t demand_ = 0;   // devices the live jobs ask for
+  std::vector<JobId> arrived_; // since the last ranking
   std::vector<JobId> pred_jobs_;
   std::vector<std::vector<double>> criteria_;
   std::vector<double> ks_, ls_;
