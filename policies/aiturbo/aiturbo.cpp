@@ -195,13 +195,16 @@ private:
       refresh_held(c, j);
     }
     // The suspended ones wait from now on (they held devices since the ranking: not in
-    // waiting_).
+    // waiting_), merged in together: one insert each would move the entries after it.
+    const auto old = static_cast<std::ptrdiff_t>(waiting_.size());
     for (JobId j : pass_.suspended()) {
       tracks_[j].held = false;
       refresh_held(c, j);
-      const auto at = std::lower_bound(waiting_.begin(), waiting_.end(), keys_[j]);
-      if (at == waiting_.end() || *at != keys_[j]) waiting_.insert(at, keys_[j]);
+      if (!std::binary_search(waiting_.begin(), waiting_.begin() + old, keys_[j]))
+        waiting_.push_back(keys_[j]);
     }
+    std::sort(waiting_.begin() + old, waiting_.end());
+    std::inplace_merge(waiting_.begin(), waiting_.begin() + old, waiting_.end());
   }
 
   // j's place in held_ as its state says now: there while it is live, started by this policy
