@@ -38,6 +38,12 @@ public:
     return true;
   }
   [[nodiscard]] std::size_t size() const { return keys_.size(); }
+  void clear() {
+    keys_.clear();
+    jobs_.clear();
+    devices_.clear();
+    summed_ = 0;
+  }
 
   // The jobs of `waiting` (a sorted container of Key, none of them here) and these holders
   // together, by increasing key: each call hands the next waiting job, or the run of holders
@@ -45,9 +51,26 @@ public:
   // object until the decision ends: neither may change meanwhile.
   template <class Waiting, class JobOf>
   PriorityWalk walk(const Waiting& waiting, JobOf job_of) {
+    return walk_with(waiting, job_of, [](auto it, const WalkItem&) { return it; });
+  }
+  // The same, with only the waiting keys that offered(key) accepts (the others are passed over
+  // as if they were not in `waiting`).
+  template <class Waiting, class JobOf, class Offered>
+  PriorityWalk walk_offered(const Waiting& waiting, JobOf job_of, Offered offered) {
+    return walk_with(waiting, job_of, [&waiting, offered](auto it, const WalkItem&) {
+      while (it != waiting.end() && !offered(*it))
+        ++it;
+      return it;
+    });
+  }
+  // The same, where advance(it, item) is the first waiting key from `it` on to hand (the ones
+  // before it are passed over), given what PriorityPass set in the item (WalkItem::max_need).
+  template <class Waiting, class JobOf, class Advance>
+  PriorityWalk walk_with(const Waiting& waiting, JobOf job_of, Advance advance) {
     sum();
-    return [this, &waiting, job_of, next = waiting.begin(),
+    return [this, &waiting, job_of, advance, next = waiting.begin(),
             pos = std::size_t{0}](WalkItem& item) mutable {
+      next = advance(next, item);
       if (next != waiting.end() && (pos == keys_.size() || *next < keys_[pos])) {
         item.job = job_of(*next++);
         return true;

@@ -9,6 +9,7 @@ void KeyedPass::arrive(const View& view, JobId j) {
     keys_.resize(view.job_count());
     devices_.resize(view.job_count(), 0);
     holding_.resize(view.job_count(), 0);
+    class_.resize(view.job_count(), 0);
   }
   // A host task holds no device for the pass to weigh: it starts on View::host_fit's nodes when
   // they have room and is never preempted (docs/runtime.md#host-tasks).
@@ -17,8 +18,9 @@ void KeyedPass::arrive(const View& view, JobId j) {
     return;
   }
   keys_[j] = key_of_(view, j);
-  waiting_.insert(keys_[j]);
   devices_[j] = view.request(j).devices();
+  class_[j] = waiting_.number_of(job_shape(view, j));
+  waiting_.insert(keys_[j], class_[j]);
   demand_ += devices_[j];
 }
 
@@ -35,7 +37,7 @@ void KeyedPass::finish(const View& view, JobId j) {
     holding_[j] = 0; // leaves held_ at the next decision that walks it
     ++stale_;
   } else {
-    waiting_.erase(keys_[j]);
+    waiting_.erase(keys_[j], class_[j]);
   }
   demand_ -= view.request(j).devices();
 }
@@ -86,9 +88,14 @@ void KeyedPass::decide(Control& control, Placement placement, bool preempt,
   // with holders_kept).
   auto next_held = holders_kept ? held_.end() : held_.begin();
   auto next_waiting = waiting_.begin();
+  auto class_of = [&](const PassKey& k) { return class_[std::get<2>(k)]; };
   pass_.decide(
       control,
       [&](WalkItem& next) {
+        // The waiting jobs that no round of the decision can give anything are passed over.
+        next_waiting = waiting_.first_within(next_waiting, class_of, [&](const JobShape& s) {
+          return PriorityPass::passes_over(next, s);
+        });
         const bool any_held = next_held != held_.end();
         if (next_waiting != waiting_.end() && (!any_held || *next_waiting < keys_[*next_held])) {
           next.job = std::get<2>(*next_waiting++);
@@ -116,14 +123,14 @@ void KeyedPass::decide(Control& control, Placement placement, bool preempt,
     for (JobId j : pass_.suspended()) {
       holding_[j] = 0;
       keys_[j] = key_of_(control, j);
-      waiting_.insert(keys_[j]);
+      waiting_.insert(keys_[j], class_[j]);
     }
     // Out of held_ now: a job resumed later must not be there twice.
     stale_ += pass_.suspended().size();
     drop_stale();
   }
   for (JobId j : pass_.started()) {
-    waiting_.erase(keys_[j]);
+    waiting_.erase(keys_[j], class_[j]);
     keys_[j] = key_of_(control, j);
     holding_[j] = 1;
     held_.push_back(j);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "policies/priority_pass.h"
+#include "policies/waiting_index.h"
 #include "sim/runtime/policy.h"
 
 #include <cstdint>
@@ -54,7 +55,8 @@ private:
   std::vector<std::uint32_t> devices_; // [job] the devices it asks for
   // The waiting jobs by their keys: a job that holds no devices makes no progress, so its key
   // stays the one it had when it stopped (or arrived).
-  std::set<PassKey> waiting_;
+  WaitingIndex<PassKey, JobShape> waiting_;
+  std::vector<std::uint32_t> class_; // [job] its shape's number in waiting_
   // The holders (started or resumed by this policy), by their keys as of the last decision
   // that walked them, and jobs started since at the end; finished ones stay until the next
   // decision that walks them (a finish costs no search of the vector). Their keys move while they

@@ -82,15 +82,6 @@ private:
 
 namespace {
 
-// Jobs with the same shape fit the same nodes.
-using Shape = std::tuple<std::uint32_t, std::uint32_t, double, double, std::int32_t, std::uint16_t>;
-Shape shape_of(const View& view, JobId j) {
-  const JobRequest& r = view.request(j);
-  const RequestDetails& rd = view.details(j);
-  return {r.workers, r.devices_per_worker, rd.cpus_per_worker, rd.mem_gb_per_worker, r.device_type,
-          r.type_set};
-}
-
 // The cluster's one device type with devices, or kNoDeviceType when it has several.
 DeviceTypeId only_device_type(const View& view) {
   DeviceTypeId only = Capacity::kNoDeviceType;
@@ -104,6 +95,13 @@ DeviceTypeId only_device_type(const View& view) {
 }
 
 } // namespace
+
+JobShape job_shape(const View& view, JobId j) {
+  const JobRequest& r = view.request(j);
+  const RequestDetails& rd = view.details(j);
+  return {r.workers, r.devices_per_worker, rd.cpus_per_worker, rd.mem_gb_per_worker, r.device_type,
+          r.type_set};
+}
 
 bool PriorityPass::plain_holder(const View& view, JobId j) {
   const JobState& st = view.state(j);
@@ -174,9 +172,23 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
     // On one device type the rest is read when step 1 may give the job something.
     if (one_type == Capacity::kNoDeviceType) resolve(walked_.back());
   };
+  // On one device type: a bound on what step 1 has left of it from the walk's end on, in this
+  // round and every later one (WalkItem::max_need). Before the first chosen waiting job every
+  // round walks alike, and what is left only shrinks along a walk: what is left now. After it,
+  // a later round starts again at a chosen waiting job, with what was left before that job, at
+  // most what was left before the first one: first_left, kept from then on.
+  constexpr std::uint64_t kNoBound = std::numeric_limits<std::uint64_t>::max();
+  Capacity capacity(view);
+  std::uint64_t first_left = kNoBound;
+  auto walk_bound = [&]() -> std::uint64_t {
+    if (one_type == Capacity::kNoDeviceType) return kNoBound;
+    return first_left != kNoBound ? first_left : capacity.left(one_type);
+  };
   auto step_at = [&](std::size_t i) -> const Step* {
     while (walked_.size() <= i) {
       WalkItem next;
+      next.max_need = walk_bound();
+      next.pass = this;
       if (walk_over || !walk(next)) {
         walk_over = true;
         return nullptr;
@@ -219,7 +231,7 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
   first_failed_.clear();
   auto shape_id = [&](JobId j) {
     auto [it, added] =
-        shape_ids_.emplace(shape_of(view, j), static_cast<std::uint32_t>(shape_ids_.size()));
+        shape_ids_.emplace(job_shape(view, j), static_cast<std::uint32_t>(shape_ids_.size()));
     if (added) first_failed_.push_back(kNoStep);
     return it->second;
   };
@@ -228,7 +240,6 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
   // the last round had chosen and left of the capacity before that job. Those are saved before
   // each waiting job the walk offers capacity to: (step, jobs chosen before it), and the
   // capacity left in saved_capacity_.
-  Capacity capacity(view);
   chosen_.clear();
   chosen_waiting_.clear();
   saved_.clear();
@@ -275,7 +286,9 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
                               static_cast<std::uint32_t>(chosen_.size()));
           capacity.save(saved_capacity_);
         }
+        const std::uint64_t left = walk_bound();
         if (capacity.offer(step->types, step->need, step->holds, step->own_type)) {
+          if (!step->holds && first_left == kNoBound) first_left = left;
           choose(j, i);
         } else if (!step->holds) {
           saved_.pop_back();
@@ -418,10 +431,10 @@ void FreeModel::reset(const View& view) {
     touched_by_type_.assign(types_, {});
   } else {
     for (std::size_t t = 0; t < types_; ++t) {
-      for (const auto& [free, n] : touched_by_type_[t]) {
+      touched_by_type_[t].for_each([&](std::uint64_t, NodeId n) {
         dfree_[n * types_ + t] = 0;
         dev_touched_[n * types_ + t] = 0;
-      }
+      });
       touched_by_type_[t].clear();
       dfree_sum_[t] = 0;
     }
@@ -474,7 +487,7 @@ void FreeModel::change_dev(NodeId n, DeviceTypeId t, std::int64_t delta) {
   const std::size_t key = n * types_ + t;
   auto& touched = touched_by_type_[t];
   if (dev_touched_[key]) {
-    touched.erase({free_dev(n, t), n});
+    touched.erase(static_cast<std::uint64_t>(free_dev(n, t)), n);
   } else {
     dev_touched_[key] = 1;
     if (!untouched_[t].empty()) {
@@ -488,7 +501,7 @@ void FreeModel::change_dev(NodeId n, DeviceTypeId t, std::int64_t delta) {
   }
   dfree_[key] += delta;
   dfree_sum_[t] += delta;
-  touched.insert({free_dev(n, t), n});
+  touched.insert(static_cast<std::uint64_t>(free_dev(n, t)), n);
 }
 
 void FreeModel::change_host(NodeId n, double cpu, double mem) {
@@ -530,13 +543,12 @@ std::int64_t FreeModel::best_single(const JobRequest& r, DeviceTypeId t) const {
   std::int64_t best_node = -1;
   // Nodes the model changed, fewest free devices first.
   const auto& touched = touched_by_type_[t];
-  for (auto it = touched.lower_bound({need, 0}); it != touched.end(); ++it) {
-    if (fit(r, it->second, t) >= r.workers) {
-      best_free = it->first;
-      best_node = it->second;
-      break;
-    }
-  }
+  touched.find_from(static_cast<std::uint64_t>(need), [&](std::uint64_t k, NodeId n) {
+    if (fit(r, n, t) < r.workers) return false;
+    best_free = static_cast<std::int64_t>(k);
+    best_node = n;
+    return true;
+  });
   // The others, from the runtime's buckets: only a node with fewer free devices, or as many
   // and a lower id, can beat the best changed node.
   const FreeIndex& free = view_->free();
@@ -610,12 +622,12 @@ bool FreeModel::take(JobId j) {
     // Spread over the nodes with most free devices first (then lowest id).
     cand_.clear();
     std::uint64_t total = 0;
-    for (const auto& [dev, n] : touched_by_type_[t]) {
+    touched_by_type_[t].for_each([&](std::uint64_t dev, NodeId n) {
       if (std::uint32_t f = fit(r, n, t)) {
-        cand_.emplace_back(dev, n, f);
+        cand_.emplace_back(static_cast<std::int64_t>(dev), n, f);
         total += f;
       }
-    }
+    });
     for (std::uint32_t k = 1; k <= free.max_per_node(t); ++k) {
       for (NodeId n : free.nodes_with(t, k)) {
         if (dev_touched_[n * types_ + t]) continue;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "policies/holder_set.h"
+#include "policies/node_buckets.h"
 #include "policies/placement.h"
 #include "sim/runtime/control.h"
 
@@ -25,11 +26,31 @@ namespace dlsim {
 // requested devices summed. A decision whose holders all run on the cluster's one device type
 // keeps a run whole when its type has the devices left, without reading each job; else it
 // takes the run's jobs one by one, as if the walk had handed them so.
+//
+// max_need and pass are set by PriorityPass::decide before each call: the walk may pass over
+// waiting jobs (not holders) that no round of the decision could give anything, as it would
+// leave them out: those that ask for more devices than max_need (step 1's capacity left at any
+// later place of the walk, in every round, is at most that), and those of a shape that failed
+// placement earlier in the decision (pass->shape_failed: every later job of that shape is left
+// out in every later round).
+class PriorityPass;
 struct WalkItem {
   JobId job = 0;
   std::span<const JobId> run;
   std::uint64_t run_devices = 0;
+  std::uint64_t max_need = std::numeric_limits<std::uint64_t>::max();
+  const PriorityPass* pass = nullptr;
 };
+
+// Jobs with the same shape fit the same nodes: (workers, devices per worker, CPUs, memory,
+// device type, type set).
+using JobShape =
+    std::tuple<std::uint32_t, std::uint32_t, double, double, std::int32_t, std::uint16_t>;
+JobShape job_shape(const View& view, JobId j);
+// The devices a job of that shape asks for.
+inline std::uint64_t shape_devices(const JobShape& s) {
+  return static_cast<std::uint64_t>(std::get<0>(s)) * std::get<1>(s);
+}
 // A policy's jobs, best first: each call sets the next job (or run) and returns true, or returns
 // false once there is none left. PriorityPass::decide asks for each job once.
 using PriorityWalk = std::function<bool(WalkItem& next)>;
@@ -81,7 +102,7 @@ private:
   std::vector<NodeId> host_touched_;    // nodes whose dcpu_/dmem_ may be non-zero
   std::vector<char> host_mark_;         // [node]: in host_touched_
   // Per type, the nodes with an entry in dfree_, by (free devices in the model, node).
-  std::vector<std::set<std::pair<std::int64_t, NodeId>>> touched_by_type_;
+  std::vector<NodeBuckets> touched_by_type_;
   // (free devices, node, workers that fit): scratch for spreading a job over nodes.
   std::vector<std::tuple<std::int64_t, NodeId, std::uint32_t>> cand_;
 };
@@ -107,6 +128,16 @@ public:
   void decide(const View& view, const PriorityWalk& walk, const HolderSet& holders,
               bool preempt = true, bool holders_kept = false);
   [[nodiscard]] const std::vector<JobId>& chosen() const { return chosen_; }
+  // During decide(): a waiting job of shape s failed placement in an earlier round.
+  [[nodiscard]] bool shape_failed(const JobShape& s) const {
+    auto it = shape_ids_.find(s);
+    return it != shape_ids_.end() && first_failed_[it->second] != kNoStep;
+  }
+  // What a walk may pass over (WalkItem): a waiting job of shape s that asks for more than
+  // max_need devices or whose shape failed placement.
+  static bool passes_over(const WalkItem& item, const JobShape& s) {
+    return shape_devices(s) > item.max_need || (item.pass != nullptr && item.pass->shape_failed(s));
+  }
 
   // `holders` is the set the last decide() was given, unchanged since.
   // Suspends every job of `holders` (running or paying a start) that was not chosen, then starts
@@ -156,11 +187,7 @@ private:
   std::uint64_t audit_stamp_ = 0;    // View::changes().jobs.stamp() at the last audit
   bool audited_ = false;
   std::vector<Step> walked_; // the walk so far, in its order
-  // Jobs with the same shape fit the same nodes: (workers, devices per worker, CPUs, memory,
-  // device type, type set).
-  using Shape =
-      std::tuple<std::uint32_t, std::uint32_t, double, double, std::int32_t, std::uint16_t>;
-  std::map<Shape, std::uint32_t> shape_ids_;
+  std::map<JobShape, std::uint32_t> shape_ids_;
   std::vector<std::uint32_t> first_failed_; // [shape] the step of the first waiting job that
                                             // failed, or kNoStep
   std::vector<char> excluded_;              // [shape] left out for the rest of this round's walk

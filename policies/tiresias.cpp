@@ -9,6 +9,7 @@
 
 #include "policies/held_runs.h"
 #include "policies/priority_pass.h"
+#include "policies/waiting_index.h"
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -39,9 +40,10 @@ public:
     info.seq = ++seq_;
     info.key = {0, kWaiting, info.seq, j};
     order_.insert(info.key);
-    waiting_.insert(info.key);
     info.waits = true;
     info.devices = view.request(j).devices();
+    info.shape = waiting_.number_of(job_shape(view, j));
+    waiting_.insert(info.key, info.shape);
     demand_ += info.devices;
   }
 
@@ -50,7 +52,7 @@ public:
     Info& info = jobs_[j];
     order_.erase(info.key);
     if (info.waits)
-      waiting_.erase(info.key);
+      waiting_.erase(info.key, info.shape);
     else
       held_.erase(info.key);
     info.waits = false;
@@ -87,8 +89,15 @@ public:
       };
       // Every job: the waiting ones and the holders, merged by key.
       auto job_of = [](const Key& k) { return std::get<3>(k); };
+      // The waiting jobs that no round of the decision can give anything are passed over.
+      auto fitting = [this](WaitingIndex<Key, JobShape>::const_iterator it, const WalkItem& item) {
+        return waiting_.first_within(
+            it, [this](const Key& k) { return jobs_[std::get<3>(k)].shape; },
+            [&item](const JobShape& s) { return PriorityPass::passes_over(item, s); });
+      };
       pass_.decide(control,
-                   holders_kept ? PriorityWalk(waiting_only) : held_.walk(waiting_, job_of),
+                   holders_kept ? PriorityWalk(waiting_only)
+                                : held_.walk_with(waiting_, job_of, fitting),
                    holders_, /*preempt=*/true, holders_kept);
       pass_.apply(control, placement_, holders_);
       for (JobId j : pass_.suspended())
@@ -116,6 +125,7 @@ private:
     SimTime promote_at = kNever;
     bool waits = false;            // in waiting_ (else in held_, if in order_)
     std::uint32_t devices = 0;     // asked for
+    std::uint32_t shape = 0;       // its shape's number in waiting_
     SimTime watch_at = kUnwatched; // its entry in watch_
   };
 
@@ -159,14 +169,14 @@ private:
     Info& info = jobs_[j];
     order_.erase(info.key);
     if (info.waits)
-      waiting_.erase(info.key);
+      waiting_.erase(info.key, info.shape);
     else
       held_.erase(info.key);
     info.key = {info.queue, group, info.seq, j};
     order_.insert(info.key);
     info.waits = holders_.count(j) == 0;
     if (info.waits)
-      waiting_.insert(info.key);
+      waiting_.insert(info.key, info.shape);
     else
       held_.insert(info.key, j, info.devices);
   }
@@ -300,7 +310,7 @@ private:
   std::vector<JobId> host_waiting_; // host tasks not yet started (kept out of the pass)
   std::vector<Info> jobs_;
   std::set<Key> order_;                            // every arrived, unfinished job
-  std::set<Key> waiting_;                          // the jobs of order_ not in holders_
+  WaitingIndex<Key, JobShape> waiting_;            // the jobs of order_ not in holders_
   HeldRuns<Key> held_;                             // the jobs of order_ in holders_
   std::uint64_t demand_ = 0;                       // devices asked for by the jobs of order_
   std::set<std::pair<SimTime, JobId>> watch_;      // holders that may cross (see Info::watch_at)

@@ -107,6 +107,57 @@ TEST_CASE("HeldRuns: one run per stretch of holders between waiting jobs", "[hel
   CHECK(runs == want);
 }
 
+TEST_CASE(
+    "HeldRuns::walk_offered passes over the waiting keys not offered, runs merged across them",
+    "[held_runs]") {
+  std::mt19937 rng(3);
+  for (int trial = 0; trial < 200; ++trial) {
+    // Keys 0..n-1: a holder or a waiting job; a waiting job is offered when its key is even.
+    const int n = std::uniform_int_distribution<int>(0, 60)(rng);
+    HeldRuns<int> held;
+    std::set<int> waiting;
+    std::map<int, std::uint32_t> holder_devices;
+    for (int k = 0; k < n; ++k) {
+      if (rng() % 3 == 0) {
+        const auto devices = static_cast<std::uint32_t>(1 + rng() % 8);
+        held.insert(k, static_cast<JobId>(1000 + k), devices);
+        holder_devices[k] = devices;
+      } else {
+        waiting.insert(k);
+      }
+    }
+    auto offered = [](int k) { return k % 2 == 0; };
+    std::vector<int> offered_keys; // the plain walk: every holder and offered waiting key
+    for (int k = 0; k < n; ++k) {
+      if (holder_devices.count(k) || (waiting.count(k) && offered(k))) offered_keys.push_back(k);
+    }
+    PriorityWalk walk = held.walk_offered(
+        waiting, [](int k) { return static_cast<JobId>(2000 + k); }, offered);
+    std::vector<int> got;
+    bool last_was_run = false;
+    WalkItem item;
+    while (walk(item)) {
+      if (item.run.empty()) {
+        REQUIRE(item.job >= 2000);
+        got.push_back(static_cast<int>(item.job) - 2000);
+        last_was_run = false;
+      } else {
+        // Runs reach the next offered waiting job: never two in a row.
+        CHECK_FALSE(last_was_run);
+        std::uint64_t sum = 0;
+        for (JobId j : item.run) {
+          got.push_back(static_cast<int>(j) - 1000);
+          sum += holder_devices.at(static_cast<int>(j) - 1000);
+        }
+        CHECK(item.run_devices == sum);
+        last_was_run = true;
+      }
+      item = WalkItem{};
+    }
+    CHECK(got == offered_keys);
+  }
+}
+
 TEST_CASE("HolderSet answers as a std::set of job ids", "[held_runs]") {
   std::mt19937 rng(11);
   HolderSet set;

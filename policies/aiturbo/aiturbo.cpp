@@ -23,6 +23,7 @@
 #include "policies/aiturbo/cpu_moves.h"
 #include "policies/aiturbo/moves.h"
 #include "policies/aiturbo/pauses.h"
+#include "policies/held_runs.h"
 #include "policies/placement.h"
 #include "policies/priority_pass.h"
 #include "policies/speed_model.h"
@@ -70,6 +71,7 @@ struct Track {
   SimTime last_move = -1; // the last resize or set_ps; -1 = never
   bool live = false;      // arrived, not finished: in live_
   bool held = false;      // in holders_
+  bool in_runs = false;   // in Aiturbo::held_ (live, held and holding devices)
 };
 
 class Aiturbo final : public Policy {
@@ -78,7 +80,10 @@ public:
       : placement_(placement), o_(std::move(o)), log_(log) {}
 
   void on_arrival(JobId j, const View& view) override {
-    if (tracks_.size() <= j) tracks_.resize(j + 1);
+    if (tracks_.size() <= j) {
+      tracks_.resize(j + 1);
+      keys_.resize(j + 1);
+    }
     const JobRequest& r = view.request(j);
     double iter = 0;
     for (DeviceTypeId t : view.compatible_types(j)) {
@@ -104,6 +109,7 @@ public:
       std::erase_if(live_, [&](JobId k) { return !tracks_[k].live; });
     holders_.erase(j);
     tracks_[j].held = false;
+    refresh_held(view, j);
     demand_ -= view.request(j).devices();
     changed_ = true;
   }
@@ -119,19 +125,20 @@ public:
     // Holders the full walk would not offer (paying an action): at a round it suspends them.
     std::size_t busy_holders = 0;
     if (round) {
-      for_live([&](JobId j) {
+      for (JobId j : jobs_to_update(c))
         update(c, j);
-        if (tracks_[j].held && !is_holder(c.state(j))) ++busy_holders;
-      });
+      for (JobId j : holders_) {
+        if (!is_holder(c.state(j))) ++busy_holders;
+      }
       order(c);
       keep_waiting(c);
+      rank_held(c);
     } else {
       // Between rounds the queue keeps its ranking; arrivals join it where a job with no
       // service and no prediction goes (level 0, after the jobs there).
       for (JobId j : arrived_) {
-        const Key k{0, 1, static_cast<double>(j), j};
-        order_.push_back(k); // after arrived_from_: merged in when a walk needs order_
-        waiting_.insert(std::upper_bound(waiting_.begin(), waiting_.end(), k), k);
+        keys_[j] = Key{0, 1, static_cast<double>(j), j};
+        waiting_.insert(std::upper_bound(waiting_.begin(), waiting_.end(), keys_[j]), keys_[j]);
       }
     }
     arrived_.clear();
@@ -146,36 +153,9 @@ public:
       std::erase_if(waiting_, [&](const Key& k) { return !may_wait(c.state(std::get<3>(k))); });
       pass = !waiting_.empty();
     } else {
-      sort_order();
+      audit_held(c);
     }
-    if (pass) {
-      const auto& walked = kept ? waiting_ : order_;
-      auto next = walked.begin();
-      pass_.decide(
-          c,
-          [&](WalkItem& w) {
-            for (; next != walked.end(); ++next) {
-              const JobId j = std::get<3>(*next);
-              const JobStatus s = c.state(j).status;
-              if (is_over(s)) continue; // finished since the queue was ranked
-              if (!(is_holder(c.state(j)) || s == JobStatus::kPending ||
-                    s == JobStatus::kSuspended))
-                continue; // paying an action: keeps its devices, decided once it is done
-              w.job = j;
-              ++next;
-              return true;
-            }
-            return false;
-          },
-          holders_, /*preempt=*/round, kept);
-      pass_.apply(c, placement_, holders_, /*preempt=*/round);
-      for (JobId j : pass_.started())
-        tracks_[j].held = true;
-      for (JobId j : pass_.suspended())
-        tracks_[j].held = false;
-      // The suspended ones wait from now on.
-      if (!pass_.suspended().empty()) keep_waiting(c);
-    }
+    if (pass) decide(c, round, kept);
     if (round && o_.adjust) adjust(c);
     if (round && live_count_ > 0) {
       wake_ = c.now() + from_seconds(o_.interval_s);
@@ -184,6 +164,88 @@ public:
   }
 
 private:
+  using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
+
+  // The pass over the ranked queue, and the holders and waiting jobs brought up to date with
+  // what it did. With `kept` it walks the waiting jobs alone (PriorityPass::decide).
+  void decide(Control& c, bool round, bool kept) {
+    auto job_of = [](const Key& k) { return std::get<3>(k); };
+    // A waiting job the walk offers: not finished since the queue was ranked, and not paying an
+    // action (that keeps its devices, and is decided once it is done).
+    auto waits = [&c](const Key& k) {
+      const JobStatus s = c.state(std::get<3>(k)).status;
+      return s == JobStatus::kPending || s == JobStatus::kSuspended;
+    };
+    auto next = waiting_.begin();
+    auto waiting_only = [&](WalkItem& w) {
+      for (; next != waiting_.end(); ++next) {
+        if (!waits(*next)) continue;
+        w.job = job_of(*next++);
+        return true;
+      }
+      return false;
+    };
+    // Every job the ranking offers: the holders that hold devices (in runs) and the waiting
+    // ones, merged by key. A running job this policy did not start would be offered nothing.
+    pass_.decide(c, kept ? PriorityWalk(waiting_only) : held_.walk_offered(waiting_, job_of, waits),
+                 holders_, /*preempt=*/round, kept);
+    pass_.apply(c, placement_, holders_, /*preempt=*/round);
+    for (JobId j : pass_.started()) {
+      tracks_[j].held = true;
+      refresh_held(c, j);
+    }
+    // The suspended ones wait from now on (they held devices since the ranking: not in
+    // waiting_), merged in together: one insert each would move the entries after it.
+    const auto old = static_cast<std::ptrdiff_t>(waiting_.size());
+    for (JobId j : pass_.suspended()) {
+      tracks_[j].held = false;
+      refresh_held(c, j);
+      if (!std::binary_search(waiting_.begin(), waiting_.begin() + old, keys_[j]))
+        waiting_.push_back(keys_[j]);
+    }
+    std::sort(waiting_.begin() + old, waiting_.end());
+    std::inplace_merge(waiting_.begin(), waiting_.begin() + old, waiting_.end());
+  }
+
+  // j's place in held_ as its state says now: there while it is live, started by this policy
+  // and holding devices (running or starting), under its key.
+  void refresh_held(const View& v, JobId j) {
+    Track& t = tracks_[j];
+    const bool now = t.live && t.held && is_holder(v.state(j));
+    if (now == t.in_runs) return;
+    if (now)
+      held_.insert(keys_[j], j, v.request(j).devices());
+    else
+      held_.erase(keys_[j]);
+    t.in_runs = now;
+  }
+
+  // held_ from the holders under their keys of the ranking (at a round, or when the runtime's
+  // change log started over since the last look).
+  void rank_held(const View& v) {
+    held_.clear();
+    ranked_held_.clear();
+    for (JobId j : holders_) {
+      tracks_[j].in_runs = is_holder(v.state(j));
+      if (tracks_[j].in_runs) ranked_held_.push_back(keys_[j]);
+    }
+    std::sort(ranked_held_.begin(), ranked_held_.end());
+    for (const Key& k : ranked_held_)
+      held_.insert(k, std::get<3>(k), v.request(std::get<3>(k)).devices());
+    held_stamp_ = v.changes().jobs.stamp();
+  }
+
+  // held_ brought up to date with the jobs whose status changed since the last look (a job
+  // leaves or regains the holding state only with a change the runtime logs).
+  void audit_held(const View& v) {
+    const ChangeLog& log = v.changes().jobs;
+    if (!log.for_each_since(held_stamp_, [&](JobId j) {
+          if (j < tracks_.size()) refresh_held(v, j);
+        }))
+      rank_held(v);
+    held_stamp_ = log.stamp();
+  }
+
   // Calls f(j) for every live job in id order.
   template <class F>
   void for_live(F&& f) const {
@@ -200,15 +262,18 @@ private:
            st.status == JobStatus::kSuspending;
   }
 
-  // waiting_ from order_: its entries whose job may wait, in order. order_ itself is sorted
-  // only when a full walk needs it (keys are unique: sorting later orders them as sorting now).
-  // Called right after order(), before any arrival.
+  // waiting_ from order_: its entries whose job may wait, in order (order_ itself is not
+  // sorted: the walk merges waiting_ with held_). Called right after order().
   void keep_waiting(const View& v) {
     waiting_.clear();
-    for (const Key& k : order_) {
-      if (may_wait(v.state(std::get<3>(k)))) waiting_.push_back(k);
+    std::size_t unpredictable = 0;
+    for (std::size_t i = 0; i < order_.size(); ++i) {
+      if (!may_wait(v.state(std::get<3>(order_[i])))) continue;
+      waiting_.push_back(order_[i]);
+      if (i < unpredictable_) unpredictable = waiting_.size();
     }
-    if (!sorted_) std::sort(waiting_.begin(), waiting_.end());
+    // Taken from order_ in its order: its two parts as sort_ranking() takes them.
+    sort_ranking(waiting_, unpredictable, waiting_.size());
   }
 
   // Refits j's step model to its observed losses and adds its measured speed.
@@ -285,7 +350,8 @@ private:
         o_.thresholds.begin());
   }
 
-  // order_: (level, class 0 predictable / 1 not, key, job), best first once sorted.
+  // order_: (level, class 0 predictable / 1 not, key, job) of every live job, and keys_ from
+  // it: the unpredictable jobs first, in id order, then the predictable ones (sort_ranking()).
   void order(const View& v) {
     order_.clear();
     pred_jobs_.clear();
@@ -321,40 +387,57 @@ private:
       else
         order_.emplace_back(level_of(criteria_[1][i]), 0, -points[i], j);
     }
-    sorted_ = false; // sorted when a walk needs it
-    arrived_from_ = order_.size();
+    for (const Key& k : order_)
+      keys_[std::get<3>(k)] = k;
   }
 
-  // order_ in order, as std::sort would put it (keys are unique), without sorting every live
-  // job: at a round's ranking the unpredictable jobs came first, in id order (for_live), so
-  // ordering them by level alone (stably) sorts them; the predictable ones after them are
-  // sorted, and the two merged. Arrivals since (from arrived_from_ on) are merged in likewise.
-  void sort_order() {
-    const auto arrivals = order_.begin() + static_cast<std::ptrdiff_t>(arrived_from_);
-    if (!sorted_) {
-      const auto mid = order_.begin() + static_cast<std::ptrdiff_t>(unpredictable_);
-      auto by_level = [](const Key& a, const Key& b) { return std::get<0>(a) < std::get<0>(b); };
-      if (!std::is_sorted(order_.begin(), mid, by_level))
-        std::stable_sort(order_.begin(), mid, by_level);
-      std::sort(mid, arrivals);
-      std::inplace_merge(order_.begin(), mid, arrivals);
-      sorted_ = true;
+  // keys[0, end) in order, as std::sort would put it (keys are unique), without sorting every
+  // job: keys[0, mid) are unpredictable jobs' in id order, so ordering them by level alone
+  // (stably) sorts them; keys[mid, end), the predictable ones', are sorted, and the two merged.
+  static void sort_ranking(std::vector<Key>& keys, std::size_t mid, std::size_t end) {
+    const auto first = keys.begin();
+    const auto middle = first + static_cast<std::ptrdiff_t>(mid);
+    const auto last = first + static_cast<std::ptrdiff_t>(end);
+    auto by_level = [](const Key& a, const Key& b) { return std::get<0>(a) < std::get<0>(b); };
+    if (!std::is_sorted(first, middle, by_level)) std::stable_sort(first, middle, by_level);
+    std::sort(middle, last);
+    std::inplace_merge(first, middle, last);
+  }
+
+  // The live jobs a round refits (update()), in id order: every one at the first round and when
+  // the runtime's job change log started over since the last round; else the holders and the
+  // jobs whose status changed since the last round began. A job that did neither has not run
+  // since it was last refitted (a job that runs holds devices of this policy): no new loss or
+  // iteration time, so update() would change nothing.
+  const std::vector<JobId>& jobs_to_update(const View& v) {
+    touched_.clear();
+    const ChangeLog& log = v.changes().jobs;
+    const bool logged = round_stamped_ && log.for_each_since(round_stamp_, [&](JobId j) {
+      if (j < tracks_.size() && tracks_[j].live) touched_.push_back(j);
+    });
+    if (logged) {
+      touched_.insert(touched_.end(), holders_.begin(), holders_.end());
+      std::sort(touched_.begin(), touched_.end());
+      touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+    } else {
+      touched_.clear();
+      for_live([&](JobId j) { touched_.push_back(j); });
     }
-    if (arrivals != order_.end()) {
-      if (!std::is_sorted(arrivals, order_.end())) std::sort(arrivals, order_.end());
-      std::inplace_merge(order_.begin(), arrivals, order_.end());
-      arrived_from_ = order_.size();
-    }
+    round_stamp_ = log.stamp();
+    round_stamped_ = true;
+    return touched_;
   }
 
   // Resource adjustment of the running predictable jobs (moves.h): each job's remaining service
-  // under every move it could make, the best moves chosen over all jobs, and those made.
+  // under every move it could make, the best moves chosen over all jobs, and those made. Only
+  // a running job has a service (service_of), and every running job is a holder.
   void adjust(Control& c) {
     const bool waits = jobs_wait(c);
     services_.clear();
-    for_live([&](JobId j) {
+    touched_.assign(holders_.begin(), holders_.end()); // service_of may resize a holder
+    for (JobId j : touched_) {
       if (std::optional<JobService> s = service_of(c, j, waits)) services_.push_back(*s);
-    });
+    }
     std::uint32_t free_workers = 0;
     if (!waits) {
       for (std::size_t t = 0; t < c.cluster().types.size(); ++t)
@@ -374,12 +457,11 @@ private:
   // Whether a live job is pending or suspended (every such job is in waiting_: keep_waiting,
   // arrivals).
   bool jobs_wait(const Control& c) const {
-    bool waits = false;
     for (const Key& k : waiting_) {
       const JobStatus s = c.state(std::get<3>(k)).status;
-      if (s == JobStatus::kPending || s == JobStatus::kSuspended) waits = true;
+      if (s == JobStatus::kPending || s == JobStatus::kSuspended) return true;
     }
-    return waits;
+    return false;
   }
 
   // Job j's remaining service now and after each move it could make, if it is running,
@@ -514,15 +596,20 @@ private:
   SimTime wake_ = 0;
   bool changed_ = false;
   // Scratch reused between decisions.
-  using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
-  std::vector<Key> order_; // keys given at rounds, arrivals' added between them
-  // order_[0, arrived_from_) is in order; the rest are arrivals since, appended. With sorted_
-  // false, [0, unpredictable_) are the last ranking's unpredictable jobs in id order and
-  // [unpredictable_, arrived_from_) its predictable ones (see sort_order()).
-  bool sorted_ = true;
+  std::vector<Key> order_; // the last ranking's keys (order())
+  // order_[0, unpredictable_) are its unpredictable jobs in id order, the rest its predictable
+  // ones.
   std::size_t unpredictable_ = 0;
-  std::size_t arrived_from_ = 0;
-  std::vector<Key> waiting_;   // the entries of order_ whose job may wait (may_wait), in order
+  std::vector<Key> keys_; // [job] its key: the last ranking's, or an arrival's since
+  // The entries of order_ whose job may wait (may_wait), and arrivals since, in order; jobs
+  // started since stay until the next ranking (the walk passes over them).
+  std::vector<Key> waiting_;
+  HeldRuns<Key> held_;            // the holders the walk offers (refresh_held), by key
+  std::uint64_t held_stamp_ = 0;  // View::changes().jobs.stamp() when held_ was last audited
+  std::vector<Key> ranked_held_;  // scratch for rank_held()
+  std::vector<JobId> touched_;    // scratch: the jobs a round refits, the holders adjusted
+  std::uint64_t round_stamp_ = 0; // View::changes().jobs.stamp() when the last round began
+  bool round_stamped_ = false;
   std::uint64_t demand_ = 0;   // devices the live jobs ask for
   std::vector<JobId> arrived_; // since the last ranking
   std::vector<JobId> pred_jobs_;
