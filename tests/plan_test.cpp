@@ -221,6 +221,7 @@ public:
 
   void schedule(Control& control) override {
     plan_.reset(control);
+    saw_down = saw_down || control.down_devices() > 0;
     std::vector<Op> ops;
     std::vector<JobId> running(control.running_jobs().begin(), control.running_jobs().end());
     std::vector<JobId> pending(control.pending_jobs().begin(), control.pending_jobs().end());
@@ -321,6 +322,7 @@ public:
   }
 
   std::size_t rollbacks = 0, committed = 0, drops = 0, refused = 0;
+  bool saw_down = false;
 
 private:
   int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
@@ -367,7 +369,7 @@ std::string random_trace(std::mt19937& rng) {
 TEST_CASE("plan: answers equal a recomputation from scratch; a commit is what the runtime shows",
           "[plan]") {
   std::mt19937 rng(20261128);
-  std::size_t rollbacks = 0, committed = 0, drops = 0;
+  std::size_t rollbacks = 0, committed = 0, drops = 0, down = 0;
   for (int round = 0; round < 30; ++round) {
     const std::string yaml = random_cluster(rng);
     const std::string csv = random_trace(rng);
@@ -379,11 +381,24 @@ TEST_CASE("plan: answers equal a recomputation from scratch; a commit is what th
       if (std::uniform_int_distribution<int>(0, 5)(rng) == 0) job.request.devices_per_worker = 0;
     }
     Prober p(static_cast<std::uint32_t>(round));
-    Simulation sim(c, w, RuntimeConfig{}, p, PolicyInfo{"prober", false});
+    // Every other round with devices failing about once an hour each and nodes once in three
+    // (a device down is neither free nor held), repaired in about a minute, and checkpoints
+    // every minute so that every job ends.
+    RuntimeConfig config;
+    if (round % 2 == 1) {
+      config.failures.enabled = true;
+      config.failures.device = {1.0, "exponential", 1, 0.02, "exponential"};
+      config.failures.node = {3.0, "exponential", 1, 0.02, "exponential"};
+      config.failures.seed = static_cast<std::uint64_t>(round);
+      config.failures.checkpoint_interval_s = 60;
+      config.failures.checkpoint_s = 0;
+    }
+    Simulation sim(c, w, config, p, PolicyInfo{"prober", false});
     InvariantChecker checker;
     sim.add_observer(&checker);
     sim.run();
     checker.check_final(sim.state());
+    down += sim.state().failures.down_devices > 0 || p.saw_down ? 1 : 0;
     rollbacks += p.rollbacks;
     committed += p.committed;
     drops += p.drops;
@@ -392,6 +407,7 @@ TEST_CASE("plan: answers equal a recomputation from scratch; a commit is what th
   CHECK(rollbacks > 1000);
   CHECK(committed > 1000);
   CHECK(drops > 100);
+  CHECK(down >= 10); // rounds in which the plan was asked about devices down
 }
 
 namespace {
