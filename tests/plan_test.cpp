@@ -366,8 +366,9 @@ std::string random_trace(std::mt19937& rng) {
 
 } // namespace
 
-TEST_CASE("plan: answers equal a recomputation from scratch; a commit is what the runtime shows",
-          "[plan]") {
+TEST_CASE(
+    "plan: answers equal a recomputation from scratch, and a commit is what the runtime shows",
+    "[plan]") {
   std::mt19937 rng(20261128);
   std::size_t rollbacks = 0, committed = 0, drops = 0, down = 0;
   for (int round = 0; round < 30; ++round) {
