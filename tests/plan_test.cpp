@@ -1,6 +1,8 @@
 // The plan (sim/runtime/plan.h): its answers after random reserves, releases, dropped workers and
-// rollbacks equal a plain recomputation from a full copy of the runtime's state, and a committed
-// plan is what the runtime then shows. Random clusters and traces, fixed seeds.
+// rollbacks equal a plain recomputation from a full copy of the runtime's state, a committed
+// plan is what the runtime then shows, and the placement strategies on a plan (place_in_plan)
+// choose what they then choose on the runtime's state. Random clusters and traces, fixed seeds.
+#include "policies/placement.h"
 #include "sim/runtime/plan.h"
 #include "sim/runtime/ps_placement.h"
 #include "tests/support/harness.h"
@@ -10,8 +12,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace dlsim;
@@ -155,6 +159,15 @@ void compare(const Plan& plan, const Naive& naive, const View& v) {
         if (naive.free_on(n, t) >= k) expected.push_back(n);
       }
       REQUIRE(listed == expected);
+      std::vector<NodeId> exactly, expected_exactly;
+      plan.for_nodes_with(t, k, [&](NodeId n) {
+        exactly.push_back(n);
+        return true;
+      });
+      for (NodeId n = 0; n < c.nodes.size(); ++n) {
+        if (naive.free_on(n, t) == k) expected_exactly.push_back(n);
+      }
+      REQUIRE(exactly == expected_exactly);
     }
   }
   for (NodeId n = 0; n < c.nodes.size(); ++n) {
@@ -303,6 +316,13 @@ public:
     }
     const Naive predicted = replay(control, ops);
     compare(plan_, predicted, control);
+    // Where each strategy would put the waiting jobs left, once the plan is made ...
+    std::vector<std::pair<std::size_t, std::optional<std::vector<DeviceId>>>> placed;
+    const auto waiting = placeable(control);
+    for (std::size_t i = 0; i < waiting.size(); ++i) {
+      const auto [j, strategy, t] = waiting[i];
+      placed.emplace_back(i, place_in_plan(plan_, j, strategy, control.request(j).workers, t));
+    }
     const std::size_t actions = ops.size();
     plan_.commit(control, "plan test");
     committed += actions;
@@ -319,9 +339,31 @@ public:
       REQUIRE(std::abs(control.node_mem_free(n) - predicted.mem[n]) <= kFitSlack);
     }
     REQUIRE(plan_.no_actions());
+    // ... is where they go on the runtime's state after the commit.
+    for (const auto& [i, devices] : placed) {
+      const auto [j, strategy, t] = waiting[i];
+      if (control.state(j).status != JobStatus::kPending) continue;
+      REQUIRE(devices == place_on_type(control, j, strategy, control.request(j).workers, t));
+      ++placements;
+    }
   }
 
-  std::size_t rollbacks = 0, committed = 0, drops = 0, refused = 0;
+  // The waiting device jobs whose servers hold no cores (place_on_type also checks those), with
+  // each strategy but topology-aware and each compatible type.
+  static std::vector<std::tuple<JobId, Placement, DeviceTypeId>> placeable(const View& v) {
+    std::vector<std::tuple<JobId, Placement, DeviceTypeId>> out;
+    for (JobId j : v.pending_jobs()) {
+      const JobRequest& r = v.request(j);
+      if (is_host_task(r) || holds_ps_cores(r)) continue;
+      for (Placement p : {Placement::kConsolidate, Placement::kSpread, Placement::kFirstFit}) {
+        for (DeviceTypeId t : v.compatible_types(j))
+          out.emplace_back(j, p, t);
+      }
+    }
+    return out;
+  }
+
+  std::size_t rollbacks = 0, committed = 0, drops = 0, refused = 0, placements = 0;
   bool saw_down = false;
 
 private:
@@ -370,7 +412,7 @@ TEST_CASE(
     "plan: answers equal a recomputation from scratch, and a commit is what the runtime shows",
     "[plan]") {
   std::mt19937 rng(20261128);
-  std::size_t rollbacks = 0, committed = 0, drops = 0, down = 0;
+  std::size_t rollbacks = 0, committed = 0, drops = 0, down = 0, placements = 0;
   for (int round = 0; round < 30; ++round) {
     const std::string yaml = random_cluster(rng);
     const std::string csv = random_trace(rng);
@@ -403,11 +445,13 @@ TEST_CASE(
     rollbacks += p.rollbacks;
     committed += p.committed;
     drops += p.drops;
+    placements += p.placements;
   }
   // The random walks did exercise each part.
   CHECK(rollbacks > 1000);
   CHECK(committed > 1000);
   CHECK(drops > 100);
+  CHECK(placements > 1000);
   CHECK(down >= 10); // rounds in which the plan was asked about devices down
 }
 

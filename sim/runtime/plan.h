@@ -69,6 +69,13 @@ public:
   // nodes the plan changed.
   template <class Fn>
   void for_nodes_with_at_least(DeviceTypeId t, std::uint32_t k, Fn&& fn) const;
+  // The same for the nodes with exactly k >= 1 free (FreeIndex::nodes_with in the plan).
+  template <class Fn>
+  void for_nodes_with(DeviceTypeId t, std::uint32_t k, Fn&& fn) const;
+  // The largest k for which for_nodes_with(t, k) can find a node.
+  [[nodiscard]] std::uint32_t max_per_node(DeviceTypeId t) const {
+    return view_->free().max_per_node(t);
+  }
   // Appends the first `count` devices of type t on node n that are free in the plan, lowest ids
   // first (fewer when the node has fewer).
   void take_on_node(NodeId n, DeviceTypeId t, std::uint32_t count,
@@ -186,6 +193,33 @@ void Plan::for_nodes_with_at_least(DeviceTypeId t, std::uint32_t k, Fn&& fn) con
         (changed == changed_nodes.size() || *pick->at < changed_nodes[changed])) {
       n = *pick->at;
       ++pick->at;
+    } else if (changed < changed_nodes.size()) {
+      n = changed_nodes[changed++];
+    } else {
+      return;
+    }
+    if (!fn(n)) return;
+  }
+}
+
+template <class Fn>
+void Plan::for_nodes_with(DeviceTypeId t, std::uint32_t k, Fn&& fn) const {
+  if (k == 0 || k > max_per_node(t)) return;
+  std::vector<NodeId> changed_nodes; // the nodes the plan changed with k free in it, in id order
+  for (NodeId n : slots_by_type_[t]) {
+    if (free_on(n, t) == k) changed_nodes.push_back(n);
+  }
+  std::sort(changed_nodes.begin(), changed_nodes.end());
+  std::size_t changed = 0;
+  const FreeIndex::Nodes bucket = view_->free().nodes_with(t, k);
+  auto at = bucket.begin();
+  for (;;) {
+    while (at != bucket.end() && slot_mark_[static_cast<std::size_t>(*at) * types_ + t])
+      ++at;
+    NodeId n = 0;
+    if (at != bucket.end() && (changed == changed_nodes.size() || *at < changed_nodes[changed])) {
+      n = *at;
+      ++at;
     } else if (changed < changed_nodes.size()) {
       n = changed_nodes[changed++];
     } else {
