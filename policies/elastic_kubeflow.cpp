@@ -31,6 +31,7 @@
 #include "policies/speed_model.h"
 
 #include "sim/engine/error.h"
+#include "sim/runtime/plan.h"
 
 #include <fmt/format.h>
 
@@ -158,20 +159,18 @@ private:
   bool scale_down(Control& c, JobId head) {
     const JobRequest& hr = c.request(head);
     const std::uint32_t need = hr.min_workers;
-    const Cluster& cl = c.cluster();
     for (DeviceTypeId t : c.compatible_types(head)) {
       if (c.free().free(t) >= need * hr.devices_per_worker && fits_now(c, head, t, need))
         return true;
       // How many of the head's workers the free devices of type t hold (a node with fewer free
-      // than a worker takes holds none), and, once a removal is considered, the free devices per
-      // node as removals would leave them.
+      // than a worker takes holds none), counted again on each node a removal frees devices on.
       std::uint64_t fit = 0;
       for_nodes_with_at_least(c.free(), t, hr.devices_per_worker, [&](NodeId n) {
         fit += c.free().free_on(n, t) / hr.devices_per_worker;
         return true;
       });
-      std::vector<std::uint32_t> free;
-      std::vector<std::pair<JobId, std::vector<std::uint32_t>>> removals; // job, workers removed
+      plan_.reset(c);
+      std::vector<std::pair<JobId, std::uint32_t>> shrunk; // job, workers left
       // The running jobs in start order, those that never had more than min_workers left out
       // (may_shrink_).
       for (auto it = may_shrink_.begin(); it != may_shrink_.end();) {
@@ -186,40 +185,25 @@ private:
         ++it;
         if (vs.status != JobStatus::kRunning || vs.type != t || vs.workers <= vr.min_workers)
           continue;
-        if (free.empty()) {
-          free.resize(cl.nodes.size());
-          for (NodeId n = 0; n < cl.nodes.size(); ++n)
-            free[n] = c.free().free_on(n, t);
-        }
         std::vector<NodeId> ps_nodes;
         for (std::uint32_t s = 0; s < c.ps(v); ++s)
           ps_nodes.push_back(node_of_worker(c, v, s % vs.workers));
-        std::vector<std::uint32_t> removed;
+        std::uint32_t left = vs.workers;
         for (std::uint32_t w = vs.workers; w-- > 0;) {
-          if (fit >= need || vs.workers - removed.size() <= vr.min_workers) break;
+          if (fit >= need || left <= vr.min_workers) break;
           const NodeId n = node_of_worker(c, v, w);
           if (std::find(ps_nodes.begin(), ps_nodes.end(), n) != ps_nodes.end()) continue;
-          fit -= free[n] / hr.devices_per_worker;
-          free[n] += vr.devices_per_worker;
-          fit += free[n] / hr.devices_per_worker;
-          removed.push_back(w);
+          fit -= plan_.free_on(n, t) / hr.devices_per_worker;
+          plan_.drop_worker(v, w);
+          fit += plan_.free_on(n, t) / hr.devices_per_worker;
+          --left;
         }
-        if (!removed.empty()) removals.emplace_back(v, std::move(removed));
+        if (left < vs.workers) shrunk.emplace_back(v, left);
       }
       if (fit < need) continue;
-      for (auto& [v, removed] : removals) {
-        const JobState& vs = c.state(v);
-        const std::uint32_t per = c.request(v).devices_per_worker;
-        std::vector<DeviceId> kept;
-        for (std::uint32_t w = 0; w < vs.workers; ++w) {
-          if (std::find(removed.begin(), removed.end(), w) != removed.end()) continue;
-          const auto first = static_cast<std::ptrdiff_t>(std::size_t{w} * per);
-          kept.insert(kept.end(), vs.devices.begin() + first,
-                      vs.devices.begin() + first + static_cast<std::ptrdiff_t>(per));
-        }
-        c.resize(v, kept, fmt::format("scale down for {}", c.job_name(head)));
-        note_shape(c, v, static_cast<std::uint32_t>(kept.size() / per));
-      }
+      plan_.commit(c, fmt::format("scale down for {}", c.job_name(head)));
+      for (const auto& [v, left] : shrunk)
+        note_shape(c, v, left);
       return true;
     }
     return false;
@@ -412,6 +396,7 @@ private:
   std::vector<bool> in_growable_;     // by job id: in growable_
   std::vector<JobId> to_tune_;        // jobs whose shape changed (tune_ps only)
   std::map<JobId, SpeedModel> speed_; // tune_ps: what it measured of each PS job it tuned
+  Plan plan_;                         // scale-down: the workers it would remove
   SimTime last_action_ = 0;
 };
 

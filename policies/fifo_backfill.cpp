@@ -11,8 +11,9 @@
 
 #include "policies/backfill_queue.h"
 #include "policies/estimated_ends.h"
+#include "policies/free_nodes.h"
 
-#include "sim/cluster/fit.h"
+#include "sim/runtime/plan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,83 +27,110 @@ namespace dlsim {
 
 namespace {
 
-// Whole workers of `req` that fit on a node with `dev` free devices, `cpu` cores and `mem` GB.
-std::uint32_t workers_fitting(const JobRequest& req, const RequestDetails& rd, double dev,
-                              double cpu, double mem) {
-  // A host task asks for no device: its workers are bounded by cores and memory alone.
-  std::uint32_t k = std::numeric_limits<std::uint32_t>::max();
-  if (req.devices_per_worker > 0) {
-    const double whole = std::floor(dev / req.devices_per_worker);
-    k = whole > 0 ? static_cast<std::uint32_t>(whole) : 0;
-  }
-  k = std::min(k, workers_in(cpu, rd.cpus_per_worker));
-  return std::min(k, workers_in(mem, rd.mem_gb_per_worker));
-}
-
-// The head's reservation: what each node will have free at the shadow time, counted for the
-// device type the head will get, and how many of the head's workers that holds.
+// The head's reservation: a plan of what the cluster will have free at the shadow time (the
+// running jobs that end by then released), and how many of the head's workers that holds on
+// nodes of the device type it will get, kept up to date node by node as the plan changes.
 class Reservation {
 public:
   SimTime shadow = kNever;
 
-  // Free resources per node now, for device type t.
+  // Free resources now, for device type t.
   void init(const View& view, JobId head, DeviceTypeId t) {
-    head_ = view.request(head);
-    head_details_ = view.details(head);
+    shadow = kNever;
+    plan_.reset(view);
+    head_ = head;
     type_ = t;
-    const auto n = view.cluster().nodes.size();
-    dev_.assign(n, 0);
-    cpu_.assign(n, 0);
-    mem_.assign(n, 0);
-    fit_.assign(n, 0);
     total_ = 0;
-    for (NodeId i = 0; i < n; ++i) {
-      dev_[i] = view.free().free_on(i, t);
-      cpu_[i] = view.node_cpu_free(i);
-      mem_[i] = view.node_mem_free(i);
-      refit(i);
+    const std::uint32_t dpw = view.request(head).devices_per_worker;
+    if (dpw == 0) { // a host task: every node may hold some
+      for (NodeId n = 0; n < view.cluster().nodes.size(); ++n)
+        total_ += fit(n);
+      return;
     }
+    // On any other node no worker fits.
+    for_nodes_with_at_least(view.free(), t, dpw, [&](NodeId n) {
+      total_ += fit(n);
+      return true;
+    });
   }
 
-  // Adds (sign +1: a job ends) or removes (-1: a job takes them) a job's devices on `devices`.
-  void change(const View& view, JobId j, std::span<const DeviceId> devices, double sign) {
-    const JobRequest& req = view.request(j);
-    const RequestDetails& rd = view.details(j);
-    const std::uint32_t dpw = req.devices_per_worker;
-    for (std::size_t i = 0; i < devices.size(); i += dpw) {
-      NodeId n = view.cluster().devices[devices[i]].node;
-      for (std::size_t k = i; k < i + dpw; ++k) {
-        if (view.cluster().devices[devices[k]].type == type_) dev_[n] += sign;
-      }
-      cpu_[n] += sign * rd.cpus_per_worker;
-      mem_[n] += sign * rd.mem_gb_per_worker;
-      refit(n);
-    }
+  // Job j (running) will have ended: what it holds comes back.
+  void ends(const View& view, JobId j) {
+    nodes_of(view, j, view.state(j).devices);
+    recount([&] { plan_.release(j); });
   }
 
-  [[nodiscard]] bool head_fits() const { return total_ >= head_.workers; }
+  [[nodiscard]] bool head_fits() const { return total_ >= plan_.view().request(head_).workers; }
 
   // Would the head still fit at the shadow time if job j took `devices` until after it?
   bool head_fits_without(const View& view, JobId j, std::span<const DeviceId> devices) {
-    change(view, j, devices, -1);
-    bool fits = head_fits();
-    change(view, j, devices, +1);
+    const Plan::Mark before = plan_.mark();
+    const std::uint64_t total = total_;
+    nodes_of(view, j, devices);
+    std::vector<NodeId> hosts; // a host task's, where it would start now
+    if (devices.empty()) {
+      if (auto at = view.host_fit(j)) hosts = std::move(*at);
+    }
+    recount([&] { plan_.reserve(j, devices, hosts); });
+    const bool fits = head_fits();
+    plan_.rollback(before);
+    total_ = total;
     return fits;
   }
 
-private:
-  void refit(NodeId n) {
-    total_ -= fit_[n];
-    fit_[n] = workers_fitting(head_, head_details_, std::max(0.0, dev_[n]), cpu_[n], mem_[n]);
-    total_ += fit_[n];
+  // Job j is about to start on `devices`; then it holds them at the shadow time unless it ends
+  // by then. The plan follows the runtime's state, so the nodes it takes are counted again after
+  // the start, and a job that ends by the shadow time gives them back in the plan.
+  void before_start(const View& view, JobId j, std::span<const DeviceId> devices) {
+    nodes_of(view, j, devices);
+    fit_before_.clear();
+    for (NodeId n : nodes_)
+      fit_before_.push_back(fit(n));
+  }
+  void after_start(JobId j, bool ends_by_shadow) {
+    for (std::uint32_t k : fit_before_)
+      total_ -= k;
+    if (ends_by_shadow) plan_.release(j);
+    for (NodeId n : nodes_)
+      total_ += fit(n);
   }
 
-  JobRequest head_;
-  RequestDetails head_details_;
+private:
+  [[nodiscard]] std::uint32_t fit(NodeId n) const { return plan_.workers_fit(head_, n, type_); }
+
+  // The nodes a job on `devices` holds something on, each once, into nodes_: its workers', its
+  // servers' and a host task's (where it runs, or will if it starts now).
+  void nodes_of(const View& view, JobId j, std::span<const DeviceId> devices) {
+    nodes_.clear();
+    for (DeviceId d : devices)
+      nodes_.push_back(view.cluster().devices[d].node);
+    const std::span<const NodeId> hosts = view.hosts(j);
+    nodes_.insert(nodes_.end(), hosts.begin(), hosts.end());
+    // A host task about to start goes to View::host_fit's nodes (Control::start).
+    if (devices.empty() && hosts.empty()) {
+      if (auto at = view.host_fit(j)) nodes_.insert(nodes_.end(), at->begin(), at->end());
+    }
+    const std::span<const NodeId> ps = view.ps_hosts(j);
+    nodes_.insert(nodes_.end(), ps.begin(), ps.end());
+    std::sort(nodes_.begin(), nodes_.end());
+    nodes_.erase(std::unique(nodes_.begin(), nodes_.end()), nodes_.end());
+  }
+  // Applies a change to the plan that touches only nodes_, keeping total_ the sum of fit().
+  template <class Change>
+  void recount(Change&& change) {
+    for (NodeId n : nodes_)
+      total_ -= fit(n);
+    change();
+    for (NodeId n : nodes_)
+      total_ += fit(n);
+  }
+
+  Plan plan_;
+  JobId head_ = 0;
   DeviceTypeId type_ = 0;
-  std::vector<double> dev_, cpu_, mem_;
-  std::vector<std::uint32_t> fit_;
   std::uint64_t total_ = 0;
+  std::vector<NodeId> nodes_;             // scratch: nodes_of()
+  std::vector<std::uint32_t> fit_before_; // fit() of nodes_ before a start
 };
 
 class FifoBackfill final : public Policy {
@@ -132,19 +160,20 @@ public:
     // more devices than any type has free cannot be placed (place's fast refusal): the walk
     // steps over those unseen (BackfillQueue).
     const JobId head = queue_.front();
-    std::optional<Reservation> res;
+    Reservation* res = nullptr;
     queue_.walk_behind_front([&] { return most_free(control); },
                              [&](JobId j) {
                                auto devices = place(control, j, placement_);
                                if (!devices) return false;
-                               if (!res) res = reserve(control, head);
+                               if (!res) res = &reserve(control, head);
                                SimTime end = new_job_end(control, j);
-                               bool delays_head = res->shadow != kNever && end > res->shadow &&
-                                                  !res->head_fits_without(control, j, *devices);
-                               if (delays_head) return false;
+                               const bool held = res->shadow != kNever;
+                               const bool after_shadow = held && end > res->shadow;
+                               if (after_shadow && !res->head_fits_without(control, j, *devices))
+                                 return false;
+                               if (held) res->before_start(control, j, *devices);
                                start(control, j, *devices);
-                               if (res->shadow != kNever && end > res->shadow)
-                                 res->change(control, j, *devices, -1);
+                               if (held) res->after_start(j, !after_shadow);
                                return true;
                              });
   }
@@ -223,7 +252,9 @@ private:
 
   // The head's shadow time: release the running jobs' devices in order of estimated end until
   // the head fits, for each device type it may use; the earliest wins.
-  Reservation reserve(const View& view, JobId head) {
+  // The reservations are kept from one decision to the next, so that each costs what its plan
+  // changes (Plan::reset).
+  Reservation& reserve(const View& view, JobId head) {
     std::vector<std::pair<SimTime, JobId>> oracle_ends;
     if (oracle_) {
       oracle_ends.reserve(running_.size());
@@ -232,10 +263,12 @@ private:
       std::sort(oracle_ends.begin(), oracle_ends.end());
     }
 
-    Reservation best;
-    for (DeviceTypeId t : view.compatible_types(head)) {
-      Reservation r;
-      r.init(view, head, t);
+    const std::span<const DeviceTypeId> types = view.compatible_types(head);
+    if (tries_.size() < types.size()) tries_.resize(types.size());
+    Reservation* best = &none_;
+    for (std::size_t i = 0; i < types.size(); ++i) {
+      Reservation& r = tries_[i];
+      r.init(view, head, types[i]);
       if (r.head_fits()) {
         r.shadow = view.now();
       } else {
@@ -247,22 +280,24 @@ private:
             r.shadow = last;
             return false;
           }
-          r.change(view, j, view.state(j).devices, +1);
+          r.ends(view, j);
           last = end;
           return true;
         });
         if (r.shadow == kNever && last != kNever && r.head_fits()) r.shadow = last;
       }
-      if (r.shadow < best.shadow) best = std::move(r);
+      if (r.shadow < best->shadow) best = &r;
     }
-    return best;
+    return *best;
   }
 
   Placement placement_;
   bool oracle_;
-  BackfillQueue queue_;     // waiting, submission order
-  std::set<JobId> running_; // started, not finished (with the oracle)
-  EstimatedEnds ends_;      // the same by requested end (without it)
+  BackfillQueue queue_;            // waiting, submission order
+  std::set<JobId> running_;        // started, not finished (with the oracle)
+  EstimatedEnds ends_;             // the same by requested end (without it)
+  std::vector<Reservation> tries_; // one per compatible type of the head, by position
+  Reservation none_;               // no reservation: shadow kNever
 };
 
 } // namespace

@@ -11,6 +11,7 @@
 namespace dlsim {
 
 class Control;
+class Plan;
 
 enum class Placement {
   kConsolidate,   // fewest nodes: a single node by best fit, else the nodes with most free first
@@ -40,6 +41,12 @@ std::optional<std::vector<DeviceId>> place_on_type(const View& view, JobId j, Pl
 // holds nodes back (hot-spares). Consolidate, spread and first-fit; topology-aware finds nothing.
 std::optional<std::vector<DeviceId>> place_on_nodes(const View& view, JobId j, Placement strategy,
                                                     const std::vector<char>& allowed);
+// place_on_type's strategies over a plan's free devices, cores and memory (sim/runtime/plan.h)
+// instead of the runtime's now: the devices the strategy would pick once the plan's changes are
+// made, for the plan to reserve (Plan::try_reserve, which also checks the servers' cores). Not
+// for host tasks, and none for topology-aware (it reads the network's flows now): nullopt.
+std::optional<std::vector<DeviceId>> place_in_plan(const Plan& plan, JobId j, Placement strategy,
+                                                   std::uint32_t workers, DeviceTypeId t);
 // A host task (sim/runtime/job.h is_host_task) holds no devices: an empty list when its workers
 // fit on nodes now (View::host_fit, which start(j, {}) then uses), nullopt when not. place and
 // place_on_type return this for host tasks, whatever the strategy.

@@ -4,6 +4,7 @@
 // worker that the runtime would then refuse.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -33,6 +34,25 @@ workers_in(double free, double per,
   while (k + 1 < static_cast<double>(unbounded) && fits_in((k + 1) * per, free))
     k += 1;
   return static_cast<std::uint32_t>(k);
+}
+
+// What one worker of a job takes on its node: devices of one type (0 for a host task), CPU
+// cores and memory (0: not constrained).
+struct WorkerShape {
+  std::uint32_t devices = 0;
+  double cpus = 0;
+  double mem_gb = 0;
+};
+
+// How many workers of shape s fit on a node with `devices` free devices of their type, `cpus`
+// free cores and `mem_gb` free memory: the one rule for the runtime's checks and the policies'
+// what-if counts. A host task's workers are bounded by cores and memory alone.
+inline std::uint32_t
+workers_fit(std::uint32_t devices, double cpus, double mem_gb, const WorkerShape& s,
+            std::uint32_t unbounded = std::numeric_limits<std::uint32_t>::max()) {
+  std::uint32_t k = s.devices == 0 ? unbounded : devices / s.devices;
+  k = std::min(k, workers_in(cpus, s.cpus, unbounded));
+  return std::min(k, workers_in(mem_gb, s.mem_gb, unbounded));
 }
 
 } // namespace dlsim

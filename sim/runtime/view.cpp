@@ -68,10 +68,10 @@ std::span<const DeviceTypeId> View::compatible_types(JobId j) const {
 std::uint32_t View::workers_fitting_on(JobId j, NodeId n, DeviceTypeId t) const {
   const JobRequest& req = request(j);
   const RequestDetails& rd = details(j);
-  std::uint32_t k =
-      is_host_task(req) ? req.workers : s_.free.free_on(n, t) / req.devices_per_worker;
-  k = std::min(k, workers_in(s_.node_cpu_free[n], rd.cpus_per_worker));
-  return std::min(k, workers_in(s_.node_mem_free[n], rd.mem_gb_per_worker));
+  const std::uint32_t k = workers_fit(
+      is_host_task(req) ? 0 : s_.free.free_on(n, t), s_.node_cpu_free[n], s_.node_mem_free[n],
+      {req.devices_per_worker, rd.cpus_per_worker, rd.mem_gb_per_worker});
+  return is_host_task(req) ? std::min(k, req.workers) : k;
 }
 
 std::optional<std::vector<NodeId>> View::host_fit(JobId j) const {
