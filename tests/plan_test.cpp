@@ -239,8 +239,15 @@ public:
     std::vector<JobId> running(control.running_jobs().begin(), control.running_jobs().end());
     std::vector<JobId> pending(control.pending_jobs().begin(), control.pending_jobs().end());
     compare(plan_, replay(control, ops), control);
+    try_what_ifs(control, running, pending, ops);
+    reserve_and_drop(control, running, pending, ops);
+    commit_and_compare(control, ops);
+  }
 
-    // What-if: releases, drops, reserves, and rollbacks to random marks.
+  // Random what-if changes (releases, drops, reserves, rollbacks to random marks), each compared
+  // with the copy, then all rolled back.
+  void try_what_ifs(const Control& control, const std::vector<JobId>& running,
+                    const std::vector<JobId>& pending, std::vector<Op>& ops) {
     const Plan::Mark start = plan_.mark();
     std::vector<std::pair<Plan::Mark, std::size_t>> marks;
     std::vector<char> used(control.job_count(), 0);
@@ -288,8 +295,12 @@ public:
     plan_.rollback(start);
     ops.clear();
     compare(plan_, replay(control, ops), control);
+  }
 
-    // Then for real.
+  // The waiting jobs that fit reserved (some tried and rolled back), and a worker of some
+  // elastic jobs dropped.
+  void reserve_and_drop(const Control& control, const std::vector<JobId>& running,
+                        const std::vector<JobId>& pending, std::vector<Op>& ops) {
     for (JobId j : pending) {
       const Plan::Mark before = plan_.mark();
       Op op{Op::kReserve, j, {}, {}, 0};
@@ -314,6 +325,10 @@ public:
       ops.push_back({Op::kDrop, j, {}, {}, st.workers - 1});
       ++drops;
     }
+  }
+
+  // The plan committed, and what the runtime then shows compared with the plan's prediction.
+  void commit_and_compare(Control& control, const std::vector<Op>& ops) {
     const Naive predicted = replay(control, ops);
     compare(plan_, predicted, control);
     // Where each strategy would put the waiting jobs left, once the plan is made ...

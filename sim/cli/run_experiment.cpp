@@ -199,6 +199,21 @@ void write_run_files(const ResultDir& out, const Simulation& sim, const RunRepor
   }
 }
 
+// The experiment's policy made from `setup`, once the policy's own checks of the jobs and of
+// failures pass. The policy may keep references into `setup`: it outlives the run.
+std::unique_ptr<Policy> make_checked_policy(const Experiment& e, const PolicyEntry& entry,
+                                            const PolicySetup& setup, const Workload& workload) {
+  if (entry.check_jobs) entry.check_jobs(setup, workload.job_names);
+  auto policy = entry.make(setup);
+  if (e.runtime.failures.enabled && !entry.handles_failures) {
+    throw InputError(fmt::format("{}: failures.enabled: policy '{}' does not handle failures; "
+                                 "those that do are marked [failures] in `dlsim list policies` "
+                                 "(docs/failures.md)",
+                                 e.source_file, e.policy));
+  }
+  return policy;
+}
+
 } // namespace
 
 RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_dir,
@@ -210,14 +225,7 @@ RunReport run_experiment(const ExperimentInputs& inputs, const std::string& out_
   const PolicyEntry& entry = find_policy(e.policy);
   PolicySetup setup = make_policy_setup(entry, parse_placement(e.placement), e.policy_params);
   setup.seed = e.seed;
-  if (entry.check_jobs) entry.check_jobs(setup, p.workload.job_names);
-  auto policy = entry.make(setup);
-  if (e.runtime.failures.enabled && !entry.handles_failures) {
-    throw InputError(fmt::format("{}: failures.enabled: policy '{}' does not handle failures; "
-                                 "those that do are marked [failures] in `dlsim list policies` "
-                                 "(docs/failures.md)",
-                                 e.source_file, e.policy));
-  }
+  const std::unique_ptr<Policy> policy = make_checked_policy(e, entry, setup, p.workload);
 
   // The output directory is checked and staged before the simulation.
   std::string run_yaml = render_run_yaml(e);
