@@ -134,6 +134,260 @@ std::vector<char>& PriorityPass::marks(const View& view) {
   return mark_;
 }
 
+// One decide(): the walk's rounds (step 1) and the placement check after each (step 2), with
+// what they share. Its state lives in the pass's members, kept between decisions for their
+// memory.
+class PriorityPass::Decision {
+public:
+  Decision(PriorityPass& pass, const View& view, const PriorityWalk& walk, const HolderSet& holders)
+      : p_(pass), view_(view), walk_(walk), holders_(holders), in_chosen_(pass.marks(view)),
+        capacity_(view) {}
+
+  // The rounds, until one's choice passes the placement check (or the bound on rounds).
+  void run(bool preempt, bool holders_kept) {
+    p_.audit_holders(view_, holders_);
+    // With every holder plain on the cluster's one type, a run the walk hands is one step.
+    one_type_ = only_device_type(view_);
+    run_type_ = p_.irregular_ == 0 ? one_type_ : Capacity::kNoDeviceType;
+    // Each round leaves out at least one more job; one or two rounds are the rule, and the bound
+    // only guards the run time (the last round's choice stands, failures and all).
+    constexpr int kMaxRounds = 8;
+    for (int round = 0;; ++round) {
+      walk_round();
+      const std::uint32_t first_new = check_placement(preempt, holders_kept);
+      if (first_new == kNoStep || round == kMaxRounds - 1) {
+        p_.chosen_holders_ = chosen_holders_;
+        return;
+      }
+      any_failed_ = true;
+      back_to(first_new);
+    }
+  }
+
+private:
+  // On one device type: a bound on what step 1 has left of it from the walk's end on, in this
+  // round and every later one (WalkItem::max_need). Before the first chosen waiting job every
+  // round walks alike, and what is left only shrinks along a walk: what is left now. After it,
+  // a later round starts again at a chosen waiting job, with what was left before that job, at
+  // most what was left before the first one: first_left_, kept from then on.
+  static constexpr std::uint64_t kNoBound = std::numeric_limits<std::uint64_t>::max();
+  [[nodiscard]] std::uint64_t walk_bound() const {
+    if (one_type_ == Capacity::kNoDeviceType) return kNoBound;
+    return first_left_ != kNoBound ? first_left_ : capacity_.left(one_type_);
+  }
+
+  // What step 1 reads of a job besides its devices.
+  void resolve(Step& step) const {
+    const JobId j = step.job;
+    step.holds = is_holder(view_.state(j));
+    step.offered = !step.holds || holders_.count(j) > 0;
+    const std::span<const DeviceTypeId> types = view_.compatible_types(j);
+    step.own_type = step.holds ? Capacity::own_type(view_.state(j).type, types) : DeviceTypeId{0};
+    if (!step.holds) step.types = types;
+    step.resolved = true;
+  }
+  void push_job(JobId j) {
+    p_.walked_.push_back(
+        {j, kNoShape, view_.request(j).devices(), 0, false, false, {}, {}, 0, false});
+    // On one device type the rest is read when step 1 may give the job something.
+    if (one_type_ == Capacity::kNoDeviceType) resolve(p_.walked_.back());
+  }
+  // Step i of the walk, asking the walk for more as needed; null past its end.
+  const Step* step_at(std::size_t i) {
+    while (p_.walked_.size() <= i) {
+      WalkItem next;
+      next.max_need = walk_bound();
+      next.pass = &p_;
+      if (walk_over_ || !walk_(next)) {
+        walk_over_ = true;
+        return nullptr;
+      }
+      if (next.run.empty()) {
+        push_job(next.job);
+      } else if (run_type_ != Capacity::kNoDeviceType) {
+        p_.walked_.push_back({next.run.front(),
+                              kNoShape,
+                              0,
+                              run_type_,
+                              true,
+                              true,
+                              {},
+                              next.run,
+                              next.run_devices,
+                              true});
+      } else {
+        for (JobId j : next.run)
+          push_job(j);
+      }
+    }
+    return &p_.walked_[i];
+  }
+  // A chosen job, from step i.
+  void choose(JobId j, std::size_t i) {
+    if (p_.walked_[i].holds)
+      ++chosen_holders_;
+    else
+      p_.chosen_waiting_.emplace_back(static_cast<std::uint32_t>(p_.chosen_.size()),
+                                      static_cast<std::uint32_t>(i));
+    p_.chosen_.push_back(j);
+    in_chosen_[j] = 1;
+  }
+  // Shapes by a number of this decision; for each shape that could not be placed, the step of
+  // the first waiting job of that shape that failed: it and the waiting jobs of that shape after
+  // it are left out.
+  std::uint32_t shape_id(JobId j) {
+    auto [it, added] = p_.shape_ids_.emplace(job_shape(view_, j),
+                                             static_cast<std::uint32_t>(p_.shape_ids_.size()));
+    if (added) p_.first_failed_.push_back(kNoStep);
+    return it->second;
+  }
+
+  // Step 1 from resume_: the walk offers capacity to each job in turn until none is left.
+  void walk_round() {
+    for (std::size_t i = resume_;; ++i) {
+      const Step* step = step_at(i);
+      if (step == nullptr) break;
+      if (!step->resolved) {
+        // It asks for more than its type has left: step 1 gives it nothing, waiting or holding,
+        // and the jobs of its shape after it in this round ask as much (what is left only
+        // shrinks), so the shape's exclusion below would change nothing either.
+        if (step->need > capacity_.left(one_type_)) continue;
+        resolve(p_.walked_[i]);
+      }
+      if (!step->holds && any_failed_ && left_out(i)) continue;
+      if (!step->run.empty()) {
+        offer_run(*step, i);
+      } else if (step->offered) {
+        offer_job(*step, i);
+      }
+      if (capacity_.exhausted()) break;
+    }
+  }
+  // A waiting job at step i whose shape failed at or before it in an earlier round.
+  bool left_out(std::size_t i) {
+    std::uint32_t& shape = p_.walked_[i].shape;
+    if (shape == kNoShape) shape = shape_id(p_.walked_[i].job);
+    if (p_.first_failed_[shape] != kNoStep &&
+        (p_.first_failed_[shape] == i || p_.excluded_[shape])) {
+      p_.excluded_[shape] = 1;
+      return true;
+    }
+    return false;
+  }
+  // Plain holders, one after another: all kept when their type has their devices left.
+  void offer_run(const Step& step, std::size_t i) {
+    if (capacity_.take_all(step.own_type, step.run_devices)) {
+      for (JobId h : step.run)
+        choose(h, i);
+      return;
+    }
+    for (JobId h : step.run) {
+      if (capacity_.offer({}, view_.request(h).devices(), true, step.own_type)) choose(h, i);
+      if (capacity_.exhausted()) break;
+    }
+  }
+  // One job; before a waiting one, the choice and capacity are saved (back_to()).
+  void offer_job(const Step& step, std::size_t i) {
+    if (!step.holds) {
+      p_.saved_.emplace_back(static_cast<std::uint32_t>(i),
+                             static_cast<std::uint32_t>(p_.chosen_.size()));
+      capacity_.save(p_.saved_capacity_);
+    }
+    const std::uint64_t left = walk_bound();
+    if (capacity_.offer(step.types, step.need, step.holds, step.own_type)) {
+      if (!step.holds && first_left_ == kNoBound) first_left_ = left;
+      choose(step.job, i);
+    } else if (!step.holds) {
+      p_.saved_.pop_back();
+      p_.saved_capacity_.resize(p_.saved_capacity_.size() - capacity_.saved_size());
+    }
+  }
+
+  // Step 2: the chosen waiting jobs placed in turn with the holders left out released; the
+  // first step newly left out (its shape failed), or kNoStep.
+  std::uint32_t check_placement(bool preempt, bool holders_kept) {
+    FreeModel& model = p_.model_;
+    model.reset(view_);
+    for (JobId j : p_.releasing_)
+      model.release(j);
+    // Every holder plain and chosen: none to release.
+    if (preempt && !holders_kept && !(p_.irregular_ == 0 && chosen_holders_ == holders_.size())) {
+      for (JobId h : holders_) {
+        // A holder paying an action (a resize) cannot be suspended: apply() leaves it, so its
+        // devices are not counted free.
+        if (!in_chosen_[h] && is_holder(view_.state(h))) model.release(h);
+      }
+    }
+    p_.failed_.assign(p_.first_failed_.size(), 0);
+    std::uint32_t first_new = kNoStep;
+    for (const auto& [k, i] : p_.chosen_waiting_) {
+      const JobId j = p_.walked_[i].job;
+      // A host task takes no device: apply() starts it when View::host_fit finds nodes.
+      if (is_host_task(view_.request(j))) continue;
+      // Its checkpoint frees them (counted above if this pass suspended it).
+      if (view_.state(j).status == JobStatus::kSuspending && !p_.releasing_now_[j])
+        model.release(j);
+      std::uint32_t& shape = p_.walked_[i].shape;
+      if (first_new != kNoStep) {
+        if (shape == kNoShape) shape = shape_id(j);
+        if (shape < p_.failed_.size() && p_.failed_[shape]) continue; // left out next round
+      }
+      if (!model.take(j)) {
+        if (shape == kNoShape) shape = shape_id(j);
+        if (p_.failed_.size() <= shape) p_.failed_.resize(shape + 1, 0);
+        p_.failed_[shape] = 1;
+        p_.first_failed_[shape] = i;
+        first_new = std::min(first_new, i);
+      }
+    }
+    return first_new;
+  }
+
+  // Back to the capacity and choice before the first job newly left out; the shapes whose
+  // first failed job comes before it are already left out there.
+  void back_to(std::uint32_t first_new) {
+    auto& saved = p_.saved_;
+    auto& saved_capacity = p_.saved_capacity_;
+    while (saved.back().first > first_new) {
+      saved.pop_back();
+      saved_capacity.resize(saved_capacity.size() - capacity_.saved_size());
+    }
+    resume_ = first_new;
+    const std::uint32_t keep = saved.back().second;
+    for (std::size_t k = keep; k < p_.chosen_.size(); ++k)
+      in_chosen_[p_.chosen_[k]] = 0;
+    std::size_t waiting_dropped = 0;
+    while (!p_.chosen_waiting_.empty() && p_.chosen_waiting_.back().first >= keep) {
+      p_.chosen_waiting_.pop_back();
+      ++waiting_dropped;
+    }
+    chosen_holders_ -= p_.chosen_.size() - keep - waiting_dropped;
+    p_.chosen_.resize(keep);
+    capacity_.restore(saved_capacity, saved_capacity.size() - capacity_.saved_size());
+    saved.pop_back();
+    saved_capacity.resize(saved_capacity.size() - capacity_.saved_size());
+    p_.excluded_.assign(p_.first_failed_.size(), 0);
+    for (std::size_t shape = 0; shape < p_.first_failed_.size(); ++shape)
+      p_.excluded_[shape] = p_.first_failed_[shape] < first_new ? 1 : 0;
+  }
+
+  PriorityPass& p_;
+  const View& view_;
+  const PriorityWalk& walk_;
+  const HolderSet& holders_;
+  // chosen_ flagged by job id as it grows and shrinks: the holders left out are the ones without
+  // a flag.
+  std::vector<char>& in_chosen_;
+  Capacity capacity_;
+  DeviceTypeId one_type_ = Capacity::kNoDeviceType;
+  DeviceTypeId run_type_ = Capacity::kNoDeviceType;
+  std::uint64_t first_left_ = kNoBound;
+  bool walk_over_ = false;
+  std::size_t chosen_holders_ = 0; // of chosen_, the ones that hold devices
+  std::size_t resume_ = 0;         // the step the next round starts at
+  bool any_failed_ = false;        // a shape failed placement in an earlier round
+};
+
 void PriorityPass::decide(const View& view, const PriorityWalk& walk, const HolderSet& holders,
                           bool preempt, bool holders_kept) {
   preferred_.clear();
@@ -146,219 +400,23 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
   });
   // The jobs the walk offered, in its order, with what each round reads of them: a round after
   // the first replays them and asks the walk only for the jobs past the last one it offered.
-  // chosen_ flagged by job id as it grows and shrinks (the flags of the last decision, which
-  // apply() read, cleared first): the holders left out are the ones without a flag.
+  // The flags of the last decision's chosen_, which apply() read, are cleared first.
   std::vector<char>& in_chosen = marks(view);
   for (JobId j : chosen_)
     in_chosen[j] = 0;
   walked_.clear();
-  bool walk_over = false;
-  // With every holder plain on the cluster's one type, a run the walk hands is one step.
-  audit_holders(view, holders);
-  const DeviceTypeId one_type = only_device_type(view);
-  const DeviceTypeId run_type = irregular_ == 0 ? one_type : Capacity::kNoDeviceType;
-  // What step 1 reads of a job besides its devices.
-  auto resolve = [&](Step& step) {
-    const JobId j = step.job;
-    step.holds = is_holder(view.state(j));
-    step.offered = !step.holds || holders.count(j) > 0;
-    const std::span<const DeviceTypeId> types = view.compatible_types(j);
-    step.own_type = step.holds ? Capacity::own_type(view.state(j).type, types) : DeviceTypeId{0};
-    if (!step.holds) step.types = types;
-    step.resolved = true;
-  };
-  auto push_job = [&](JobId j) {
-    walked_.push_back({j, kNoShape, view.request(j).devices(), 0, false, false, {}, {}, 0, false});
-    // On one device type the rest is read when step 1 may give the job something.
-    if (one_type == Capacity::kNoDeviceType) resolve(walked_.back());
-  };
-  // On one device type: a bound on what step 1 has left of it from the walk's end on, in this
-  // round and every later one (WalkItem::max_need). Before the first chosen waiting job every
-  // round walks alike, and what is left only shrinks along a walk: what is left now. After it,
-  // a later round starts again at a chosen waiting job, with what was left before that job, at
-  // most what was left before the first one: first_left, kept from then on.
-  constexpr std::uint64_t kNoBound = std::numeric_limits<std::uint64_t>::max();
-  Capacity capacity(view);
-  std::uint64_t first_left = kNoBound;
-  auto walk_bound = [&]() -> std::uint64_t {
-    if (one_type == Capacity::kNoDeviceType) return kNoBound;
-    return first_left != kNoBound ? first_left : capacity.left(one_type);
-  };
-  auto step_at = [&](std::size_t i) -> const Step* {
-    while (walked_.size() <= i) {
-      WalkItem next;
-      next.max_need = walk_bound();
-      next.pass = this;
-      if (walk_over || !walk(next)) {
-        walk_over = true;
-        return nullptr;
-      }
-      if (next.run.empty()) {
-        push_job(next.job);
-      } else if (run_type != Capacity::kNoDeviceType) {
-        walked_.push_back({next.run.front(),
-                           kNoShape,
-                           0,
-                           run_type,
-                           true,
-                           true,
-                           {},
-                           next.run,
-                           next.run_devices,
-                           true});
-      } else {
-        for (JobId j : next.run)
-          push_job(j);
-      }
-    }
-    return &walked_[i];
-  };
-  // A chosen job, from step i.
-  std::size_t chosen_holders = 0; // of chosen_, the ones that hold devices
-  auto choose = [&](JobId j, std::size_t i) {
-    if (walked_[i].holds)
-      ++chosen_holders;
-    else
-      chosen_waiting_.emplace_back(static_cast<std::uint32_t>(chosen_.size()),
-                                   static_cast<std::uint32_t>(i));
-    chosen_.push_back(j);
-    in_chosen[j] = 1;
-  };
-  // Shapes by a number of this decision; for each shape that could not be placed, the step of
-  // the first waiting job of that shape that failed: it and the waiting jobs of that shape after
-  // it are left out.
-  shape_ids_.clear();
-  first_failed_.clear();
-  auto shape_id = [&](JobId j) {
-    auto [it, added] =
-        shape_ids_.emplace(job_shape(view, j), static_cast<std::uint32_t>(shape_ids_.size()));
-    if (added) first_failed_.push_back(kNoStep);
-    return it->second;
-  };
   // A round after the first walks as the last one did up to the first job that is newly left
   // out (the first that failed placement, of a shape that failed): it starts there, from what
   // the last round had chosen and left of the capacity before that job. Those are saved before
   // each waiting job the walk offers capacity to: (step, jobs chosen before it), and the
   // capacity left in saved_capacity_.
+  shape_ids_.clear();
+  first_failed_.clear();
   chosen_.clear();
   chosen_waiting_.clear();
   saved_.clear();
   saved_capacity_.clear();
-  std::size_t resume = 0;
-  bool any_failed = false;
-  // Each round leaves out at least one more job; one or two rounds are the rule, and the bound
-  // only guards the run time (the last round's choice stands, failures and all).
-  constexpr int kMaxRounds = 8;
-  for (int round = 0;; ++round) {
-    for (std::size_t i = resume;; ++i) {
-      const Step* step = step_at(i);
-      if (step == nullptr) break;
-      if (!step->resolved) {
-        // It asks for more than its type has left: step 1 gives it nothing, waiting or holding,
-        // and the jobs of its shape after it in this round ask as much (what is left only
-        // shrinks), so the shape's exclusion below would change nothing either.
-        if (step->need > capacity.left(one_type)) continue;
-        resolve(walked_[i]);
-      }
-      const JobId j = step->job;
-      if (!step->holds && any_failed) {
-        std::uint32_t& shape = walked_[i].shape;
-        if (shape == kNoShape) shape = shape_id(j);
-        if (first_failed_[shape] != kNoStep && (first_failed_[shape] == i || excluded_[shape])) {
-          excluded_[shape] = 1;
-          continue;
-        }
-      }
-      if (!step->run.empty()) {
-        // Plain holders, one after another: all kept when their type has their devices left.
-        if (capacity.take_all(step->own_type, step->run_devices)) {
-          for (JobId h : step->run)
-            choose(h, i);
-        } else {
-          for (JobId h : step->run) {
-            if (capacity.offer({}, view.request(h).devices(), true, step->own_type)) choose(h, i);
-            if (capacity.exhausted()) break;
-          }
-        }
-      } else if (step->offered) {
-        if (!step->holds) {
-          saved_.emplace_back(static_cast<std::uint32_t>(i),
-                              static_cast<std::uint32_t>(chosen_.size()));
-          capacity.save(saved_capacity_);
-        }
-        const std::uint64_t left = walk_bound();
-        if (capacity.offer(step->types, step->need, step->holds, step->own_type)) {
-          if (!step->holds && first_left == kNoBound) first_left = left;
-          choose(j, i);
-        } else if (!step->holds) {
-          saved_.pop_back();
-          saved_capacity_.resize(saved_capacity_.size() - capacity.saved_size());
-        }
-      }
-      if (capacity.exhausted()) break;
-    }
-
-    model_.reset(view);
-    for (JobId j : releasing_)
-      model_.release(j);
-    // Every holder plain and chosen: none to release.
-    if (preempt && !holders_kept && !(irregular_ == 0 && chosen_holders == holders.size())) {
-      for (JobId h : holders) {
-        // A holder paying an action (a resize) cannot be suspended: apply() leaves it, so its
-        // devices are not counted free.
-        if (!in_chosen[h] && is_holder(view.state(h))) model_.release(h);
-      }
-    }
-    failed_.assign(first_failed_.size(), 0);
-    std::uint32_t first_new = kNoStep; // the first step newly left out
-    for (const auto& [k, i] : chosen_waiting_) {
-      const JobId j = walked_[i].job;
-      // A host task takes no device: apply() starts it when View::host_fit finds nodes.
-      if (is_host_task(view.request(j))) continue;
-      // Its checkpoint frees them (counted above if this pass suspended it).
-      if (view.state(j).status == JobStatus::kSuspending && !releasing_now_[j]) model_.release(j);
-      std::uint32_t& shape = walked_[i].shape;
-      if (first_new != kNoStep) {
-        if (shape == kNoShape) shape = shape_id(j);
-        if (shape < failed_.size() && failed_[shape]) continue; // left out next round anyway
-      }
-      if (!model_.take(j)) {
-        if (shape == kNoShape) shape = shape_id(j);
-        if (failed_.size() <= shape) failed_.resize(shape + 1, 0);
-        failed_[shape] = 1;
-        first_failed_[shape] = i;
-        first_new = std::min(first_new, i);
-      }
-    }
-    if (first_new == kNoStep || round == kMaxRounds - 1) {
-      chosen_holders_ = chosen_holders;
-      return;
-    }
-    any_failed = true;
-    // Back to the capacity and choice before the first job newly left out; the shapes whose
-    // first failed job comes before it are already left out there.
-    while (saved_.back().first > first_new) {
-      saved_.pop_back();
-      saved_capacity_.resize(saved_capacity_.size() - capacity.saved_size());
-    }
-    resume = first_new;
-    const std::uint32_t keep = saved_.back().second;
-    for (std::size_t k = keep; k < chosen_.size(); ++k)
-      in_chosen[chosen_[k]] = 0;
-    std::size_t waiting_dropped = 0;
-    while (!chosen_waiting_.empty() && chosen_waiting_.back().first >= keep) {
-      chosen_waiting_.pop_back();
-      ++waiting_dropped;
-    }
-    chosen_holders -= chosen_.size() - keep - waiting_dropped;
-    chosen_.resize(keep);
-    capacity.restore(saved_capacity_, saved_capacity_.size() - capacity.saved_size());
-    saved_.pop_back();
-    saved_capacity_.resize(saved_capacity_.size() - capacity.saved_size());
-    excluded_.assign(first_failed_.size(), 0);
-    for (std::size_t shape = 0; shape < first_failed_.size(); ++shape)
-      excluded_[shape] = first_failed_[shape] < first_new ? 1 : 0;
-  }
+  Decision(*this, view, walk, holders).run(preempt, holders_kept);
 }
 
 void PriorityPass::apply(Control& control, Placement placement, HolderSet& holders,

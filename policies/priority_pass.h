@@ -157,6 +157,7 @@ public:
   void prefer_types(std::vector<std::int32_t> types) { preferred_ = std::move(types); }
 
 private:
+  class Decision; // one decide()'s rounds (priority_pass.cpp)
   // mark_, sized for the view's jobs.
   std::vector<char>& marks(const View& view);
 
