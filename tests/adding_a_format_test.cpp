@@ -2,6 +2,7 @@
 // (checked here, so the page cannot drift from code that compiles), registered as the recipe
 // says, by one line added to the list of workloads/formats/format_list.h, and a sample read
 // through that list, with the values worked out by hand.
+#include "tests/support/docs_example.h"
 #include "tests/support/harness.h"
 #include "workloads/formats/format_list.h"
 #include "workloads/formats/registry.h"
@@ -36,19 +37,6 @@ const TraceFormat& format_named(const std::vector<TraceFormat>& formats, const s
   }
   FAIL("no format " << name);
   throw; // not reached: FAIL throws
-}
-
-// The first ```cpp block after `heading`.
-std::string cpp_block_after(const std::string& page, const std::string& heading) {
-  auto h = page.find(heading);
-  REQUIRE(h != std::string::npos);
-  const std::string open = "```cpp\n";
-  auto a = page.find(open, h);
-  REQUIRE(a != std::string::npos);
-  a += open.size();
-  auto b = page.find("```\n", a);
-  REQUIRE(b != std::string::npos);
-  return page.substr(a, b - a);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "sim/report/metrics/metric_list.h"
 #include "sim/report/summary_metric.h"
 #include "sim/report/writers.h"
+#include "tests/support/docs_example.h"
 #include "tests/support/harness.h"
 
 #include <catch2/catch.hpp>
@@ -33,33 +34,11 @@ std::vector<MetricEntry> metrics_with_example() {
 #undef TEST_METRIC_ENTRY
 }
 
-// The first ```cpp block after `heading`.
-std::string cpp_block_after(const std::string& page, const std::string& heading) {
-  auto h = page.find(heading);
-  REQUIRE(h != std::string::npos);
-  const std::string open = "```cpp\n";
-  auto a = page.find(open, h);
-  REQUIRE(a != std::string::npos);
-  a += open.size();
-  auto b = page.find("```\n", a);
-  REQUIRE(b != std::string::npos);
-  return page.substr(a, b - a);
-}
-
-// A: 3 GPUs for 100 s at 0; B: 4 GPUs for 50 s at 10; C: 1 GPU for 10 s at 20; D: 2 GPUs for
-// 30 s at 20, on one node of 4 GPUs (the policy recipe's example, docs/adding-a-policy.md).
-constexpr const char* kFourGpus = "nodes:\n  - {count: 1, devices: {V100: 4}}\n";
-constexpr const char* kJobs = "id,submit_s,workers,gpus_per_worker,duration_s\n"
-                              "A,0,1,3,100\n"
-                              "B,10,1,4,50\n"
-                              "C,20,1,1,10\n"
-                              "D,20,1,2,30\n";
-
 // summary.json of the jobs above under fifo, with the metrics of `entries`, as `dlsim run`
 // makes it (run_experiment.cpp: summarize, then the metrics' keys, then write_summary_json).
 nlohmann::ordered_json summary_under_fifo(const std::vector<MetricEntry>& entries) {
-  Cluster cluster = cluster_from_yaml(kFourGpus);
-  Workload workload = workload_from_csv(cluster, kJobs);
+  Cluster cluster = cluster_from_yaml(kDocsExampleCluster);
+  Workload workload = workload_from_csv(cluster, kDocsExampleJobs);
   const PolicyEntry& fifo = find_policy("fifo");
   auto policy = fifo.make(PolicySetup{parse_placement("consolidate"), resolve_params(fifo, {})});
   Simulation sim(cluster, workload, RuntimeConfig{}, *policy, PolicyInfo{"fifo", false});

@@ -1,5 +1,6 @@
 // docs/adding-a-policy.md's worked example: the code shown there is tests/toy_policy.cpp (checked
 // here, so the page cannot drift from code that compiles), and it schedules as worked out by hand.
+#include "tests/support/docs_example.h"
 #include "tests/support/harness.h"
 #include "tests/toy_policy.h"
 
@@ -12,26 +13,6 @@ using namespace dlsim::test;
 
 namespace {
 
-// The first ```cpp block of the page.
-std::string first_cpp_block(const std::string& page) {
-  const std::string open = "```cpp\n";
-  auto a = page.find(open);
-  REQUIRE(a != std::string::npos);
-  a += open.size();
-  auto b = page.find("```\n", a);
-  REQUIRE(b != std::string::npos);
-  return page.substr(a, b - a);
-}
-
-constexpr const char* kFourGpus = "nodes:\n  - {count: 1, devices: {V100: 4}}\n";
-// A: 3 GPUs for 100 s at 0; B: 4 GPUs for 50 s at 10; C: 1 GPU for 10 s at 20; D: 2 GPUs for
-// 30 s at 20.
-constexpr const char* kJobs = "id,submit_s,workers,gpus_per_worker,duration_s\n"
-                              "A,0,1,3,100\n"
-                              "B,10,1,4,50\n"
-                              "C,20,1,1,10\n"
-                              "D,20,1,2,30\n";
-
 double end_s(const RunOutput& out, const Workload& w, const std::string& name) {
   return to_seconds(out.state.jobs[job_named(w, name)].end);
 }
@@ -41,12 +22,12 @@ double end_s(const RunOutput& out, const Workload& w, const std::string& name) {
 TEST_CASE("docs/adding-a-policy.md shows tests/toy_policy.cpp as it is", "[policy][docs]") {
   std::string page = read_file(DLSIM_SOURCE_DIR_FOR_TESTS "/docs/adding-a-policy.md");
   std::string code = read_file(DLSIM_SOURCE_DIR_FOR_TESTS "/tests/toy_policy.cpp");
-  CHECK(first_cpp_block(page) == code);
+  CHECK(cpp_block_after(page, "") == code);
 }
 
 TEST_CASE("the toy policy smallest-first starts small jobs around big ones", "[policy][docs]") {
-  Cluster c = cluster_from_yaml(kFourGpus);
-  Workload w = workload_from_csv(c, kJobs);
+  Cluster c = cluster_from_yaml(kDocsExampleCluster);
+  Workload w = workload_from_csv(c, kDocsExampleJobs);
   RunOutput out = run_policy(smallest_first_policy(), c, w, YAML::Node());
   // 0: A takes 3 GPUs (1 free), runs to 100. 10: B (4) does not fit. 20: waiting by size C (1),
   // D (2), B (4): C fits in the free GPU, 20-30; D and B do not. 30: 1 free, D still does not
@@ -58,8 +39,8 @@ TEST_CASE("the toy policy smallest-first starts small jobs around big ones", "[p
 }
 
 TEST_CASE("the toy policy's max_running caps the jobs running at once", "[policy][docs]") {
-  Cluster c = cluster_from_yaml(kFourGpus);
-  Workload w = workload_from_csv(c, kJobs);
+  Cluster c = cluster_from_yaml(kDocsExampleCluster);
+  Workload w = workload_from_csv(c, kDocsExampleJobs);
   RunOutput out = run_policy(smallest_first_policy(), c, w, YAML::Load("{max_running: 1}"));
   // One job at a time, smallest first once A is done: A 0-100, C 100-110, D 110-140,
   // B 140-190.
