@@ -279,7 +279,7 @@ private:
   // The free devices of the type that has most.
   static std::uint32_t most_free(const View& view) {
     std::uint32_t most = 0;
-    for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t)
+    for (DeviceTypeId t = 0; t < static_cast<DeviceTypeId>(view.cluster().types.size()); ++t)
       most = std::max(most, view.free().free(t));
     return most;
   }

@@ -32,7 +32,7 @@ void check_demand(const View& view, const State& st) {
   for (const auto& [seq, j] : st.waiting)
     for (DeviceTypeId t : view.compatible_types(j))
       plain[t] += view.request(j).devices();
-  for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t) {
+  for (DeviceTypeId t = 0; t < static_cast<DeviceTypeId>(view.cluster().types.size()); ++t) {
     auto kept = st.waiting_demand().find(t);
     auto want = plain.find(t);
     REQUIRE((kept == st.waiting_demand().end() ? 0 : kept->second) ==
@@ -41,7 +41,7 @@ void check_demand(const View& view, const State& st) {
 }
 
 void check_free(const View& view, State& st) {
-  for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t) {
+  for (DeviceTypeId t = 0; t < static_cast<DeviceTypeId>(view.cluster().types.size()); ++t) {
     std::size_t plain = 0;
     for (NodeId n = 0; n < view.cluster().nodes.size(); ++n)
       plain += free_count(view, st, n, t);
@@ -63,7 +63,7 @@ void check_movable(const View& view, State& st) {
   check_leavable(view, st, plain);
   // The index as each plan built it: (node, members, devices, id) sorted per type, and the
   // joinable ones by (class, devices, members, id).
-  for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t) {
+  for (DeviceTypeId t = 0; t < static_cast<DeviceTypeId>(view.cluster().types.size()); ++t) {
     std::vector<std::tuple<NodeId, std::size_t, std::size_t, std::uint32_t>> rows;
     for (std::uint32_t gid : plain) {
       const Group& g = st.groups.at(gid);
@@ -89,6 +89,7 @@ void check_movable(const View& view, State& st) {
           by_load.emplace_back(tg.members.size(), tid);
       }
       std::sort(by_load.begin(), by_load.end());
+      join_plain.reserve(join_plain.size() + by_load.size());
       for (const auto& [members, tid] : by_load)
         join_plain.push_back(tid);
       std::vector<std::uint32_t> join_kept;
@@ -107,7 +108,7 @@ void check_movable(const View& view, State& st) {
 void check_leavable(const View& view, const State& st, const std::vector<std::uint32_t>& movable) {
   const std::size_t room = view.config().max_timeslice_jobs;
   const std::size_t nodes = view.cluster().nodes.size();
-  for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t) {
+  for (DeviceTypeId t = 0; t < static_cast<DeviceTypeId>(view.cluster().types.size()); ++t) {
     std::vector<std::size_t> free(nodes);
     for (NodeId m = 0; m < nodes; ++m)
       free[m] = free_on(view, st, m, t).size();

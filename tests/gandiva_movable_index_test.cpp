@@ -28,6 +28,7 @@ std::vector<std::uint32_t> plain_on_node(const Keys& keys, DeviceTypeId t, NodeI
   }
   std::sort(rows.begin(), rows.end());
   std::vector<std::uint32_t> out;
+  out.reserve(rows.size());
   for (const auto& row : rows)
     out.push_back(std::get<2>(row));
   return out;
@@ -44,6 +45,7 @@ std::vector<std::uint32_t> plain_joinable(const Keys& keys, DeviceTypeId t, std:
   }
   std::sort(rows.begin(), rows.end());
   std::vector<std::uint32_t> out;
+  out.reserve(rows.size());
   for (const auto& row : rows)
     out.push_back(row.second);
   return out;

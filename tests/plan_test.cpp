@@ -63,7 +63,8 @@ struct Naive {
     std::vector<DeviceId> out;
     for (std::uint32_t w = 0; w < st.workers; ++w) {
       if (dropped[j].empty() || !dropped[j][w])
-        out.insert(out.end(), st.devices.begin() + w * dpw, st.devices.begin() + (w + 1) * dpw);
+        out.insert(out.end(), st.devices.begin() + std::size_t{w} * dpw,
+                   st.devices.begin() + (std::size_t{w} + 1) * dpw);
     }
     return out;
   }
@@ -115,7 +116,7 @@ struct Naive {
     const DeviceList& devices = view->state(j).devices;
     for (std::uint32_t i = w * dpw; i < (w + 1) * dpw; ++i)
       --holders[devices[i]];
-    const NodeId n = view->cluster().devices[devices[w * dpw]].node;
+    const NodeId n = view->cluster().devices[devices[std::size_t{w} * dpw]].node;
     cpu[n] += view->worker_cores(j);
     mem[n] += view->details(j).mem_gb_per_worker;
     dropped[j][w] = 1;
@@ -147,7 +148,7 @@ void compare(const Plan& plan, const Naive& naive, const View& v) {
   const Cluster& c = v.cluster();
   for (DeviceId d = 0; d < c.devices.size(); ++d)
     REQUIRE(plan.device_free(d) == naive.device_free(d));
-  for (DeviceTypeId t = 0; t < c.types.size(); ++t) {
+  for (DeviceTypeId t = 0; t < static_cast<DeviceTypeId>(c.types.size()); ++t) {
     REQUIRE(plan.free(t) == naive.free(t));
     for (std::uint32_t k = 1; k <= c.max_per_node(t); ++k) {
       std::vector<NodeId> listed, expected;
@@ -171,7 +172,7 @@ void compare(const Plan& plan, const Naive& naive, const View& v) {
     }
   }
   for (NodeId n = 0; n < c.nodes.size(); ++n) {
-    for (DeviceTypeId t = 0; t < c.types.size(); ++t)
+    for (DeviceTypeId t = 0; t < static_cast<DeviceTypeId>(c.types.size()); ++t)
       REQUIRE(plan.free_on(n, t) == naive.free_on(n, t));
     // The plan adds its summed changes to the runtime's figure, the copy each change in turn:
     // the same sums in another order, equal to a few ulps.

@@ -20,7 +20,7 @@ namespace {
 // nobody holds or reserves, up ones (which the runtime counts free) and down ones.
 bool spare_devices(const View& view, State& st, const std::map<DeviceTypeId, std::size_t>& demand,
                    bool exact) {
-  for (DeviceTypeId t = 0; t < view.cluster().types.size(); ++t) {
+  for (DeviceTypeId t = 0; t < static_cast<DeviceTypeId>(view.cluster().types.size()); ++t) {
     if (view.free().max_per_node(t) == 0) continue; // no node holds one
     auto it = demand.find(t);
     const std::size_t asked = it == demand.end() ? 0 : it->second;

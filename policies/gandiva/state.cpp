@@ -132,9 +132,9 @@ const State::OpenGroups& State::open_groups(std::uint32_t cls) {
     if (Group* live = groups.find_live(g)) update_open(*live);
   }
   open_marks_.list.clear();
-  static const OpenGroups kNone;
+  static const OpenGroups none;
   auto it = open_.find(cls);
-  return it == open_.end() ? kNone : it->second;
+  return it == open_.end() ? none : it->second;
 }
 
 std::uint64_t State::groups_stamp(const View& view) {
