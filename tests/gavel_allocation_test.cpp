@@ -1,5 +1,6 @@
 // Gavel's allocation LPs (policies/gavel/allocation.h) on cases small enough to solve by hand.
 #include "policies/gavel/allocation.h"
+#include "tests/support/allocation_check.h"
 
 #include <catch2/catch.hpp>
 
@@ -27,25 +28,6 @@ double x_of(const std::vector<double>& x, std::size_t i, std::size_t t) {
   return x[i * 2 + t];
 }
 
-void check_feasible(const AllocationProblem& p, const std::vector<double>& x) {
-  REQUIRE(x.size() == p.jobs * p.types);
-  for (std::size_t i = 0; i < p.jobs; ++i) {
-    double row = 0;
-    for (std::size_t t = 0; t < p.types; ++t) {
-      CHECK(x[i * p.types + t] >= 0);
-      if (p.throughput[i * p.types + t] == 0) CHECK(x[i * p.types + t] == 0);
-      row += x[i * p.types + t];
-    }
-    CHECK(row <= 1 + 1e-9);
-  }
-  for (std::size_t t = 0; t < p.types; ++t) {
-    double used = 0;
-    for (std::size_t i = 0; i < p.jobs; ++i)
-      used += p.scale[i] * x[i * p.types + t];
-    CHECK(used <= p.capacity[t] + 1e-9);
-  }
-}
-
 } // namespace
 
 TEST_CASE("gavel allocation: proportional and isolated throughputs", "[gavel]") {
@@ -64,7 +46,7 @@ TEST_CASE("gavel allocation: proportional and isolated throughputs", "[gavel]") 
 TEST_CASE("gavel allocation: max-min fairness, 3 jobs x 2 types, worked by hand", "[gavel]") {
   const AllocationProblem p = three_by_two();
   const auto x = solve_allocation(p, AllocationObjective::kMaxMinFairness);
-  check_feasible(p, x);
+  dlsim::test::require_feasible(p, x, 1e-9);
   // Normalized throughput = sum_t X T / P with P from the test above:
   //   A: (1.6 aV + 0.4 aK), B: (4/3 bV + 2/3 bK), C: 2 cV.
   // K is worth half of V to B and a quarter to A, so B takes K; B then needs a little of V.
@@ -86,7 +68,7 @@ TEST_CASE("gavel allocation: max-min fairness, 3 jobs x 2 types, worked by hand"
 TEST_CASE("gavel allocation: heterogeneity-agnostic max-min fairness shares time", "[gavel]") {
   const AllocationProblem p = three_by_two();
   const auto x = solve_allocation(p, AllocationObjective::kMaxMinFairnessAgnostic);
-  check_feasible(p, x);
+  dlsim::test::require_feasible(p, x, 1e-9);
   // Every usable type counts as 1, so P = (sum of N over usable types) / sum N: 1 for A and B,
   // 1/2 for C, which can use the V only. Maximise z with aV + aK >= z, bV + bK >= z and
   // cV / (1/2) >= z: the time given out, z + z + z/2, is at most the 2 devices, so z = 0.8: A
@@ -99,7 +81,7 @@ TEST_CASE("gavel allocation: heterogeneity-agnostic max-min fairness shares time
 TEST_CASE("gavel allocation: maximum sum throughput", "[gavel]") {
   const AllocationProblem p = three_by_two();
   const auto x = solve_allocation(p, AllocationObjective::kMaxSumThroughput);
-  check_feasible(p, x);
+  dlsim::test::require_feasible(p, x, 1e-9);
   // V to its fastest job (A, 4 it/s); A's time is used up, so K goes to B (1): total 5. Any
   // other split loses: C on V gives 3, and A cannot hold both devices at once.
   CHECK(x_of(x, 0, 0) == Approx(1));
@@ -111,7 +93,7 @@ TEST_CASE("gavel allocation: minimum total duration", "[gavel]") {
   AllocationProblem p = three_by_two();
   p.remaining = {4, 1, 3};
   const auto x = solve_allocation(p, AllocationObjective::kMinTotalDuration);
-  check_feasible(p, x);
+  dlsim::test::require_feasible(p, x, 1e-9);
   // z = 1/M: 4 aV + aK >= 4z, 2 bV + bK >= z, 3 cV >= 3z. B on K (bK = z), C on V (cV = z),
   // A on what is left: aV = 1 - z, aK = 1 - z (row 2 - 2z <= 1 for z >= 1/2), so
   // 5 (1 - z) >= 4z: z = 5/9, M = 1.8 s. Optimal: dual y_A = y_B = 1/9, y_C = 4/27, p_V = 4/9,
@@ -158,7 +140,7 @@ TEST_CASE("gavel allocation: a job that runs nowhere gets nothing", "[gavel]") {
   AllocationProblem p = three_by_two();
   p.throughput[4] = 0; // C runs on no type now
   const auto x = solve_allocation(p, AllocationObjective::kMaxMinFairness);
-  check_feasible(p, x);
+  dlsim::test::require_feasible(p, x, 1e-9);
   CHECK(x_of(x, 2, 0) == 0);
   // A and B alone: the minimum over them is positive (C does not pin it to 0).
   CHECK((1.6 * x_of(x, 0, 0) + 0.4 * x_of(x, 0, 1)) > 0.5);

@@ -3,6 +3,7 @@
 // unmerged problem and reaches the same objective value as the unmerged LP's own optimum, for
 // every objective.
 #include "policies/gavel/allocation.h"
+#include "tests/support/allocation_check.h"
 
 #include <catch2/catch.hpp>
 
@@ -14,25 +15,6 @@
 using namespace dlsim;
 
 namespace {
-
-void require_feasible(const AllocationProblem& p, const std::vector<double>& x) {
-  REQUIRE(x.size() == p.jobs * p.types);
-  for (std::size_t i = 0; i < p.jobs; ++i) {
-    double row = 0;
-    for (std::size_t t = 0; t < p.types; ++t) {
-      REQUIRE(x[i * p.types + t] >= 0);
-      if (p.throughput[i * p.types + t] == 0) REQUIRE(x[i * p.types + t] == 0);
-      row += x[i * p.types + t];
-    }
-    REQUIRE(row <= 1 + 1e-7);
-  }
-  for (std::size_t t = 0; t < p.types; ++t) {
-    double used = 0;
-    for (std::size_t i = 0; i < p.jobs; ++i)
-      used += p.scale[i] * x[i * p.types + t];
-    REQUIRE(used <= p.capacity[t] + 1e-7);
-  }
-}
 
 // Job i's iterations per second under X, with the throughputs the objective reads.
 double rate(const AllocationProblem& p, const std::vector<double>& x, std::size_t i,
@@ -129,7 +111,7 @@ TEST_CASE("gavel: identical jobs merged into one LP row reach the unmerged LP's 
       const std::vector<double> plain = solve_allocation(p, o);
       const MergedProblem m = merge_identical(p);
       const std::vector<double> split = split_merged(m, solve_allocation(m.problem, o));
-      require_feasible(p, split);
+      dlsim::test::require_feasible(p, split, 1e-7);
       // The finish-time bisection stops within 0.1% of rho, on either problem.
       const double tolerance = o == AllocationObjective::kFinishTimeFairness ? 2e-3 : 1e-7;
       const double want = value(p, plain, o);
