@@ -21,6 +21,9 @@
 // gang: nothing ever unbinds a partly placed job.
 #include "policies/k8s_default.h"
 
+#include "policies/node_score_order.h"
+#include "policies/node_snapshot.h"
+
 #include "sim/engine/error.h"
 
 #include <fmt/format.h>
@@ -84,9 +87,9 @@ struct ShapeKey {
 // devices of each type, free CPUs and free memory, and a function of the shape and the node
 // alone. A host task fits when the nodes' workers_fitting_on add up to its workers: also
 // non-decreasing in every node's free CPUs and memory. The policy keeps, per node, the free
-// devices per type, CPUs and memory as it last read them (the snapshot); it reads every node
-// the runtime's change log marks (View::changes) at each decision's start and after each of its
-// own actions, and calls a node "gained" when one of those values went up. A shape is marked
+// devices per type, CPUs and memory as it last read them (the snapshot, NodeSnapshot); it reads
+// every node the runtime's change log marks (View::changes) at each decision's start and after each
+// of its own actions, and calls a node "gained" when one of those values went up. A shape is marked
 // unschedulable when a try found no node; then no node fits it at its snapshot values. The mark
 // is lifted when a gained node fits it (a host task: when a gained node takes one of its
 // workers); otherwise every node's values are at most the snapshot's that did not fit, so none
@@ -158,26 +161,9 @@ private:
     int scores = -1; // its node scores in scores_, when it has some
   };
 
-  // What a node's fit and score for a pod depend on besides the node's free devices, CPUs and
-  // memory: the types the pod may use and its request per worker. Pods of one shape share the
-  // nodes' scores, kept from one pod to the next and recomputed only for the nodes the runtime
-  // marked as changed since (View::changes): scoring every node per pod is the policy, and the
-  // scores of unchanged nodes are the ones it would compute again.
-  struct ByScore {
-    bool operator()(const std::pair<double, NodeId>& a, const std::pair<double, NodeId>& b) const {
-      return a.first != b.first ? a.first > b.first : a.second < b.second;
-    }
-  };
-  struct Scores {
-    std::uint64_t stamp = 0; // View::changes().nodes.stamp() when last brought up to date
-    bool built = false;
-    std::vector<char> fits;         // [node]
-    std::vector<double> score;      // [node], when it fits
-    std::vector<DeviceTypeId> type; // [node], when it fits
-    // Nodes that fit, best score first, then lower id: the scan's choice (the first node with
-    // the highest score) is the first.
-    std::set<std::pair<double, NodeId>, ByScore> order;
-  };
+  // Pods of one shape share the nodes' scores (NodeScoreOrder): scoring every node per pod is
+  // the policy, and the scores of the nodes that did not change are the ones it would compute
+  // again.
   // Enough for the traces seen (a handful); a trace with more shapes scans for the rest.
   static constexpr std::size_t kMaxScored = 64;
 
@@ -194,16 +180,7 @@ private:
   }
 
   void prepare(const Control& c) {
-    count_capacity(c.cluster());
-    if (prepared_) return;
-    prepared_ = true;
-    const std::size_t nodes = c.cluster().nodes.size();
-    cpu_seen_.assign(nodes, 0);
-    mem_seen_.assign(nodes, 0);
-    free_seen_.assign(capacity_.size(), 0);
-    for (NodeId n = 0; n < nodes; ++n)
-      read_node(c, n);
-    log_stamp_ = c.changes().nodes.stamp();
+    if (snapshot_.empty()) snapshot_.read_all(c);
   }
 
   // The id of the shape `key`, job j's.
@@ -308,46 +285,17 @@ private:
 
   // ---- what changed on the nodes -------------------------------------------------------------
 
-  // Reads node n into the snapshot; true when one of its free devices of a type, free CPUs or
-  // free memory went up since it was last read.
-  bool read_node(const View& v, NodeId n) {
-    bool gained = false;
-    const double cpu = v.node_cpu_free(n);
-    const double mem = v.node_mem_free(n);
-    if (cpu > cpu_seen_[n] || mem > mem_seen_[n]) gained = true;
-    cpu_seen_[n] = cpu;
-    mem_seen_[n] = mem;
-    const std::size_t types = v.cluster().types.size();
-    for (DeviceTypeId t = 0; t < types; ++t) {
-      const std::size_t at = static_cast<std::size_t>(n) * types + t;
-      if (capacity_[at] == 0) continue;
-      const std::uint32_t f = v.free().free_on(n, t);
-      if (f > free_seen_[at]) gained = true;
-      free_seen_[at] = f;
-    }
-    return gained;
-  }
-
-  // Reads the nodes marked since the last read; lifts the unschedulable mark of each shape that
-  // a gained node could now take. True when a mark was lifted.
+  // Reads the nodes marked since the last read into the snapshot; lifts the unschedulable mark
+  // of each shape that a node which gained could now take. True when a mark was lifted.
   bool absorb_changes(const View& v) {
-    gained_.clear();
-    auto visit = [&](NodeId n) {
-      if (read_node(v, n)) gained_.push_back(n);
-    };
-    const ChangeLog& log = v.changes().nodes;
-    if (!log.for_each_since(log_stamp_, visit)) {
-      for (NodeId n = 0; n < v.cluster().nodes.size(); ++n)
-        visit(n);
-    }
-    log_stamp_ = log.stamp();
-    if (gained_.empty()) return false;
+    const std::vector<NodeId>& gained = snapshot_.read_changes(v);
+    if (gained.empty()) return false;
     bool lifted = false;
     for (std::size_t i = 0; i < unschedulable_.size();) {
       const std::uint32_t sid = unschedulable_[i];
       QueueShape& s = shapes_[sid];
       // A shape no job waits with needs no mark: its next pod gets tried.
-      const bool lift = s.members == 0 || std::any_of(gained_.begin(), gained_.end(),
+      const bool lift = s.members == 0 || std::any_of(gained.begin(), gained.end(),
                                                       [&](NodeId n) { return may_fit(v, sid, n); });
       if (!lift) {
         ++i;
@@ -499,12 +447,13 @@ private:
     double best_score = -1;
     NodeId best_node = 0;
     DeviceTypeId best_type = 0;
-    if (Scores* sc = scores_for(c, j, sid)) {
+    if (NodeScoreOrder* order = scores_for(c, j, sid)) {
       // The same node as the scan below, from the shape's scores kept up to date.
-      if (sc->order.empty()) return false;
-      best_node = sc->order.begin()->second;
-      best_score = sc->order.begin()->first;
-      best_type = sc->type[best_node];
+      const auto best = order->best();
+      if (!best) return false;
+      best_node = best->first;
+      best_score = best->second.score;
+      best_type = best->second.type;
     } else {
       for (NodeId n = 0; n < cluster.nodes.size(); ++n) {
         if (auto fit = fit_node(c, j, n, types)) {
@@ -556,37 +505,21 @@ private:
 
   // Shape sid's node scores brought up to date (job j has the shape), or nullptr when
   // kMaxScored shapes already keep scores.
-  Scores* scores_for(const View& c, JobId j, std::uint32_t sid) {
+  NodeScoreOrder* scores_for(const View& c, JobId j, std::uint32_t sid) {
     QueueShape& s = shapes_[sid];
     if (s.scores < 0) {
       if (scores_.size() == kMaxScored) return nullptr;
       s.scores = static_cast<int>(scores_.size());
       scores_.emplace_back();
     }
-    Scores* sh = &scores_[static_cast<std::size_t>(s.scores)];
-    const std::vector<DeviceTypeId>& types = s.key.types;
-    const std::size_t nodes = c.cluster().nodes.size();
-    auto update = [&](NodeId n) {
-      if (sh->fits[n]) sh->order.erase({sh->score[n], n});
-      auto fit = fit_node(c, j, n, types);
-      sh->fits[n] = fit ? 1 : 0;
-      if (!fit) return;
-      sh->score[n] = fit->first;
-      sh->type[n] = fit->second;
-      sh->order.emplace(fit->first, n);
-    };
-    const ChangeLog& log = c.changes().nodes;
-    if (!sh->built || !log.for_each_since(sh->stamp, update)) {
-      sh->fits.assign(nodes, 0);
-      sh->score.assign(nodes, 0);
-      sh->type.assign(nodes, 0);
-      sh->order.clear();
-      for (NodeId n = 0; n < nodes; ++n)
-        update(n);
-      sh->built = true;
-    }
-    sh->stamp = log.stamp();
-    return sh;
+    NodeScoreOrder& order = scores_[static_cast<std::size_t>(s.scores)];
+    order.refresh(c.changes().nodes, c.cluster().nodes.size(),
+                  [&](NodeId n) -> std::optional<NodeScoreOrder::Fit> {
+                    auto fit = fit_node(c, j, n, s.key.types);
+                    if (!fit) return std::nullopt;
+                    return NodeScoreOrder::Fit{fit->first, fit->second};
+                  });
+    return &order;
   }
 
   // NodeResourcesFit (least or most allocated) + NodeResourcesBalancedAllocation, each 0-100.
@@ -594,7 +527,7 @@ private:
     const JobRequest& r = c.request(j);
     const RequestDetails& rd = c.details(j);
     const Node& node = c.cluster().nodes[n];
-    const std::uint32_t capacity = capacity_of(c.cluster(), n, t);
+    const std::uint32_t capacity = snapshot_.capacity(n, t);
     const double cap[3] = {static_cast<double>(capacity), node.cpu_cores, node.memory_gb};
     const double used[3] = {static_cast<double>(capacity - c.free().free_on(n, t)),
                             node.cpu_cores - c.node_cpu_free(n),
@@ -618,18 +551,6 @@ private:
     return fit + 100 * (1 - std::sqrt(var / k));
   }
 
-  // Devices of each type per node, counted once per run: scoring asks for every node per pod.
-  void count_capacity(const Cluster& cluster) {
-    const std::size_t types = cluster.types.size();
-    if (capacity_.size() == cluster.nodes.size() * types) return;
-    capacity_.assign(cluster.nodes.size() * types, 0);
-    for (const Device& d : cluster.devices)
-      ++capacity_[static_cast<std::size_t>(d.node) * types + d.type];
-  }
-  [[nodiscard]] std::uint32_t capacity_of(const Cluster& cluster, NodeId n, DeviceTypeId t) const {
-    return capacity_[static_cast<std::size_t>(n) * cluster.types.size() + t];
-  }
-
   K8sDefaultOptions o_;
   std::vector<WaitingJob> jobs_;    // [job]
   std::vector<JobId> arrived_;      // since the last decision
@@ -640,14 +561,8 @@ private:
   std::set<std::pair<PodKey, std::uint32_t>> merge_;
   bool merging_ = false;
   std::uint32_t decision_ = 0;
-  bool prepared_ = false;
-  // The snapshot: each node's free CPUs, memory and devices per type when last read.
-  std::vector<double> cpu_seen_, mem_seen_;
-  std::vector<std::uint32_t> free_seen_; // [node * types + type]
-  std::uint64_t log_stamp_ = 0;
-  std::vector<NodeId> gained_;          // reused
-  std::vector<std::uint32_t> capacity_; // [node * types + type]
-  std::vector<Scores> scores_;          // at most kMaxScored
+  NodeSnapshot snapshot_;
+  std::vector<NodeScoreOrder> scores_; // at most kMaxScored
 };
 
 K8sDefaultOptions k8s_default_options(const PolicyParams& params) {

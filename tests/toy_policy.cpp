@@ -3,10 +3,6 @@
 // and never run more than `max_running` jobs at once (0 = no limit). Non-preemptive.
 #include "tests/toy_policy.h"
 
-#include "sim/engine/error.h"
-
-#include <fmt/format.h>
-
 #include <set>
 #include <utility>
 
@@ -51,14 +47,11 @@ PolicyEntry smallest_first_policy() {
   return {"smallest-first",
           "fewest requested devices first, skipping jobs that do not fit; non-preemptive",
           false,
-          {{"max_running", ParamType::kNumber, "0", "most jobs running at once (0 = no limit)"}},
+          {{"max_running", ParamType::kNumber, "0", "most jobs running at once (0 = no limit)",
+            ParamRange{0.0, 1e6, false, true}}}, // checked before make: a whole number, 0 to 1e6
           [](const PolicySetup& s) {
-            double n = s.params.number("max_running");
-            if (!(n >= 0 && n <= 1e6 && n == static_cast<std::uint32_t>(n))) {
-              throw InputError(fmt::format(
-                  "policy.params.max_running: expected a whole number >= 0, got {}", n));
-            }
-            return std::make_unique<SmallestFirst>(s.placement, static_cast<std::uint32_t>(n));
+            const auto max_running = static_cast<std::uint32_t>(s.params.number("max_running"));
+            return std::make_unique<SmallestFirst>(s.placement, max_running);
           }};
 }
 

@@ -179,8 +179,10 @@ private:
 
 } // namespace
 
+namespace {
+
 // actions, tiers and queues, with kube-batch's default configuration (pkg/scheduler/util.go).
-PolicyEntry kube_batch_policy(const std::string& name) {
+PolicyEntry kube_batch_entry(const std::string& name) {
   PolicyEntry e{
       name,
       "kube-batch / Volcano: per decision a session runs the configured actions with tiers of "
@@ -207,6 +209,16 @@ PolicyEntry kube_batch_policy(const std::string& name) {
   if (name == "volcano")
     e.description = "the same policy as kube-batch, with the same parameters and defaults";
   return e;
+}
+
+} // namespace
+
+PolicyEntry kube_batch_policy() {
+  return kube_batch_entry("kube-batch");
+}
+
+PolicyEntry volcano_policy() {
+  return kube_batch_entry("volcano");
 }
 
 } // namespace dlsim

@@ -5,11 +5,10 @@
 
 #include "policies/registry.h"
 
-#include <string>
-
 namespace dlsim {
 
-// The entry under `name`: kube-batch, or volcano (the same policy, parameters and defaults).
-PolicyEntry kube_batch_policy(const std::string& name);
+// The entries `kube-batch` and `volcano`: the same policy, parameters and defaults.
+PolicyEntry kube_batch_policy();
+PolicyEntry volcano_policy();
 
 } // namespace dlsim

@@ -5,11 +5,7 @@
 #include "policies/scoring/score_policy.h"
 
 #include "policies/scoring/scorers.h"
-#include "sim/engine/error.h"
 #include "sim/runtime/node_shares.h"
-
-#include <fmt/format.h>
-
 #include <bit>
 #include <cstdint>
 #include <limits>
@@ -394,16 +390,12 @@ PolicyEntry fgd_policy() {
             "each time their count doubles."},
            {"coverage", ParamType::kNumber, "0.95",
             "The typical shapes: the most frequent, until they cover this share of the jobs "
-            "(FGD: 95%)."}},
+            "(FGD: 95%).",
+            ParamRange{0.0, 1.0, true}}},
           [](const PolicySetup& s) {
-            double coverage = s.params.number("coverage");
-            if (!(coverage > 0 && coverage <= 1)) {
-              throw InputError(
-                  fmt::format("policy.params.coverage: must be in (0, 1], got {}", coverage));
-            }
             return std::make_unique<ScorePolicy>(
                 Scorer::kFgd, s.params.flag("retry"), s.params.flag("random_ties"),
-                s.params.flag("oracle"), coverage, policy_rng(s, "fgd"),
+                s.params.flag("oracle"), s.params.number("coverage"), policy_rng(s, "fgd"),
                 policy_rng(s, "fgd.node_order"));
           }};
 }
