@@ -77,7 +77,7 @@ bool usage_fits(const View& view, NodeId n, Usage u, const Claims& c) {
 
 class Planner {
 public:
-  // st.movable_index must be up to date (refresh_movable_index).
+  // st.movable_index must be up to date (refresh_movable_index), then st.leavable_index for t.
   Planner(const View& view, const State& st, JobId j, DeviceTypeId t, bool allow_merge)
       : view_(view), st_(st), j_(j), t_(t), allow_merge_(allow_merge),
         index_(view, st, t, allow_merge) {}
@@ -88,9 +88,13 @@ public:
     std::vector<NodePlan> out;
     Claims claims;
     std::map<std::uint32_t, std::size_t> joins;
+    // A node whose free and leavable devices do not reach one worker's fails evaluate's first
+    // test whatever the plan claims: only the others are visited (the best is a minimum over a
+    // total order, so which nodes fail unseen does not matter).
+    const std::vector<NodeId> nodes = index_.nodes_reaching(req.devices_per_worker);
     while (left > 0) {
       std::optional<NodePlan> best;
-      for (NodeId n = 0; n < view_.cluster().nodes.size(); ++n) {
+      for (NodeId n : nodes) {
         if (claims.nodes_off.count(n) || claims.receiving.count(n)) continue;
         std::uint32_t cap = devices_of_type(n) / req.devices_per_worker;
         std::uint32_t want = std::min(left, cap);
@@ -293,6 +297,7 @@ bool defragment(Control& control, State& st, JobId j) {
       st.groups_where_marked(control, State::kMovable,
                              [&](const View& v, const Group& g) { return movable(v, opt, g); }));
   for (DeviceTypeId t : control.compatible_types(j)) {
+    st.leavable_index.refresh(control, st, t);
     auto plan = Planner(control, st, j, t, merge).plan();
     if (!plan) continue;
     for (const NodePlan& p : *plan) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace dlsim::gandiva {
@@ -49,6 +50,13 @@ public:
   // The joinable groups of type t and class cls with `devices` devices.
   [[nodiscard]] std::span<const Joinable> joinable(DeviceTypeId t, std::uint32_t cls,
                                                    std::uint32_t devices) const;
+  // Into out, each (class, devices) with a joinable group of type t, in order.
+  void joinable_classes(DeviceTypeId t,
+                        std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const;
+  // Group gid's key as last set (nullopt: not movable).
+  [[nodiscard]] std::optional<MovableKey> key(std::uint32_t gid) const {
+    return gid < key_.size() ? key_[gid] : std::nullopt;
+  }
 
 private:
   std::vector<std::optional<MovableKey>> key_;            // [gid] as last set

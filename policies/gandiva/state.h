@@ -4,6 +4,7 @@
 
 #include "policies/gandiva/defrag_memo.h"
 #include "policies/gandiva/free_totals.h"
+#include "policies/gandiva/leavable_index.h"
 #include "policies/gandiva/movable_index.h"
 #include "policies/gandiva/spread_index.h"
 #include "sim/runtime/view.h"
@@ -283,6 +284,9 @@ public:
   // last brought up to date (refresh_movable_index, plan_index.h).
   MovableIndex movable_index;
   std::vector<std::uint32_t> index_movable;
+  // Per node, at most how many devices a plan could free there (leavable_index.h), kept from
+  // the reservations, the movable index and the runtime's node log.
+  LeavableIndex leavable_index;
   // The groups touched, given other devices (set_devices) or marked by the job log since the
   // last call, each once; clears the marks.
   std::vector<std::uint32_t>& take_index_groups(const View& view) {
