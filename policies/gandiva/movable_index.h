@@ -15,6 +15,12 @@
 
 namespace dlsim::gandiva {
 
+// CPUs and memory the members of a group hold (all its devices are on one node).
+struct Usage {
+  double cpu = 0;
+  double mem = 0;
+};
+
 // What the index reads of a movable group.
 struct MovableKey {
   DeviceTypeId type = 0;
@@ -24,6 +30,7 @@ struct MovableKey {
   std::uint32_t cls = 0; // its GPU-count class
   bool slice = false;    // time-sliced (not packed)
   bool joinable = false; // time-sliced, with room for another member
+  Usage usage;           // usage_of (plan_index.h): what moving it takes on its destination
 };
 
 class MovableIndex {
@@ -53,6 +60,8 @@ public:
   // Into out, each (class, devices) with a joinable group of type t, in order.
   void joinable_classes(DeviceTypeId t,
                         std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const;
+  // The usage of movable group gid, as last set.
+  [[nodiscard]] Usage usage(std::uint32_t gid) const { return key_[gid]->usage; }
   // Group gid's key as last set (nullopt: not movable).
   [[nodiscard]] std::optional<MovableKey> key(std::uint32_t gid) const {
     return gid < key_.size() ? key_[gid] : std::nullopt;

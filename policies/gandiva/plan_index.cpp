@@ -4,7 +4,6 @@
 #include "policies/gandiva/affinity.h"
 
 #include <algorithm>
-#include <iterator>
 #include <optional>
 
 namespace dlsim::gandiva {
@@ -42,6 +41,19 @@ std::vector<NodeId> PlanIndex::nodes_reaching(std::size_t least) const {
 
 namespace dlsim::gandiva {
 
+Usage usage_of(const View& view, const Group& g) {
+  Usage u;
+  for (JobId m : g.members) {
+    const JobRequest& r = view.request(m);
+    const RequestDetails& rd = view.details(m);
+    const std::size_t whole_workers = g.devices.size() / r.devices_per_worker;
+    const auto workers = static_cast<double>(whole_workers);
+    u.cpu += workers * rd.cpus_per_worker;
+    u.mem += workers * rd.mem_gb_per_worker;
+  }
+  return u;
+}
+
 namespace {
 
 // The index's key of a group movable now.
@@ -49,31 +61,29 @@ MovableKey key_of(const View& view, const Group& g) {
   const auto members = static_cast<std::uint32_t>(g.members.size());
   const bool slice = g.mode == Mode::kSlice;
   const bool joinable = slice && members < view.config().max_timeslice_jobs;
-  return {g.type,  view.cluster().devices[g.devices[0]].node,
-          members, static_cast<std::uint32_t>(g.devices.size()),
-          g.cls,   slice,
-          joinable};
+  return {g.type,   view.cluster().devices[g.devices[0]].node,
+          members,  static_cast<std::uint32_t>(g.devices.size()),
+          g.cls,    slice,
+          joinable, usage_of(view, g)};
 }
 
 } // namespace
 
-void refresh_movable_index(const View& view, State& st, const std::vector<std::uint32_t>& movable) {
-  std::vector<std::uint32_t>& changed = st.take_index_groups(view);
-  // The groups that started or stopped being movable (either list is in id order).
-  std::vector<std::uint32_t>& was = st.index_movable;
-  std::set_symmetric_difference(was.begin(), was.end(), movable.begin(), movable.end(),
-                                std::back_inserter(changed));
-  for (std::uint32_t gid : changed) {
-    const bool now = std::binary_search(movable.begin(), movable.end(), gid);
-    // The nodes it leaves and lands on in the index: their plans' bounds may change.
-    if (const std::optional<MovableKey> old = st.movable_index.key(gid))
-      st.leavable_index.mark(old->node);
+void refresh_movable_index(const View& view, State& st) {
+  // A group starts or stops being movable, or changes its key, only after a touch, set_devices or
+  // a member's job log mark (movable, defrag.cpp): the marked groups are the only ones whose
+  // entry can differ, erased ones included.
+  for (std::uint32_t gid : st.take_index_groups(view)) {
+    const Group* g = st.groups.find_live(gid);
     const std::optional<MovableKey> key =
-        now ? std::optional(key_of(view, st.groups.at(gid))) : std::nullopt;
+        g != nullptr && movable(view, st.opt, *g) ? std::optional(key_of(view, *g)) : std::nullopt;
+    const std::optional<MovableKey> old = st.movable_index.key(gid);
+    if (!old && !key) continue;
+    // The nodes it leaves and lands on in the index: their plans' bounds may change.
+    if (old) st.leavable_index.mark(old->node);
     if (key) st.leavable_index.mark(key->node);
     st.movable_index.set(gid, key);
   }
-  was = movable;
 }
 
 } // namespace dlsim::gandiva

@@ -66,14 +66,16 @@ private:
   bool free_known_ = false;
 };
 
+// CPUs and memory the members of group g hold (all its devices are on one node).
+Usage usage_of(const View& view, const Group& g);
+
 // A group that defragmentation may move (defrag.cpp).
 bool movable(const View& view, const Options& opt, const Group& g);
 
-// Brings st.movable_index up to date: `movable` is every group defragmentation may move now, in id
-// order (State::groups_where). Only the groups that changed since the last call (State::touch,
-// State::set_devices, a member's job log mark) or that started or stopped being movable get a new
-// entry; every other entry is what it was (its group's type, node, members, devices, class and
-// mode are unchanged).
-void refresh_movable_index(const View& view, State& st, const std::vector<std::uint32_t>& movable);
+// Brings st.movable_index up to date: every group defragmentation may move now (`movable`) has
+// its entry, and no other. Only the groups that changed since the last call (State::touch,
+// State::set_devices, a member's job log mark) get a new entry; every other entry is what it was
+// (its group's movability, type, node, members, devices, class and mode are unchanged).
+void refresh_movable_index(const View& view, State& st);
 
 } // namespace dlsim::gandiva
