@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <set>
 #include <tuple>
-#include <unordered_map>
 
 namespace dlsim::gandiva {
 
@@ -47,25 +46,6 @@ struct NodePlan {
   std::map<std::uint32_t, std::size_t> joins;
 };
 
-struct Usage {
-  double cpu = 0;
-  double mem = 0;
-};
-
-// CPUs and memory the members of a group hold (all its devices are on one node).
-Usage usage_of(const View& view, const Group& g) {
-  Usage u;
-  for (JobId m : g.members) {
-    const JobRequest& r = view.request(m);
-    const RequestDetails& rd = view.details(m);
-    const std::size_t whole_workers = g.devices.size() / r.devices_per_worker;
-    const auto workers = static_cast<double>(whole_workers);
-    u.cpu += workers * rd.cpus_per_worker;
-    u.mem += workers * rd.mem_gb_per_worker;
-  }
-  return u;
-}
-
 bool usage_fits(const View& view, NodeId n, Usage u, const Claims& c) {
   auto claimed = [](const std::map<NodeId, double>& m, NodeId n) {
     auto it = m.find(n);
@@ -77,7 +57,7 @@ bool usage_fits(const View& view, NodeId n, Usage u, const Claims& c) {
 
 class Planner {
 public:
-  // st.movable_index must be up to date (refresh_movable_index).
+  // st.movable_index must be up to date (refresh_movable_index), then st.leavable_index for t.
   Planner(const View& view, const State& st, JobId j, DeviceTypeId t, bool allow_merge)
       : view_(view), st_(st), j_(j), t_(t), allow_merge_(allow_merge),
         index_(view, st, t, allow_merge) {}
@@ -88,9 +68,13 @@ public:
     std::vector<NodePlan> out;
     Claims claims;
     std::map<std::uint32_t, std::size_t> joins;
+    // A node whose free and leavable devices do not reach one worker's fails evaluate's first
+    // test whatever the plan claims: only the others are visited (the best is a minimum over a
+    // total order, so which nodes fail unseen does not matter).
+    const std::vector<NodeId> nodes = index_.nodes_reaching(req.devices_per_worker);
     while (left > 0) {
       std::optional<NodePlan> best;
-      for (NodeId n = 0; n < view_.cluster().nodes.size(); ++n) {
+      for (NodeId n : nodes) {
         if (claims.nodes_off.count(n) || claims.receiving.count(n)) continue;
         std::uint32_t cap = devices_of_type(n) / req.devices_per_worker;
         std::uint32_t want = std::min(left, cap);
@@ -127,7 +111,7 @@ private:
   std::optional<Evacuation> destination(std::uint32_t gid, const Group& g, NodeId n,
                                         const Claims& c,
                                         const std::map<std::uint32_t, std::size_t>& joins) {
-    const Usage u = usage(gid, g);
+    const Usage u = usage(gid);
     std::optional<std::tuple<int, std::size_t, NodeId>> best_key;
     std::vector<DeviceId> best_devices;
     std::vector<DeviceId> free;
@@ -201,7 +185,7 @@ private:
         // Nothing evacuated from n may land on n: destination skips n.
         auto e = destination(gid, g, n, p.claims, p.joins);
         if (!e) continue;
-        const Usage u = usage(gid, g);
+        const Usage u = usage(gid);
         NodeId dest = e->into == kNoGroup ? node_of(view_, e->to[0])
                                           : node_of(view_, st_.groups.at(e->into).devices[0]);
         p.claims.receiving.insert(dest);
@@ -234,20 +218,16 @@ private:
     return p;
   }
 
-  // usage_of(view_, g), summed once per plan: a group may be tried on many nodes' plans.
-  Usage usage(std::uint32_t gid, const Group& g) {
-    auto [it, fresh] = usage_.try_emplace(gid);
-    if (fresh) it->second = usage_of(view_, g);
-    return it->second;
-  }
+  // usage_of(view_, g), summed when the group's entry in the movable index was made (every
+  // group a plan moves is movable): a group may be tried on many nodes' plans, and in many plans.
+  [[nodiscard]] Usage usage(std::uint32_t gid) const { return st_.movable_index.usage(gid); }
 
   const View& view_;
   const State& st_;
   JobId j_;
   DeviceTypeId t_;
   bool allow_merge_;
-  PlanIndex index_;                                // what the plan reads many times
-  std::unordered_map<std::uint32_t, Usage> usage_; // usage(), by group
+  PlanIndex index_; // what the plan reads many times
 };
 
 void evacuate(Control& control, State& st, const Evacuation& e) {
@@ -272,7 +252,7 @@ void evacuate(Control& control, State& st, const Evacuation& e) {
 // slices are exact, every member running, all on one node. It reads only the group and its
 // members' runtime state, and a group starts or stops passing only after a touch (members, mode,
 // `converting`), a member's job log mark (status, devices) or set_devices (devices, `grown`,
-// which changes with them), as State::groups_where_marked asks.
+// which changes with them), as refresh_movable_index asks.
 bool movable(const View& view, const Options& opt, const Group& g) {
   if (g.converting || g.grown) return false;
   if (opt.exact_slices && g.members.size() != 1) return false;
@@ -287,12 +267,9 @@ bool defragment(Control& control, State& st, JobId j) {
   const FailedPlans::Key key = FailedPlans::key_of(req, merge);
   const FailedPlans::Stamp stamp{st.groups_stamp(control), control.changes().nodes.stamp()};
   if (st.failed_plans.known(key, stamp)) return false;
-  const Options& opt = st.opt;
-  refresh_movable_index(
-      control, st,
-      st.groups_where_marked(control, State::kMovable,
-                             [&](const View& v, const Group& g) { return movable(v, opt, g); }));
+  refresh_movable_index(control, st);
   for (DeviceTypeId t : control.compatible_types(j)) {
+    st.leavable_index.refresh(control, st, t);
     auto plan = Planner(control, st, j, t, merge).plan();
     if (!plan) continue;
     for (const NodePlan& p : *plan) {

@@ -123,9 +123,6 @@ private:
     }
   }
 
-  // What the three tries below read of a job: its kind (affinity.h).
-  using Kind = JobKind;
-
   // Waiting jobs in arrival order: free devices by affinity, else time-slicing with the
   // least-loaded group of their class, else migration to make room. Jobs that still wait are
   // tried again at the next decision.
@@ -133,15 +130,14 @@ private:
     if (st_.waiting.empty()) return;
     if (st_.opt.grow_shrink) shrink_grown(control, st_);
     std::set<std::pair<std::uint32_t, std::uint32_t>> no_room; // (class, devices per worker)
-    // The kinds of job that found nothing since the last time anything was placed: a later job
-    // of the same kind would find nothing too (the tries read only its kind and the cluster and
-    // groups, which only a placement changes, and have no effect when they fail), so it is
-    // skipped. Under a standing queue this is most of the queue.
-    std::set<Kind> nothing_for;
-    // Only the job at hand leaves st_.waiting in the loop: the walk goes on from its successor.
-    for (auto it = st_.waiting.begin(), next = it; it != st_.waiting.end(); it = next) {
-      ++next;
-      const auto entry = *it;
+    // The walk passes over the kinds of job (job_kind.h) that found nothing since the last time
+    // anything was placed: a later job of the same kind would find nothing too (the tries read
+    // only its kind and the cluster and groups, which only a placement changes, and have no
+    // effect when they fail). Under a standing queue this is most of the queue. Only the job at
+    // hand leaves st_.waiting in the loop.
+    WaitingKinds::Walk walk(st_.waiting_kinds());
+    while (const std::optional<WaitingKinds::Entry> next = walk.next()) {
+      const auto entry = *next;
       JobId j = entry.second;
       if (control.state(j).status != JobStatus::kPending &&
           control.state(j).status != JobStatus::kSuspended)
@@ -152,23 +148,21 @@ private:
         // (docs/runtime.md#host-tasks).
         if (control.host_fit(j)) {
           control.start(j, {});
-          st_.waiting.erase(entry);
-          nothing_for.clear(); // it took cores and memory
+          st_.stop_waiting(control, st_.waiting.find(entry));
+          walk.placed(); // it took cores and memory
         }
         continue;
       }
-      const Kind kind = kind_of(req);
-      if (nothing_for.count(kind)) continue;
       if (auto devices = affinity_place(control, st_, j, req.workers)) {
         start_group(control, st_, j, std::move(*devices));
         st_.stop_waiting(control, st_.waiting.find(entry));
-        nothing_for.clear();
+        walk.placed();
         continue;
       }
       if (join_least_loaded(control, st_, j)) {
         st_.stop_waiting(control, st_.waiting.find(entry));
         if (st_.opt.exact_slices) rotate_slices(control, st_);
-        nothing_for.clear();
+        walk.placed();
         continue;
       }
       // One defragmentation attempt per job shape and decision: if it fails for one job, it
@@ -177,12 +171,12 @@ private:
       if (!no_room.count(shape)) {
         if (defragment(control, st_, j)) {
           st_.stop_waiting(control, st_.waiting.find(entry));
-          nothing_for.clear();
+          walk.placed();
           continue;
         }
         no_room.insert(shape);
       }
-      nothing_for.insert(kind);
+      walk.nothing_for_last();
     }
   }
 

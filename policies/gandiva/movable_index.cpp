@@ -59,4 +59,15 @@ std::span<const MovableIndex::Joinable> MovableIndex::joinable(DeviceTypeId t, s
   return {all.data() + (first - all.begin()), static_cast<std::size_t>(last - first)};
 }
 
+void MovableIndex::joinable_classes(
+    DeviceTypeId t, std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const {
+  out.clear();
+  if (t >= joinable_.size()) return;
+  const std::vector<Joinable>& all = joinable_[t];
+  // One binary search per class and size: from each, to the first entry of the next.
+  for (auto it = all.begin(); it != all.end();
+       it = std::lower_bound(it, all.end(), Joinable{it->cls, it->devices + 1, 0, 0, 0}))
+    out.emplace_back(it->cls, it->devices);
+}
+
 } // namespace dlsim::gandiva

@@ -10,9 +10,16 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace dlsim::gandiva {
+
+// CPUs and memory the members of a group hold (all its devices are on one node).
+struct Usage {
+  double cpu = 0;
+  double mem = 0;
+};
 
 // What the index reads of a movable group.
 struct MovableKey {
@@ -23,6 +30,7 @@ struct MovableKey {
   std::uint32_t cls = 0; // its GPU-count class
   bool slice = false;    // time-sliced (not packed)
   bool joinable = false; // time-sliced, with room for another member
+  Usage usage;           // usage_of (plan_index.h): what moving it takes on its destination
 };
 
 class MovableIndex {
@@ -49,6 +57,15 @@ public:
   // The joinable groups of type t and class cls with `devices` devices.
   [[nodiscard]] std::span<const Joinable> joinable(DeviceTypeId t, std::uint32_t cls,
                                                    std::uint32_t devices) const;
+  // Into out, each (class, devices) with a joinable group of type t, in order.
+  void joinable_classes(DeviceTypeId t,
+                        std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const;
+  // The usage of movable group gid, as last set.
+  [[nodiscard]] Usage usage(std::uint32_t gid) const { return key_[gid]->usage; }
+  // Group gid's key as last set (nullopt: not movable).
+  [[nodiscard]] std::optional<MovableKey> key(std::uint32_t gid) const {
+    return gid < key_.size() ? key_[gid] : std::nullopt;
+  }
 
 private:
   std::vector<std::optional<MovableKey>> key_;            // [gid] as last set

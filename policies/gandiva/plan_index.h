@@ -18,7 +18,8 @@ namespace dlsim::gandiva {
 class PlanIndex {
 public:
   // t: the plan's device type; merge: whether moved groups may join time-sliced groups;
-  // st.movable_index must be up to date (refresh_movable_index).
+  // st.movable_index must be up to date (refresh_movable_index), and then st.leavable_index for
+  // t (LeavableIndex::refresh).
   PlanIndex(const View& view, const State& st, DeviceTypeId t, bool merge)
       : view_(view), st_(st), t_(t), merge_(merge) {}
 
@@ -46,8 +47,14 @@ public:
   // A group has nowhere to go when no other node has as many free devices as it holds, and
   // (merging allowed and the group time-sliced) no joinable group of its class and size on
   // another node has room for its members. Claims only take destinations away, so a group
-  // without one now finds none later in the plan.
-  std::size_t leavable_on(NodeId n);
+  // without one now finds none later in the plan. Kept between plans (st.leavable_index).
+  [[nodiscard]] std::size_t leavable_on(NodeId n) const {
+    return st_.leavable_index.leavable(t_, merge_, n);
+  }
+  // In id order, the nodes whose free devices of type t (free_on without claims) and
+  // leavable_on together reach `least`: a node's plan frees at most that many (claims only take
+  // free devices and destinations away), so no other node can free `least` devices.
+  [[nodiscard]] std::vector<NodeId> nodes_reaching(std::size_t least) const;
 
 private:
   const View& view_;
@@ -57,24 +64,18 @@ private:
   std::vector<std::vector<DeviceId>> free_by_node_; // free_of
   std::vector<NodeId> free_nodes_;                  // nodes_with_free
   bool free_known_ = false;
-  std::vector<std::size_t> leavable_; // [node] leavable_on, built on first use
-  // Whether movable group g on node m could join a joinable group of its class and size on
-  // another node (leavable_on).
-  bool may_join_elsewhere(const MovableIndex::OnNode& g, NodeId m);
-  // Per (class, devices): the first joinable group, and the first on another node than it.
-  std::map<std::pair<std::uint32_t, std::uint32_t>,
-           std::pair<std::optional<MovableIndex::Joinable>, std::optional<MovableIndex::Joinable>>>
-      first_two_;
 };
+
+// CPUs and memory the members of group g hold (all its devices are on one node).
+Usage usage_of(const View& view, const Group& g);
 
 // A group that defragmentation may move (defrag.cpp).
 bool movable(const View& view, const Options& opt, const Group& g);
 
-// Brings st.movable_index up to date: `movable` is every group defragmentation may move now, in id
-// order (State::groups_where). Only the groups that changed since the last call (State::touch,
-// State::set_devices, a member's job log mark) or that started or stopped being movable get a new
-// entry; every other entry is what it was (its group's type, node, members, devices, class and
-// mode are unchanged).
-void refresh_movable_index(const View& view, State& st, const std::vector<std::uint32_t>& movable);
+// Brings st.movable_index up to date: every group defragmentation may move now (`movable`) has
+// its entry, and no other. Only the groups that changed since the last call (State::touch,
+// State::set_devices, a member's job log mark) get a new entry; every other entry is what it was
+// (its group's movability, type, node, members, devices, class and mode are unchanged).
+void refresh_movable_index(const View& view, State& st);
 
 } // namespace dlsim::gandiva

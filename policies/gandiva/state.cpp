@@ -13,6 +13,7 @@ void State::ensure_sizes(const View& view) {
     cluster_ = &view.cluster();
     node_reserved_.assign(cluster_->nodes.size(), 0);
     node_classes_.assign(cluster_->nodes.size(), {});
+    leavable_index.init(cluster_->nodes.size());
   }
 }
 
@@ -20,6 +21,7 @@ void State::reserve(DeviceId d, std::uint32_t group, std::uint32_t cls) {
   device_group_[d] = group;
   const NodeId n = cluster_->devices[d].node;
   free_totals.mark(n);
+  leavable_index.mark(n);
   ++node_reserved_[n];
   auto& classes = node_classes_[n];
   auto it =
@@ -35,6 +37,7 @@ void State::unreserve(DeviceId d, std::uint32_t cls) {
   device_group_[d] = kNoGroup;
   const NodeId n = cluster_->devices[d].node;
   free_totals.mark(n);
+  leavable_index.mark(n);
   --node_reserved_[n];
   auto& classes = node_classes_[n];
   auto it =

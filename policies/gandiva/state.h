@@ -4,8 +4,10 @@
 
 #include "policies/gandiva/defrag_memo.h"
 #include "policies/gandiva/free_totals.h"
+#include "policies/gandiva/leavable_index.h"
 #include "policies/gandiva/movable_index.h"
 #include "policies/gandiva/spread_index.h"
+#include "policies/gandiva/waiting_kinds.h"
 #include "sim/runtime/view.h"
 
 #include <algorithm>
@@ -218,6 +220,7 @@ public:
   void set_devices(std::uint32_t g, std::vector<DeviceId> devices);
   void add_waiting(const View& view, JobId j) {
     const std::uint32_t asked = view.request(j).devices();
+    waiting_kinds_.add(kind_of(view.request(j)), {seq_, j});
     waiting.emplace(seq_++, j);
     notes_[j].waiting = true;
     notes_[j].asked = asked;
@@ -232,8 +235,11 @@ public:
     ask(n.asked, -1);
     for (DeviceTypeId t : view.compatible_types(it->second))
       waiting_demand_[t] -= n.asked;
+    waiting_kinds_.erase(kind_of(view.request(it->second)), *it);
     waiting.erase(it);
   }
+  // `waiting` by kind, for the walk over it (waiting_kinds.h).
+  [[nodiscard]] const WaitingKinds& waiting_kinds() const { return waiting_kinds_; }
   // Devices the waiting jobs ask for, per device type they could use (a job's types never
   // change): kept as jobs start and stop waiting, not summed over the queue at each decision. A
   // type may be listed with 0.
@@ -279,14 +285,15 @@ public:
   FreeTotals free_totals;
   // The groups spreading may take a member out of, by the member's kind (migration.cpp).
   SpreadIndex spread_index;
-  // The movable groups as defragmentation plans read them, and the groups movable when it was
-  // last brought up to date (refresh_movable_index, plan_index.h).
+  // The movable groups as defragmentation plans read them (refresh_movable_index, plan_index.h).
   MovableIndex movable_index;
-  std::vector<std::uint32_t> index_movable;
+  // Per node, at most how many devices a plan could free there (leavable_index.h), kept from
+  // the reservations, the movable index and the runtime's node log.
+  LeavableIndex leavable_index;
   // The groups touched, given other devices (set_devices) or marked by the job log since the
-  // last call, each once; clears the marks.
+  // last call, each once, erased ones included; clears the marks.
   std::vector<std::uint32_t>& take_index_groups(const View& view) {
-    return take(view, index_marks_, index_visit_);
+    return take_all(view, index_marks_, index_visit_);
   }
 
   // Groups settle_parked must visit next time whatever changes: members still parked or being
@@ -301,16 +308,7 @@ public:
   // the last one's groups that still pass plus the groups marked since that pass: O(answer +
   // marks) instead of O(groups). Each walk has its own list (`watch`); one walk's actions must
   // not change the test of the groups it has not reached yet.
-  enum Watch : std::uint8_t {
-    kJudge,
-    kPack,
-    kSpread,
-    kLocality,
-    kGrow,
-    kGrown,
-    kMovable,
-    kWatches
-  };
+  enum Watch : std::uint8_t { kJudge, kPack, kSpread, kLocality, kGrow, kGrown, kWatches };
   template <class Test>
   const std::vector<std::uint32_t>& groups_where(const View& view, Watch watch, Test&& test) {
     std::vector<std::uint32_t>& marked = take(view, watches_[watch], marked_);
@@ -333,38 +331,12 @@ public:
   std::vector<std::uint32_t>& take_marked(const View& view, Watch watch) {
     return take_all(view, watches_[watch], marked_);
   }
-  // As groups_where, for a test that also never stops passing without a touch, a job log mark
-  // of a member or set_devices (which marks every watch): the groups not marked keep their
-  // answer untested, so that the cost is the marks' (and a merge), not the answer's.
-  template <class Test>
-  const std::vector<std::uint32_t>& groups_where_marked(const View& view, Watch watch,
-                                                        Test&& test) {
-    // Erased groups included: they were touched when they lost their last member (leave).
-    std::vector<std::uint32_t>& marked = take_all(view, watches_[watch], marked_);
-    std::sort(marked.begin(), marked.end());
-    std::vector<std::uint32_t>& kept = passed_[watch];
-    merged_.clear();
-    // kept without the marked ones...
-    std::set_difference(kept.begin(), kept.end(), marked.begin(), marked.end(),
-                        std::back_inserter(merged_));
-    // ... and the marked ones that pass now.
-    kept.clear();
-    std::size_t k = 0;
-    for (std::uint32_t id : marked) {
-      const Group* g = groups.find_live(id);
-      if (g == nullptr || !test(view, *g)) continue;
-      while (k < merged_.size() && merged_[k] < id)
-        kept.push_back(merged_[k++]);
-      kept.push_back(id);
-    }
-    kept.insert(kept.end(), merged_.begin() + static_cast<std::ptrdiff_t>(k), merged_.end());
-    return kept;
-  }
 
 private:
   std::vector<JobNote> notes_;
   ClassTotals totals_;
   std::map<DeviceTypeId, std::size_t> waiting_demand_;
+  WaitingKinds waiting_kinds_;
   std::map<std::uint32_t, OpenGroups> open_; // open_groups, by class
   std::size_t room_ = 0;                     // runtime.max_timeslice_jobs
   void update_open(Group& g);
