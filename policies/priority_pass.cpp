@@ -188,7 +188,7 @@ private:
   }
   void push_job(JobId j) {
     p_.walked_.push_back(
-        {j, kNoShape, view_.request(j).devices(), 0, false, false, {}, {}, 0, false});
+        {j, kNoShape, view_.request(j).devices(), 0, false, false, {}, {}, 0, {}, false});
     // On one device type the rest is read when step 1 may give the job something.
     if (one_type_ == Capacity::kNoDeviceType) resolve(p_.walked_.back());
   }
@@ -214,6 +214,7 @@ private:
                               {},
                               next.run,
                               next.run_devices,
+                              next.run_prefix,
                               true});
       } else {
         for (JobId j : next.run)
@@ -277,14 +278,42 @@ private:
   // Plain holders, one after another: all kept when their type has their devices left.
   void offer_run(const Step& step, std::size_t i) {
     if (capacity_.take_all(step.own_type, step.run_devices)) {
-      for (JobId h : step.run)
-        choose(h, i);
+      choose_holders(step.run);
       return;
     }
-    for (JobId h : step.run) {
-      if (capacity_.offer({}, view_.request(h).devices(), true, step.own_type)) choose(h, i);
-      if (capacity_.exhausted()) break;
+    const std::span<const std::uint64_t> prefix = step.run_prefix;
+    if (prefix.empty()) {
+      for (JobId h : step.run) {
+        if (capacity_.offer({}, view_.request(h).devices(), true, step.own_type)) choose(h, i);
+        if (capacity_.exhausted()) break;
+      }
+      return;
     }
+    // Offering the jobs one by one takes each that fits what is left: the longest stretch from
+    // k whose devices fit together is taken job by job, and the job after it does not fit.
+    std::size_t k = 0;
+    while (k < step.run.size() && !capacity_.exhausted()) {
+      const std::uint64_t left = capacity_.left(step.own_type);
+      // The jobs that ask for more than is left are passed over one by one.
+      if (prefix[k + 1] - prefix[k] > left) {
+        ++k;
+        continue;
+      }
+      const auto end = static_cast<std::size_t>(
+          std::upper_bound(prefix.begin() + static_cast<std::ptrdiff_t>(k) + 1, prefix.end(),
+                           prefix[k] + left) -
+          prefix.begin() - 1);
+      capacity_.take_all(step.own_type, prefix[end] - prefix[k]); // end > k: job k fits
+      choose_holders(step.run.subspan(k, end - k));
+      k = end + 1; // job `end` (if any) asks for more than is left: not chosen
+    }
+  }
+  // Plain holders of a run, all chosen.
+  void choose_holders(std::span<const JobId> run) {
+    chosen_holders_ += run.size();
+    p_.chosen_.insert(p_.chosen_.end(), run.begin(), run.end());
+    for (JobId h : run)
+      in_chosen_[h] = 1;
   }
   // One job; before a waiting one, the choice and capacity are saved (back_to()).
   void offer_job(const Step& step, std::size_t i) {

@@ -27,6 +27,10 @@ namespace dlsim {
 // keeps a run whole when its type has the devices left, without reading each job; else it
 // takes the run's jobs one by one, as if the walk had handed them so.
 //
+// run_prefix, when not empty, is the run's devices as prefix sums (run.size() + 1 entries, from
+// the first job's start): the pass reads what each job of a run asks for there, not from the
+// runtime's job records.
+//
 // max_need and pass are set by PriorityPass::decide before each call: the walk may pass over
 // waiting jobs (not holders) that no round of the decision could give anything, as it would
 // leave them out: those that ask for more devices than max_need (step 1's capacity left at any
@@ -38,6 +42,7 @@ struct WalkItem {
   JobId job = 0;
   std::span<const JobId> run;
   std::uint64_t run_devices = 0;
+  std::span<const std::uint64_t> run_prefix;
   std::uint64_t max_need = std::numeric_limits<std::uint64_t>::max();
   const PriorityPass* pass = nullptr;
 };
@@ -176,6 +181,7 @@ private:
     std::span<const DeviceTypeId> types; // a waiting job's compatible types
     std::span<const JobId> run;          // a run of plain holders (WalkItem), job unused
     std::uint64_t run_devices;
+    std::span<const std::uint64_t> run_prefix; // WalkItem::run_prefix
     bool resolved; // holds, offered, own_type and types read (else only job and need)
   };
   // Brings irregular_ up to date with the jobs the runtime changed since the last decision.
