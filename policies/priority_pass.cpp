@@ -129,9 +129,9 @@ void PriorityPass::audit_holders(const View& view, const HolderSet& holders) {
   audit_stamp_ = log.stamp();
 }
 
-std::vector<char>& PriorityPass::marks(const View& view) {
-  if (mark_.size() < view.job_count()) mark_.resize(view.job_count(), 0);
-  return mark_;
+void PriorityPass::mark_chosen() {
+  for (; marked_ < chosen_.size(); ++marked_)
+    mark_[chosen_[marked_]] = 1;
 }
 
 // One decide(): the walk's rounds (step 1) and the placement check after each (step 2), with
@@ -140,8 +140,7 @@ std::vector<char>& PriorityPass::marks(const View& view) {
 class PriorityPass::Decision {
 public:
   Decision(PriorityPass& pass, const View& view, const PriorityWalk& walk, const HolderSet& holders)
-      : p_(pass), view_(view), walk_(walk), holders_(holders), in_chosen_(pass.marks(view)),
-        capacity_(view) {}
+      : p_(pass), view_(view), walk_(walk), holders_(holders), capacity_(view) {}
 
   // The rounds, until one's choice passes the placement check (or the bound on rounds).
   void run(bool preempt, bool holders_kept) {
@@ -231,7 +230,6 @@ private:
       p_.chosen_waiting_.emplace_back(static_cast<std::uint32_t>(p_.chosen_.size()),
                                       static_cast<std::uint32_t>(i));
     p_.chosen_.push_back(j);
-    in_chosen_[j] = 1;
   }
   // Shapes by a number of this decision; for each shape that could not be placed, the step of
   // the first waiting job of that shape that failed: it and the waiting jobs of that shape after
@@ -312,8 +310,6 @@ private:
   void choose_holders(std::span<const JobId> run) {
     chosen_holders_ += run.size();
     p_.chosen_.insert(p_.chosen_.end(), run.begin(), run.end());
-    for (JobId h : run)
-      in_chosen_[h] = 1;
   }
   // One job; before a waiting one, the choice and capacity are saved (back_to()).
   void offer_job(const Step& step, std::size_t i) {
@@ -341,10 +337,11 @@ private:
       model.release(j);
     // Every holder plain and chosen: none to release.
     if (preempt && !holders_kept && !(p_.irregular_ == 0 && chosen_holders_ == holders_.size())) {
+      p_.mark_chosen();
       for (JobId h : holders_) {
         // A holder paying an action (a resize) cannot be suspended: apply() leaves it, so its
         // devices are not counted free.
-        if (!in_chosen_[h] && is_holder(view_.state(h))) model.release(h);
+        if (!p_.mark_[h] && is_holder(view_.state(h))) model.release(h);
       }
     }
     p_.failed_.assign(p_.first_failed_.size(), 0);
@@ -383,8 +380,9 @@ private:
     }
     resume_ = first_new;
     const std::uint32_t keep = saved.back().second;
-    for (std::size_t k = keep; k < p_.chosen_.size(); ++k)
-      in_chosen_[p_.chosen_[k]] = 0;
+    for (std::size_t k = keep; k < p_.marked_; ++k)
+      p_.mark_[p_.chosen_[k]] = 0;
+    p_.marked_ = std::min<std::size_t>(p_.marked_, keep);
     std::size_t waiting_dropped = 0;
     while (!p_.chosen_waiting_.empty() && p_.chosen_waiting_.back().first >= keep) {
       p_.chosen_waiting_.pop_back();
@@ -404,9 +402,6 @@ private:
   const View& view_;
   const PriorityWalk& walk_;
   const HolderSet& holders_;
-  // chosen_ flagged by job id as it grows and shrinks: the holders left out are the ones without
-  // a flag.
-  std::vector<char>& in_chosen_;
   Capacity capacity_;
   DeviceTypeId one_type_ = Capacity::kNoDeviceType;
   DeviceTypeId run_type_ = Capacity::kNoDeviceType;
@@ -430,9 +425,10 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
   // The jobs the walk offered, in its order, with what each round reads of them: a round after
   // the first replays them and asks the walk only for the jobs past the last one it offered.
   // The flags of the last decision's chosen_, which apply() read, are cleared first.
-  std::vector<char>& in_chosen = marks(view);
-  for (JobId j : chosen_)
-    in_chosen[j] = 0;
+  if (mark_.size() < view.job_count()) mark_.resize(view.job_count(), 0);
+  for (std::size_t k = 0; k < marked_; ++k)
+    mark_[chosen_[k]] = 0;
+  marked_ = 0;
   walked_.clear();
   // A round after the first walks as the last one did up to the first job that is newly left
   // out (the first that failed placement, of a shape that failed): it starts there, from what
@@ -453,7 +449,7 @@ void PriorityPass::apply(Control& control, Placement placement, HolderSet& holde
   suspended_.clear();
   started_.clear();
   if (preempt_others && !holders_kept_ && !(irregular_ == 0 && chosen_holders_ == holders.size())) {
-    // decide() left chosen_ flagged.
+    mark_chosen();
     const std::vector<char>& keep = mark_;
     // A host task frees no device: suspending it would make room for nothing the pass counts
     // (docs/runtime.md#host-tasks).

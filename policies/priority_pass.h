@@ -163,8 +163,8 @@ public:
 
 private:
   class Decision; // one decide()'s rounds (priority_pass.cpp)
-  // mark_, sized for the view's jobs.
-  std::vector<char>& marks(const View& view);
+  // Flags in mark_ the jobs of chosen_ not flagged yet (marked_ on).
+  void mark_chosen();
 
   // A job of the walk: its shape's number in shape_ids_ (kNoShape until a round needs it), the
   // devices it asks for, the type a holder's count against, whether it holds devices and
@@ -209,7 +209,11 @@ private:
   bool holders_kept_ = false; // the last decide() kept every holder without walking them
   std::vector<JobId> suspended_;
   std::vector<JobId> started_;
-  std::vector<char> mark_; // [job] in chosen_: kept as chosen_ changes, read by apply()
+  // [job] in chosen_, for the first marked_ entries of chosen_: read only where not every holder
+  // was chosen (the placement check's releases, apply()'s suspensions), so flagged only there,
+  // and a decision that keeps every holder writes no flag.
+  std::vector<char> mark_;
+  std::size_t marked_ = 0;
   FreeModel model_;
   std::vector<std::int32_t> preferred_;
   // Jobs apply() suspended that may still be releasing their devices, and a flag by job id for
