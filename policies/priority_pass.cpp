@@ -478,16 +478,28 @@ void PriorityPass::apply(Control& control, Placement placement, HolderSet& holde
     releasing_.push_back(j);
   }
   // The chosen jobs that held no devices at decide(), best first (the others run already).
+  // Once one of them cannot be placed while suspended jobs still release devices, the later
+  // ones wait with it for the release (the policy is called again when it completes): started
+  // now, they could take the free devices its placement check counted on, and it would preempt
+  // them again at the next decision, for ever.
+  bool wait_for_release = false;
   for (const auto& [i, step] : chosen_waiting_) {
     const JobId j = chosen_[i];
     JobStatus s = control.state(j).status;
     if (s != JobStatus::kPending && s != JobStatus::kSuspended) continue;
+    if (wait_for_release) break;
     std::optional<std::vector<DeviceId>> devices;
     if (i < preferred_.size() && preferred_[i] >= 0)
       devices = place_on_type(control, j, placement, control.request(j).workers,
                               static_cast<DeviceTypeId>(preferred_[i]));
     if (!devices) devices = place(control, j, placement);
-    if (!devices) continue; // devices still being released: next decision
+    if (!devices) {
+      // Devices still being released: next decision.
+      wait_for_release = std::any_of(releasing_.begin(), releasing_.end(), [&](JobId r) {
+        return control.state(r).status == JobStatus::kSuspending;
+      });
+      continue;
+    }
     if (s == JobStatus::kPending)
       control.start(j, *devices);
     else

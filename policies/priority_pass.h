@@ -147,7 +147,9 @@ public:
   // `holders` is the set the last decide() was given, unchanged since.
   // Suspends every job of `holders` (running or paying a start) that was not chosen, then starts
   // or resumes the chosen waiting jobs in order. A chosen job whose devices are still being
-  // released by a suspending job waits: the policy is called again when that action completes.
+  // released by a suspending job waits, and so do the chosen jobs after it (started now, they
+  // could take the devices the placement check counted on for it): the policy is called again
+  // when that action completes.
   // With preempt = false nothing is suspended and the chosen jobs take only free devices.
   // Updates `holders` (jobs started or resumed are added, jobs suspended removed).
   void apply(Control& control, Placement placement, HolderSet& holders, bool preempt = true);
