@@ -85,6 +85,7 @@ public:
                     keys_.begin());
       item.run = std::span<const JobId>(jobs_).subspan(pos, end - pos);
       item.run_devices = prefix_[end] - prefix_[pos];
+      item.run_prefix = std::span<const std::uint64_t>(prefix_).subspan(pos, end - pos + 1);
       pos = end;
       return true;
     };

@@ -109,8 +109,11 @@ void KeyedPass::decide(Control& control, Placement placement, bool preempt,
                                  return keys_[h] < *next_waiting;
                                });
         next.run = {next_held, end};
-        next.run_devices =
-            held_devices_[end - held_.begin()] - held_devices_[next_held - held_.begin()];
+        const auto from = static_cast<std::size_t>(next_held - held_.begin());
+        const auto to = static_cast<std::size_t>(end - held_.begin());
+        next.run_devices = held_devices_[to] - held_devices_[from];
+        next.run_prefix =
+            std::span<const std::uint64_t>(held_devices_).subspan(from, to - from + 1);
         next_held = end;
         return true;
       },

@@ -129,9 +129,9 @@ void PriorityPass::audit_holders(const View& view, const HolderSet& holders) {
   audit_stamp_ = log.stamp();
 }
 
-std::vector<char>& PriorityPass::marks(const View& view) {
-  if (mark_.size() < view.job_count()) mark_.resize(view.job_count(), 0);
-  return mark_;
+void PriorityPass::mark_chosen() {
+  for (; marked_ < chosen_.size(); ++marked_)
+    mark_[chosen_[marked_]] = 1;
 }
 
 // One decide(): the walk's rounds (step 1) and the placement check after each (step 2), with
@@ -140,8 +140,7 @@ std::vector<char>& PriorityPass::marks(const View& view) {
 class PriorityPass::Decision {
 public:
   Decision(PriorityPass& pass, const View& view, const PriorityWalk& walk, const HolderSet& holders)
-      : p_(pass), view_(view), walk_(walk), holders_(holders), in_chosen_(pass.marks(view)),
-        capacity_(view) {}
+      : p_(pass), view_(view), walk_(walk), holders_(holders), capacity_(view) {}
 
   // The rounds, until one's choice passes the placement check (or the bound on rounds).
   void run(bool preempt, bool holders_kept) {
@@ -188,7 +187,7 @@ private:
   }
   void push_job(JobId j) {
     p_.walked_.push_back(
-        {j, kNoShape, view_.request(j).devices(), 0, false, false, {}, {}, 0, false});
+        {j, kNoShape, view_.request(j).devices(), 0, false, false, {}, {}, 0, {}, false});
     // On one device type the rest is read when step 1 may give the job something.
     if (one_type_ == Capacity::kNoDeviceType) resolve(p_.walked_.back());
   }
@@ -214,6 +213,7 @@ private:
                               {},
                               next.run,
                               next.run_devices,
+                              next.run_prefix,
                               true});
       } else {
         for (JobId j : next.run)
@@ -230,7 +230,6 @@ private:
       p_.chosen_waiting_.emplace_back(static_cast<std::uint32_t>(p_.chosen_.size()),
                                       static_cast<std::uint32_t>(i));
     p_.chosen_.push_back(j);
-    in_chosen_[j] = 1;
   }
   // Shapes by a number of this decision; for each shape that could not be placed, the step of
   // the first waiting job of that shape that failed: it and the waiting jobs of that shape after
@@ -277,14 +276,40 @@ private:
   // Plain holders, one after another: all kept when their type has their devices left.
   void offer_run(const Step& step, std::size_t i) {
     if (capacity_.take_all(step.own_type, step.run_devices)) {
-      for (JobId h : step.run)
-        choose(h, i);
+      choose_holders(step.run);
       return;
     }
-    for (JobId h : step.run) {
-      if (capacity_.offer({}, view_.request(h).devices(), true, step.own_type)) choose(h, i);
-      if (capacity_.exhausted()) break;
+    const std::span<const std::uint64_t> prefix = step.run_prefix;
+    if (prefix.empty()) {
+      for (JobId h : step.run) {
+        if (capacity_.offer({}, view_.request(h).devices(), true, step.own_type)) choose(h, i);
+        if (capacity_.exhausted()) break;
+      }
+      return;
     }
+    // Offering the jobs one by one takes each that fits what is left: the longest stretch from
+    // k whose devices fit together is taken job by job, and the job after it does not fit.
+    std::size_t k = 0;
+    while (k < step.run.size() && !capacity_.exhausted()) {
+      const std::uint64_t left = capacity_.left(step.own_type);
+      // The jobs that ask for more than is left are passed over one by one.
+      if (prefix[k + 1] - prefix[k] > left) {
+        ++k;
+        continue;
+      }
+      const auto end = static_cast<std::size_t>(
+          std::upper_bound(prefix.begin() + static_cast<std::ptrdiff_t>(k) + 1, prefix.end(),
+                           prefix[k] + left) -
+          prefix.begin() - 1);
+      capacity_.take_all(step.own_type, prefix[end] - prefix[k]); // end > k: job k fits
+      choose_holders(step.run.subspan(k, end - k));
+      k = end + 1; // job `end` (if any) asks for more than is left: not chosen
+    }
+  }
+  // Plain holders of a run, all chosen.
+  void choose_holders(std::span<const JobId> run) {
+    chosen_holders_ += run.size();
+    p_.chosen_.insert(p_.chosen_.end(), run.begin(), run.end());
   }
   // One job; before a waiting one, the choice and capacity are saved (back_to()).
   void offer_job(const Step& step, std::size_t i) {
@@ -312,10 +337,11 @@ private:
       model.release(j);
     // Every holder plain and chosen: none to release.
     if (preempt && !holders_kept && !(p_.irregular_ == 0 && chosen_holders_ == holders_.size())) {
+      p_.mark_chosen();
       for (JobId h : holders_) {
         // A holder paying an action (a resize) cannot be suspended: apply() leaves it, so its
         // devices are not counted free.
-        if (!in_chosen_[h] && is_holder(view_.state(h))) model.release(h);
+        if (!p_.mark_[h] && is_holder(view_.state(h))) model.release(h);
       }
     }
     p_.failed_.assign(p_.first_failed_.size(), 0);
@@ -354,8 +380,9 @@ private:
     }
     resume_ = first_new;
     const std::uint32_t keep = saved.back().second;
-    for (std::size_t k = keep; k < p_.chosen_.size(); ++k)
-      in_chosen_[p_.chosen_[k]] = 0;
+    for (std::size_t k = keep; k < p_.marked_; ++k)
+      p_.mark_[p_.chosen_[k]] = 0;
+    p_.marked_ = std::min<std::size_t>(p_.marked_, keep);
     std::size_t waiting_dropped = 0;
     while (!p_.chosen_waiting_.empty() && p_.chosen_waiting_.back().first >= keep) {
       p_.chosen_waiting_.pop_back();
@@ -375,9 +402,6 @@ private:
   const View& view_;
   const PriorityWalk& walk_;
   const HolderSet& holders_;
-  // chosen_ flagged by job id as it grows and shrinks: the holders left out are the ones without
-  // a flag.
-  std::vector<char>& in_chosen_;
   Capacity capacity_;
   DeviceTypeId one_type_ = Capacity::kNoDeviceType;
   DeviceTypeId run_type_ = Capacity::kNoDeviceType;
@@ -401,9 +425,10 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
   // The jobs the walk offered, in its order, with what each round reads of them: a round after
   // the first replays them and asks the walk only for the jobs past the last one it offered.
   // The flags of the last decision's chosen_, which apply() read, are cleared first.
-  std::vector<char>& in_chosen = marks(view);
-  for (JobId j : chosen_)
-    in_chosen[j] = 0;
+  if (mark_.size() < view.job_count()) mark_.resize(view.job_count(), 0);
+  for (std::size_t k = 0; k < marked_; ++k)
+    mark_[chosen_[k]] = 0;
+  marked_ = 0;
   walked_.clear();
   // A round after the first walks as the last one did up to the first job that is newly left
   // out (the first that failed placement, of a shape that failed): it starts there, from what
@@ -424,7 +449,7 @@ void PriorityPass::apply(Control& control, Placement placement, HolderSet& holde
   suspended_.clear();
   started_.clear();
   if (preempt_others && !holders_kept_ && !(irregular_ == 0 && chosen_holders_ == holders.size())) {
-    // decide() left chosen_ flagged.
+    mark_chosen();
     const std::vector<char>& keep = mark_;
     // A host task frees no device: suspending it would make room for nothing the pass counts
     // (docs/runtime.md#host-tasks).
@@ -453,16 +478,28 @@ void PriorityPass::apply(Control& control, Placement placement, HolderSet& holde
     releasing_.push_back(j);
   }
   // The chosen jobs that held no devices at decide(), best first (the others run already).
+  // Once one of them cannot be placed while suspended jobs still release devices, the later
+  // ones wait with it for the release (the policy is called again when it completes): started
+  // now, they could take the free devices its placement check counted on, and it would preempt
+  // them again at the next decision, for ever.
+  bool wait_for_release = false;
   for (const auto& [i, step] : chosen_waiting_) {
     const JobId j = chosen_[i];
     JobStatus s = control.state(j).status;
     if (s != JobStatus::kPending && s != JobStatus::kSuspended) continue;
+    if (wait_for_release) break;
     std::optional<std::vector<DeviceId>> devices;
     if (i < preferred_.size() && preferred_[i] >= 0)
       devices = place_on_type(control, j, placement, control.request(j).workers,
                               static_cast<DeviceTypeId>(preferred_[i]));
     if (!devices) devices = place(control, j, placement);
-    if (!devices) continue; // devices still being released: next decision
+    if (!devices) {
+      // Devices still being released: next decision.
+      wait_for_release = std::any_of(releasing_.begin(), releasing_.end(), [&](JobId r) {
+        return control.state(r).status == JobStatus::kSuspending;
+      });
+      continue;
+    }
     if (s == JobStatus::kPending)
       control.start(j, *devices);
     else

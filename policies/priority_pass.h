@@ -27,6 +27,10 @@ namespace dlsim {
 // keeps a run whole when its type has the devices left, without reading each job; else it
 // takes the run's jobs one by one, as if the walk had handed them so.
 //
+// run_prefix, when not empty, is the run's devices as prefix sums (run.size() + 1 entries, from
+// the first job's start): the pass reads what each job of a run asks for there, not from the
+// runtime's job records.
+//
 // max_need and pass are set by PriorityPass::decide before each call: the walk may pass over
 // waiting jobs (not holders) that no round of the decision could give anything, as it would
 // leave them out: those that ask for more devices than max_need (step 1's capacity left at any
@@ -38,6 +42,7 @@ struct WalkItem {
   JobId job = 0;
   std::span<const JobId> run;
   std::uint64_t run_devices = 0;
+  std::span<const std::uint64_t> run_prefix;
   std::uint64_t max_need = std::numeric_limits<std::uint64_t>::max();
   const PriorityPass* pass = nullptr;
 };
@@ -142,7 +147,9 @@ public:
   // `holders` is the set the last decide() was given, unchanged since.
   // Suspends every job of `holders` (running or paying a start) that was not chosen, then starts
   // or resumes the chosen waiting jobs in order. A chosen job whose devices are still being
-  // released by a suspending job waits: the policy is called again when that action completes.
+  // released by a suspending job waits, and so do the chosen jobs after it (started now, they
+  // could take the devices the placement check counted on for it): the policy is called again
+  // when that action completes.
   // With preempt = false nothing is suspended and the chosen jobs take only free devices.
   // Updates `holders` (jobs started or resumed are added, jobs suspended removed).
   void apply(Control& control, Placement placement, HolderSet& holders, bool preempt = true);
@@ -158,8 +165,8 @@ public:
 
 private:
   class Decision; // one decide()'s rounds (priority_pass.cpp)
-  // mark_, sized for the view's jobs.
-  std::vector<char>& marks(const View& view);
+  // Flags in mark_ the jobs of chosen_ not flagged yet (marked_ on).
+  void mark_chosen();
 
   // A job of the walk: its shape's number in shape_ids_ (kNoShape until a round needs it), the
   // devices it asks for, the type a holder's count against, whether it holds devices and
@@ -176,6 +183,7 @@ private:
     std::span<const DeviceTypeId> types; // a waiting job's compatible types
     std::span<const JobId> run;          // a run of plain holders (WalkItem), job unused
     std::uint64_t run_devices;
+    std::span<const std::uint64_t> run_prefix; // WalkItem::run_prefix
     bool resolved; // holds, offered, own_type and types read (else only job and need)
   };
   // Brings irregular_ up to date with the jobs the runtime changed since the last decision.
@@ -203,7 +211,11 @@ private:
   bool holders_kept_ = false; // the last decide() kept every holder without walking them
   std::vector<JobId> suspended_;
   std::vector<JobId> started_;
-  std::vector<char> mark_; // [job] in chosen_: kept as chosen_ changes, read by apply()
+  // [job] in chosen_, for the first marked_ entries of chosen_: read only where not every holder
+  // was chosen (the placement check's releases, apply()'s suspensions), so flagged only there,
+  // and a decision that keeps every holder writes no flag.
+  std::vector<char> mark_;
+  std::size_t marked_ = 0;
   FreeModel model_;
   std::vector<std::int32_t> preferred_;
   // Jobs apply() suspended that may still be releasing their devices, and a flag by job id for

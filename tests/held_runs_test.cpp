@@ -68,13 +68,18 @@ TEST_CASE("HeldRuns walks holders and waiting jobs merged by key, holders as max
         // Two runs in a row would mean a run stopped short of the next waiting job.
         CHECK_FALSE(last_was_run);
         std::uint64_t sum = 0;
-        for (JobId j : item.run) {
+        // run_prefix: each job's devices as differences of prefix sums.
+        REQUIRE(item.run_prefix.size() == item.run.size() + 1);
+        for (std::size_t i = 0; i < item.run.size(); ++i) {
+          const JobId j = item.run[i];
           const int k = static_cast<int>((j - 1) / 3);
           REQUIRE(holder_devices.count(k) == 1);
           sum += holder_devices[k];
+          CHECK(item.run_prefix[i + 1] - item.run_prefix[i] == holder_devices[k]);
           got.push_back(j);
         }
         CHECK(item.run_devices == sum);
+        CHECK(item.run_prefix.back() - item.run_prefix.front() == sum);
         last_was_run = true;
       }
       item = WalkItem{};

@@ -4,7 +4,9 @@
 // the placement check. A policy with a fixed random priority per job
 // (preemptive, through PriorityPass, HeldRuns and WaitingIndex as tiresias uses them) runs random
 // traces on random clusters of one device type both ways; every job must start, end and be
-// preempted at the same times.
+// preempted at the same times. The plain walk also hands the holders one by one, not as runs:
+// a run that does not fit whole (taken by stretches of its prefix sums, WalkItem::run_prefix)
+// must choose what offering each of its jobs in turn chooses.
 #include "policies/held_runs.h"
 #include "policies/priority_pass.h"
 #include "policies/waiting_index.h"
@@ -54,7 +56,25 @@ public:
           it, [this](const Key& k) { return class_[std::get<1>(k)]; },
           [&item](const JobShape& s) { return PriorityPass::passes_over(item, s); });
     };
-    pass_.decide(control, held_.walk_with(waiting_, job_of, advance), holders_);
+    PriorityWalk walk = held_.walk_with(waiting_, job_of, advance);
+    if (!bounded_) {
+      // The plain walk: each holder of a run handed alone.
+      walk = [walk, run = std::vector<JobId>{}, at = std::size_t{0}](WalkItem& item) mutable {
+        if (at == run.size()) {
+          WalkItem next = item;
+          if (!walk(next)) return false;
+          if (next.run.empty()) {
+            item.job = next.job;
+            return true;
+          }
+          run.assign(next.run.begin(), next.run.end());
+          at = 0;
+        }
+        item.job = run[at++];
+        return true;
+      };
+    }
+    pass_.decide(control, walk, holders_);
     pass_.apply(control, placement_, holders_);
     for (JobId j : pass_.suspended()) {
       held_.erase(keys_[j]);

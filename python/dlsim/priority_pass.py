@@ -218,7 +218,9 @@ class PriorityPass:
     def apply(self, control, placement: str, holders: Set[int], preempt: bool = True) -> None:
         """Suspends the holders not chosen (in id order), then starts or resumes the chosen
         waiting jobs best first; a job whose devices are still being released waits for the
-        next decision. Updates ``holders``."""
+        next decision, and once one waits so while a suspended job is still releasing devices,
+        the chosen jobs after it wait too (started now, they could take the devices its
+        placement check counted on). Updates ``holders``."""
         view = control.view
         jobs = view.jobs
         self.suspended = []
@@ -238,12 +240,16 @@ class PriorityPass:
             control.suspend(j, reason)
             holders.discard(j)
             self._releasing.append(j)
+        wait_for_release = False
         for j in self.chosen:
             job = jobs[j]
             if job.status not in ("pending", "suspended"):
                 continue
+            if wait_for_release:
+                break
             devices = place(view, job, placement)
             if devices is None:
+                wait_for_release = any(jobs[r].status == "suspending" for r in self._releasing)
                 continue
             if job.status == "pending":
                 control.start(j, devices)
