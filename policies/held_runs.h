@@ -19,32 +19,44 @@ class HeldRuns {
 public:
   // Adds holder j under key k (not there yet), asking for `devices`.
   void insert(const Key& k, JobId j, std::uint32_t devices) {
-    const auto at =
-        static_cast<std::size_t>(std::lower_bound(keys_.begin(), keys_.end(), k) - keys_.begin());
-    keys_.insert(keys_.begin() + static_cast<std::ptrdiff_t>(at), k);
-    jobs_.insert(jobs_.begin() + static_cast<std::ptrdiff_t>(at), j);
-    devices_.insert(devices_.begin() + static_cast<std::ptrdiff_t>(at), devices);
-    summed_ = std::min(summed_, at);
+    if (keys_.empty() || keys_.back() < k) {
+      keys_.push_back(k); // in order already (a ranking inserted in order, a key past the rest)
+      jobs_.push_back(j);
+      devices_.push_back(devices);
+      alive_.push_back(1);
+      return;
+    }
+    added_.push_back(Entry{k, j, devices});
+    if (pending_over_bound()) apply();
   }
   // Removes the holder under key k; false (and nothing changes) when no holder has that key.
   bool erase(const Key& k) {
     const auto at =
         static_cast<std::size_t>(std::lower_bound(keys_.begin(), keys_.end(), k) - keys_.begin());
-    if (at == keys_.size() || keys_[at] != k) return false;
-    keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(at));
-    jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(at));
-    devices_.erase(devices_.begin() + static_cast<std::ptrdiff_t>(at));
-    summed_ = std::min(summed_, at);
+    if (at < keys_.size() && keys_[at] == k && alive_[at] != 0) {
+      alive_[at] = 0;
+      ++dead_;
+      if (pending_over_bound()) apply();
+      return true;
+    }
+    // Not in the sorted entries (or removed there and added again since): among the added.
+    auto it =
+        std::find_if(added_.begin(), added_.end(), [&](const Entry& e) { return e.key == k; });
+    if (it == added_.end()) return false;
+    *it = added_.back();
+    added_.pop_back();
     return true;
   }
-  [[nodiscard]] std::size_t size() const { return keys_.size(); }
+  [[nodiscard]] std::size_t size() const { return keys_.size() - dead_ + added_.size(); }
   void clear() {
     keys_.clear();
     jobs_.clear();
     devices_.clear();
+    alive_.clear();
+    added_.clear();
+    dead_ = 0;
     summed_ = 0;
   }
-
   // The jobs of `waiting` (a sorted container of Key, none of them here) and these holders
   // together, by increasing key: each call hands the next waiting job, or the run of holders
   // before it. job_of(key) is a waiting key's job. The walk reads waiting, job_of and this
@@ -67,6 +79,7 @@ public:
   // before it are passed over), given what PriorityPass set in the item (WalkItem::max_need).
   template <class Waiting, class JobOf, class Advance>
   PriorityWalk walk_with(const Waiting& waiting, JobOf job_of, Advance advance) {
+    apply();
     sum();
     return [this, &waiting, job_of, advance, next = waiting.begin(),
             pos = std::size_t{0}](WalkItem& item) mutable {
@@ -92,6 +105,65 @@ public:
   }
 
 private:
+  struct Entry {
+    Key key;
+    JobId job;
+    std::uint32_t devices;
+  };
+
+  // Changes are kept aside (added_, and dead_ entries flagged in place) and merged into the
+  // sorted vectors in one pass when a walk needs them or when there are more than about the
+  // square root of the entries: an insert or erase costs O(sqrt n) amortized instead of moving
+  // every entry after it, which is what a policy whose holders change at every event and whose
+  // walks are rare (a cluster that serves its load) would otherwise pay.
+  [[nodiscard]] bool pending_over_bound() const {
+    const std::size_t pending = added_.size() + dead_;
+    return pending > 32 && pending * pending > keys_.size();
+  }
+
+  // The sorted vectors without the removed entries and with the added ones; prefix_ stays right
+  // up to the first entry that changed.
+  void apply() {
+    if (added_.empty() && dead_ == 0) return;
+    std::sort(added_.begin(), added_.end(),
+              [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    std::size_t first_changed = keys_.size() - dead_ + added_.size();
+    next_keys_.clear();
+    next_jobs_.clear();
+    next_devices_.clear();
+    auto push = [&](const Key& k, JobId j, std::uint32_t d) {
+      next_keys_.push_back(k);
+      next_jobs_.push_back(j);
+      next_devices_.push_back(d);
+    };
+    std::size_t i = 0;
+    for (const Entry& e : added_) {
+      for (; i < keys_.size() && keys_[i] < e.key; ++i) {
+        if (alive_[i] != 0) {
+          push(keys_[i], jobs_[i], devices_[i]);
+        } else {
+          first_changed = std::min(first_changed, next_keys_.size());
+        }
+      }
+      first_changed = std::min(first_changed, next_keys_.size());
+      push(e.key, e.job, e.devices);
+    }
+    for (; i < keys_.size(); ++i) {
+      if (alive_[i] != 0) {
+        push(keys_[i], jobs_[i], devices_[i]);
+      } else {
+        first_changed = std::min(first_changed, next_keys_.size());
+      }
+    }
+    keys_.swap(next_keys_);
+    jobs_.swap(next_jobs_);
+    devices_.swap(next_devices_);
+    alive_.assign(keys_.size(), 1);
+    added_.clear();
+    dead_ = 0;
+    summed_ = std::min(summed_, first_changed);
+  }
+
   // prefix_ brought up to date from the first entry that changed.
   void sum() {
     prefix_.resize(keys_.size() + 1);
@@ -104,8 +176,14 @@ private:
   std::vector<Key> keys_;              // sorted
   std::vector<JobId> jobs_;            // [i] the job of keys_[i]
   std::vector<std::uint32_t> devices_; // [i] the devices it asks for
-  std::vector<std::uint64_t> prefix_;  // [i] devices_ summed over the first i entries
-  std::size_t summed_ = 0;             // prefix_ is right up to entry summed_
+  std::vector<char> alive_;            // [i] 0: removed, until apply drops it
+  std::size_t dead_ = 0;               // entries of alive_ that are 0
+  std::vector<Entry> added_;           // inserted since apply, any order
+  std::vector<Key> next_keys_;         // apply's buffers, kept to avoid allocating
+  std::vector<JobId> next_jobs_;
+  std::vector<std::uint32_t> next_devices_;
+  std::vector<std::uint64_t> prefix_; // [i] devices_ summed over the first i entries
+  std::size_t summed_ = 0;            // prefix_ is right up to entry summed_
 };
 
 } // namespace dlsim

@@ -181,3 +181,62 @@ TEST_CASE("HolderSet answers as a std::set of job ids", "[held_runs]") {
         std::vector<JobId>(plain.begin(), plain.end()));
   CHECK(set.count(100000) == 0); // beyond every id it has seen
 }
+
+TEST_CASE("HeldRuns stays the set of holders through long runs of inserts and erases",
+          "[held_runs]") {
+  // Random keys added and removed many times between walks, so that the changes kept aside
+  // are merged both by a walk and when they outgrow their bound, and keys come back after
+  // being removed (in the sorted entries and among the added ones).
+  std::mt19937 rng(19);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int key_space = std::uniform_int_distribution<int>(1, 600)(rng);
+    HeldRuns<int> held;
+    std::map<int, std::uint32_t> model; // key -> devices
+    std::set<int> waiting;
+    for (int step = 0; step < 3000; ++step) {
+      const int k = static_cast<int>(rng() % static_cast<unsigned>(key_space));
+      if (model.count(k) != 0) {
+        CHECK(held.erase(k));
+        model.erase(k);
+        CHECK_FALSE(held.erase(k));
+      } else if (waiting.count(k) == 0) {
+        if (rng() % 5 == 0) {
+          waiting.insert(k);
+          continue;
+        }
+        const auto devices = static_cast<std::uint32_t>(1 + rng() % 8);
+        held.insert(k, static_cast<JobId>(k * 3 + 1), devices);
+        model[k] = devices;
+      }
+      REQUIRE(held.size() == model.size());
+      if (rng() % 50 != 0) continue;
+      // A walk: every key in order, holders as runs with their devices summed.
+      std::vector<int> all(waiting.begin(), waiting.end());
+      for (const auto& [key, d] : model)
+        all.push_back(key);
+      std::sort(all.begin(), all.end());
+      PriorityWalk walk =
+          held.walk(waiting, [](int key) { return static_cast<JobId>(key * 3 + 1); });
+      std::vector<JobId> got;
+      WalkItem item;
+      while (walk(item)) {
+        if (item.run.empty()) {
+          got.push_back(item.job);
+        } else {
+          std::uint64_t sum = 0;
+          for (JobId j : item.run) {
+            const int key = static_cast<int>((j - 1) / 3);
+            REQUIRE(model.count(key) == 1);
+            sum += model[key];
+            got.push_back(j);
+          }
+          CHECK(item.run_devices == sum);
+        }
+        item = WalkItem{};
+      }
+      REQUIRE(got.size() == all.size());
+      for (std::size_t i = 0; i < all.size(); ++i)
+        CHECK(got[i] == static_cast<JobId>(all[i] * 3 + 1));
+    }
+  }
+}
