@@ -37,10 +37,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <set>
 #include <tuple>
+#include <utility>
 
 namespace dlsim {
 
@@ -138,7 +140,7 @@ public:
         if (!is_holder(c.state(j))) ++busy_holders;
       }
       order(c);
-      rank_held(c);
+      rerank_held(c);
     }
     // Between rounds the queue keeps its ranking, arrivals joining it (on_arrival).
     // When every live job fits the one device type together, step 1 of the pass chooses every
@@ -222,8 +224,22 @@ private:
     t.in_runs = now;
   }
 
-  // held_ from the holders under their keys of the ranking (at a round, or when the runtime's
-  // change log started over since the last look).
+  // held_ under the keys of the new ranking: the ones whose key moved (order()) taken out and put
+  // back, or, when many moved, held_ built anew.
+  void rerank_held(const View& v) {
+    if (moved_held_.size() * 8 > held_.size()) {
+      rank_held(v);
+    } else {
+      for (const auto& [old, j] : moved_held_) {
+        held_.erase(old);
+        held_.insert(queue_.key(j), j, v.request(j).devices());
+      }
+    }
+    moved_held_.clear();
+  }
+
+  // held_ from the holders under their keys of the ranking (when many moved at a round, or the
+  // runtime's change log started over since the last look).
   void rank_held(const View& v) {
     held_.clear();
     ranked_held_.clear();
@@ -393,6 +409,7 @@ private:
 
   // Job j ranked under k: in the queue if it may wait, else out of it.
   void rank(const View& v, JobId j, const Key& k) {
+    if (tracks_[j].in_runs && queue_.key(j) != k) moved_held_.emplace_back(queue_.key(j), j);
     queue_.set_key(j, k);
     if (may_wait(v.state(j)))
       queue_.place(j, v.state(j).status, [&] { return job_shape(v, j); });
@@ -412,9 +429,12 @@ private:
       if (j < tracks_.size() && tracks_[j].live) touched_.push_back(j);
     });
     if (logged) {
-      touched_.insert(touched_.end(), holders_.begin(), holders_.end());
+      // The log names each job once; the holders are in id order.
       std::sort(touched_.begin(), touched_.end());
-      touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+      logged_.swap(touched_);
+      touched_.clear();
+      std::set_union(logged_.begin(), logged_.end(), holders_.begin(), holders_.end(),
+                     std::back_inserter(touched_));
     } else {
       touched_.clear();
       for_live([&](JobId j) { touched_.push_back(j); });
@@ -591,10 +611,13 @@ private:
   // Every job's key (the last ranking's, or an arrival's since) and the jobs that may wait
   // under it: those the last ranking found so (order()), arrivals and jobs suspended since.
   RankedQueue<Key> queue_;
-  HeldRuns<Key> held_;            // the holders the walk offers (refresh_held), by key
-  std::uint64_t held_stamp_ = 0;  // View::changes().jobs.stamp() when held_ was last audited
-  std::vector<Key> ranked_held_;  // scratch for rank_held()
+  HeldRuns<Key> held_;           // the holders the walk offers (refresh_held), by key
+  std::uint64_t held_stamp_ = 0; // View::changes().jobs.stamp() when held_ was last audited
+  std::vector<Key> ranked_held_; // scratch for rank_held()
+  // The jobs in held_ whose key the round's ranking moved, under their old key (rerank_held()).
+  std::vector<std::pair<Key, JobId>> moved_held_;
   std::vector<JobId> touched_;    // scratch: the jobs a round refits, the holders adjusted
+  std::vector<JobId> logged_;     // scratch for jobs_to_update()
   std::uint64_t round_stamp_ = 0; // View::changes().jobs.stamp() when the last round began
   bool round_stamped_ = false;
   std::uint64_t demand_ = 0;     // devices the live jobs ask for
