@@ -8,7 +8,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <random>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -99,7 +101,16 @@ TEST_CASE("RankedQueue offers what a filtered walk of the placed keys offers", "
         synced_stamp = log.stamp();
         const std::vector<Key> want = plain.offered();
         REQUIRE(queue.offered().size() == want.size());
-        REQUIRE(std::equal(queue.offered().begin(), queue.offered().end(), want.begin()));
+        REQUIRE(std::equal(queue.offered().begin(), queue.offered().end(), want.begin(),
+                           [](const auto& o, const Key& k) { return o.key == k; }));
+        // Each entry carries its job's shape's number: one number per shape (id modulo 3).
+        std::map<JobId, std::uint32_t> number_by_shape;
+        std::set<std::uint32_t> numbers;
+        for (const auto& o : queue.offered()) {
+          const auto [it, added] = number_by_shape.emplace(std::get<1>(o.key) % 3, o.shape);
+          CHECK(it->second == o.shape);
+          if (added) CHECK(numbers.insert(o.shape).second);
+        }
         CHECK(queue.any_may_wait() == plain.any_may_wait());
         for (JobId k = 0; k < jobs; ++k) {
           CHECK(queue.placed(k) == (plain.placed[k] != 0));

@@ -166,12 +166,13 @@ public:
 
 private:
   using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
+  using Offered = RankedQueue<Key>::Offered;
   using Waiting = RankedQueue<Key>::Index;
 
   // The pass over the ranked queue, and the holders and waiting jobs brought up to date with
   // what it did. With `kept` it walks the waiting jobs alone (PriorityPass::decide).
   void decide(Control& c, bool round, bool kept) {
-    auto job_of = [](const Key& k) { return std::get<3>(k); };
+    auto job_of = [](const Offered& o) { return std::get<3>(o.key); };
     // The waiting jobs the walk offers: the queue's pending and suspended ones (not finished
     // since the queue was ranked, and not paying an action: that keeps its devices, and is
     // decided once it is done).
@@ -183,9 +184,9 @@ private:
       return true;
     };
     // Those that no round of the decision can give anything are passed over.
-    auto fitting = [this, &waiting](Waiting::const_iterator it, const WalkItem& item) {
+    auto fitting = [&waiting](Waiting::const_iterator it, const WalkItem& item) {
       return waiting.first_within(
-          it, [this](const Key& k) { return queue_.shape_number(std::get<3>(k)); },
+          it, [](const Offered& o) { return o.shape; },
           [&item](const JobShape& s) { return PriorityPass::passes_over(item, s); });
     };
     // Every job the ranking offers: the holders that hold devices (in runs) and the waiting

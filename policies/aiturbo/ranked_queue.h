@@ -23,7 +23,16 @@ namespace dlsim {
 template <class Key>
 class RankedQueue {
 public:
-  using Index = WaitingIndex<Key, JobShape>;
+  // An offered job's key and its shape's number (so that a walk reads it with the key), ordered
+  // by the key.
+  struct Offered {
+    Key key;
+    std::uint32_t shape;
+    friend bool operator<(const Offered& a, const Offered& b) { return a.key < b.key; }
+    friend bool operator<(const Offered& a, const Key& b) { return a.key < b; }
+    friend bool operator<(const Key& a, const Offered& b) { return a < b.key; }
+  };
+  using Index = WaitingIndex<Offered, JobShape>;
 
   // Room for jobs 0..n-1 (their keys value-initialized, none placed).
   void resize(std::size_t n) {
@@ -34,8 +43,8 @@ public:
   void set_key(JobId j, const Key& k) {
     Entry& e = jobs_[j];
     if (e.where == kOffered) {
-      index_.erase(e.key, e.shape);
-      index_.insert(k, e.shape);
+      index_.erase({e.key, e.shape}, e.shape);
+      index_.insert({k, e.shape}, e.shape);
     }
     e.key = k;
   }
@@ -51,7 +60,7 @@ public:
   // j no longer placed.
   void drop(JobId j) {
     Entry& e = jobs_[j];
-    if (e.where == kOffered) index_.erase(e.key, e.shape);
+    if (e.where == kOffered) index_.erase({e.key, e.shape}, e.shape);
     if (e.where == kSuspending) --suspending_;
     if (e.where == kOther) --others_placed_;
     e.where = kOut;
@@ -73,10 +82,9 @@ public:
     stamp_ = log.stamp();
     stamped_ = true;
   }
-  // The placed jobs that are pending or suspended (as of the last sync), by key.
+  // The placed jobs that are pending or suspended (as of the last sync), by key; an entry's shape
+  // is the number of offered().first_within's classes.
   [[nodiscard]] const Index& offered() const { return index_; }
-  // The number offered() knows the shape of job j by (j placed at least once).
-  [[nodiscard]] std::uint32_t shape_number(JobId j) const { return jobs_[j].shape; }
   // Whether a placed job is pending, suspended or suspending (as of the last sync).
   [[nodiscard]] bool any_may_wait() const { return !index_.empty() || suspending_ > 0; }
   // Drops the placed jobs that are neither (as of the last sync).
@@ -108,10 +116,10 @@ private:
                       : s == JobStatus::kSuspending                          ? kSuspending
                                                                              : kOther;
     if (now == e.where) return;
-    if (e.where == kOffered) index_.erase(e.key, e.shape);
+    if (e.where == kOffered) index_.erase({e.key, e.shape}, e.shape);
     if (e.where == kSuspending) --suspending_;
     if (e.where == kOther) --others_placed_;
-    if (now == kOffered) index_.insert(e.key, e.shape);
+    if (now == kOffered) index_.insert({e.key, e.shape}, e.shape);
     if (now == kSuspending) ++suspending_;
     e.where = now;
     if (now != kOther) return;
