@@ -76,6 +76,7 @@ struct Track {
   bool ranked_predictable = false; // in Aiturbo::pred_jobs_
   bool held = false;               // in holders_
   bool in_runs = false;            // in Aiturbo::held_ (live, held and holding devices)
+  bool held_moved = false;         // in Aiturbo::held_moved_
 };
 
 class Aiturbo final : public Policy {
@@ -117,7 +118,7 @@ public:
       std::erase_if(live_, [&](JobId k) { return !tracks_[k].live; });
     holders_.erase(j);
     tracks_[j].held = false;
-    refresh_held(view, j);
+    refresh_held(j);
     demand_ -= view.request(j).devices();
     changed_ = true;
   }
@@ -154,7 +155,7 @@ public:
       queue_.drop_not_waiting();
       pass = queue_.any_may_wait();
     } else {
-      audit_held(c);
+      settle_held(c);
     }
     if (pass) decide(c, round, kept);
     if (round && o_.adjust) adjust(c);
@@ -196,13 +197,13 @@ private:
     pass_.apply(c, placement_, holders_, /*preempt=*/round);
     for (JobId j : pass_.started()) {
       tracks_[j].held = true;
-      refresh_held(c, j);
+      refresh_held(j);
     }
     // The suspended ones wait from now on, under their key of the ranking (placed in the
     // queue if they were not: they held devices since the ranking).
     for (JobId j : pass_.suspended()) {
       tracks_[j].held = false;
-      refresh_held(c, j);
+      refresh_held(j);
       queue_.place(j, c.state(j).status, [&] { return job_shape(c, j); });
     }
   }
@@ -212,9 +213,19 @@ private:
     queue_.sync(v.changes().jobs, [&v](JobId j) { return v.state(j).status; });
   }
 
+  // j's place in held_ may have changed (started, suspended or finished): it is put in its place
+  // before the next walk that reads held_ (settle_held), not at every change while decisions
+  // walk the waiting jobs alone.
+  void refresh_held(JobId j) {
+    Track& t = tracks_[j];
+    if (t.held_moved) return;
+    t.held_moved = true;
+    held_moved_.push_back(j);
+  }
+
   // j's place in held_ as its state says now: there while it is live, started by this policy
   // and holding devices (running or starting), under its key.
-  void refresh_held(const View& v, JobId j) {
+  void place_held(const View& v, JobId j) {
     Track& t = tracks_[j];
     const bool now = t.live && t.held && is_holder(v.state(j));
     if (now == t.in_runs) return;
@@ -239,11 +250,14 @@ private:
     moved_held_.clear();
   }
 
-  // held_ from the holders under their keys of the ranking (when many moved at a round, or the
-  // runtime's change log started over since the last look).
+  // held_ from the holders under their keys of the ranking (when many moved, or the runtime's
+  // change log started over since the last look).
   void rank_held(const View& v) {
     held_.clear();
     ranked_held_.clear();
+    // A job in held_ is a holder, or one that left the holders since (in held_moved_).
+    for (JobId j : held_moved_)
+      tracks_[j].in_runs = false;
     for (JobId j : holders_) {
       tracks_[j].in_runs = is_holder(v.state(j));
       if (tracks_[j].in_runs) ranked_held_.push_back(queue_.key(j));
@@ -254,14 +268,25 @@ private:
     held_stamp_ = v.changes().jobs.stamp();
   }
 
-  // held_ brought up to date with the jobs whose status changed since the last look (a job
-  // leaves or regains the holding state only with a change the runtime logs).
-  void audit_held(const View& v) {
+  // held_ brought up to date before a walk reads it: the jobs marked since (refresh_held) and
+  // the ones whose status changed since the last look (a job leaves or regains the holding
+  // state only with a change the runtime logs) put in their place, each an insert or erase in
+  // held_'s sorted vectors, or held_ built anew when there are many.
+  void settle_held(const View& v) {
+    constexpr std::size_t kRebuildAfter = 64;
     const ChangeLog& log = v.changes().jobs;
-    if (!log.for_each_since(held_stamp_, [&](JobId j) {
-          if (j < tracks_.size()) refresh_held(v, j);
-        }))
+    const bool logged = log.for_each_since(held_stamp_, [&](JobId j) {
+      if (j < tracks_.size()) refresh_held(j);
+    });
+    if (!logged || held_moved_.size() > kRebuildAfter) {
       rank_held(v);
+    } else {
+      for (JobId j : held_moved_)
+        place_held(v, j);
+    }
+    for (JobId j : held_moved_)
+      tracks_[j].held_moved = false;
+    held_moved_.clear();
     held_stamp_ = log.stamp();
   }
 
@@ -612,9 +637,10 @@ private:
   // Every job's key (the last ranking's, or an arrival's since) and the jobs that may wait
   // under it: those the last ranking found so (order()), arrivals and jobs suspended since.
   RankedQueue<Key> queue_;
-  HeldRuns<Key> held_;           // the holders the walk offers (refresh_held), by key
-  std::uint64_t held_stamp_ = 0; // View::changes().jobs.stamp() when held_ was last audited
-  std::vector<Key> ranked_held_; // scratch for rank_held()
+  HeldRuns<Key> held_;            // the holders the walk offers (refresh_held), by key
+  std::uint64_t held_stamp_ = 0;  // View::changes().jobs.stamp() when held_ was last audited
+  std::vector<Key> ranked_held_;  // scratch for rank_held()
+  std::vector<JobId> held_moved_; // jobs whose place in held_ may have changed (refresh_held)
   // The jobs in held_ whose key the round's ranking moved, under their old key (rerank_held()).
   std::vector<std::pair<Key, JobId>> moved_held_;
   std::vector<JobId> touched_;    // scratch: the jobs a round refits, the holders adjusted
