@@ -25,19 +25,37 @@ SpeedModel make_speed_model(double t0, double t1, double t2) {
 }
 
 void observe_speed(SpeedModel& m, std::uint32_t workers, std::uint32_t ps, double seconds) {
+  // The same time at the same shape as last: its mean would move by (seconds - mean) / count =
+  // 0, so only its count changes.
+  if (!m.shapes.empty() && workers == m.last_workers && ps == m.last_ps &&
+      std::bit_cast<std::uint64_t>(seconds) == std::bit_cast<std::uint64_t>(m.last_mean_s)) {
+    ++m.repeats;
+    return;
+  }
+  if (!m.shapes.empty()) {
+    m.shapes[m.last].count += m.repeats;
+    m.repeats = 0;
+  }
   auto it = std::find_if(m.shapes.begin(), m.shapes.end(), [&](const SpeedModel::Shape& s) {
     return s.workers == workers && s.ps == ps;
   });
+  bool moved = true;
   if (it == m.shapes.end()) {
     m.shapes.push_back({workers, ps, seconds, 1});
+    it = m.shapes.end() - 1;
   } else {
     const double before = it->mean_s;
     ++it->count;
     it->mean_s += (seconds - it->mean_s) / it->count;
-    // The fit reads the shapes' means only: an unchanged mean (a job measured at the same
-    // speed again, every round while nothing moves) leaves theta as it is, bit for bit.
-    if (std::bit_cast<std::uint64_t>(it->mean_s) == std::bit_cast<std::uint64_t>(before)) return;
+    moved = std::bit_cast<std::uint64_t>(it->mean_s) != std::bit_cast<std::uint64_t>(before);
   }
+  m.last = static_cast<std::uint32_t>(it - m.shapes.begin());
+  m.last_workers = workers;
+  m.last_ps = ps;
+  m.last_mean_s = it->mean_s;
+  // The fit reads the shapes' means only: an unchanged mean (a job measured at the same speed
+  // again, every round while nothing moves) leaves theta as it is, bit for bit.
+  if (!moved) return;
   // Ridge towards the prior: minimise sum (x_i . theta - T_i)^2 + lambda |theta - prior|^2 with
   // lambda = kSpeedPrior x the mean squared feature, so the prior weighs like kSpeedPrior shapes.
   Eigen::Matrix3d a = Eigen::Matrix3d::Zero();

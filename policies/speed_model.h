@@ -21,6 +21,12 @@ struct SpeedModel {
     std::uint32_t count = 0;
   };
   std::vector<Shape> shapes;
+  // The shape observed last (an index in shapes) and its mean, kept beside the model: a job
+  // measured at the same speed again (every round while nothing moves) changes no mean and no
+  // fit, so observe_speed only counts it, in `repeats`, without reading shapes; they are added
+  // to that shape's count before any other observation.
+  std::uint32_t last = 0, last_workers = 0, last_ps = 0, repeats = 0;
+  double last_mean_s = 0;
 };
 
 // Starts a model at its prior (theta = prior).

@@ -23,6 +23,7 @@
 #include "policies/aiturbo/cpu_moves.h"
 #include "policies/aiturbo/moves.h"
 #include "policies/aiturbo/pauses.h"
+#include "policies/aiturbo/ranked_queue.h"
 #include "policies/held_runs.h"
 #include "policies/placement.h"
 #include "policies/priority_pass.h"
@@ -36,10 +37,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <set>
 #include <tuple>
+#include <utility>
 
 namespace dlsim {
 
@@ -70,8 +73,10 @@ struct Track {
   CoreModel cores;        // its measured times by cores per server and per worker (cpu_moves.h)
   SimTime last_move = -1; // the last resize or set_ps; -1 = never
   bool live = false;      // arrived, not finished: in live_
-  bool held = false;      // in holders_
-  bool in_runs = false;   // in Aiturbo::held_ (live, held and holding devices)
+  bool ranked_predictable = false; // in Aiturbo::pred_jobs_
+  bool held = false;               // in holders_
+  bool in_runs = false;            // in Aiturbo::held_ (live, held and holding devices)
+  bool held_moved = false;         // in Aiturbo::held_moved_
 };
 
 class Aiturbo final : public Policy {
@@ -82,7 +87,7 @@ public:
   void on_arrival(JobId j, const View& view) override {
     if (tracks_.size() <= j) {
       tracks_.resize(j + 1);
-      keys_.resize(j + 1);
+      queue_.resize(j + 1);
     }
     const JobRequest& r = view.request(j);
     double iter = 0;
@@ -96,20 +101,24 @@ public:
     // Ids are in submission order, so arrivals come in id order: live_ stays sorted.
     live_.insert(std::upper_bound(live_.begin(), live_.end(), j), j);
     ++live_count_;
-    arrived_.push_back(j);
+    // It joins the queue where a job with no service and no prediction goes (level 0, after the
+    // jobs there), as the next ranking would put it unless it runs first.
+    queue_.set_key(j, Key{0, 1, static_cast<double>(j), j});
+    queue_.place(j, view.state(j).status, [&] { return job_shape(view, j); });
     demand_ += r.devices();
     changed_ = true;
   }
   void on_finish(JobId j, const View& view) override {
     // Left in live_ until half of it is finished jobs, then dropped together.
     tracks_[j].live = false;
+    queue_.drop(j);
     pauses_.forget(j);
     --live_count_;
     if (2 * live_count_ < live_.size())
       std::erase_if(live_, [&](JobId k) { return !tracks_[k].live; });
     holders_.erase(j);
     tracks_[j].held = false;
-    refresh_held(view, j);
+    refresh_held(j);
     demand_ -= view.request(j).devices();
     changed_ = true;
   }
@@ -122,6 +131,7 @@ public:
     const bool round = c.now() >= wake_;
     if (!changed_ && !round) return;
     changed_ = false;
+    sync_queue(c);
     // Holders the full walk would not offer (paying an action): at a round it suspends them.
     std::size_t busy_holders = 0;
     if (round) {
@@ -131,17 +141,9 @@ public:
         if (!is_holder(c.state(j))) ++busy_holders;
       }
       order(c);
-      keep_waiting(c);
-      rank_held(c);
-    } else {
-      // Between rounds the queue keeps its ranking; arrivals join it where a job with no
-      // service and no prediction goes (level 0, after the jobs there).
-      for (JobId j : arrived_) {
-        keys_[j] = Key{0, 1, static_cast<double>(j), j};
-        waiting_.insert(std::upper_bound(waiting_.begin(), waiting_.end(), keys_[j]), keys_[j]);
-      }
+      rerank_held(c);
     }
-    arrived_.clear();
+    // Between rounds the queue keeps its ranking, arrivals joining it (on_arrival).
     // When every live job fits the one device type together, step 1 of the pass chooses every
     // job it is offered: every holder is kept and only the waiting jobs' order matters
     // (PriorityPass::decide with holders_kept); with none waiting the pass would keep every
@@ -150,10 +152,10 @@ public:
     const bool kept = busy_holders == 0 && demand_ < single_type_devices(c);
     bool pass = true;
     if (kept) {
-      std::erase_if(waiting_, [&](const Key& k) { return !may_wait(c.state(std::get<3>(k))); });
-      pass = !waiting_.empty();
+      queue_.drop_not_waiting();
+      pass = queue_.any_may_wait();
     } else {
-      audit_held(c);
+      settle_held(c);
     }
     if (pass) decide(c, round, kept);
     if (round && o_.adjust) adjust(c);
@@ -165,69 +167,100 @@ public:
 
 private:
   using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
+  using Offered = RankedQueue<Key>::Offered;
+  using Waiting = RankedQueue<Key>::Index;
 
   // The pass over the ranked queue, and the holders and waiting jobs brought up to date with
   // what it did. With `kept` it walks the waiting jobs alone (PriorityPass::decide).
   void decide(Control& c, bool round, bool kept) {
-    auto job_of = [](const Key& k) { return std::get<3>(k); };
-    // A waiting job the walk offers: not finished since the queue was ranked, and not paying an
-    // action (that keeps its devices, and is decided once it is done).
-    auto waits = [&c](const Key& k) {
-      const JobStatus s = c.state(std::get<3>(k)).status;
-      return s == JobStatus::kPending || s == JobStatus::kSuspended;
-    };
-    auto next = waiting_.begin();
+    auto job_of = [](const Offered& o) { return std::get<3>(o.key); };
+    // The waiting jobs the walk offers: the queue's pending and suspended ones (not finished
+    // since the queue was ranked, and not paying an action: that keeps its devices, and is
+    // decided once it is done).
+    const Waiting& waiting = queue_.offered();
+    auto next = waiting.begin();
     auto waiting_only = [&](WalkItem& w) {
-      for (; next != waiting_.end(); ++next) {
-        if (!waits(*next)) continue;
-        w.job = job_of(*next++);
-        return true;
-      }
-      return false;
+      if (next == waiting.end()) return false;
+      w.job = job_of(*next++);
+      return true;
+    };
+    // Those that no round of the decision can give anything are passed over.
+    auto fitting = [&waiting](Waiting::const_iterator it, const WalkItem& item) {
+      return waiting.first_within(
+          it, [](const Offered& o) { return o.shape; },
+          [&item](const JobShape& s) { return PriorityPass::passes_over(item, s); });
     };
     // Every job the ranking offers: the holders that hold devices (in runs) and the waiting
     // ones, merged by key. A running job this policy did not start would be offered nothing.
-    pass_.decide(c, kept ? PriorityWalk(waiting_only) : held_.walk_offered(waiting_, job_of, waits),
+    pass_.decide(c, kept ? PriorityWalk(waiting_only) : held_.walk_with(waiting, job_of, fitting),
                  holders_, /*preempt=*/round, kept);
     pass_.apply(c, placement_, holders_, /*preempt=*/round);
     for (JobId j : pass_.started()) {
       tracks_[j].held = true;
-      refresh_held(c, j);
+      refresh_held(j);
     }
-    // The suspended ones wait from now on (they held devices since the ranking: not in
-    // waiting_), merged in together: one insert each would move the entries after it.
-    const auto old = static_cast<std::ptrdiff_t>(waiting_.size());
+    // The suspended ones wait from now on, under their key of the ranking (placed in the
+    // queue if they were not: they held devices since the ranking).
     for (JobId j : pass_.suspended()) {
       tracks_[j].held = false;
-      refresh_held(c, j);
-      if (!std::binary_search(waiting_.begin(), waiting_.begin() + old, keys_[j]))
-        waiting_.push_back(keys_[j]);
+      refresh_held(j);
+      queue_.place(j, c.state(j).status, [&] { return job_shape(c, j); });
     }
-    std::sort(waiting_.begin() + old, waiting_.end());
-    std::inplace_merge(waiting_.begin(), waiting_.begin() + old, waiting_.end());
+  }
+
+  // The queue's offered jobs brought up to date with the statuses now.
+  void sync_queue(const View& v) {
+    queue_.sync(v.changes().jobs, [&v](JobId j) { return v.state(j).status; });
+  }
+
+  // j's place in held_ may have changed (started, suspended or finished): it is put in its place
+  // before the next walk that reads held_ (settle_held), not at every change while decisions
+  // walk the waiting jobs alone.
+  void refresh_held(JobId j) {
+    Track& t = tracks_[j];
+    if (t.held_moved) return;
+    t.held_moved = true;
+    held_moved_.push_back(j);
   }
 
   // j's place in held_ as its state says now: there while it is live, started by this policy
   // and holding devices (running or starting), under its key.
-  void refresh_held(const View& v, JobId j) {
+  void place_held(const View& v, JobId j) {
     Track& t = tracks_[j];
     const bool now = t.live && t.held && is_holder(v.state(j));
     if (now == t.in_runs) return;
     if (now)
-      held_.insert(keys_[j], j, v.request(j).devices());
+      held_.insert(queue_.key(j), j, v.request(j).devices());
     else
-      held_.erase(keys_[j]);
+      held_.erase(queue_.key(j));
     t.in_runs = now;
   }
 
-  // held_ from the holders under their keys of the ranking (at a round, or when the runtime's
+  // held_ under the keys of the new ranking: the ones whose key moved (order()) taken out and put
+  // back, or, when many moved, held_ built anew.
+  void rerank_held(const View& v) {
+    if (moved_held_.size() * 8 > held_.size()) {
+      rank_held(v);
+    } else {
+      for (const auto& [old, j] : moved_held_) {
+        held_.erase(old);
+        held_.insert(queue_.key(j), j, v.request(j).devices());
+      }
+    }
+    moved_held_.clear();
+  }
+
+  // held_ from the holders under their keys of the ranking (when many moved, or the runtime's
   // change log started over since the last look).
   void rank_held(const View& v) {
     held_.clear();
     ranked_held_.clear();
+    // A job in held_ is a holder, or one that left the holders since (in held_moved_).
+    for (JobId j : held_moved_)
+      tracks_[j].in_runs = false;
     for (JobId j : holders_) {
       tracks_[j].in_runs = is_holder(v.state(j));
-      if (tracks_[j].in_runs) ranked_held_.push_back(keys_[j]);
+      if (tracks_[j].in_runs) ranked_held_.push_back(queue_.key(j));
     }
     std::sort(ranked_held_.begin(), ranked_held_.end());
     for (const Key& k : ranked_held_)
@@ -235,14 +268,25 @@ private:
     held_stamp_ = v.changes().jobs.stamp();
   }
 
-  // held_ brought up to date with the jobs whose status changed since the last look (a job
-  // leaves or regains the holding state only with a change the runtime logs).
-  void audit_held(const View& v) {
+  // held_ brought up to date before a walk reads it: the jobs marked since (refresh_held) and
+  // the ones whose status changed since the last look (a job leaves or regains the holding
+  // state only with a change the runtime logs) put in their place, each an insert or erase in
+  // held_'s sorted vectors, or held_ built anew when there are many.
+  void settle_held(const View& v) {
+    constexpr std::size_t kRebuildAfter = 64;
     const ChangeLog& log = v.changes().jobs;
-    if (!log.for_each_since(held_stamp_, [&](JobId j) {
-          if (j < tracks_.size()) refresh_held(v, j);
-        }))
+    const bool logged = log.for_each_since(held_stamp_, [&](JobId j) {
+      if (j < tracks_.size()) refresh_held(j);
+    });
+    if (!logged || held_moved_.size() > kRebuildAfter) {
       rank_held(v);
+    } else {
+      for (JobId j : held_moved_)
+        place_held(v, j);
+    }
+    for (JobId j : held_moved_)
+      tracks_[j].held_moved = false;
+    held_moved_.clear();
     held_stamp_ = log.stamp();
   }
 
@@ -260,20 +304,6 @@ private:
   static bool may_wait(const JobState& st) {
     return st.status == JobStatus::kPending || st.status == JobStatus::kSuspended ||
            st.status == JobStatus::kSuspending;
-  }
-
-  // waiting_ from order_: its entries whose job may wait, in order (order_ itself is not
-  // sorted: the walk merges waiting_ with held_). Called right after order().
-  void keep_waiting(const View& v) {
-    waiting_.clear();
-    std::size_t unpredictable = 0;
-    for (std::size_t i = 0; i < order_.size(); ++i) {
-      if (!may_wait(v.state(std::get<3>(order_[i])))) continue;
-      waiting_.push_back(order_[i]);
-      if (i < unpredictable_) unpredictable = waiting_.size();
-    }
-    // Taken from order_ in its order: its two parts as sort_ranking() takes them.
-    sort_ranking(waiting_, unpredictable, waiting_.size());
   }
 
   // Refits j's step model to its observed losses and adds its measured speed.
@@ -350,21 +380,36 @@ private:
         o_.thresholds.begin());
   }
 
-  // order_: (level, class 0 predictable / 1 not, key, job) of every live job, and keys_ from
-  // it: the unpredictable jobs first, in id order, then the predictable ones (sort_ranking()).
+  // The ranking, (level, class 0 predictable / 1 not, key, job) of every live job, in queue_:
+  // the predictable jobs and the ones the round refitted (touched_) ranked anew, and placed in
+  // the queue if they may wait, dropped from it if not. Any other job has not run since it was
+  // last ranked (jobs_to_update): its attained service, and so its key and whether it may wait,
+  // are what they were.
   void order(const View& v) {
-    order_.clear();
-    pred_jobs_.clear();
-    for_live([&](JobId j) {
-      if (tracks_[j].predictable) {
+    // The predictable jobs, in id order: the last round's that still are, and the refitted ones
+    // that became so.
+    std::erase_if(pred_jobs_, [&](JobId j) {
+      Track& t = tracks_[j];
+      t.ranked_predictable = t.live && t.predictable;
+      return !t.ranked_predictable;
+    });
+    const std::size_t before = pred_jobs_.size();
+    for (JobId j : touched_) {
+      Track& t = tracks_[j];
+      if (t.predictable && !t.ranked_predictable) {
+        t.ranked_predictable = true;
         pred_jobs_.push_back(j);
-        return;
       }
+    }
+    const auto mid = pred_jobs_.begin() + static_cast<std::ptrdiff_t>(before);
+    std::inplace_merge(pred_jobs_.begin(), mid, pred_jobs_.end());
+    for (JobId j : touched_) {
+      if (tracks_[j].predictable) continue;
       // Discretized LAS, as Tiresias: the level of the attained service, arrival order inside it
       // (job ids are in submission order). Optimus-like: one level.
       const std::uint32_t level = o_.optimus ? 0 : level_of(attained_at(v.state(j), v.now()));
-      order_.emplace_back(level, 1, static_cast<double>(j), j);
-    });
+      rank(v, j, Key{level, 1, static_cast<double>(j), j});
+    }
     // The predictable jobs: remaining seconds, remaining GPU-seconds and (negated) time waited
     // since submission, lower is better on each (docs/aiturbo.md#borda-count).
     criteria_.assign(3, std::vector<double>(pred_jobs_.size()));
@@ -379,29 +424,23 @@ private:
       criteria_[2][i] = -(to_seconds(v.now() - r.submit) - run_time_at(st, v.now()));
     }
     const std::vector<double> points = borda_points(criteria_);
-    unpredictable_ = order_.size();
     for (std::size_t i = 0; i < pred_jobs_.size(); ++i) {
       const JobId j = pred_jobs_[i];
       if (o_.optimus)
-        order_.emplace_back(0, 0, criteria_[0][i], j);
+        rank(v, j, Key{0, 0, criteria_[0][i], j});
       else
-        order_.emplace_back(level_of(criteria_[1][i]), 0, -points[i], j);
+        rank(v, j, Key{level_of(criteria_[1][i]), 0, -points[i], j});
     }
-    for (const Key& k : order_)
-      keys_[std::get<3>(k)] = k;
   }
 
-  // keys[0, end) in order, as std::sort would put it (keys are unique), without sorting every
-  // job: keys[0, mid) are unpredictable jobs' in id order, so ordering them by level alone
-  // (stably) sorts them; keys[mid, end), the predictable ones', are sorted, and the two merged.
-  static void sort_ranking(std::vector<Key>& keys, std::size_t mid, std::size_t end) {
-    const auto first = keys.begin();
-    const auto middle = first + static_cast<std::ptrdiff_t>(mid);
-    const auto last = first + static_cast<std::ptrdiff_t>(end);
-    auto by_level = [](const Key& a, const Key& b) { return std::get<0>(a) < std::get<0>(b); };
-    if (!std::is_sorted(first, middle, by_level)) std::stable_sort(first, middle, by_level);
-    std::sort(middle, last);
-    std::inplace_merge(first, middle, last);
+  // Job j ranked under k: in the queue if it may wait, else out of it.
+  void rank(const View& v, JobId j, const Key& k) {
+    if (tracks_[j].in_runs && queue_.key(j) != k) moved_held_.emplace_back(queue_.key(j), j);
+    queue_.set_key(j, k);
+    if (may_wait(v.state(j)))
+      queue_.place(j, v.state(j).status, [&] { return job_shape(v, j); });
+    else
+      queue_.drop(j);
   }
 
   // The live jobs a round refits (update()), in id order: every one at the first round and when
@@ -416,9 +455,12 @@ private:
       if (j < tracks_.size() && tracks_[j].live) touched_.push_back(j);
     });
     if (logged) {
-      touched_.insert(touched_.end(), holders_.begin(), holders_.end());
+      // The log names each job once; the holders are in id order.
       std::sort(touched_.begin(), touched_.end());
-      touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+      logged_.swap(touched_);
+      touched_.clear();
+      std::set_union(logged_.begin(), logged_.end(), holders_.begin(), holders_.end(),
+                     std::back_inserter(touched_));
     } else {
       touched_.clear();
       for_live([&](JobId j) { touched_.push_back(j); });
@@ -454,14 +496,11 @@ private:
     }
   }
 
-  // Whether a live job is pending or suspended (every such job is in waiting_: keep_waiting,
-  // arrivals).
-  bool jobs_wait(const Control& c) const {
-    for (const Key& k : waiting_) {
-      const JobStatus s = c.state(std::get<3>(k)).status;
-      if (s == JobStatus::kPending || s == JobStatus::kSuspended) return true;
-    }
-    return false;
+  // Whether a live job is pending or suspended (every such job is in the queue: order(),
+  // arrivals, suspensions).
+  bool jobs_wait(const Control& c) {
+    sync_queue(c);
+    return !queue_.offered().empty();
   }
 
   // Job j's remaining service now and after each move it could make, if it is running,
@@ -595,24 +634,21 @@ private:
   PriorityPass pass_;
   SimTime wake_ = 0;
   bool changed_ = false;
-  // Scratch reused between decisions.
-  std::vector<Key> order_; // the last ranking's keys (order())
-  // order_[0, unpredictable_) are its unpredictable jobs in id order, the rest its predictable
-  // ones.
-  std::size_t unpredictable_ = 0;
-  std::vector<Key> keys_; // [job] its key: the last ranking's, or an arrival's since
-  // The entries of order_ whose job may wait (may_wait), and arrivals since, in order; jobs
-  // started since stay until the next ranking (the walk passes over them).
-  std::vector<Key> waiting_;
+  // Every job's key (the last ranking's, or an arrival's since) and the jobs that may wait
+  // under it: those the last ranking found so (order()), arrivals and jobs suspended since.
+  RankedQueue<Key> queue_;
   HeldRuns<Key> held_;            // the holders the walk offers (refresh_held), by key
   std::uint64_t held_stamp_ = 0;  // View::changes().jobs.stamp() when held_ was last audited
   std::vector<Key> ranked_held_;  // scratch for rank_held()
+  std::vector<JobId> held_moved_; // jobs whose place in held_ may have changed (refresh_held)
+  // The jobs in held_ whose key the round's ranking moved, under their old key (rerank_held()).
+  std::vector<std::pair<Key, JobId>> moved_held_;
   std::vector<JobId> touched_;    // scratch: the jobs a round refits, the holders adjusted
+  std::vector<JobId> logged_;     // scratch for jobs_to_update()
   std::uint64_t round_stamp_ = 0; // View::changes().jobs.stamp() when the last round began
   bool round_stamped_ = false;
-  std::uint64_t demand_ = 0;   // devices the live jobs ask for
-  std::vector<JobId> arrived_; // since the last ranking
-  std::vector<JobId> pred_jobs_;
+  std::uint64_t demand_ = 0;     // devices the live jobs ask for
+  std::vector<JobId> pred_jobs_; // the live predictable jobs at the last ranking, in id order
   std::vector<std::vector<double>> criteria_;
   std::vector<double> ks_, ls_;
   std::vector<double> window_; // the losses the classifier reads
