@@ -8,6 +8,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <random>
+#include <vector>
+
 using namespace dlsim;
 using namespace dlsim::test;
 
@@ -115,4 +121,44 @@ TEST_CASE("aiturbo's pauses: the mean observed by model, else by any job, else t
   log.forget(6);
   log.done(6, 1'000'000'000);
   CHECK(log.estimate(3, PauseKind::kResize) == Approx(20));
+}
+
+TEST_CASE("observe_cores counts repeats aside and keeps every mean and count of the plain model",
+          "[aiturbo][cpu]") {
+  // The plain model: every observation found by its cores and averaged in. observe_cores keeps
+  // the last sample's repeats aside (the same time at the same cores again), so its means must
+  // be the plain ones bit for bit, and its counts the plain ones once the repeats are added.
+  std::mt19937 rng(23);
+  for (int trial = 0; trial < 200; ++trial) {
+    CoreModel m;
+    std::vector<CoreSample> plain;
+    double last_time = 0.1;
+    for (int step = 0; step < 300; ++step) {
+      const auto w = static_cast<std::uint32_t>(1 + rng() % 3);
+      const auto p = static_cast<std::uint32_t>(rng() % 2);
+      const double ps_cores = 1 + static_cast<double>(rng() % 2);
+      const double worker_cores = 2 + 0.5 * static_cast<double>(rng() % 2);
+      // Mostly the same time again (a job measured while nothing moves), sometimes a new one.
+      if (rng() % 4 == 0) last_time = 0.05 + 0.001 * static_cast<double>(rng() % 100);
+      for (int again = 0, n = 1 + static_cast<int>(rng() % 4); again < n; ++again) {
+        observe_cores(m, w, p, ps_cores, worker_cores, last_time);
+        auto it = std::find_if(plain.begin(), plain.end(), [&](const CoreSample& s) {
+          return s.workers == w && s.ps == p && s.ps_cores == ps_cores &&
+                 s.worker_cores == worker_cores;
+        });
+        if (it == plain.end()) {
+          plain.push_back({w, p, ps_cores, worker_cores, last_time, 1});
+        } else {
+          ++it->count;
+          it->mean_s += (last_time - it->mean_s) / it->count;
+        }
+      }
+    }
+    REQUIRE(m.samples.size() == plain.size());
+    for (std::size_t i = 0; i < plain.size(); ++i) {
+      CHECK(std::bit_cast<std::uint64_t>(m.samples[i].mean_s) ==
+            std::bit_cast<std::uint64_t>(plain[i].mean_s));
+      CHECK(m.samples[i].count + (i == m.last ? m.repeats : 0) == plain[i].count);
+    }
+  }
 }

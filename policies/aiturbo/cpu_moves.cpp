@@ -4,6 +4,8 @@
 #include "sim/runtime/ps_placement.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 
 namespace dlsim {
 
@@ -27,12 +29,35 @@ auto* find_sample(Model& m, std::uint32_t w, std::uint32_t p, double ps_c, doubl
 
 void observe_cores(CoreModel& m, std::uint32_t workers, std::uint32_t ps, double ps_cores,
                    double worker_cores, double seconds) {
-  if (CoreSample* s = find_sample(m, workers, ps, ps_cores, worker_cores)) {
-    ++s->count;
-    s->mean_s += (seconds - s->mean_s) / s->count;
+  // The same time at the same cores as last: its mean would move by (seconds - mean) / count =
+  // 0, so only its count changes.
+  auto same = [](double a, double b) {
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+  };
+  if (!m.samples.empty() && workers == m.last_workers && ps == m.last_ps &&
+      same(ps_cores, m.last_ps_cores) && same(worker_cores, m.last_worker_cores) &&
+      same(seconds, m.last_mean_s)) {
+    ++m.repeats;
     return;
   }
-  m.samples.push_back({workers, ps, ps_cores, worker_cores, seconds, 1});
+  if (!m.samples.empty()) {
+    m.samples[m.last].count += m.repeats;
+    m.repeats = 0;
+  }
+  CoreSample* s = find_sample(m, workers, ps, ps_cores, worker_cores);
+  if (s != nullptr) {
+    ++s->count;
+    s->mean_s += (seconds - s->mean_s) / s->count;
+  } else {
+    m.samples.push_back({workers, ps, ps_cores, worker_cores, seconds, 1});
+    s = &m.samples.back();
+  }
+  m.last = static_cast<std::uint32_t>(s - m.samples.data());
+  m.last_workers = workers;
+  m.last_ps = ps;
+  m.last_ps_cores = ps_cores;
+  m.last_worker_cores = worker_cores;
+  m.last_mean_s = s->mean_s;
 }
 
 double cpu_step_ratio(const CoreModel& m, std::uint32_t workers, std::uint32_t ps, double ps_now,

@@ -21,6 +21,15 @@ struct CoreSample {
 };
 struct CoreModel {
   std::vector<CoreSample> samples;
+  // The sample observed last (an index in samples) and its mean, kept beside the model: a job
+  // measured at the same time at the same cores again (every round while nothing moves) changes
+  // no mean, so observe_cores only counts it, in `repeats`, without reading samples (a cache
+  // miss per running job per round); they are added to that sample's count before any other
+  // observation.
+  std::uint32_t last = 0;
+  std::uint32_t last_workers = 0, last_ps = 0;
+  double last_ps_cores = 0, last_worker_cores = 0, last_mean_s = 0;
+  std::uint32_t repeats = 0;
 };
 void observe_cores(CoreModel& m, std::uint32_t workers, std::uint32_t ps, double ps_cores,
                    double worker_cores, double seconds);
