@@ -30,15 +30,18 @@ public:
     if (idle_ && !window_changed_ && stamp == idle_stamp_) return;
     idle_ = false;
     const std::size_t types = control.cluster().types.size();
-    std::vector<std::uint32_t> free(types);
+    std::vector<std::uint32_t>& free = free_;
+    free.assign(types, 0);
     std::uint64_t free_total = 0;
     for (DeviceTypeId t = 0; t < types; ++t) {
       free[t] = control.free().free(t);
       free_total += free[t];
     }
     if (free_total == 0) return;
-    std::vector<std::list<JobId>::iterator> where;
-    std::vector<JobId> jobs;
+    std::vector<std::list<JobId>::iterator>& where = where_;
+    std::vector<JobId>& jobs = jobs_;
+    where.clear();
+    jobs.clear();
     // The window: the oldest waiting jobs. Those that fit no type's free devices would get no
     // type (fits_some_type): they are left out of the problem.
     std::size_t in_window = 0;
@@ -48,8 +51,8 @@ public:
       jobs.push_back(*it);
     }
     bool started = false;
-    TypeChoiceProblem p = type_choice_problem(control, jobs, free);
-    std::vector<std::int32_t> at = choose_types(p, /*select=*/true);
+    fill_type_choice_problem(control, jobs, free, problem_);
+    std::vector<std::int32_t> at = choose_types(problem_, /*select=*/true);
     for (std::size_t i = 0; i < jobs.size(); ++i) {
       if (at[i] == kNoType) continue;
       const JobId j = jobs[i];
@@ -75,6 +78,12 @@ private:
   bool idle_ = false;
   std::uint64_t idle_stamp_ = 0;
   bool window_changed_ = false;
+  // One decision's free devices per type, window, and problem: kept between decisions so that
+  // the frequent small ones under a standing queue do not allocate them each time.
+  std::vector<std::uint32_t> free_;
+  std::vector<std::list<JobId>::iterator> where_;
+  std::vector<JobId> jobs_;
+  TypeChoiceProblem problem_;
 };
 
 } // namespace

@@ -14,42 +14,88 @@ namespace {
 constexpr double kEps = 1e-12;
 
 // The types each job may have (value >= 0), in increasing order: the loops over a job's types
-// skip the catalog's types it may not have (most of them on a cluster of one type).
+// skip the catalog's types it may not have (most of them on a cluster of one type). Refers to the
+// problem's own lists when type_choice_problem filled them, else to its lists found from `value`.
 class AllowedTypes {
 public:
-  explicit AllowedTypes(const TypeChoiceProblem& p) {
+  AllowedTypes(const TypeChoiceProblem& p, std::vector<std::size_t>& types,
+               std::vector<std::size_t>& from) {
     const std::size_t n = p.need.size();
     if (p.allowed_from.size() == n + 1) {
       types_ = p.allowed;
       from_ = p.allowed_from;
       return;
     }
-    from_.reserve(n + 1);
+    types.clear();
+    from.clear();
+    from.reserve(n + 1);
     for (std::size_t j = 0; j < n; ++j) {
-      from_.push_back(types_.size());
+      from.push_back(types.size());
       for (std::size_t t = 0; t < p.types; ++t) {
-        if (p.value[j * p.types + t] >= 0) types_.push_back(t);
+        if (p.value[j * p.types + t] >= 0) types.push_back(t);
       }
     }
-    from_.push_back(types_.size());
+    from.push_back(types.size());
+    types_ = types;
+    from_ = from;
   }
   [[nodiscard]] std::span<const std::size_t> of(std::size_t j) const {
-    return std::span<const std::size_t>(types_).subspan(from_[j], from_[j + 1] - from_[j]);
+    return types_.subspan(from_[j], from_[j + 1] - from_[j]);
   }
 
 private:
-  std::vector<std::size_t> types_; // of(j) is types_[from_[j], from_[j + 1])
-  std::vector<std::size_t> from_;
+  std::span<const std::size_t> types_; // of(j) is types_[from_[j], from_[j + 1])
+  std::span<const std::size_t> from_;
 };
+
+// What one search needs besides its result, kept from one choose_types call to the next: a
+// decision under a standing queue is small and frequent, and allocating these for each one cost
+// more than the search (about a tenth of a million-job max-throughput run in malloc and free).
+struct EvictBounds {
+  std::vector<std::uint32_t> need;
+  std::vector<double> least_gain;
+  std::vector<double> most_elsewhere;
+};
+struct SearchScratch {
+  std::vector<std::size_t> allowed_types, allowed_from; // AllowedTypes, when found from `value`
+  std::vector<std::tuple<double, std::size_t, std::size_t>> pairs; // the greedy start
+  std::vector<std::uint32_t> greedy_left;
+  std::vector<std::uint32_t> left;
+  std::vector<std::vector<std::size_t>> on;
+  std::vector<std::uint64_t> on_need;
+  std::vector<std::vector<std::size_t>> by_loss;
+  std::vector<char> by_loss_valid;
+  std::vector<EvictBounds> bounds;
+  std::vector<char> bounds_valid;
+  std::vector<std::size_t> evict_order;
+  std::vector<std::int64_t> room;
+  std::vector<std::pair<std::size_t, std::int32_t>> moves, best_moves;
+};
+
+// Per-type lists of the scratch sized for `types`, each empty (their capacity kept).
+template <class T>
+void clear_lists(std::vector<T>& lists, std::size_t types) {
+  if (lists.size() < types) lists.resize(types);
+  for (std::size_t t = 0; t < types; ++t)
+    lists[t].clear();
+}
 
 class Search {
 public:
   Search(const TypeChoiceProblem& p, std::vector<std::int32_t> at, const AllowedTypes& allowed,
-         bool prune)
-      : p_(p), allowed_(allowed), prune_(prune), at_(std::move(at)), on_(p.types),
-        on_need_(p.types, 0), by_loss_(p.types), by_loss_valid_(p.types, 0), bounds_(p.types),
-        bounds_valid_(p.types, 0) {
-    left_ = p.capacity;
+         bool prune, SearchScratch& scratch)
+      : p_(p), allowed_(allowed), prune_(prune), at_(std::move(at)), left_(scratch.left),
+        on_(scratch.on), on_need_(scratch.on_need), by_loss_(scratch.by_loss),
+        by_loss_valid_(scratch.by_loss_valid), bounds_(scratch.bounds),
+        bounds_valid_(scratch.bounds_valid), evict_order_(scratch.evict_order), room_(scratch.room),
+        moves_(scratch.moves), best_moves_(scratch.best_moves) {
+    left_.assign(p.capacity.begin(), p.capacity.end());
+    clear_lists(on_, p.types);
+    on_need_.assign(p.types, 0);
+    clear_lists(by_loss_, p.types);
+    by_loss_valid_.assign(p.types, 0);
+    if (bounds_.size() < p.types) bounds_.resize(p.types);
+    bounds_valid_.assign(p.types, 0);
     for (std::size_t j = 0; j < at_.size(); ++j) {
       if (at_[j] != kNoType) {
         const auto t = static_cast<std::size_t>(at_[j]);
@@ -106,16 +152,12 @@ private:
   // What evicting one job from t can give at most (relocate): the jobs on t by devices asked,
   // most first, and over each prefix of that order the least gain one of them has on t and the
   // most one could gain on another type (with select, at least 0: it may leave), room aside.
-  struct EvictBounds {
-    std::vector<std::uint32_t> need;
-    std::vector<double> least_gain;
-    std::vector<double> most_elsewhere;
-  };
   const EvictBounds& evict_bounds(std::size_t t) {
     EvictBounds& e = bounds_[t];
     if (bounds_valid_[t]) return e;
     const auto ti = static_cast<std::int32_t>(t);
-    std::vector<std::size_t> jobs = on_[t];
+    std::vector<std::size_t>& jobs = evict_order_;
+    jobs.assign(on_[t].begin(), on_[t].end());
     std::stable_sort(jobs.begin(), jobs.end(),
                      [&](std::size_t x, std::size_t y) { return p_.need[x] > p_.need[y]; });
     e.need.clear();
@@ -296,19 +338,22 @@ private:
   const AllowedTypes& allowed_;
   bool prune_; // skip the scans that the bounds show would find nothing
   std::vector<std::int32_t> at_;
-  std::vector<std::uint32_t> left_;
+  // The rest lives in the caller's SearchScratch.
+  std::vector<std::uint32_t>& left_;
   // [type] the jobs assigned to it, in index order: the candidates for eviction (a scan of
   // every job per move tried made the search quadratic in the jobs when few are assigned).
-  std::vector<std::vector<std::size_t>> on_;
-  std::vector<std::uint64_t> on_need_;            // [type] the devices its jobs ask for, summed
-  std::vector<std::vector<std::size_t>> by_loss_; // [type] see by_loss()
-  std::vector<char> by_loss_valid_;
-  std::vector<EvictBounds> bounds_; // [type] see evict_bounds()
-  std::vector<char> bounds_valid_;
+  std::vector<std::vector<std::size_t>>& on_;
+  std::vector<std::uint64_t>& on_need_;            // [type] the devices its jobs ask for, summed
+  std::vector<std::vector<std::size_t>>& by_loss_; // [type] see by_loss()
+  std::vector<char>& by_loss_valid_;
+  std::vector<EvictBounds>& bounds_; // [type] see evict_bounds()
+  std::vector<char>& bounds_valid_;
   bool select_ = false;
-  // Scratch of relocate(), kept between calls.
-  std::vector<std::int64_t> room_;
-  std::vector<std::pair<std::size_t, std::int32_t>> moves_, best_moves_;
+  // Scratch of evict_bounds() and relocate().
+  std::vector<std::size_t>& evict_order_;
+  std::vector<std::int64_t>& room_;
+  std::vector<std::pair<std::size_t, std::int32_t>>& moves_;
+  std::vector<std::pair<std::size_t, std::int32_t>>& best_moves_;
 };
 
 } // namespace
@@ -317,10 +362,13 @@ std::vector<std::int32_t> choose_types(const TypeChoiceProblem& p, bool select,
                                        std::vector<std::int32_t> initial, bool prune) {
   const std::size_t n = p.need.size();
   if (initial.empty()) initial.assign(n, kNoType);
-  const AllowedTypes allowed(p);
+  // One scratch per thread: sweeps may run simulations side by side.
+  thread_local SearchScratch scratch;
+  const AllowedTypes allowed(p, scratch.allowed_types, scratch.allowed_from);
   if (select) {
     // Greedy start: (job, type) pairs by value, best first; ties to the earlier job.
-    std::vector<std::tuple<double, std::size_t, std::size_t>> pairs;
+    auto& pairs = scratch.pairs;
+    pairs.clear();
     for (std::size_t j = 0; j < n; ++j) {
       for (std::size_t t : allowed.of(j))
         pairs.emplace_back(-p.value[j * p.types + t], j, t);
@@ -328,7 +376,8 @@ std::vector<std::int32_t> choose_types(const TypeChoiceProblem& p, bool select,
     // Built in (job, type) order, so already sorted when the values are in order (one device
     // type, or every job valued alike): the usual case under a standing queue.
     if (!std::is_sorted(pairs.begin(), pairs.end())) std::sort(pairs.begin(), pairs.end());
-    std::vector<std::uint32_t> left = p.capacity;
+    auto& left = scratch.greedy_left;
+    left.assign(p.capacity.begin(), p.capacity.end());
     for (std::size_t j = 0; j < n; ++j) {
       if (initial[j] != kNoType) left[static_cast<std::size_t>(initial[j])] -= p.need[j];
     }
@@ -338,7 +387,7 @@ std::vector<std::int32_t> choose_types(const TypeChoiceProblem& p, bool select,
       left[t] -= p.need[j];
     }
   }
-  Search s(p, std::move(initial), allowed, prune);
+  Search s(p, std::move(initial), allowed, prune, scratch);
   s.improve(select);
   return std::move(s).result();
 }
@@ -366,10 +415,19 @@ double normalized_throughput(const View& view, JobId j, DeviceTypeId t) {
 TypeChoiceProblem type_choice_problem(const View& view, std::span<const JobId> jobs,
                                       const std::vector<std::uint32_t>& capacity) {
   TypeChoiceProblem p;
+  fill_type_choice_problem(view, jobs, capacity, p);
+  return p;
+}
+
+void fill_type_choice_problem(const View& view, std::span<const JobId> jobs,
+                              const std::vector<std::uint32_t>& capacity, TypeChoiceProblem& p) {
   p.types = capacity.size();
-  p.capacity = capacity;
+  p.capacity.assign(capacity.begin(), capacity.end());
+  p.need.clear();
   p.need.reserve(jobs.size());
   p.value.assign(jobs.size() * p.types, -1.0);
+  p.allowed.clear();
+  p.allowed_from.clear();
   p.allowed_from.reserve(jobs.size() + 1);
   const PerfTable& perf = view.perf();
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -392,7 +450,6 @@ TypeChoiceProblem type_choice_problem(const View& view, std::span<const JobId> j
     p.allowed.erase(std::unique(own, p.allowed.end()), p.allowed.end());
   }
   p.allowed_from.push_back(p.allowed.size());
-  return p;
 }
 
 } // namespace dlsim

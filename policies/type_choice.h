@@ -41,6 +41,9 @@ std::vector<std::int32_t> choose_types(const TypeChoiceProblem& p, bool select,
 // `taken`, if given): values are normalized throughputs over each job's compatible types.
 TypeChoiceProblem type_choice_problem(const View& view, std::span<const JobId> jobs,
                                       const std::vector<std::uint32_t>& capacity);
+// The same problem written into p, reusing its storage (a policy deciding often keeps one).
+void fill_type_choice_problem(const View& view, std::span<const JobId> jobs,
+                              const std::vector<std::uint32_t>& capacity, TypeChoiceProblem& p);
 
 // Whether job j's devices fit the capacity of one of its compatible types. A job that fits none
 // gets no type from choose_types (with select, and not assigned by `initial`), whatever the other
