@@ -182,6 +182,31 @@ TEST_CASE("HolderSet answers as a std::set of job ids", "[held_runs]") {
   CHECK(set.count(100000) == 0); // beyond every id it has seen
 }
 
+TEST_CASE("HolderSet lists its ids in order through phases of many erases", "[held_runs]") {
+  // Removed ids stay in the vector until they outnumber the holders: phases that mostly add,
+  // then mostly remove, then add back ids still listed, with the order checked as they go.
+  std::mt19937 rng(13);
+  HolderSet set;
+  std::set<JobId> plain;
+  for (int phase = 0; phase < 30; ++phase) {
+    const unsigned erase_per_8 = phase % 3 == 1 ? 7 : 2;
+    for (int op = 0; op < 800; ++op) {
+      const auto j = static_cast<JobId>(rng() % 2000);
+      if (rng() % 8 < erase_per_8) {
+        CHECK(set.erase(j) == plain.erase(j));
+      } else {
+        CHECK(set.insert(j) == plain.insert(j).second);
+      }
+      REQUIRE(set.size() == plain.size());
+      if (op % 97 == 0) {
+        REQUIRE(std::vector<JobId>(set.begin(), set.end()) ==
+                std::vector<JobId>(plain.begin(), plain.end()));
+      }
+    }
+    CHECK(set.empty() == plain.empty());
+  }
+}
+
 TEST_CASE("HeldRuns stays the set of holders through long runs of inserts and erases",
           "[held_runs]") {
   // Random keys added and removed many times between walks, so that the changes kept aside
