@@ -22,27 +22,27 @@ public:
   [[nodiscard]] bool empty() const { return size_ == 0; }
 
   // The ids in increasing order, passing over the entries of removed ids still in the vector.
-  class const_iterator {
+  class Iterator {
   public:
     using iterator_category = std::forward_iterator_tag;
     using value_type = JobId;
     using difference_type = std::ptrdiff_t;
     using pointer = const JobId*;
     using reference = const JobId&;
-    const_iterator() = default;
-    const_iterator(const HolderSet* set, std::size_t at) : set_(set), at_(at) { skip(); }
+    Iterator() = default;
+    Iterator(const HolderSet* set, std::size_t at) : set_(set), at_(at) { skip(); }
     reference operator*() const { return set_->ids_[at_]; }
-    const_iterator& operator++() {
+    Iterator& operator++() {
       ++at_;
       skip();
       return *this;
     }
-    const_iterator operator++(int) {
-      const_iterator before = *this;
+    Iterator operator++(int) {
+      Iterator before = *this;
       ++*this;
       return before;
     }
-    bool operator==(const const_iterator& o) const { return at_ == o.at_; }
+    bool operator==(const Iterator& o) const { return at_ == o.at_; }
 
   private:
     void skip() {
@@ -52,8 +52,8 @@ public:
     const HolderSet* set_ = nullptr;
     std::size_t at_ = 0;
   };
-  [[nodiscard]] const_iterator begin() const { return {this, 0}; }
-  [[nodiscard]] const_iterator end() const { return {this, ids_.size()}; }
+  [[nodiscard]] Iterator begin() const { return {this, 0}; }
+  [[nodiscard]] Iterator end() const { return {this, ids_.size()}; }
 
 private:
   std::vector<char> in_;     // [job] a holder

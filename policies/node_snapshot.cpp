@@ -37,7 +37,8 @@ bool NodeSnapshot::read_node(const View& v, NodeId n) {
   if (cpu > cpu_[n] || mem > mem_[n]) gained = true;
   cpu_[n] = cpu;
   mem_[n] = mem;
-  for (DeviceTypeId t = 0; t < types_; ++t) {
+  const auto types = static_cast<DeviceTypeId>(types_);
+  for (DeviceTypeId t = 0; t < types; ++t) {
     const std::size_t at = static_cast<std::size_t>(n) * types_ + t;
     if (capacity_[at] == 0) continue;
     const std::uint32_t f = v.free().free_on(n, t);
