@@ -208,6 +208,41 @@ TEST_CASE("a job that ran alone throughout has no entry aside", "[runtime][recor
   CHECK(s.sim->state().alone_time(1) == 50'000'000);
 }
 
+TEST_CASE("a time-sliced job keeps nothing aside once it is over, unless it waited or was crowded",
+          "[runtime][records][timeslice]") {
+  RuntimeConfig cfg;
+  cfg.costs.switch_s = 1;
+  // a alone on GPU 0; b and c take turns on GPU 1 with 60 s slices and 1 s switches: each at
+  // (59/60)/2 = 59/120 of its speed, and its own turn 59/120 of its running time.
+  ScriptedRun s("nodes:\n  - {count: 1, devices: {V100: 2}}\n",
+                "id,submit_s,workers,duration_s\na,0,1,100\nb,0,1,100\nc,0,1,50\n",
+                {{0,
+                  [](Control& c) {
+                    c.timeslice(0, devs({0}), 60);
+                    c.timeslice(1, devs({1}), 60);
+                    c.timeslice(2, devs({1}), 60);
+                  }}},
+                cfg);
+  const RunResult r = s.run();
+  // c's 50 s of work take 50 x 120/59 = 101.694915 s, of which it waited for b's turns
+  // 101.694915 x (1 - 59/120) = 50 x 61/59 = 51.694915 s; b waited as long, then ran alone (no
+  // wait) and ends 50 s later. a waited for nobody: not listed.
+  CHECK(to_seconds(s.job("c").end) == Approx(50.0 * 120 / 59).margin(2e-6));
+  CHECK(to_seconds(s.job("b").end) == Approx(50.0 * 120 / 59 + 50).margin(2e-6));
+  CHECK(r.turn_waits.count(s.id("a")) == 0);
+  REQUIRE(r.turn_waits.count(s.id("b")) == 1);
+  REQUIRE(r.turn_waits.count(s.id("c")) == 1);
+  CHECK(to_seconds(r.turn_waits.at(s.id("b"))) == Approx(50.0 * 61 / 59).margin(2e-6));
+  CHECK(to_seconds(r.turn_waits.at(s.id("c"))) == Approx(50.0 * 61 / 59).margin(2e-6));
+  // c made progress for its 50 s of work, a for its 100 s.
+  CHECK(to_seconds(progress_time(s.sim->state(), r, s.id("c"))) == Approx(50).margin(2e-6));
+  CHECK(progress_time(s.sim->state(), r, s.id("a")) == 100'000'000);
+  // b and c ran crowded (another job on their GPU), so a profiler's record of them stays aside;
+  // a's only entry was its slice, which no finished job reads again.
+  CHECK(s.sim->state().extras.size() == 2);
+  CHECK(s.sim->state().extras.count(s.id("a")) == 0);
+}
+
 TEST_CASE("releasing the run's bookkeeping empties the job lists and keeps the records",
           "[runtime][records]") {
   ScriptedRun s("nodes:\n  - {count: 1, devices: {V100: 1}}\n",

@@ -123,6 +123,7 @@ void Simulation::do_cancel(JobId j, std::string_view reason) {
   ++s_.cancelled;
   emit(j, JobAction::kCancel, job.devices, reason);
   if (holding) release(j);
+  if (job.sliced) retire_turns(j);
 }
 
 void Simulation::do_suspend(JobId j, std::string_view reason) {

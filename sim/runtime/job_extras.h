@@ -34,7 +34,8 @@ struct JobExtras {
     double min = 1;
     double max = 1;
   } shares;
-  // The time slice of a job placed by `timeslice` (JobState::sliced), kept once set; 0 never.
+  // The time slice of a job placed by `timeslice` (JobState::sliced), kept once set until the
+  // job is over; 0 never.
   double slice_s = 0;
   // Parameter-server shards that Control::set_ps gave; valid while JobState::own_ps.
   std::uint32_t ps_shards = 0;
@@ -51,10 +52,12 @@ struct JobExtras {
     double weight = 0;
   } crowded;
 
-  // Whether any part is in use for a job in state `job` (an entry with none is dropped).
+  // Whether any part is in use for a job in state `job` (an entry with none is dropped). The
+  // slice is read again only when the job resumes, which a finished or cancelled one never does:
+  // without this, a policy that time-slices every job (gandiva) keeps an entry per job ever run.
   [[nodiscard]] bool in_use(const JobState& job) const {
     return job.own_cores || job.own_share || job.own_ps || job.crowded || !hosts.empty() ||
-           !ps_hosts.empty() || slice_s != 0;
+           !ps_hosts.empty() || (slice_s != 0 && !is_over(job.status));
   }
 };
 

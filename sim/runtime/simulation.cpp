@@ -228,6 +228,7 @@ RunResult Simulation::run(SimTime until) {
     o->on_run_end(view);
   result.end = s_.now;
   result.events = s_.events;
+  result.turn_waits = over_waits_;
   for (const auto& [j, t] : turns_)
     result.turn_waits.emplace(j, static_cast<SimTime>(std::llround(t.waited_us)));
   result.unfinished = static_cast<std::uint32_t>(s_.jobs.size()) - s_.finished - s_.cancelled;
@@ -335,6 +336,15 @@ void Simulation::finish_job(JobId j) {
   ++s_.finished;
   emit(j, JobAction::kFinish, job.devices);
   release(j);
+  if (job.sliced) retire_turns(j);
+}
+
+void Simulation::retire_turns(JobId j) {
+  auto it = turns_.find(j);
+  if (it == turns_.end()) return;
+  if (const auto waited = static_cast<SimTime>(std::llround(it->second.waited_us)); waited != 0)
+    over_waits_.emplace(j, waited);
+  turns_.erase(it);
 }
 
 void Simulation::action_done(JobId j) {

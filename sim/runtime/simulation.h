@@ -189,6 +189,12 @@ private:
     double waited_us = 0;
   };
   std::unordered_map<JobId, Turns> turns_;
+  // The waits of the time-sliced jobs that are over, rounded as RunResult::turn_waits reports
+  // them, and only the ones not 0 (a job not listed waited for no turn): their Turns are dropped
+  // when they end, so a policy that time-slices every job does not keep an entry per job run.
+  std::unordered_map<JobId, SimTime> over_waits_;
+  // Moves job j's Turns, if any, to over_waits_ (j is over: settle adds nothing more).
+  void retire_turns(JobId j);
 };
 
 } // namespace dlsim

@@ -217,7 +217,8 @@ void check_side_tables(const SimState& s, JobId j) {
   const JobState& job = s.jobs[j];
   const JobExtras* extras = s.extras_of(j);
   if (job.own_cores || job.own_share || job.own_ps || job.crowded) INVARIANT(extras != nullptr);
-  if (job.sliced) INVARIANT((extras != nullptr && extras->slice_s > 0));
+  // A slice is kept until the job is over (no finished job resumes).
+  if (job.sliced && !is_over(job.status)) INVARIANT((extras != nullptr && extras->slice_s > 0));
   if (extras != nullptr) INVARIANT(extras->in_use(job));
   // The device list keeps zero or one device in the record, more in a block (device_list.h).
   INVARIANT(job.devices.is_inline() == (job.devices.size() <= 1));
