@@ -83,6 +83,7 @@ public:
     sum();
     return [this, &waiting, job_of, advance, next = waiting.begin(),
             pos = std::size_t{0}](WalkItem& item) mutable {
+      item.run_whole = jobs_; // every holder, in the walk's order: runs are stretches of it
       next = advance(next, item);
       if (next != waiting.end() && (pos == keys_.size() || *next < keys_[pos])) {
         item.job = job_of(*next++);
