@@ -209,17 +209,22 @@ private:
     if (!whole_ok_ || whole_.size() != holders_.size()) return {};
     return whole_;
   }
-  // Keeps whole_ and whole_ok_ up to date with the item the walk handed.
+  // Keeps whole_ and whole_ok_ up to date with the item the walk handed: a holder handed alone,
+  // a run outside whole_ or taken job by job (several device types) would be chosen outside
+  // the stretches that left_out_of() reads.
   void note_whole(const WalkItem& item) {
-    if (!item.run_whole.empty()) {
-      if (whole_.empty())
-        whole_ = item.run_whole;
-      else if (whole_.data() != item.run_whole.data() || whole_.size() != item.run_whole.size())
-        whole_ok_ = false;
-      if (!item.run.empty() && run_type_ == Capacity::kNoDeviceType) whole_ok_ = false;
-    } else if (!item.run.empty() || holders_.count(item.job) > 0) {
-      whole_ok_ = false;
+    if (item.run.empty() && holders_.count(item.job) > 0) whole_ok_ = false;
+    if (item.run_whole.empty()) {
+      if (!item.run.empty()) whole_ok_ = false;
+      return;
     }
+    if (whole_.empty()) whole_ = item.run_whole;
+    if (whole_.data() != item.run_whole.data() || whole_.size() != item.run_whole.size())
+      whole_ok_ = false;
+    if (item.run.empty()) return;
+    if (run_type_ == Capacity::kNoDeviceType || item.run.data() < whole_.data() ||
+        item.run.data() + item.run.size() > whole_.data() + whole_.size())
+      whole_ok_ = false;
   }
 
   // What step 1 reads of a job besides its devices.
