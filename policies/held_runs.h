@@ -36,6 +36,7 @@ public:
     if (at < keys_.size() && keys_[at] == k && alive_[at] != 0) {
       alive_[at] = 0;
       ++dead_;
+      dead_at_.push_back(at);
       if (pending_over_bound()) apply();
       return true;
     }
@@ -55,6 +56,7 @@ public:
     alive_.clear();
     added_.clear();
     dead_ = 0;
+    dead_at_.clear();
     summed_ = 0;
   }
   // The jobs of `waiting` (a sorted container of Key, none of them here) and these holders
@@ -83,6 +85,7 @@ public:
     sum();
     return [this, &waiting, job_of, advance, next = waiting.begin(),
             pos = std::size_t{0}](WalkItem& item) mutable {
+      item.run_whole = jobs_; // every holder, in the walk's order: runs are stretches of it
       next = advance(next, item);
       if (next != waiting.end() && (pos == keys_.size() || *next < keys_[pos])) {
         item.job = job_of(*next++);
@@ -122,44 +125,55 @@ private:
   }
 
   // The sorted vectors without the removed entries and with the added ones; prefix_ stays right
-  // up to the first entry that changed.
+  // up to the first entry that changed. The entries between two changes are copied as ranges
+  // (an added key's place found by binary search, the removed ones listed in dead_at_), not
+  // one by one: a policy whose holders change at every decision pays this at each walk.
   void apply() {
     if (added_.empty() && dead_ == 0) return;
     std::sort(added_.begin(), added_.end(),
               [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    std::sort(dead_at_.begin(), dead_at_.end());
     std::size_t first_changed = keys_.size() - dead_ + added_.size();
     next_keys_.clear();
     next_jobs_.clear();
     next_devices_.clear();
-    auto push = [&](const Key& k, JobId j, std::uint32_t d) {
-      next_keys_.push_back(k);
-      next_jobs_.push_back(j);
-      next_devices_.push_back(d);
-    };
-    std::size_t i = 0;
-    for (const Entry& e : added_) {
-      for (; i < keys_.size() && keys_[i] < e.key; ++i) {
-        if (alive_[i] != 0) {
-          push(keys_[i], jobs_[i], devices_[i]);
-        } else {
+    std::size_t i = 0;    // the next entry of keys_ to copy
+    std::size_t dead = 0; // the next entry of dead_at_
+    // Copies the live entries [i, end) of the sorted vectors.
+    auto copy_to = [&](std::size_t end) {
+      while (i < end) {
+        const std::size_t stop =
+            dead < dead_at_.size() && dead_at_[dead] < end ? dead_at_[dead] : end;
+        next_keys_.insert(next_keys_.end(), keys_.begin() + static_cast<std::ptrdiff_t>(i),
+                          keys_.begin() + static_cast<std::ptrdiff_t>(stop));
+        next_jobs_.insert(next_jobs_.end(), jobs_.begin() + static_cast<std::ptrdiff_t>(i),
+                          jobs_.begin() + static_cast<std::ptrdiff_t>(stop));
+        next_devices_.insert(next_devices_.end(), devices_.begin() + static_cast<std::ptrdiff_t>(i),
+                             devices_.begin() + static_cast<std::ptrdiff_t>(stop));
+        i = stop;
+        if (stop < end) { // a removed entry
           first_changed = std::min(first_changed, next_keys_.size());
+          ++i;
+          ++dead;
         }
       }
+    };
+    for (const Entry& e : added_) {
+      copy_to(static_cast<std::size_t>(
+          std::lower_bound(keys_.begin() + static_cast<std::ptrdiff_t>(i), keys_.end(), e.key) -
+          keys_.begin()));
       first_changed = std::min(first_changed, next_keys_.size());
-      push(e.key, e.job, e.devices);
+      next_keys_.push_back(e.key);
+      next_jobs_.push_back(e.job);
+      next_devices_.push_back(e.devices);
     }
-    for (; i < keys_.size(); ++i) {
-      if (alive_[i] != 0) {
-        push(keys_[i], jobs_[i], devices_[i]);
-      } else {
-        first_changed = std::min(first_changed, next_keys_.size());
-      }
-    }
+    copy_to(keys_.size());
     keys_.swap(next_keys_);
     jobs_.swap(next_jobs_);
     devices_.swap(next_devices_);
     alive_.assign(keys_.size(), 1);
     added_.clear();
+    dead_at_.clear();
     dead_ = 0;
     summed_ = std::min(summed_, first_changed);
   }
@@ -178,6 +192,7 @@ private:
   std::vector<std::uint32_t> devices_; // [i] the devices it asks for
   std::vector<char> alive_;            // [i] 0: removed, until apply drops it
   std::size_t dead_ = 0;               // entries of alive_ that are 0
+  std::vector<std::size_t> dead_at_;   // their positions, any order
   std::vector<Entry> added_;           // inserted since apply, any order
   std::vector<Key> next_keys_;         // apply's buffers, kept to avoid allocating
   std::vector<JobId> next_jobs_;

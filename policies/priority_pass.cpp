@@ -130,8 +130,28 @@ void PriorityPass::audit_holders(const View& view, const HolderSet& holders) {
 }
 
 void PriorityPass::mark_chosen() {
-  for (; marked_ < chosen_.size(); ++marked_)
-    mark_[chosen_[marked_]] = 1;
+  chosen_.for_each(marked_, chosen_.picks(), [this](JobId j) { mark_[j] = 1; });
+  marked_ = chosen_.picks();
+}
+
+void PriorityPass::unmark_from(std::size_t from) {
+  if (marked_ <= from) return;
+  chosen_.for_each(from, marked_, [this](JobId j) { mark_[j] = 0; });
+  marked_ = from;
+}
+
+void PriorityPass::list_left_out(const HolderSet& holders, std::span<const JobId> whole) {
+  left_out_.clear();
+  if (!whole.empty()) {
+    chosen_.left_out_of(whole, left_out_);
+    std::sort(left_out_.begin(), left_out_.end());
+  } else {
+    mark_chosen();
+    for (JobId h : holders) {
+      if (!mark_[h]) left_out_.push_back(h);
+    }
+  }
+  left_out_listed_ = true;
 }
 
 // One decide(): the walk's rounds (step 1) and the placement check after each (step 2), with
@@ -156,6 +176,10 @@ public:
       const std::uint32_t first_new = check_placement(preempt, holders_kept);
       if (first_new == kNoStep || round == kMaxRounds - 1) {
         p_.chosen_holders_ = chosen_holders_;
+        // apply() suspends the holders left out, listed while the walk's runs are known.
+        if (!p_.left_out_listed_ && !holders_kept && !all_holders_chosen())
+          p_.list_left_out(holders_, whole());
+        p_.unmark_from(0);
         return;
       }
       any_failed_ = true;
@@ -173,6 +197,34 @@ private:
   [[nodiscard]] std::uint64_t walk_bound() const {
     if (one_type_ == Capacity::kNoDeviceType) return kNoBound;
     return first_left_ != kNoBound ? first_left_ : capacity_.left(one_type_);
+  }
+
+  // Every holder plain and chosen: none is left out.
+  [[nodiscard]] bool all_holders_chosen() const {
+    return p_.irregular_ == 0 && chosen_holders_ == holders_.size();
+  }
+  // The walk's run_whole when it lists every holder and each holder the walk handed was in a
+  // run of it that the pass kept as runs; else empty.
+  [[nodiscard]] std::span<const JobId> whole() const {
+    if (!whole_ok_ || whole_.size() != holders_.size()) return {};
+    return whole_;
+  }
+  // Keeps whole_ and whole_ok_ up to date with the item the walk handed: a holder handed alone,
+  // a run outside whole_ or taken job by job (several device types) would be chosen outside
+  // the stretches that left_out_of() reads.
+  void note_whole(const WalkItem& item) {
+    if (item.run.empty() && holders_.count(item.job) > 0) whole_ok_ = false;
+    if (item.run_whole.empty()) {
+      if (!item.run.empty()) whole_ok_ = false;
+      return;
+    }
+    if (whole_.empty()) whole_ = item.run_whole;
+    if (whole_.data() != item.run_whole.data() || whole_.size() != item.run_whole.size())
+      whole_ok_ = false;
+    if (item.run.empty()) return;
+    if (run_type_ == Capacity::kNoDeviceType || item.run.data() < whole_.data() ||
+        item.run.data() + item.run.size() > whole_.data() + whole_.size())
+      whole_ok_ = false;
   }
 
   // What step 1 reads of a job besides its devices.
@@ -201,6 +253,7 @@ private:
         walk_over_ = true;
         return nullptr;
       }
+      note_whole(next);
       if (next.run.empty()) {
         push_job(next.job);
       } else if (run_type_ != Capacity::kNoDeviceType) {
@@ -229,7 +282,7 @@ private:
     else
       p_.chosen_waiting_.emplace_back(static_cast<std::uint32_t>(p_.chosen_.size()),
                                       static_cast<std::uint32_t>(i));
-    p_.chosen_.push_back(j);
+    p_.chosen_.push(j);
   }
   // Shapes by a number of this decision; for each shape that could not be placed, the step of
   // the first waiting job of that shape that failed: it and the waiting jobs of that shape after
@@ -255,7 +308,7 @@ private:
       }
       if (!step->holds && any_failed_ && left_out(i)) continue;
       if (!step->run.empty()) {
-        offer_run(*step, i);
+        offer_run(*step);
       } else if (step->offered) {
         offer_job(*step, i);
       }
@@ -274,15 +327,16 @@ private:
     return false;
   }
   // Plain holders, one after another: all kept when their type has their devices left.
-  void offer_run(const Step& step, std::size_t i) {
+  void offer_run(const Step& step) {
     if (capacity_.take_all(step.own_type, step.run_devices)) {
       choose_holders(step.run);
       return;
     }
     const std::span<const std::uint64_t> prefix = step.run_prefix;
     if (prefix.empty()) {
-      for (JobId h : step.run) {
-        if (capacity_.offer({}, view_.request(h).devices(), true, step.own_type)) choose(h, i);
+      for (std::size_t k = 0; k < step.run.size(); ++k) {
+        if (capacity_.offer({}, view_.request(step.run[k]).devices(), true, step.own_type))
+          choose_holders(step.run.subspan(k, 1));
         if (capacity_.exhausted()) break;
       }
       return;
@@ -309,13 +363,14 @@ private:
   // Plain holders of a run, all chosen.
   void choose_holders(std::span<const JobId> run) {
     chosen_holders_ += run.size();
-    p_.chosen_.insert(p_.chosen_.end(), run.begin(), run.end());
+    p_.chosen_.push_run(run);
   }
   // One job; before a waiting one, the choice and capacity are saved (back_to()).
   void offer_job(const Step& step, std::size_t i) {
     if (!step.holds) {
-      p_.saved_.emplace_back(static_cast<std::uint32_t>(i),
-                             static_cast<std::uint32_t>(p_.chosen_.size()));
+      p_.saved_.push_back({static_cast<std::uint32_t>(i),
+                           static_cast<std::uint32_t>(p_.chosen_.size()),
+                           static_cast<std::uint32_t>(p_.chosen_.picks())});
       capacity_.save(p_.saved_capacity_);
     }
     const std::uint64_t left = walk_bound();
@@ -335,13 +390,12 @@ private:
     model.reset(view_);
     for (JobId j : p_.releasing_)
       model.release(j);
-    // Every holder plain and chosen: none to release.
-    if (preempt && !holders_kept && !(p_.irregular_ == 0 && chosen_holders_ == holders_.size())) {
-      p_.mark_chosen();
-      for (JobId h : holders_) {
+    if (preempt && !holders_kept && !all_holders_chosen()) {
+      p_.list_left_out(holders_, whole());
+      for (JobId h : p_.left_out_) {
         // A holder paying an action (a resize) cannot be suspended: apply() leaves it, so its
         // devices are not counted free.
-        if (!p_.mark_[h] && is_holder(view_.state(h))) model.release(h);
+        if (is_holder(view_.state(h))) model.release(h);
       }
     }
     p_.failed_.assign(p_.first_failed_.size(), 0);
@@ -374,22 +428,21 @@ private:
   void back_to(std::uint32_t first_new) {
     auto& saved = p_.saved_;
     auto& saved_capacity = p_.saved_capacity_;
-    while (saved.back().first > first_new) {
+    while (saved.back().step > first_new) {
       saved.pop_back();
       saved_capacity.resize(saved_capacity.size() - capacity_.saved_size());
     }
     resume_ = first_new;
-    const std::uint32_t keep = saved.back().second;
-    for (std::size_t k = keep; k < p_.marked_; ++k)
-      p_.mark_[p_.chosen_[k]] = 0;
-    p_.marked_ = std::min<std::size_t>(p_.marked_, keep);
+    const std::uint32_t keep = saved.back().chosen;
+    p_.unmark_from(saved.back().picks);
+    p_.left_out_listed_ = false;
     std::size_t waiting_dropped = 0;
     while (!p_.chosen_waiting_.empty() && p_.chosen_waiting_.back().first >= keep) {
       p_.chosen_waiting_.pop_back();
       ++waiting_dropped;
     }
     chosen_holders_ -= p_.chosen_.size() - keep - waiting_dropped;
-    p_.chosen_.resize(keep);
+    p_.chosen_.truncate(saved.back().picks);
     capacity_.restore(saved_capacity, saved_capacity.size() - capacity_.saved_size());
     saved.pop_back();
     saved_capacity.resize(saved_capacity.size() - capacity_.saved_size());
@@ -408,6 +461,8 @@ private:
   std::uint64_t first_left_ = kNoBound;
   bool walk_over_ = false;
   std::size_t chosen_holders_ = 0; // of chosen_, the ones that hold devices
+  std::span<const JobId> whole_;   // the walk's run_whole (note_whole)
+  bool whole_ok_ = true;           // whole_ is the only run_whole and every run lies in it
   std::size_t resume_ = 0;         // the step the next round starts at
   bool any_failed_ = false;        // a shape failed placement in an earlier round
 };
@@ -424,11 +479,10 @@ void PriorityPass::decide(const View& view, const PriorityWalk& walk, const Hold
   });
   // The jobs the walk offered, in its order, with what each round reads of them: a round after
   // the first replays them and asks the walk only for the jobs past the last one it offered.
-  // The flags of the last decision's chosen_, which apply() read, are cleared first.
+  // The flags of chosen_ were cleared by the end of the last decision.
   if (mark_.size() < view.job_count()) mark_.resize(view.job_count(), 0);
-  for (std::size_t k = 0; k < marked_; ++k)
-    mark_[chosen_[k]] = 0;
-  marked_ = 0;
+  left_out_listed_ = false;
+  left_out_.clear();
   walked_.clear();
   // A round after the first walks as the last one did up to the first job that is newly left
   // out (the first that failed placement, of a shape that failed): it starts there, from what
@@ -449,28 +503,25 @@ void PriorityPass::apply(Control& control, Placement placement, HolderSet& holde
   suspended_.clear();
   started_.clear();
   if (preempt_others && !holders_kept_ && !(irregular_ == 0 && chosen_holders_ == holders.size())) {
-    mark_chosen();
-    const std::vector<char>& keep = mark_;
     // A host task frees no device: suspending it would make room for nothing the pass counts
     // (docs/runtime.md#host-tasks).
     // A holder still paying an action (resizing) cannot be suspended: the runtime refuses it
     // (docs/runtime.md#actions); it is decided again once the action is done.
-    // The holders decide() was given (the same set), in id order.
-    for (JobId j : holders) {
-      if (!keep[j] && !is_host_task(control.request(j)) && is_holder(control.state(j)))
-        suspended_.push_back(j);
+    // The holders decide() was given (the same set) that it left out, in id order.
+    for (JobId j : left_out_) {
+      if (!is_host_task(control.request(j)) && is_holder(control.state(j))) suspended_.push_back(j);
     }
   }
   // The reason names the first chosen job that holds nothing yet: the highest-priority one
   // that the preemption makes room for.
   std::string reason = "outranked";
+  // (The stretches of runs are holders: only the single jobs are read.)
   if (!suspended_.empty()) {
-    for (JobId j : chosen_) {
-      if (!holders.count(j)) {
-        reason = fmt::format("outranked by job '{}'", control.job_name(j));
-        break;
-      }
-    }
+    chosen_.find_single([&](JobId j) {
+      if (holders.count(j) > 0) return false;
+      reason = fmt::format("outranked by job '{}'", control.job_name(j));
+      return true;
+    });
   }
   for (JobId j : suspended_) {
     control.suspend(j, reason);
@@ -484,7 +535,7 @@ void PriorityPass::apply(Control& control, Placement placement, HolderSet& holde
   // them again at the next decision, for ever.
   bool wait_for_release = false;
   for (const auto& [i, step] : chosen_waiting_) {
-    const JobId j = chosen_[i];
+    const JobId j = walked_[step].job;
     JobStatus s = control.state(j).status;
     if (s != JobStatus::kPending && s != JobStatus::kSuspended) continue;
     if (wait_for_release) break;

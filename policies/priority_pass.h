@@ -4,6 +4,7 @@
 // chosen waiting jobs, best first.
 #pragma once
 
+#include "policies/chosen_jobs.h"
 #include "policies/holder_set.h"
 #include "policies/node_buckets.h"
 #include "policies/placement.h"
@@ -37,10 +38,15 @@ namespace dlsim {
 // later place of the walk, in every round, is at most that), and those of a shape that failed
 // placement earlier in the decision (pass->shape_failed: every later job of that shape is left
 // out in every later round).
+//
+// run_whole, when not empty, is one vector that lists every holder the walk hands, in its order,
+// each run being a stretch of it (HeldRuns sets it): the pass then finds the holders it leaves
+// out between the stretches it chose, without reading every holder.
 class PriorityPass;
 struct WalkItem {
   JobId job = 0;
   std::span<const JobId> run;
+  std::span<const JobId> run_whole;
   std::uint64_t run_devices = 0;
   std::span<const std::uint64_t> run_prefix;
   std::uint64_t max_need = std::numeric_limits<std::uint64_t>::max();
@@ -132,7 +138,9 @@ public:
   // lists only those, and apply() suspends nothing. The choice is the one the full walk makes.
   void decide(const View& view, const PriorityWalk& walk, const HolderSet& holders,
               bool preempt = true, bool holders_kept = false);
-  [[nodiscard]] const std::vector<JobId>& chosen() const { return chosen_; }
+  // The chosen jobs, best first. Runs of holders are kept as spans of the walk's data: read
+  // chosen() before the walk's data changes (the policy's updates after apply()).
+  [[nodiscard]] const std::vector<JobId>& chosen() const { return chosen_.list(); }
   // During decide(): a waiting job of shape s failed placement in an earlier round.
   [[nodiscard]] bool shape_failed(const JobShape& s) const {
     auto it = shape_ids_.find(s);
@@ -165,8 +173,13 @@ public:
 
 private:
   class Decision; // one decide()'s rounds (priority_pass.cpp)
-  // Flags in mark_ the jobs of chosen_ not flagged yet (marked_ on).
+  // Flags in mark_ the jobs of chosen_ not flagged yet (the entries from marked_ on).
   void mark_chosen();
+  // Clears the flags of the entries of chosen_ from `from` on.
+  void unmark_from(std::size_t from);
+  // Sets left_out_ to the holders not chosen, in id order: between the chosen stretches of
+  // whole (the walk's run_whole, when it lists every holder), else by the flags of mark_.
+  void list_left_out(const HolderSet& holders, std::span<const JobId> whole);
 
   // A job of the walk: its shape's number in shape_ids_ (kNoShape until a round needs it), the
   // devices it asks for, the type a holder's count against, whether it holds devices and
@@ -201,21 +214,30 @@ private:
                                             // failed, or kNoStep
   std::vector<char> excluded_;              // [shape] left out for the rest of this round's walk
   std::vector<char> failed_;                // [shape] failed placement this round
-  std::vector<JobId> chosen_;
+  ChosenJobs chosen_;
   // The chosen jobs that hold no devices, in order: (position in chosen_, step).
   std::vector<std::pair<std::uint32_t, std::uint32_t>> chosen_waiting_;
-  // Before each chosen waiting job of this round: (its step, jobs chosen before it), and the
-  // capacity left (Capacity::save).
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> saved_;
+  // Before each chosen waiting job of this round: its step, the jobs and the entries of chosen_
+  // before it, and the capacity left (Capacity::save).
+  struct Saved {
+    std::uint32_t step;
+    std::uint32_t chosen;
+    std::uint32_t picks;
+  };
+  std::vector<Saved> saved_;
   std::vector<std::uint64_t> saved_capacity_;
   bool holders_kept_ = false; // the last decide() kept every holder without walking them
   std::vector<JobId> suspended_;
   std::vector<JobId> started_;
   // [job] in chosen_, for the first marked_ entries of chosen_: read only where not every holder
-  // was chosen (the placement check's releases, apply()'s suspensions), so flagged only there,
-  // and a decision that keeps every holder writes no flag.
+  // was chosen and the walk gave no run_whole (the placement check's releases), so flagged only
+  // there, and cleared by the end of decide().
   std::vector<char> mark_;
   std::size_t marked_ = 0;
+  // The holders not chosen, in id order (list_left_out): the placement check releases them and
+  // apply() suspends them. left_out_listed_: left_out_ is that of the current choice.
+  std::vector<JobId> left_out_;
+  bool left_out_listed_ = false;
   FreeModel model_;
   std::vector<std::int32_t> preferred_;
   // Jobs apply() suspended that may still be releasing their devices, and a flag by job id for
