@@ -24,7 +24,7 @@
 #include "policies/aiturbo/moves.h"
 #include "policies/aiturbo/pauses.h"
 #include "policies/aiturbo/ranked_queue.h"
-#include "policies/held_runs.h"
+#include "policies/blocked_held_runs.h"
 #include "policies/placement.h"
 #include "policies/priority_pass.h"
 #include "policies/speed_model.h"
@@ -271,7 +271,7 @@ private:
   // held_ brought up to date before a walk reads it: the jobs marked since (refresh_held) and
   // the ones whose status changed since the last look (a job leaves or regains the holding
   // state only with a change the runtime logs) put in their place, each an insert or erase in
-  // held_'s sorted vectors, or held_ built anew when there are many.
+  // held_'s blocks, or held_ built anew when there are many.
   void settle_held(const View& v) {
     constexpr std::size_t kRebuildAfter = 64;
     const ChangeLog& log = v.changes().jobs;
@@ -637,7 +637,7 @@ private:
   // Every job's key (the last ranking's, or an arrival's since) and the jobs that may wait
   // under it: those the last ranking found so (order()), arrivals and jobs suspended since.
   RankedQueue<Key> queue_;
-  HeldRuns<Key> held_;            // the holders the walk offers (refresh_held), by key
+  BlockedHeldRuns<Key> held_;     // the holders the walk offers (refresh_held), by key
   std::uint64_t held_stamp_ = 0;  // View::changes().jobs.stamp() when held_ was last audited
   std::vector<Key> ranked_held_;  // scratch for rank_held()
   std::vector<JobId> held_moved_; // jobs whose place in held_ may have changed (refresh_held)
