@@ -106,6 +106,7 @@ public:
     queue_.set_key(j, Key{0, 1, static_cast<double>(j), j});
     queue_.place(j, view.state(j).status, [&] { return job_shape(view, j); });
     demand_ += r.devices();
+    if (is_host_task(r)) ++host_tasks_;
     changed_ = true;
   }
   void on_finish(JobId j, const View& view) override {
@@ -120,6 +121,7 @@ public:
     tracks_[j].held = false;
     refresh_held(j);
     demand_ -= view.request(j).devices();
+    if (is_host_task(view.request(j))) --host_tasks_;
     changed_ = true;
   }
   void on_action_done(JobId j, const View& view) override {
@@ -131,6 +133,7 @@ public:
     const bool round = c.now() >= wake_;
     if (!changed_ && !round) return;
     changed_ = false;
+    if (!round && nothing_can_start(c)) return;
     sync_queue(c);
     // Holders the full walk would not offer (paying an action): at a round it suspends them.
     std::size_t busy_holders = 0;
@@ -206,6 +209,19 @@ private:
       refresh_held(j);
       queue_.place(j, c.state(j).status, [&] { return job_shape(c, j); });
     }
+  }
+
+  // Between rounds the pass suspends nothing, and a chosen waiting job starts only on free
+  // devices (placement refuses a job that asks for more than are free): with no device free
+  // and no host task live, a decision starts nothing and leaves nothing behind that a later one
+  // reads (PriorityPass keeps no state between decisions that a skipped one would have set: the
+  // holders' audit and the releasing jobs are read from the runtime at the next one).
+  bool nothing_can_start(const View& v) const {
+    if (host_tasks_ > 0) return false;
+    for (std::size_t t = 0; t < v.cluster().types.size(); ++t) {
+      if (v.free().free(static_cast<DeviceTypeId>(t)) > 0) return false;
+    }
+    return true;
   }
 
   // The queue's offered jobs brought up to date with the statuses now.
@@ -648,6 +664,7 @@ private:
   std::uint64_t round_stamp_ = 0; // View::changes().jobs.stamp() when the last round began
   bool round_stamped_ = false;
   std::uint64_t demand_ = 0;     // devices the live jobs ask for
+  std::size_t host_tasks_ = 0;   // live jobs that ask for no device (is_host_task)
   std::vector<JobId> pred_jobs_; // the live predictable jobs at the last ranking, in id order
   std::vector<std::vector<double>> criteria_;
   std::vector<double> ks_, ls_;
