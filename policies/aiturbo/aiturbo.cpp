@@ -23,6 +23,7 @@
 #include "policies/aiturbo/cpu_moves.h"
 #include "policies/aiturbo/moves.h"
 #include "policies/aiturbo/pauses.h"
+#include "policies/aiturbo/rank_key.h"
 #include "policies/aiturbo/ranked_queue.h"
 #include "policies/blocked_held_runs.h"
 #include "policies/placement.h"
@@ -41,7 +42,6 @@
 #include <limits>
 #include <optional>
 #include <set>
-#include <tuple>
 #include <utility>
 
 namespace dlsim {
@@ -169,14 +169,14 @@ public:
   }
 
 private:
-  using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
+  using Key = RankKey;
   using Offered = RankedQueue<Key>::Offered;
   using Waiting = RankedQueue<Key>::Index;
 
   // The pass over the ranked queue, and the holders and waiting jobs brought up to date with
   // what it did. With `kept` it walks the waiting jobs alone (PriorityPass::decide).
   void decide(Control& c, bool round, bool kept) {
-    auto job_of = [](const Offered& o) { return std::get<3>(o.key); };
+    auto job_of = [](const Offered& o) { return o.key.job; };
     // The waiting jobs the walk offers: the queue's pending and suspended ones (not finished
     // since the queue was ranked, and not paying an action: that keeps its devices, and is
     // decided once it is done).
@@ -280,7 +280,7 @@ private:
     }
     std::sort(ranked_held_.begin(), ranked_held_.end());
     for (const Key& k : ranked_held_)
-      held_.insert(k, std::get<3>(k), v.request(std::get<3>(k)).devices());
+      held_.insert(k, k.job, v.request(k.job).devices());
     held_stamp_ = v.changes().jobs.stamp();
   }
 
