@@ -151,9 +151,9 @@ private:
       const auto mid = static_cast<std::ptrdiff_t>(half);
       second.keys.assign(blk.keys.begin() + mid, blk.keys.end());
       second.jobs.assign(blk.jobs.begin() + mid, blk.jobs.end());
-      second.prefix.resize(second.keys.size() + 1);
-      for (std::size_t i = 0; i <= second.keys.size(); ++i)
-        second.prefix[i] = blk.prefix[half + i] - blk.prefix[half];
+      second.prefix.assign(blk.prefix.begin() + mid, blk.prefix.end());
+      for (std::uint64_t& p : second.prefix)
+        p -= blk.prefix[half];
       blk.keys.resize(half);
       blk.jobs.resize(half);
       blk.prefix.resize(half + 1);
