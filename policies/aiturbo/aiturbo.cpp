@@ -23,8 +23,9 @@
 #include "policies/aiturbo/cpu_moves.h"
 #include "policies/aiturbo/moves.h"
 #include "policies/aiturbo/pauses.h"
+#include "policies/aiturbo/rank_key.h"
 #include "policies/aiturbo/ranked_queue.h"
-#include "policies/held_runs.h"
+#include "policies/blocked_held_runs.h"
 #include "policies/placement.h"
 #include "policies/priority_pass.h"
 #include "policies/speed_model.h"
@@ -41,7 +42,6 @@
 #include <limits>
 #include <optional>
 #include <set>
-#include <tuple>
 #include <utility>
 
 namespace dlsim {
@@ -106,6 +106,7 @@ public:
     queue_.set_key(j, Key{0, 1, static_cast<double>(j), j});
     queue_.place(j, view.state(j).status, [&] { return job_shape(view, j); });
     demand_ += r.devices();
+    if (is_host_task(r)) ++host_tasks_;
     changed_ = true;
   }
   void on_finish(JobId j, const View& view) override {
@@ -120,6 +121,7 @@ public:
     tracks_[j].held = false;
     refresh_held(j);
     demand_ -= view.request(j).devices();
+    if (is_host_task(view.request(j))) --host_tasks_;
     changed_ = true;
   }
   void on_action_done(JobId j, const View& view) override {
@@ -131,6 +133,7 @@ public:
     const bool round = c.now() >= wake_;
     if (!changed_ && !round) return;
     changed_ = false;
+    if (!round && nothing_can_start(c)) return;
     sync_queue(c);
     // Holders the full walk would not offer (paying an action): at a round it suspends them.
     std::size_t busy_holders = 0;
@@ -166,14 +169,14 @@ public:
   }
 
 private:
-  using Key = std::tuple<std::uint32_t, int, double, JobId>; // (level, class, key, job)
+  using Key = RankKey;
   using Offered = RankedQueue<Key>::Offered;
   using Waiting = RankedQueue<Key>::Index;
 
   // The pass over the ranked queue, and the holders and waiting jobs brought up to date with
   // what it did. With `kept` it walks the waiting jobs alone (PriorityPass::decide).
   void decide(Control& c, bool round, bool kept) {
-    auto job_of = [](const Offered& o) { return std::get<3>(o.key); };
+    auto job_of = [](const Offered& o) { return o.key.job; };
     // The waiting jobs the walk offers: the queue's pending and suspended ones (not finished
     // since the queue was ranked, and not paying an action: that keeps its devices, and is
     // decided once it is done).
@@ -206,6 +209,19 @@ private:
       refresh_held(j);
       queue_.place(j, c.state(j).status, [&] { return job_shape(c, j); });
     }
+  }
+
+  // Between rounds the pass suspends nothing, and a chosen waiting job starts only on free
+  // devices (placement refuses a job that asks for more than are free): with no device free
+  // and no host task live, a decision starts nothing and leaves nothing behind that a later one
+  // reads (PriorityPass keeps no state between decisions that a skipped one would have set: the
+  // holders' audit and the releasing jobs are read from the runtime at the next one).
+  bool nothing_can_start(const View& v) const {
+    if (host_tasks_ > 0) return false;
+    for (std::size_t t = 0; t < v.cluster().types.size(); ++t) {
+      if (v.free().free(static_cast<DeviceTypeId>(t)) > 0) return false;
+    }
+    return true;
   }
 
   // The queue's offered jobs brought up to date with the statuses now.
@@ -264,14 +280,14 @@ private:
     }
     std::sort(ranked_held_.begin(), ranked_held_.end());
     for (const Key& k : ranked_held_)
-      held_.insert(k, std::get<3>(k), v.request(std::get<3>(k)).devices());
+      held_.insert(k, k.job, v.request(k.job).devices());
     held_stamp_ = v.changes().jobs.stamp();
   }
 
   // held_ brought up to date before a walk reads it: the jobs marked since (refresh_held) and
   // the ones whose status changed since the last look (a job leaves or regains the holding
   // state only with a change the runtime logs) put in their place, each an insert or erase in
-  // held_'s sorted vectors, or held_ built anew when there are many.
+  // held_'s blocks, or held_ built anew when there are many.
   void settle_held(const View& v) {
     constexpr std::size_t kRebuildAfter = 64;
     const ChangeLog& log = v.changes().jobs;
@@ -637,7 +653,7 @@ private:
   // Every job's key (the last ranking's, or an arrival's since) and the jobs that may wait
   // under it: those the last ranking found so (order()), arrivals and jobs suspended since.
   RankedQueue<Key> queue_;
-  HeldRuns<Key> held_;            // the holders the walk offers (refresh_held), by key
+  BlockedHeldRuns<Key> held_;     // the holders the walk offers (refresh_held), by key
   std::uint64_t held_stamp_ = 0;  // View::changes().jobs.stamp() when held_ was last audited
   std::vector<Key> ranked_held_;  // scratch for rank_held()
   std::vector<JobId> held_moved_; // jobs whose place in held_ may have changed (refresh_held)
@@ -648,6 +664,7 @@ private:
   std::uint64_t round_stamp_ = 0; // View::changes().jobs.stamp() when the last round began
   bool round_stamped_ = false;
   std::uint64_t demand_ = 0;     // devices the live jobs ask for
+  std::size_t host_tasks_ = 0;   // live jobs that ask for no device (is_host_task)
   std::vector<JobId> pred_jobs_; // the live predictable jobs at the last ranking, in id order
   std::vector<std::vector<double>> criteria_;
   std::vector<double> ks_, ls_;
