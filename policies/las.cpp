@@ -9,6 +9,7 @@
 // event finds a waiting job with less service, which thrashes on real traces.
 #include "policies/las.h"
 
+#include "policies/key_motions.h"
 #include "policies/keyed_pass.h"
 #include "policies/type_choice.h"
 #include "sim/engine/error.h"
@@ -62,6 +63,17 @@ private:
   static constexpr std::uint8_t kHolding = 0;
   static constexpr std::uint8_t kWaiting = 1;
 
+  // Seconds per iteration of the job's model on its fastest compatible type.
+  static double fastest_iter_time(const View& view, JobId j) {
+    const ModelId m = view.request(j).model;
+    double best = 0;
+    for (DeviceTypeId t : view.compatible_types(j)) {
+      double it = view.perf().iter_time(m, t);
+      if (best == 0 || it < best) best = it;
+    }
+    return best;
+  }
+
   // Device-seconds the job's progress so far would have taken on its fastest compatible type:
   // an hour on a K80 counts as the 0.16 h a V100 would have needed for ResNet-50.
   static double normalized_service(const View& view, JobId j) {
@@ -69,13 +81,7 @@ private:
     double done = s.done;
     if (s.status == JobStatus::kRunning && view.now() > s.last_update)
       done += s.rate * to_seconds(view.now() - s.last_update);
-    const ModelId m = view.request(j).model;
-    double best = 0;
-    for (DeviceTypeId t : view.compatible_types(j)) {
-      double it = view.perf().iter_time(m, t);
-      if (best == 0 || it < best) best = it;
-    }
-    return done * best * view.request(j).devices();
+    return done * fastest_iter_time(view, j) * view.request(j).devices();
   }
 
   // The chosen waiting jobs' types: capacity per type minus what the chosen holders keep, the
@@ -146,9 +152,14 @@ private:
   // (attained GPU-seconds, or normalized ones with hetero; holders first on a tie; job id =
   // submission order)
   KeyedPass pass_{[this](const View& view, JobId j) {
-    return PassKey{hetero_ ? normalized_service(view, j) : attained_now(view, j),
-                   is_holder(view.state(j)) ? kHolding : kWaiting, j};
-  }};
+                    return PassKey{hetero_ ? normalized_service(view, j) : attained_now(view, j),
+                                   is_holder(view.state(j)) ? kHolding : kWaiting, j};
+                  },
+                  [this](const View& view, JobId j) {
+                    return hetero_ ? progress_motion(view, j, fastest_iter_time(view, j),
+                                                     static_cast<double>(view.request(j).devices()))
+                                   : attained_motion(view, j);
+                  }};
   SimTime wake_ = -1;
   bool changed_ = false; // an arrival, finish or completed action since the last decision
 };

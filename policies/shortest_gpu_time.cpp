@@ -5,6 +5,7 @@
 // section 6.1: "shortest-remaining-service-first").
 #include "policies/shortest_gpu_time.h"
 
+#include "policies/key_motions.h"
 #include "policies/keyed_pass.h"
 #include "policies/strict_order.h"
 
@@ -20,9 +21,14 @@ double gpu_time(const View& view, JobId j, bool remaining) {
 std::unique_ptr<Policy> make(const PolicySetup& s) {
   if (s.params.flag("preemptive")) {
     // (remaining GPU-seconds, -, id): ties go to the earlier job.
-    return make_keyed_pass_policy(s.placement, [](const View& view, JobId j) {
-      return PassKey{gpu_time(view, j, true), 0, j};
-    });
+    return make_keyed_pass_policy(
+        s.placement,
+        [](const View& view, JobId j) {
+          return PassKey{gpu_time(view, j, true), 0, j};
+        },
+        [](const View& view, JobId j) {
+          return remaining_motion(view, j, static_cast<double>(view.request(j).devices()));
+        });
   }
   // Strict order by total GPU-seconds: the smallest waiting job blocks the larger ones.
   return make_strict_order(s.placement,

@@ -5,6 +5,7 @@
 // even after the worse jobs leave is left out, so no job is suspended for one that cannot start.
 #include "policies/srtf.h"
 
+#include "policies/key_motions.h"
 #include "policies/keyed_pass.h"
 
 namespace dlsim {
@@ -16,9 +17,12 @@ PolicyEntry srtf_policy() {
           {},
           [](const PolicySetup& s) {
             // (true remaining s, -, id): ties go to the earlier job.
-            return make_keyed_pass_policy(s.placement, [](const View& view, JobId j) {
-              return PassKey{view.oracle_remaining_s(j), 0, j};
-            });
+            return make_keyed_pass_policy(
+                s.placement,
+                [](const View& view, JobId j) {
+                  return PassKey{view.oracle_remaining_s(j), 0, j};
+                },
+                [](const View& view, JobId j) { return remaining_motion(view, j, 1); });
           }};
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace dlsim {
 
@@ -125,6 +126,14 @@ double View::oracle_total_s(JobId j) const {
 double View::oracle_remaining_s(JobId j) const {
   if (!oracle_) throw ActionError("a non-oracle policy asked for a job's true remaining time");
   return reference_seconds_from(*s_.workload, j, done_at(s_.jobs[j], s_.now));
+}
+
+double View::oracle_seconds_per_iteration(JobId j) const {
+  if (!oracle_) throw ActionError("a non-oracle policy asked for a job's true remaining time");
+  const Workload& w = *s_.workload;
+  if (!w.phase_plan.empty() && w.phase_plan[j] != 0)
+    return std::numeric_limits<double>::quiet_NaN();
+  return w.perf.iter_time(w.jobs[j].request.model, w.reference_device);
 }
 
 const LossCurve* View::curve_of(JobId j) const {

@@ -159,6 +159,10 @@ public:
   [[nodiscard]] bool is_oracle() const { return oracle_; }
   [[nodiscard]] double oracle_total_s(JobId j) const;
   [[nodiscard]] double oracle_remaining_s(JobId j) const;
+  // The reference seconds each iteration done takes off oracle_remaining_s (which so falls at
+  // the job's rate times this while it runs), or NaN for a job with phases, whose cost per
+  // iteration changes as it goes.
+  [[nodiscard]] double oracle_seconds_per_iteration(JobId j) const;
 
 private:
   [[nodiscard]] const LossCurve* curve_of(JobId j) const;
