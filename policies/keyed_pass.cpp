@@ -93,6 +93,7 @@ void KeyedPass::decide(Control& control, Placement placement, bool preempt,
                              ? held.end()
                              : first_not_below(next_held, held.end(), *next_waiting);
         next.run = {next_held, end};
+        next.run_whole = held; // every holder in the walk's order: the runs are stretches of it
         const auto from = static_cast<std::size_t>(next_held - held.begin());
         const auto to = static_cast<std::size_t>(end - held.begin());
         const std::span<const std::uint64_t> prefix = held_.prefix();
