@@ -196,8 +196,9 @@ private:
   std::vector<JobId> gone_;      // drop_over's (storage kept)
 };
 
-// Reads slice_s, exact_slices, packing, pack_util_limit, migration and grow_shrink; InputError
-// naming the key when out of range.
+// Reads slice_s, exact_slices, packing, pack_util_limit, migration and grow_shrink. Their
+// declared ranges were checked by resolve_params; InputError naming slice_s when beyond dlsim's
+// time limit.
 gandiva::Options gandiva_options(const PolicyParams& params) {
   gandiva::Options o;
   o.slice_s = params.seconds("slice_s");
