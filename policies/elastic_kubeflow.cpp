@@ -30,7 +30,6 @@
 #include "policies/placement.h"
 #include "policies/speed_model.h"
 
-#include "sim/engine/error.h"
 #include "sim/runtime/plan.h"
 
 #include <fmt/format.h>
@@ -406,12 +405,6 @@ ElasticKubeflowOptions elastic_kubeflow_options(const PolicyParams& p) {
   o.idle_s = p.seconds("idle_s");
   o.high_priority = p.number("high_priority");
   o.tune_ps = p.flag("tune_ps");
-  if (!(o.idle_s > 0)) {
-    throw InputError(
-        fmt::format("policy.params.idle_s: expected a time > 0 s, got {} (the scale-up phase "
-                    "would run at every decision)",
-                    o.idle_s));
-  }
   return o;
 }
 
@@ -424,8 +417,12 @@ PolicyEntry elastic_kubeflow_policy() {
           false,
           {{"wait_s", ParamType::kSeconds, "30",
             "a head job waiting this long makes running jobs shrink (DRAGON: 30 s)"},
-           {"idle_s", ParamType::kSeconds, "60",
-            "after this long without an action, running jobs grow to max_workers (DRAGON: 60 s)"},
+           // Above 0, or the scale-up phase would run at every decision.
+           {"idle_s",
+            ParamType::kSeconds,
+            "60",
+            "after this long without an action, running jobs grow to max_workers (DRAGON: 60 s)",
+            {.min = 0, .above_min = true}},
            {"high_priority", ParamType::kNumber, "1",
             "a head job of at least this priority makes jobs shrink at once"},
            {"tune_ps", ParamType::kFlag, "false",

@@ -52,17 +52,22 @@ void check_range(const PolicyParams& params, const ParamSpec& p) {
           fmt::format("policy.params.{}: expected {}, got '{}'", p.key, describe_range(p), v));
     return;
   }
-  if (!r.min && !r.max && !r.whole) return;
+  if (!r.min && !r.max && !r.whole && !r.increasing) return;
   std::vector<double> values;
   if (p.type == ParamType::kNumber) values.push_back(params.number(p.key));
   if (p.type == ParamType::kSeconds) values.push_back(params.seconds(p.key));
   if (p.type == ParamType::kNumbers) values = params.numbers(p.key);
-  for (double v : values) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double v = values[i];
     const bool ok = std::isfinite(v) && (!r.min || (r.above_min ? v > *r.min : v >= *r.min)) &&
-                    (!r.max || v <= *r.max) && (!r.whole || v == std::floor(v));
-    if (!ok)
-      throw InputError(
-          fmt::format("policy.params.{}: expected {}, got {}", p.key, describe_range(p), v));
+                    (!r.max || v <= *r.max) && (!r.whole || v == std::floor(v)) &&
+                    (!r.increasing || i == 0 || v > values[i - 1]);
+    if (ok) continue;
+    // A list's offending number is named by its place, so a repeated value is found.
+    const std::string at =
+        p.type == ParamType::kNumbers ? fmt::format(" at position {}", i + 1) : std::string();
+    throw InputError(
+        fmt::format("policy.params.{}: expected {}, got {}{}", p.key, describe_range(p), v, at));
   }
 }
 
@@ -71,10 +76,12 @@ void check_range(const PolicyParams& params, const ParamSpec& p) {
 std::string describe_range(const ParamSpec& p) {
   const ParamRange& r = p.range;
   if (!r.choices.empty()) return fmt::format("one of: {}", fmt::join(r.choices, ", "));
-  if (!r.min && !r.max && !r.whole) return "";
+  if (!r.min && !r.max && !r.whole && !r.increasing) return "";
   std::string what = r.whole ? "a whole number" : "a number";
   if (p.type == ParamType::kSeconds) what = r.whole ? "a whole number of seconds" : "seconds";
-  if (p.type == ParamType::kNumbers) what = r.whole ? "whole numbers" : "numbers";
+  if (p.type == ParamType::kNumbers)
+    what = fmt::format("{}{}", r.increasing ? "increasing " : "",
+                       r.whole ? "whole numbers" : "numbers");
   if (r.min && r.max)
     return r.above_min ? fmt::format("{} in ({}, {}]", what, *r.min, *r.max)
                        : fmt::format("{} from {} to {}", what, *r.min, *r.max);

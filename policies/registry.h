@@ -40,13 +40,15 @@ enum class ParamType : std::uint8_t {
 // The values a parameter may take beyond its type, declared with it: resolve_params checks them
 // (naming policy.params.<key>) and `dlsim list policies` shows them, so no factory writes its own
 // range check. Numbers (each number of a kNumbers list, in seconds for kSeconds) lie within
-// [min, max], above min when `above_min`, and are whole when `whole`; a kText value is one of
-// `choices` when any are given.
+// [min, max], above min when `above_min`, and are whole when `whole`; a kNumbers list with
+// `increasing` has each number above the one before it (tiresias' queue thresholds); a kText
+// value is one of `choices` when any are given.
 struct ParamRange {
   std::optional<double> min{};
   std::optional<double> max{};
   bool above_min = false;
   bool whole = false;
+  bool increasing = false;
   std::vector<std::string> choices{};
 };
 
@@ -58,7 +60,8 @@ struct ParamSpec {
   ParamRange range{};
 };
 
-// The declared range in words ("a whole number >= 1", "one of: user, queue"); "" when none.
+// The declared range in words ("a whole number >= 1", "increasing numbers > 0", "one of: user,
+// queue"); "" when none.
 std::string describe_range(const ParamSpec& p);
 
 // A policy's parameters after validation: every declared key present (defaults filled in),

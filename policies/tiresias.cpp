@@ -10,9 +10,6 @@
 #include "policies/held_runs.h"
 #include "policies/priority_pass.h"
 #include "policies/waiting_index.h"
-#include "sim/engine/error.h"
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
@@ -331,8 +328,11 @@ PolicyEntry tiresias_policy() {
           false,
           // 2 queues split at 3,600 GPU-seconds and no starvation guard: Tiresias' simulator
           // defaults (docs/policies.md).
-          {{"thresholds", ParamType::kNumbers, "[3600]",
-            "attained GPU-seconds at which a job moves down one queue; K = entries + 1 queues"},
+          {{"thresholds",
+            ParamType::kNumbers,
+            "[3600]",
+            "attained GPU-seconds at which a job moves down one queue; K = entries + 1 queues",
+            {.min = 0, .above_min = true, .increasing = true}},
            {"promote_knob",
             ParamType::kNumber,
             "0",
@@ -353,15 +353,8 @@ PolicyEntry tiresias_policy() {
 TiresiasOptions tiresias_options(const PolicyParams& params) {
   TiresiasOptions o;
   o.thresholds = params.numbers("thresholds");
-  for (std::size_t i = 0; i < o.thresholds.size(); ++i) {
-    if (!(o.thresholds[i] > 0) || (i > 0 && !(o.thresholds[i] > o.thresholds[i - 1]))) {
-      throw InputError(
-          fmt::format("policy.params.thresholds: expected positive GPU-seconds in increasing "
-                      "order, got {} at position {}",
-                      o.thresholds[i], i + 1));
-    }
-    check_seconds(o.thresholds[i], "policy.params.thresholds");
-  }
+  for (double t : o.thresholds)
+    check_seconds(t, "policy.params.thresholds");
   o.promote_knob = params.number("promote_knob");
   o.running_first = params.text("queue_order") == "running-first";
   return o;

@@ -19,8 +19,8 @@ struct TiresiasOptions {
   // the list handling of the Tiresias simulator. Otherwise FIFO by time of entering the queue.
   bool running_first = false;
 };
-// Reads `thresholds`, `promote_knob` and `queue_order`; InputError naming the key when out of
-// range.
+// Reads `thresholds`, `promote_knob` and `queue_order`, whose declared ranges resolve_params
+// checked; InputError naming thresholds when one is beyond dlsim's time limit.
 TiresiasOptions tiresias_options(const PolicyParams& params);
 
 } // namespace dlsim

@@ -298,9 +298,9 @@ TEST_CASE("gandiva parameters are checked", "[gandiva][errors]") {
     return e.make(PolicySetup{Placement::kConsolidate, resolve_params(e, YAML::Load(yaml))});
   };
   CHECK_THROWS_WITH(make("{slice_s: 0}"),
-                    Catch::Contains("policy.params.slice_s: must be positive, got 0"));
+                    Catch::Contains("policy.params.slice_s: expected seconds > 0, got 0"));
   CHECK_THROWS_WITH(make("{pack_util_limit: -1}"),
-                    Catch::Contains("policy.params.pack_util_limit"));
+                    Catch::Contains("policy.params.pack_util_limit: expected a number >= 0"));
   CHECK_THROWS_WITH(make("{slices: 3}"), Catch::Contains("policy 'gandiva' has no such parameter"));
 }
 

@@ -514,9 +514,39 @@ TEST_CASE("a parameter's declared range is checked where it is declared and list
         "policy.params.group_by: expected one of: user, queue, got 'team'");
   CHECK(error("tiresias", "{promote_knob: .nan}") ==
         "policy.params.promote_knob: expected a number >= 0, got nan");
+  // An increasing list names the place of the first number not above the one before it.
+  CHECK(error("tiresias", "{thresholds: [3600, 3600]}") ==
+        "policy.params.thresholds: expected increasing numbers > 0, got 3600 at position 2");
+  CHECK(error("aiturbo", "{thresholds: [100, 50]}") ==
+        "policy.params.thresholds: expected increasing numbers > 0, got 50 at position 2");
+  CHECK(error("aiturbo", "{thresholds: [-1]}") ==
+        "policy.params.thresholds: expected increasing numbers > 0, got -1 at position 1");
+  CHECK(error("tiresias", "{thresholds: []}") == "no error");
+  // Open and closed bounds, as the policies' factories checked them before.
+  CHECK(error("gandiva", "{slice_s: 0}") == "policy.params.slice_s: expected seconds > 0, got 0");
+  CHECK(error("gavel-throughput", "{round_s: 0}") ==
+        "policy.params.round_s: expected seconds > 0, got 0");
+  CHECK(error("elastic-kubeflow", "{idle_s: 0}") ==
+        "policy.params.idle_s: expected seconds > 0, got 0");
+  CHECK(error("optimus", "{interval_s: 0}") ==
+        "policy.params.interval_s: expected seconds > 0, got 0");
+  CHECK(error("aiturbo", "{min_samples: 2}") ==
+        "policy.params.min_samples: expected a number from 3 to 1000000, got 2");
+  CHECK(error("aiturbo", "{stability: 0}") ==
+        "policy.params.stability: expected a number in (0, 1], got 0");
+  CHECK(error("aiturbo", "{stability: 1.5}") ==
+        "policy.params.stability: expected a number in (0, 1], got 1.5");
+  CHECK(error("external", "{timeout_s: 86401}") ==
+        "policy.params.timeout_s: expected seconds in (0, 86400], got 86401");
   // The bounds themselves are accepted.
   CHECK(error("util-reactive", "{max_tasks: 8, lookahead: 1, mem_margin_gb: 0}") == "no error");
+  CHECK(error("aiturbo", "{min_samples: 3, stability: 1, min_gain_s: 0}") == "no error");
+  CHECK(error("gavel-throughput", "{reset_s: 0}") == "no error");
   const PolicyEntry& util = find_policy("util-reactive");
   CHECK(describe_range(util.params[2]) == "a whole number from 1 to 8");
   CHECK(describe_range(find_policy("drf").params[0]) == "one of: user, queue");
+  CHECK(describe_range(find_policy("tiresias").params[0]) == "increasing numbers > 0");
+  ParamSpec steps{
+      "steps", ParamType::kNumbers, "[1]", "", {.min = 1, .whole = true, .increasing = true}};
+  CHECK(describe_range(steps) == "increasing whole numbers >= 1");
 }

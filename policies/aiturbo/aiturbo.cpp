@@ -676,31 +676,13 @@ Options read_options(const PolicySetup& s, bool optimus) {
   Options o;
   o.optimus = optimus;
   o.interval_s = s.params.seconds("interval_s");
-  if (!(o.interval_s > 0))
-    throw InputError(
-        fmt::format("policy.params.interval_s: expected seconds > 0, got {}", o.interval_s));
   check_seconds(o.interval_s, "policy.params.interval_s");
   o.min_gain_s = s.params.seconds("min_gain_s");
-  if (!(o.min_gain_s >= 0))
-    throw InputError(
-        fmt::format("policy.params.min_gain_s: expected seconds >= 0, got {}", o.min_gain_s));
   o.adjust = s.params.flag("adjust");
   if (!optimus) {
     o.thresholds = s.params.numbers("thresholds");
-    for (std::size_t i = 0; i < o.thresholds.size(); ++i) {
-      if (!(o.thresholds[i] > 0) || (i > 0 && !(o.thresholds[i] > o.thresholds[i - 1])))
-        throw InputError(fmt::format("policy.params.thresholds: expected increasing positive "
-                                     "GPU-seconds, got {} at position {}",
-                                     o.thresholds[i], i + 1));
-    }
     o.min_samples = s.params.number("min_samples");
-    if (!(o.min_samples >= 3 && o.min_samples <= 1e6))
-      throw InputError(fmt::format(
-          "policy.params.min_samples: expected a number from 3 to 1e6, got {}", o.min_samples));
     o.stability = s.params.number("stability");
-    if (!(o.stability > 0 && o.stability <= 1))
-      throw InputError(
-          fmt::format("policy.params.stability: expected a number in (0, 1], got {}", o.stability));
     if (!s.params.text("classifier").empty()) {
       const PolicySetup::DataFile* file = s.data_file("classifier");
       if (file == nullptr)
@@ -714,10 +696,16 @@ Options read_options(const PolicySetup& s, bool optimus) {
 }
 
 std::vector<ParamSpec> common_params() {
-  return {{"interval_s", ParamType::kSeconds, "300",
-           "seconds between rounds: models refitted, preemption, resource adjustment"},
-          {"min_gain_s", ParamType::kSeconds, "60",
-           "a move must cut the remaining service by more than this, beyond its pause"},
+  return {{"interval_s",
+           ParamType::kSeconds,
+           "300",
+           "seconds between rounds: models refitted, preemption, resource adjustment",
+           {.min = 0, .above_min = true}},
+          {"min_gain_s",
+           ParamType::kSeconds,
+           "60",
+           "a move must cut the remaining service by more than this, beyond its pause",
+           {.min = 0}},
           {"adjust", ParamType::kFlag, "true",
            "change running predictable jobs' workers and parameter servers"}};
 }
@@ -726,14 +714,23 @@ std::vector<ParamSpec> common_params() {
 
 PolicyEntry aiturbo_policy() {
   std::vector<ParamSpec> params = common_params();
-  params.push_back({"thresholds", ParamType::kNumbers, "[3600, 36000]",
+  params.push_back({"thresholds",
+                    ParamType::kNumbers,
+                    "[3600, 36000]",
                     "MLFQ level limits in GPU-seconds: predicted remaining (predictable jobs) or "
-                    "attained (the others)"});
-  params.push_back({"min_samples", ParamType::kNumber, "8",
-                    "observed losses a job needs before it may be predictable"});
-  params.push_back({"stability", ParamType::kNumber, "0.1",
+                    "attained (the others)",
+                    {.min = 0, .above_min = true, .increasing = true}});
+  params.push_back({"min_samples",
+                    ParamType::kNumber,
+                    "8",
+                    "observed losses a job needs before it may be predictable",
+                    {.min = 3, .max = 1e6}});
+  params.push_back({"stability",
+                    ParamType::kNumber,
+                    "0.1",
                     "largest relative change of the predicted length between two rounds for a "
-                    "job to count as predictable"});
+                    "job to count as predictable",
+                    {.min = 0, .max = 1, .above_min = true}});
   params.push_back({"classifier", ParamType::kDataFile,
                     "configs/models/predictability-classifier.txt",
                     "the trained predictability classifier (dlsim-predictability --out); \"\" = "

@@ -154,8 +154,11 @@ PolicyEntry external_policy() {
           false,
           {{"command", ParamType::kText, "\"\"",
             "the scheduler's command line, run with /bin/sh -c in the current directory"},
-           {"timeout_s", ParamType::kSeconds, "10",
-            "longest wait for one reply (the hello's included) before the run fails"},
+           {"timeout_s",
+            ParamType::kSeconds,
+            "10",
+            "longest wait for one reply (the hello's included) before the run fails",
+            {.min = 0, .max = 86400, .above_min = true}},
            {"options", ParamType::kYaml, "{}",
             "any YAML, passed to the scheduler as JSON in the hello message"}},
           [](const PolicySetup& s) -> std::unique_ptr<Policy> {
@@ -165,10 +168,6 @@ PolicyEntry external_policy() {
                                "(policy: {external: CMD}, or --policy external:CMD)");
             }
             double timeout = s.params.seconds("timeout_s");
-            if (!(timeout > 0 && timeout <= 86400)) {
-              throw InputError(fmt::format(
-                  "policy.params.timeout_s: expected seconds in (0, 86400], got {}", timeout));
-            }
             HelloInputs hello{s.placement, yaml_to_json(s.params.node("options")), s.seed};
             return std::make_unique<External>(std::move(command), timeout, std::move(hello));
           }};

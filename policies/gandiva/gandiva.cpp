@@ -196,22 +196,16 @@ private:
   std::vector<JobId> gone_;      // drop_over's (storage kept)
 };
 
-// Reads slice_s, exact_slices, packing, pack_util_limit, migration and grow_shrink; InputError
-// naming the key when out of range.
+// Reads slice_s, exact_slices, packing, pack_util_limit, migration and grow_shrink. Their
+// declared ranges were checked by resolve_params; InputError naming slice_s when beyond dlsim's
+// time limit.
 gandiva::Options gandiva_options(const PolicyParams& params) {
   gandiva::Options o;
   o.slice_s = params.seconds("slice_s");
-  if (!(o.slice_s > 0)) {
-    throw InputError(fmt::format("policy.params.slice_s: must be positive, got {}", o.slice_s));
-  }
   check_seconds(o.slice_s, "policy.params.slice_s");
   o.exact_slices = params.flag("exact_slices");
   o.packing = params.flag("packing");
   o.pack_util_limit = params.number("pack_util_limit");
-  if (!(o.pack_util_limit >= 0)) {
-    throw InputError(fmt::format("policy.params.pack_util_limit: must not be negative, got {}",
-                                 o.pack_util_limit));
-  }
   o.migration = params.flag("migration");
   o.grow_shrink = params.flag("grow_shrink");
   return o;
@@ -226,14 +220,20 @@ PolicyEntry gandiva_policy() {
       "jobs wait, packing kept only when measured better, migration (spread, defragment, "
       "locality), grow-shrink of elastic jobs",
       false,
-      {{"slice_s", ParamType::kSeconds, "60",
-        "time slice of jobs sharing devices, s (Gandiva: 60 s)"},
+      {{"slice_s",
+        ParamType::kSeconds,
+        "60",
+        "time slice of jobs sharing devices, s (Gandiva: 60 s)",
+        {.min = 0, .above_min = true}},
        {"exact_slices", ParamType::kFlag, "false",
         "emit every slice as suspend/resume instead of the fluid 1/k share"},
        {"packing", ParamType::kFlag, "true",
         "try packing pairs of time-sliced jobs; unpack when measured worse"},
-       {"pack_util_limit", ParamType::kNumber, "1.0",
-        "pack only pairs whose summed GPU utilization is at most this"},
+       {"pack_util_limit",
+        ParamType::kNumber,
+        "1.0",
+        "pack only pairs whose summed GPU utilization is at most this",
+        {.min = 0}},
        {"migration", ParamType::kFlag, "true",
         "migrate to spread over-subscribed groups, defragment and improve locality"},
        {"grow_shrink", ParamType::kFlag, "true",

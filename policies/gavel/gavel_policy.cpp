@@ -343,11 +343,17 @@ private:
 };
 
 std::vector<ParamSpec> round_params() {
-  return {{"round_s", ParamType::kSeconds, "360",
-           "seconds per round (Gavel's time_per_iteration, 360 s in its experiments)"},
-          {"reset_s", ParamType::kSeconds, "0",
+  return {{"round_s",
+           ParamType::kSeconds,
+           "360",
+           "seconds per round (Gavel's time_per_iteration, 360 s in its experiments)",
+           {.min = 0, .above_min = true}},
+          {"reset_s",
+           ParamType::kSeconds,
+           "0",
            "least seconds between recomputations of the allocation when jobs come or go "
-           "(Gavel's minimum_time_between_allocation_resets)"},
+           "(Gavel's minimum_time_between_allocation_resets)",
+           {.min = 0}},
           {"merge_jobs", ParamType::kFlag, "false",
            "solve one LP row per class of identical jobs and split its allocation equally among "
            "them: the same optimum value, much smaller LPs under a queue, but not the simplex's "
@@ -356,14 +362,8 @@ std::vector<ParamSpec> round_params() {
 
 std::unique_ptr<Policy> make(const PolicySetup& s, AllocationObjective o, const char* name) {
   const double round_s = s.params.seconds("round_s");
-  if (!(round_s > 0)) {
-    throw InputError(fmt::format("policy.params.round_s: expected seconds > 0, got {}", round_s));
-  }
   check_seconds(round_s, "policy.params.round_s");
   const double reset_s = s.params.seconds("reset_s");
-  if (!(reset_s >= 0)) {
-    throw InputError(fmt::format("policy.params.reset_s: expected seconds >= 0, got {}", reset_s));
-  }
   check_seconds(reset_s, "policy.params.reset_s");
   return std::make_unique<GavelRounds>(o, s.placement, round_s, reset_s,
                                        s.params.flag("merge_jobs"), policy_rng(s, name));
