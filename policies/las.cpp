@@ -12,9 +12,6 @@
 #include "policies/key_motions.h"
 #include "policies/keyed_pass.h"
 #include "policies/type_choice.h"
-#include "sim/engine/error.h"
-
-#include <fmt/format.h>
 
 namespace dlsim {
 
@@ -171,9 +168,12 @@ PolicyEntry las_policy() {
           "least attained service (GPU-seconds), continuous and preemptive: the un-discretized "
           "2D-LAS",
           false,
-          {{"interval_s", ParamType::kSeconds, "360",
+          {{"interval_s",
+            ParamType::kSeconds,
+            "360",
             "seconds between the rounds at which running jobs may be preempted (0 = at every "
-            "arrival, finish and completed action)"},
+            "arrival, finish and completed action)",
+            {.min = 0}},
            {"hetero", ParamType::kFlag, "false",
             "heterogeneity-aware (Gavel-style): service in fastest-type device-seconds, and "
             "types chosen to maximise summed normalized throughput"},
@@ -181,11 +181,7 @@ PolicyEntry las_policy() {
             "speed-blind type choice (the type with the most free devices), as Gavel's "
             "heterogeneity-agnostic LAS baseline; ignored with hetero: true"}},
           [](const PolicySetup& s) {
-            double interval_s = s.params.seconds("interval_s");
-            if (!(interval_s >= 0)) {
-              throw InputError(fmt::format(
-                  "policy.params.interval_s: expected seconds >= 0, got {}", interval_s));
-            }
+            const double interval_s = s.params.seconds("interval_s");
             check_seconds(interval_s, "policy.params.interval_s");
             return std::make_unique<Las>(s.placement, interval_s, s.params.flag("hetero"),
                                          s.params.flag("blind_types"));
