@@ -131,6 +131,7 @@ TEST_CASE("MovingOrder sorts members as freshly computed keys would, at every st
       order.refresh(now, key, motion);
 
       std::vector<std::pair<PassKey, JobId>> plain;
+      plain.reserve(members.size());
       for (const auto& [j, d] : members)
         plain.emplace_back(key(j), j);
       std::sort(plain.begin(), plain.end());
