@@ -31,9 +31,9 @@ struct RunResult {
   bool hit_until = false; // stopped by --until
   std::uint64_t events = 0;
   std::uint32_t unfinished = 0; // neither finished nor cancelled
-  // By job, for the few jobs ever time-sliced: the time each spent running while the other jobs
-  // on its devices had their turns, to the microsecond (docs/outputs.md#queueing-delay). A job
-  // not listed waited for no turn.
+  // By job, for time-sliced jobs: the time each spent running while the other jobs on its
+  // devices had their turns, to the microsecond (docs/outputs.md#queueing-delay). A job not
+  // listed waited for no turn (a job that ended without waiting is not listed).
   std::unordered_map<JobId, SimTime> turn_waits;
 };
 
@@ -182,8 +182,9 @@ private:
   std::vector<std::uint32_t> net_changed_;
   // A time-sliced job's share of its running time that is its own turn now (1 / its
   // time-slicing slowdown, set with its rate) and the time it has run while the other jobs had
-  // theirs, in fractional microseconds (settle adds dt x (1 - share)). Only jobs ever
-  // time-sliced have an entry; RunResult::turn_waits reports them.
+  // theirs, in fractional microseconds (settle adds dt x (1 - share)). Only jobs time-sliced
+  // and not over have an entry (retire_turns moves an ending job's wait to over_waits_);
+  // RunResult::turn_waits reports both.
   struct Turns {
     double share = 1;
     double waited_us = 0;
