@@ -69,62 +69,55 @@ void LeavableIndex::compute(const View& view, const State& st, DeviceTypeId t, O
   }
 }
 
-void LeavableIndex::refresh(const View& view, const State& st, DeviceTypeId t) {
+void LeavableIndex::mark_dirty(NodeId n) {
+  if (in_dirty_[n]) return;
+  in_dirty_[n] = 1;
+  dirty_.push_back(n);
+}
+
+void LeavableIndex::recount_all(const View& view, const State& st, DeviceTypeId t, OfType& of) {
   const std::size_t nodes = view.cluster().nodes.size();
-  if (types_.size() <= t) types_.resize(t + 1);
-  OfType& of = types_[t];
-  const ChangeLog& log = view.changes().nodes;
-  if (in_dirty_.size() != nodes) in_dirty_.assign(nodes, 0);
+  of.free.assign(nodes, 0);
+  of.alone.assign(nodes, 0);
+  of.merged.assign(nodes, 0);
+  of.count.assign(1, static_cast<std::uint32_t>(nodes));
+  std::uint64_t ids = 0;
+  for (NodeId n = 0; n < nodes; ++n)
+    ids += n;
+  of.id_sum.assign(1, ids);
+  of.some.clear();
+  of.joins.clear();
+  for (NodeId n : dirty_)
+    in_dirty_[n] = 0;
   dirty_.clear();
-  auto dirty = [&](NodeId n) {
-    if (in_dirty_[n]) return;
-    in_dirty_[n] = 1;
-    dirty_.push_back(n);
-  };
-  bool all = !of.known;
-  if (!all) {
-    // Nodes whose free devices changed (the runtime's log) or whose reservations or movable
-    // groups did (marks_).
-    all = !log.for_each_since(of.runtime_stamp, dirty) ||
-          !marks_.for_each_since(of.marks_stamp, dirty);
+  for (NodeId n = 0; n < nodes; ++n) {
+    set_free(of, n, free_count(view, st, n, t));
+    mark_dirty(n);
   }
-  if (all) {
-    of.free.assign(nodes, 0);
-    of.alone.assign(nodes, 0);
-    of.merged.assign(nodes, 0);
-    of.count.assign(1, static_cast<std::uint32_t>(nodes));
-    std::uint64_t ids = 0;
+  find_most(of);
+}
+
+void LeavableIndex::recount_dirty(const View& view, const State& st, DeviceTypeId t, OfType& of) {
+  const std::uint32_t most = of.most;
+  const bool single = of.single;
+  const NodeId most_node = of.most_node;
+  const std::uint32_t second = of.second;
+  for (NodeId n : dirty_)
+    set_free(of, n, free_count(view, st, n, t));
+  find_most(of);
+  if (of.most != most) {
+    // Every node's groups may go elsewhere, or no longer.
+    const std::size_t nodes = view.cluster().nodes.size();
     for (NodeId n = 0; n < nodes; ++n)
-      ids += n;
-    of.id_sum.assign(1, ids);
-    of.some.clear();
-    of.joins.clear();
-    for (NodeId n : dirty_)
-      in_dirty_[n] = 0;
-    dirty_.clear();
-    for (NodeId n = 0; n < nodes; ++n) {
-      set_free(of, n, free_count(view, st, n, t));
-      dirty(n);
-    }
-    find_most(of);
-  } else {
-    const std::uint32_t most = of.most;
-    const bool single = of.single;
-    const NodeId most_node = of.most_node;
-    const std::uint32_t second = of.second;
-    for (NodeId n : dirty_)
-      set_free(of, n, free_count(view, st, n, t));
-    find_most(of);
-    if (of.most != most) {
-      // Every node's groups may go elsewhere, or no longer.
-      for (NodeId n = 0; n < nodes; ++n)
-        dirty(n);
-    } else if (of.single != single || of.most_node != most_node || of.second != second) {
-      // Only the node with the most reads another node's count than the most.
-      if (single) dirty(most_node);
-      if (of.single) dirty(of.most_node);
-    }
+      mark_dirty(n);
+  } else if (of.single != single || of.most_node != most_node || of.second != second) {
+    // Only the node with the most reads another node's count than the most.
+    if (single) mark_dirty(most_node);
+    if (of.single) mark_dirty(of.most_node);
   }
+}
+
+void LeavableIndex::refresh_joins(const State& st, DeviceTypeId t, OfType& of, bool all) {
   // The joinable groups each class and size could join, and the nodes whose groups read them
   // differently now. A group that is not joinable itself is full (members ==
   // runtime.max_timeslice_jobs) or not time-sliced and joins nobody; a joinable group whose
@@ -151,17 +144,40 @@ void LeavableIndex::refresh(const View& view, const State& st, DeviceTypeId t) {
                               (!now.first || was.first->members == now.first->members);
       if (first_same) {
         // Only the groups on the first one's node (old and new) read the second.
-        if (was.first) dirty(was.first->node);
-        if (now.first) dirty(now.first->node);
+        if (was.first) mark_dirty(was.first->node);
+        if (now.first) mark_dirty(now.first->node);
         continue;
       }
       for (const MovableIndex::Joinable& e : st.movable_index.joinable(t, key.first, key.second))
-        dirty(e.node);
+        mark_dirty(e.node);
     }
     // A class and size with no joinable group left: the groups that were had their entries
     // changed, and marked their nodes.
   }
   of.joins = std::move(joins);
+}
+
+void LeavableIndex::refresh(const View& view, const State& st, DeviceTypeId t) {
+  const std::size_t nodes = view.cluster().nodes.size();
+  if (types_.size() <= t) types_.resize(t + 1);
+  OfType& of = types_[t];
+  const ChangeLog& log = view.changes().nodes;
+  if (in_dirty_.size() != nodes) in_dirty_.assign(nodes, 0);
+  dirty_.clear();
+  auto dirty = [&](NodeId n) { mark_dirty(n); };
+  bool all = !of.known;
+  if (!all) {
+    // Nodes whose free devices changed (the runtime's log) or whose reservations or movable
+    // groups did (marks_).
+    all = !log.for_each_since(of.runtime_stamp, dirty) ||
+          !marks_.for_each_since(of.marks_stamp, dirty);
+  }
+  if (all) {
+    recount_all(view, st, t, of);
+  } else {
+    recount_dirty(view, st, t, of);
+  }
+  refresh_joins(st, t, of, all);
   for (NodeId n : dirty_) {
     compute(view, st, t, of, n);
     in_dirty_[n] = 0;

@@ -78,6 +78,14 @@ private:
   void set_free(OfType& of, NodeId n, std::uint32_t k);
   static void find_most(OfType& of);
   void compute(const View& view, const State& st, DeviceTypeId t, OfType& of, NodeId n);
+  // refresh's steps: the node n is to be computed again; every node's free devices counted
+  // afresh (nothing known, or the logs ran out); the dirty nodes' counted again, marking the
+  // nodes whose groups read the new most; the joinable groups read again, marking the nodes
+  // whose groups read them differently.
+  void mark_dirty(NodeId n);
+  void recount_all(const View& view, const State& st, DeviceTypeId t, OfType& of);
+  void recount_dirty(const View& view, const State& st, DeviceTypeId t, OfType& of);
+  void refresh_joins(const State& st, DeviceTypeId t, OfType& of, bool all);
   ChangeLog marks_;
   std::vector<OfType> types_; // [type]
   std::vector<NodeId> dirty_; // refresh's scratch
