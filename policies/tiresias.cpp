@@ -47,11 +47,7 @@ public:
   void on_finish(JobId j, const View& view) override {
     if (is_host_task(view.request(j))) return;
     Info& info = jobs_[j];
-    order_.erase(info.key);
-    if (info.waits)
-      waiting_.erase(info.key, info.shape);
-    else
-      held_.erase(info.key);
+    leave_order(info);
     info.waits = false;
     holders_.erase(j);
     drop_promotion(j);
@@ -161,14 +157,19 @@ private:
     watch_.emplace(info.watch_at, j);
   }
 
-  // Moves j to its current queue and place in order_, and into or out of waiting_.
-  void rekey(JobId j, std::uint8_t group) {
-    Info& info = jobs_[j];
+  // Takes info's key out of order_ and out of waiting_ or held_, whichever holds it.
+  void leave_order(const Info& info) {
     order_.erase(info.key);
     if (info.waits)
       waiting_.erase(info.key, info.shape);
     else
       held_.erase(info.key);
+  }
+
+  // Moves j to its current queue and place in order_, and into or out of waiting_.
+  void rekey(JobId j, std::uint8_t group) {
+    Info& info = jobs_[j];
+    leave_order(info);
     info.key = {info.queue, group, info.seq, j};
     order_.insert(info.key);
     info.waits = holders_.count(j) == 0;
