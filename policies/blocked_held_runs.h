@@ -7,7 +7,7 @@
 // HeldRuns (held_runs.h) keeps one sorted vector and merges its changes into it before each
 // walk: O(holders) per walk once anything changed. Where the holders change at nearly every
 // decision and every decision walks them (a standing queue on a large cluster), that merge
-// was a third of a policy's time. Here an insert or erase moves only the entries of its block,
+// would be a third of a policy's time. Here an insert or erase moves only the entries of its block,
 // O(block), and a walk reads the blocks as they are. Handing a stretch of holders as several
 // runs in a row chooses what one run would: the pass keeps a run whole when its devices are
 // left and otherwise takes its jobs one by one, as it would take them from one run.

@@ -1,10 +1,10 @@
 // A set of (count, node) pairs in increasing order of count, then node, for counts that a node's
 // devices bound (the free devices a placement model gives a node): one bit set of nodes per
-// count. It replaces a std::set of the pairs where the pairs change at every step of a decision:
-// an insert or erase sets or clears one bit (a decision that releases hundreds of jobs changes
-// hundreds of nodes, and a sorted vector per count paid a binary search and a memmove for
-// each), and a walk in node order reads the bits with a second level of bits marking the words
-// in use, so that it and clear() cost the nodes in the set, not the cluster's nodes.
+// count. It stands in for a std::set of the pairs where the pairs change at every step of a
+// decision: an insert or erase sets or clears one bit (a decision that releases hundreds of jobs
+// changes hundreds of nodes, and a sorted vector per count would pay a binary search and a
+// memmove for each), and a walk in node order reads the bits with a second level of bits marking
+// the words in use, so that it and clear() cost the nodes in the set, not the cluster's nodes.
 #pragma once
 
 #include "sim/cluster/cluster.h"

@@ -186,8 +186,8 @@ private:
 
   void demote_running(const View& view) {
     const auto last = static_cast<std::uint32_t>(options_.thresholds.size());
-    // The holders that may have crossed, in id order (the order of holders_, in which every
-    // holder used to be tested: a demoted job enters the back of its new queue).
+    // The holders that may have crossed, in id order (the order of holders_, the order a test of
+    // every holder would take: a demoted job enters the back of its new queue).
     const SimTime horizon = view.now() > kNever - kWatchSlack ? kNever : view.now() + kWatchSlack;
     testing_.clear();
     for (auto it = watch_.begin(); it != watch_.end() && it->first <= horizon; ++it)

@@ -141,8 +141,8 @@ TEST_CASE("queueing delay of unfinished jobs is their time without progress so f
           "[metrics][queue]") {
   ScratchDir dir;
   // FIFO on one GPU, stopped at 50: a (100 s) runs 0-50, b (10 s, submitted 20) waits 20-50.
-  // jobs.csv: a's queue 50 - 0 - 50 = 0, b's 50 - 20 - 0 = 30 (empty before: it had not
-  // started). Both are censored at 50 (a could still be preempted): queue_censored.
+  // jobs.csv: a's queue 50 - 0 - 50 = 0, b's 50 - 20 - 0 = 30 (not empty although it has
+  // not started). Both are censored at 50 (a could still be preempted): queue_censored.
   Outcome r = run(dir, kOneGpu, "id,submit_s,workers,duration_s\na,0,1,100\nb,20,1,10\n",
                   "-q --policy fifo --until 50", "until");
   REQUIRE(r.code == 0);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/plot-sweep's aggregation (OUT = -): means and 95% confidence intervals by hand, rows
-# not ok left out, and a non-numeric x refused with exit 1 (it used to plot at x = 0, exit 0).
+# not ok left out, and a non-numeric x refused with exit 1 (not plotted at x = 0 with exit 0).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)

@@ -158,8 +158,8 @@ std::unique_ptr<Policy> gandiva_with(const std::string& params) {
 
 TEST_CASE("gandiva's slice must be longer than the switch (else jobs finish at t=0)",
           "[rate_model][gandiva][errors]") {
-  // slice_s 0.25 with the default switch_s 1 used to give a 1e12 slowdown, an int64 overflow
-  // and jobs marked finished with a fraction of their work. Now the run does not start.
+  // slice_s 0.25 with the default switch_s 1 would give a 1e12 slowdown, an int64 overflow
+  // and jobs marked finished with a fraction of their work: the run does not start.
   Cluster cluster = cluster_from_yaml(kOneGpu);
   Workload w = workload_from_csv(cluster, "id,submit_s,workers,duration_s\nx,0,1,3600\n");
   auto p = gandiva_with("{slice_s: 0.25}");

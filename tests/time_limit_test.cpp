@@ -1,7 +1,7 @@
 // Time that cannot overflow: every conversion from seconds is checked against
-// kMaxSeconds = 4e9 s (sim/engine/time.h), and inputs that used to wrap int64 microseconds are
+// kMaxSeconds = 4e9 s (sim/engine/time.h), and inputs that would wrap int64 microseconds are
 // errors naming the key. int64 microseconds hold 9223372036854775807 us = 9.223e12 s, so
-// 9.3e12 s x 1e6 = 9.3e18 us does not fit: that was the wrap-around.
+// 9.3e12 s x 1e6 = 9.3e18 us does not fit: that is the wrap-around the check prevents.
 #include "tests/support/harness.h"
 
 #include "policies/registry.h"

@@ -26,7 +26,7 @@ public:
 private:
   // Open addressing on a table of at most half full, looked up by string_view: a native trace
   // interns its user (and queue, model) on every row, and std::unordered_map's hash, prime
-  // modulo and node were about 5% of reading a million-job trace.
+  // modulo and node would be about 5% of reading a million-job trace.
   [[nodiscard]] static std::uint64_t hash(std::string_view s) {
     std::uint64_t h = 14695981039346656037ULL; // FNV-1a: the strings are short
     for (const char c : s) {

@@ -67,12 +67,12 @@ struct Group {
 };
 
 // The live groups by id, in id (creation) order: a vector of (id, group) sorted by id, which
-// every decision walks several times (a map's node hops were a quarter of a Philly replay).
+// every decision walks several times (a map's node hops would be a quarter of a Philly replay).
 // Ids only grow, so a new group goes at the end; a group's slot is kept by id, so a lookup is
-// O(1) (a binary search was most of improve_locality at 1M jobs). An erased group's slot is marked
-// and skipped, and the slots are compacted once as many are erased as live (moving every later
-// group at each erase was a fifth of a 100,000-job replay): no caller holds a group or an iterator
-// across State::leave or create_group.
+// O(1) (a binary search would be most of improve_locality at 1M jobs). An erased group's slot is
+// marked and skipped, and the slots are compacted once as many are erased as live (moving every
+// later group at each erase would be a fifth of a 100,000-job replay): no caller holds a group or
+// an iterator across State::leave or create_group.
 class GroupTable {
 public:
   using Entry = std::pair<std::uint32_t, Group>;

@@ -1,6 +1,6 @@
 // Seconds from integer microseconds, as text: exactly what fmt::format("{}", to_seconds(t))
 // writes ("12.5", "3600", "-0.25"), without the shortest-float search. Writing a million-job
-// jobs.csv spent about a tenth of the run in that search (docs/performance.md).
+// jobs.csv would spend about a tenth of the run in that search (docs/performance.md).
 //
 // Why the text is the same: for 100 <= |t| < 10^15, the decimal t / 10^6 with its trailing
 // zeros dropped has at most 15 significant digits, and to_seconds(t) is the double nearest to
