@@ -181,6 +181,8 @@ std::uint64_t FreeModel::release_as(JobId j, int sign) {
   const Cluster& c = view_->cluster();
   const double cpu = sign > 0 ? rd.cpus_per_worker : -rd.cpus_per_worker;
   const double mem = sign > 0 ? rd.mem_gb_per_worker : -rd.mem_gb_per_worker;
+  // A job that asks for no CPUs or memory changes no node's (adding a zero changes no value).
+  const bool host = cpu != 0.0 || mem != 0.0;
   // Devices on one node are usually next to each other: one change per run of them.
   std::uint64_t terms = 0;
   std::int64_t run = 0;
@@ -193,7 +195,7 @@ std::uint64_t FreeModel::release_as(JobId j, int sign) {
     }
     run_of = &d;
     ++run;
-    if (i % r.devices_per_worker == 0) {
+    if (host && i % r.devices_per_worker == 0) {
       change_host(d.node, cpu, mem);
       ++terms;
     }
