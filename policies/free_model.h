@@ -13,6 +13,13 @@
 
 namespace dlsim {
 
+// It is not the runtime's Plan (sim/runtime/plan.h), though both are differences against the
+// runtime's free state: Plan follows the ledger (the cores a policy set for a job, its parameter
+// servers' cores on its workers' nodes, holders counted per device), while the placement check
+// counts each worker's requested cpus_per_worker only, and its searches need the changed nodes
+// indexed by free devices (best fit), which Plan's node walks do not keep. On Plan the check
+// would decide otherwise wherever servers or a policy's core changes hold cores.
+//
 // The runtime's free state plus a difference kept in flat vectors by node (reset() clears only
 // the entries a decision touched, so a decision costs what it changes, not what the cluster
 // holds).
