@@ -44,7 +44,7 @@ void FreeModel::reset(const View& view) {
   set_.clear();
   fixed_.clear();
   if (in_set_.size() < view.job_count()) in_set_.resize(view.job_count(), 0);
-  if (exact_job_.size() < view.job_count()) exact_job_.resize(view.job_count(), 0);
+  if (amounts_.size() < view.job_count()) amounts_.resize(view.job_count());
   exact_ = fixed_exact_ = true;
   terms_ = fixed_terms_ = 0;
   cpu_up_ = mem_up_ = 0;
@@ -76,12 +76,20 @@ void FreeModel::clear() {
     u.clear();
 }
 
-bool FreeModel::exact_amounts(JobId j) {
-  if (exact_job_[j] == 0) {
+const FreeModel::Amounts& FreeModel::amounts(JobId j) {
+  Amounts& a = amounts_[j];
+  if (a.exact == 0) {
     const RequestDetails& rd = view_->details(j);
-    exact_job_[j] = exact_amount(rd.cpus_per_worker) && exact_amount(rd.mem_gb_per_worker) ? 1 : 2;
+    a.cpu = rd.cpus_per_worker;
+    a.mem = rd.mem_gb_per_worker;
+    a.per = view_->request(j).devices_per_worker;
+    a.exact = exact_amount(a.cpu) && exact_amount(a.mem) ? 1 : 2;
   }
-  return exact_job_[j] == 1;
+  return a;
+}
+
+bool FreeModel::exact_amounts(JobId j) {
+  return amounts(j).exact == 1;
 }
 
 void FreeModel::release(JobId j) {
@@ -176,11 +184,10 @@ void FreeModel::rollback() {
 
 std::uint64_t FreeModel::release_as(JobId j, int sign) {
   const JobState& st = view_->state(j);
-  const JobRequest& r = view_->request(j);
-  const RequestDetails& rd = view_->details(j);
+  const Amounts& a = amounts(j);
   const Cluster& c = view_->cluster();
-  const double cpu = sign > 0 ? rd.cpus_per_worker : -rd.cpus_per_worker;
-  const double mem = sign > 0 ? rd.mem_gb_per_worker : -rd.mem_gb_per_worker;
+  const double cpu = sign > 0 ? a.cpu : -a.cpu;
+  const double mem = sign > 0 ? a.mem : -a.mem;
   // A job that asks for no CPUs or memory changes no node's (adding a zero changes no value).
   const bool host = cpu != 0.0 || mem != 0.0;
   // Devices on one node are usually next to each other: one change per run of them.
@@ -195,7 +202,7 @@ std::uint64_t FreeModel::release_as(JobId j, int sign) {
     }
     run_of = &d;
     ++run;
-    if (host && i % r.devices_per_worker == 0) {
+    if (host && i % a.per == 0) {
       change_host(d.node, cpu, mem);
       ++terms;
     }

@@ -36,7 +36,8 @@ namespace dlsim {
 // which costs no more than the difference.)
 class FreeModel {
 public:
-  // Starts a new difference against view's free state.
+  // Starts a new difference against view's free state. A model serves one simulation: it keeps
+  // what it read of each job's request from one decision to the next.
   void reset(const View& view);
   // Job j's current devices, CPUs and memory become free. Outside a trial, before release_set():
   // the decision's fixed releases, kept by every later release_set().
@@ -126,8 +127,16 @@ private:
   std::vector<JobId> fixed_;
   std::vector<JobId> set_;
   std::vector<char> in_set_;
-  std::vector<JobId> sorted_;     // scratch: release_fresh's jobs
-  std::vector<char> exact_job_;   // [job] exact_amounts(): 0 not known yet, 1 yes, 2 no
+  std::vector<JobId> sorted_; // scratch: release_fresh's jobs
+  // What release_as() reads of a job's request, in one place: the job's request and details
+  // are two reads apart in the workload, and a round releases hundreds of holders.
+  struct Amounts {
+    double cpu = 0, mem = 0; // per worker
+    std::uint32_t per = 0;   // devices per worker
+    char exact = 0;          // exact_amounts(): 0 not known yet, 1 yes, 2 no
+  };
+  [[nodiscard]] const Amounts& amounts(JobId j);
+  std::vector<Amounts> amounts_;  // [job]
   bool fixed_exact_ = true;       // every fixed release's amounts are exact
   bool exact_ = true;             // and every one of set_'s, and terms_ is at most 2^22
   std::uint64_t fixed_terms_ = 0; // CPU and memory terms of the fixed releases
