@@ -358,7 +358,6 @@ bool FreeModel::take(JobId j) {
   const JobRequest& r = view_->request(j);
   const RequestDetails& rd = view_->details(j);
   const std::uint32_t dpw = r.devices_per_worker;
-  const FreeIndex& free = view_->free();
   for (DeviceTypeId t : view_->compatible_types(j)) {
     if (total_dev(t) < static_cast<std::int64_t>(r.workers) * dpw) continue;
     std::int64_t single = best_single(r, t);
@@ -370,41 +369,54 @@ bool FreeModel::take(JobId j) {
     }
     // One worker needs one node: none holds it, so spreading cannot either.
     if (r.workers == 1) continue;
-    // Spread over the nodes with most free devices first (then lowest id).
-    cand_.clear();
-    std::uint64_t total = 0;
-    touched_by_type_[t].for_each([&](std::uint64_t dev, NodeId n) {
-      if (std::uint32_t f = fit(r, n, t)) {
-        cand_.emplace_back(static_cast<std::int64_t>(dev), n, f);
-        total += f;
-      }
-    });
-    for (std::uint32_t k = 1; k <= free.max_per_node(t); ++k) {
-      for (NodeId n : free.nodes_with(t, k)) {
-        if (dev_touched_[n * types_ + t]) continue;
-        if (std::uint32_t f = fit(r, n, t)) {
-          cand_.emplace_back(k, n, f);
-          total += f;
-        }
-      }
-    }
-    if (total < r.workers) continue;
-    std::sort(cand_.begin(), cand_.end(), [](const auto& a, const auto& b) {
-      return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b)
-                                              : std::get<1>(a) < std::get<1>(b);
-    });
-    std::uint32_t left = r.workers;
-    for (const auto& c : cand_) {
-      std::uint32_t k = std::min(left, std::get<2>(c));
-      NodeId n = std::get<1>(c);
-      change_dev(n, t, -static_cast<std::int64_t>(k) * dpw);
-      change_host(n, -(k * rd.cpus_per_worker), -(k * rd.mem_gb_per_worker));
-      left -= k;
-      if (left == 0) break;
-    }
-    return true;
+    if (spread(r, rd, t)) return true;
   }
   return false;
+}
+
+bool FreeModel::spread(const JobRequest& r, const RequestDetails& rd, DeviceTypeId t) {
+  // The nodes by (free devices in the model, descending; id), each count's changed nodes merged
+  // with the runtime's bucket less the changed ones, until the workers are placed: the order a
+  // sort of every node that fits would give, read only as far as needed.
+  cand_.clear();
+  std::uint32_t left = r.workers;
+  const FreeIndex& free = view_->free();
+  const NodeBuckets& touched = touched_by_type_[t];
+  const std::uint64_t top = std::max<std::uint64_t>(free.max_per_node(t), touched.counts());
+  for (std::uint64_t k = top; k >= 1 && left > 0; --k) {
+    changed_.clear();
+    touched.find_from(k, [&](std::uint64_t count, NodeId n) {
+      if (count != k) return true;
+      changed_.push_back(n);
+      return false;
+    });
+    auto take_node = [&](NodeId n) {
+      if (std::uint32_t f = fit(r, n, t)) {
+        const std::uint32_t w = std::min(left, f);
+        cand_.emplace_back(static_cast<std::int64_t>(k), n, w);
+        left -= w;
+      }
+      return left > 0;
+    };
+    std::size_t c = 0;
+    if (k <= free.max_per_node(t)) {
+      for (NodeId n : free.nodes_with(t, static_cast<std::uint32_t>(k))) {
+        if (dev_touched_[n * types_ + t]) continue;
+        for (; c < changed_.size() && changed_[c] < n; ++c) {
+          if (!take_node(changed_[c])) break;
+        }
+        if (left == 0 || !take_node(n)) break;
+      }
+    }
+    for (; c < changed_.size() && left > 0; ++c)
+      take_node(changed_[c]);
+  }
+  if (left > 0) return false;
+  for (const auto& [k, n, w] : cand_) {
+    change_dev(n, t, -static_cast<std::int64_t>(w) * r.devices_per_worker);
+    change_host(n, -(w * rd.cpus_per_worker), -(w * rd.mem_gb_per_worker));
+  }
+  return true;
 }
 
 } // namespace dlsim

@@ -107,8 +107,13 @@ private:
   std::vector<char> host_mark_;         // [node]: in host_touched_
   // Per type, the nodes with an entry in dfree_, by (free devices in the model, node).
   std::vector<NodeBuckets> touched_by_type_;
-  // (free devices, node, workers that fit): scratch for spreading a job over nodes.
+  // Spreads r's workers over the nodes of type t with most free devices first (then lowest id);
+  // false, and nothing reserved, if they do not fit.
+  bool spread(const JobRequest& r, const RequestDetails& rd, DeviceTypeId t);
+  // (free devices, node, workers taken): scratch for spreading a job over nodes; and the changed
+  // nodes of one count.
   std::vector<std::tuple<std::int64_t, NodeId, std::uint32_t>> cand_;
+  std::vector<NodeId> changed_;
 
   // The trial's journal: a change of devices (node, type, delta), or a node's CPUs and memory
   // before a change (type kHostEntry).

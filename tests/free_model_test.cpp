@@ -1,10 +1,12 @@
 // The placement check's model (policies/free_model.h): after any sequence of released sets and
 // trials of takes rolled back, it holds what a fresh model holds after the same fixed releases,
-// the set released in id order and the same takes, bit for bit, and its takes answer alike.
+// the set released in id order and the same takes, bit for bit, and its takes answer alike; and
+// both equal a plain model of full arrays whose takes search every node.
 // Random clusters and traces (CPUs of 0.1 cores among them, whose sums depend on their order),
 // fixed seeds.
 #include "policies/free_model.h"
 #include "policies/placement.h"
+#include "sim/cluster/fit.h"
 #include "tests/support/harness.h"
 
 #include <catch2/catch.hpp>
@@ -34,6 +36,103 @@ std::vector<std::uint64_t> snapshot(const FreeModel& m, const View& v) {
   }
   return out;
 }
+
+// The same model with nothing incremental: every node's free devices, and its CPUs and memory
+// as the runtime's plus a change summed in the same order, in full arrays; a take searches every
+// node by the rule FreeModel documents (best fit on one node by fewest free devices then lowest
+// id, else the nodes with most free devices first, then lowest id).
+struct Plain {
+  const View* v = nullptr;
+  std::size_t types = 0;
+  std::vector<std::int64_t> dev; // [node * types + type]
+  std::vector<double> dcpu, dmem;
+
+  explicit Plain(const View& view) : v(&view), types(view.cluster().types.size()) {
+    const std::size_t nodes = view.cluster().nodes.size();
+    for (NodeId n = 0; n < nodes; ++n) {
+      for (std::size_t t = 0; t < types; ++t)
+        dev.push_back(view.free().free_on(n, static_cast<DeviceTypeId>(t)));
+    }
+    dcpu.assign(nodes, 0.0);
+    dmem.assign(nodes, 0.0);
+  }
+  void release(JobId j) {
+    const JobState& st = v->state(j);
+    const RequestDetails& rd = v->details(j);
+    const std::uint32_t per = v->request(j).devices_per_worker;
+    for (std::size_t i = 0; i < st.devices.size(); ++i) {
+      const Device& d = v->cluster().devices[st.devices[i]];
+      ++dev[d.node * types + d.type];
+      if (i % per == 0 && (rd.cpus_per_worker != 0 || rd.mem_gb_per_worker != 0)) {
+        dcpu[d.node] += rd.cpus_per_worker;
+        dmem[d.node] += rd.mem_gb_per_worker;
+      }
+    }
+  }
+  [[nodiscard]] std::uint32_t fit(const JobRequest& r, NodeId n, std::size_t t) const {
+    const std::int64_t free = dev[n * types + t];
+    if (free <= 0) return 0;
+    const RequestDetails& rd = v->details_of(r);
+    auto k = static_cast<std::uint32_t>(free / r.devices_per_worker);
+    k = std::min(k, workers_in(v->node_cpu_free(n) + dcpu[n], rd.cpus_per_worker));
+    return std::min(k, workers_in(v->node_mem_free(n) + dmem[n], rd.mem_gb_per_worker));
+  }
+  void put(const JobRequest& r, NodeId n, std::size_t t, std::uint32_t w) {
+    const RequestDetails& rd = v->details_of(r);
+    dev[n * types + t] -= static_cast<std::int64_t>(w) * r.devices_per_worker;
+    dcpu[n] += -(w * rd.cpus_per_worker);
+    dmem[n] += -(w * rd.mem_gb_per_worker);
+  }
+  bool take(JobId j) {
+    const JobRequest& r = v->request(j);
+    const std::size_t nodes = dcpu.size();
+    for (DeviceTypeId t : v->compatible_types(j)) {
+      std::int64_t total = 0;
+      for (NodeId n = 0; n < nodes; ++n)
+        total += dev[n * types + t];
+      if (total < static_cast<std::int64_t>(r.workers) * r.devices_per_worker) continue;
+      std::int64_t best = -1;
+      for (NodeId n = 0; n < nodes; ++n) {
+        if (fit(r, n, t) >= r.workers &&
+            (best < 0 || dev[n * types + t] < dev[static_cast<std::size_t>(best) * types + t]))
+          best = n;
+      }
+      if (best >= 0) {
+        put(r, static_cast<NodeId>(best), t, r.workers);
+        return true;
+      }
+      if (r.workers == 1) continue;
+      std::vector<NodeId> order;
+      std::uint64_t fits = 0;
+      for (NodeId n = 0; n < nodes; ++n) {
+        if (fit(r, n, t) > 0) order.push_back(n);
+        fits += fit(r, n, t);
+      }
+      if (fits < r.workers) continue;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](NodeId a, NodeId b) { return dev[a * types + t] > dev[b * types + t]; });
+      std::uint32_t left = r.workers;
+      std::vector<std::uint32_t> w;
+      for (NodeId n : order)
+        w.push_back(std::min(left, fit(r, n, t))), left -= w.back();
+      for (std::size_t k = 0; k < order.size(); ++k) {
+        if (w[k] > 0) put(r, order[k], t, w[k]);
+      }
+      return true;
+    }
+    return false;
+  }
+  [[nodiscard]] std::vector<std::uint64_t> snapshot() const {
+    std::vector<std::uint64_t> out;
+    for (NodeId n = 0; n < dcpu.size(); ++n) {
+      for (std::size_t t = 0; t < types; ++t)
+        out.push_back(static_cast<std::uint64_t>(dev[n * types + t]));
+      out.push_back(std::bit_cast<std::uint64_t>(v->node_cpu_free(n) + dcpu[n]));
+      out.push_back(std::bit_cast<std::uint64_t>(v->node_mem_free(n) + dmem[n]));
+    }
+    return out;
+  }
+};
 
 // Where two snapshots first differ (an index into them), or -1 when they are equal.
 long first_difference(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
@@ -77,8 +176,14 @@ public:
       for (JobId j : set)
         fresh_.release(j);
       REQUIRE(first_difference(snapshot(incremental_, control), snapshot(fresh_, control)) == -1);
+      Plain plain(control);
+      for (std::size_t k = 0; k < fixed; ++k)
+        plain.release(holders[k]);
+      for (JobId j : set)
+        plain.release(j);
+      REQUIRE(first_difference(snapshot(fresh_, control), plain.snapshot()) == -1);
       incremental_.begin_trial();
-      try_takes(control, pending);
+      try_takes(control, pending, plain);
       ++rounds;
     }
     start_and_suspend(control, holders, pending);
@@ -88,13 +193,15 @@ public:
 
 private:
   // The same takes on both models: the same answers and the same state after each.
-  void try_takes(const Control& control, const std::vector<JobId>& pending) {
+  void try_takes(const Control& control, const std::vector<JobId>& pending, Plain& plain) {
     for (JobId j : pending) {
       if (is_host_task(control.request(j)) || pick(2) == 0) continue;
       const bool a = incremental_.take(j);
       const bool b = fresh_.take(j);
       REQUIRE(a == b);
+      REQUIRE(plain.take(j) == a);
       REQUIRE(first_difference(snapshot(incremental_, control), snapshot(fresh_, control)) == -1);
+      REQUIRE(first_difference(snapshot(fresh_, control), plain.snapshot()) == -1);
       ++takes;
       taken += a ? 1 : 0;
     }
