@@ -36,6 +36,8 @@ public:
     --size_;
   }
   [[nodiscard]] std::size_t size() const { return size_; }
+  // Every count in the set is below this.
+  [[nodiscard]] std::uint64_t counts() const { return buckets_.size(); }
 
   // Calls f(count, node) for the pairs with count >= from, in order, until f returns true.
   template <class F>

@@ -140,11 +140,16 @@ void PriorityPass::unmark_from(std::size_t from) {
   marked_ = from;
 }
 
-void PriorityPass::list_left_out(const HolderSet& holders, std::span<const JobId> whole) {
+void PriorityPass::list_left_out(const HolderSet& holders, std::span<const JobId> whole,
+                                 bool sorted) {
   left_out_.clear();
+  left_out_sorted_ = true;
   if (!whole.empty()) {
     chosen_.left_out_of(whole, left_out_);
-    std::sort(left_out_.begin(), left_out_.end());
+    if (sorted)
+      std::sort(left_out_.begin(), left_out_.end());
+    else
+      left_out_sorted_ = false;
   } else {
     mark_chosen();
     for (JobId h : holders) {
@@ -176,9 +181,14 @@ public:
       const std::uint32_t first_new = check_placement(preempt, holders_kept);
       if (first_new == kNoStep || round == kMaxRounds - 1) {
         p_.chosen_holders_ = chosen_holders_;
-        // apply() suspends the holders left out, listed while the walk's runs are known.
+        // apply() suspends the holders left out, in id order, listed while the walk's runs are
+        // known.
         if (!p_.left_out_listed_ && !holders_kept && !all_holders_chosen())
           p_.list_left_out(holders_, whole());
+        if (p_.left_out_listed_ && !p_.left_out_sorted_) {
+          std::sort(p_.left_out_.begin(), p_.left_out_.end());
+          p_.left_out_sorted_ = true;
+        }
         p_.unmark_from(0);
         return;
       }
@@ -386,18 +396,28 @@ private:
   // Step 2: the chosen waiting jobs placed in turn with the holders left out released; the
   // first step newly left out (its shape failed), or kNoStep.
   std::uint32_t check_placement(bool preempt, bool holders_kept) {
+    // The first round starts the model; a later one undoes the last one's takes and changes
+    // the holders released by what differs (FreeModel keeps the values a fresh model would).
     FreeModel& model = p_.model_;
-    model.reset(view_);
-    for (JobId j : p_.releasing_)
-      model.release(j);
+    if (!model_started_) {
+      model.reset(view_);
+      for (JobId j : p_.releasing_)
+        model.release(j);
+      model_started_ = true;
+    } else {
+      model.rollback();
+    }
+    p_.model_released_.clear();
     if (preempt && !holders_kept && !all_holders_chosen()) {
-      p_.list_left_out(holders_, whole());
+      p_.list_left_out(holders_, whole(), false);
       for (JobId h : p_.left_out_) {
         // A holder paying an action (a resize) cannot be suspended: apply() leaves it, so its
         // devices are not counted free.
-        if (is_holder(view_.state(h))) model.release(h);
+        if (is_holder(view_.state(h))) p_.model_released_.push_back(h);
       }
     }
+    model.release_set(p_.model_released_);
+    model.begin_trial();
     p_.failed_.assign(p_.first_failed_.size(), 0);
     std::uint32_t first_new = kNoStep;
     for (const auto& [k, i] : p_.chosen_waiting_) {
@@ -465,6 +485,7 @@ private:
   bool whole_ok_ = true;           // whole_ is the only run_whole and every run lies in it
   std::size_t resume_ = 0;         // the step the next round starts at
   bool any_failed_ = false;        // a shape failed placement in an earlier round
+  bool model_started_ = false;     // the placement check's model was reset for this decision
 };
 
 void PriorityPass::decide(const View& view, const PriorityWalk& walk, const HolderSet& holders,
@@ -558,248 +579,6 @@ void PriorityPass::apply(Control& control, Placement placement, HolderSet& holde
     holders.insert(j);
     started_.push_back(j);
   }
-}
-
-// ---- FreeModel ----------------------------------------------------------------------------
-
-void FreeModel::reset(const View& view) {
-  const Cluster& c = view.cluster();
-  const std::size_t nodes = c.nodes.size();
-  if (types_ != c.types.size() || dcpu_.size() != nodes) {
-    types_ = c.types.size();
-    dfree_.assign(nodes * types_, 0);
-    dev_touched_.assign(nodes * types_, 0);
-    dfree_sum_.assign(types_, 0);
-    dcpu_.assign(nodes, 0.0);
-    dmem_.assign(nodes, 0.0);
-    host_mark_.assign(nodes, 0);
-    host_touched_.clear();
-    touched_by_type_.assign(types_, {});
-  } else {
-    for (std::size_t t = 0; t < types_; ++t) {
-      touched_by_type_[t].for_each([&](std::uint64_t, NodeId n) {
-        dfree_[n * types_ + t] = 0;
-        dev_touched_[n * types_ + t] = 0;
-      });
-      touched_by_type_[t].clear();
-      dfree_sum_[t] = 0;
-    }
-    for (NodeId n : host_touched_) {
-      dcpu_[n] = 0.0;
-      dmem_[n] = 0.0;
-      host_mark_[n] = 0;
-    }
-    host_touched_.clear();
-  }
-  cpu_up_ = mem_up_ = 0;
-  host_max_.resize(types_);
-  untouched_.resize(types_);
-  for (auto& u : untouched_)
-    u.clear();
-  for (auto& m : host_max_)
-    m.clear();
-  view_ = &view;
-}
-
-std::int64_t FreeModel::free_dev(NodeId n, DeviceTypeId t) const {
-  return view_->free().free_on(n, t) + dfree_[n * types_ + t];
-}
-
-std::int64_t FreeModel::total_dev(DeviceTypeId t) const {
-  return view_->free().free(t) + dfree_sum_[t];
-}
-
-// Workers of `per` each that `have` holds, as fit() counts them (unbounded when per is 0).
-double FreeModel::workers_by(double per, double have) {
-  return per > 0 ? static_cast<double>(workers_in(have, per))
-                 : std::numeric_limits<double>::infinity();
-}
-
-std::uint32_t FreeModel::fit(const JobRequest& r, NodeId n, DeviceTypeId t) const {
-  std::int64_t dev = free_dev(n, t);
-  if (dev <= 0) return 0;
-  double cpu = view_->node_cpu_free(n) + dcpu_[n];
-  double mem = view_->node_mem_free(n) + dmem_[n];
-  // A host task asks for no device: its workers are bounded by cores and memory alone.
-  std::uint32_t k = r.devices_per_worker > 0
-                        ? static_cast<std::uint32_t>(dev / r.devices_per_worker)
-                        : std::numeric_limits<std::uint32_t>::max();
-  const RequestDetails& rd = view_->details_of(r);
-  k = std::min(k, workers_in(cpu, rd.cpus_per_worker));
-  return std::min(k, workers_in(mem, rd.mem_gb_per_worker));
-}
-
-void FreeModel::change_dev(NodeId n, DeviceTypeId t, std::int64_t delta) {
-  const std::size_t key = n * types_ + t;
-  auto& touched = touched_by_type_[t];
-  if (dev_touched_[key]) {
-    touched.erase(static_cast<std::uint64_t>(free_dev(n, t)), n);
-  } else {
-    dev_touched_[key] = 1;
-    if (!untouched_[t].empty()) {
-      const std::uint32_t k = view_->free().free_on(n, t);
-      if (k > 0) {
-        auto& list = untouched_[t][k];
-        auto it = std::lower_bound(list.begin(), list.end(), n);
-        if (it != list.end() && *it == n) list.erase(it);
-      }
-    }
-  }
-  dfree_[key] += delta;
-  dfree_sum_[t] += delta;
-  touched.insert(static_cast<std::uint64_t>(free_dev(n, t)), n);
-}
-
-void FreeModel::change_host(NodeId n, double cpu, double mem) {
-  if (!host_mark_[n]) {
-    host_mark_[n] = 1;
-    host_touched_.push_back(n);
-  }
-  dcpu_[n] += cpu;
-  dmem_[n] += mem;
-  cpu_up_ = std::max(cpu_up_, dcpu_[n]);
-  mem_up_ = std::max(mem_up_, dmem_[n]);
-}
-
-void FreeModel::release(JobId j) {
-  const JobState& st = view_->state(j);
-  const JobRequest& r = view_->request(j);
-  const RequestDetails& rd = view_->details(j);
-  const Cluster& c = view_->cluster();
-  // Devices on one node are usually next to each other: one change per run of them.
-  std::int64_t run = 0;
-  const Device* run_of = nullptr;
-  for (std::size_t i = 0; i < st.devices.size(); ++i) {
-    const Device& d = c.devices[st.devices[i]];
-    if (run_of != nullptr && (d.node != run_of->node || d.type != run_of->type)) {
-      change_dev(run_of->node, run_of->type, run);
-      run = 0;
-    }
-    run_of = &d;
-    ++run;
-    if (i % r.devices_per_worker == 0)
-      change_host(d.node, rd.cpus_per_worker, rd.mem_gb_per_worker);
-  }
-  if (run > 0) change_dev(run_of->node, run_of->type, run);
-}
-
-std::int64_t FreeModel::best_single(const JobRequest& r, DeviceTypeId t) const {
-  const auto need = static_cast<std::int64_t>(r.workers) * r.devices_per_worker;
-  std::int64_t best_free = std::numeric_limits<std::int64_t>::max();
-  std::int64_t best_node = -1;
-  // Nodes the model changed, fewest free devices first.
-  const auto& touched = touched_by_type_[t];
-  touched.find_from(static_cast<std::uint64_t>(need), [&](std::uint64_t k, NodeId n) {
-    if (fit(r, n, t) < r.workers) return false;
-    best_free = static_cast<std::int64_t>(k);
-    best_node = n;
-    return true;
-  });
-  // The others, from the runtime's buckets: only a node with fewer free devices, or as many
-  // and a lower id, can beat the best changed node.
-  const FreeIndex& free = view_->free();
-  const auto first = static_cast<std::uint32_t>(std::max<std::int64_t>(need, 1));
-  if (first > free.max_per_node(t)) return best_node;
-  // No node there has the host CPUs or memory for the workers: the search below would find
-  // none (a pod whose CPUs no node with enough free devices holds, in a burst of them).
-  if (!host_max_[t].empty() && (workers_by(view_->details_of(r).cpus_per_worker,
-                                           host_max_[t][first].first + cpu_up_) < r.workers ||
-                                workers_by(view_->details_of(r).mem_gb_per_worker,
-                                           host_max_[t][first].second + mem_up_) < r.workers))
-    return best_node;
-  std::size_t skipped = 0;
-  auto scan = [&](std::uint32_t k, const auto& nodes) -> std::int64_t {
-    for (NodeId n : nodes) {
-      if (k == best_free && static_cast<std::int64_t>(n) > best_node) break;
-      if (dev_touched_[n * types_ + t]) {
-        ++skipped;
-        continue;
-      }
-      if (fit(r, n, t) >= r.workers) return n;
-    }
-    return -1;
-  };
-  for (std::uint32_t k = first; k <= free.max_per_node(t) && k <= best_free; ++k) {
-    std::int64_t n =
-        untouched_[t].empty() ? scan(k, free.nodes_with(t, k)) : scan(k, untouched_[t][k]);
-    if (n >= 0) return n;
-  }
-  // Many waiting jobs taken in one decision: the buckets fill with changed nodes, skipped by
-  // every search. Copy them without those; change_dev() keeps the copy.
-  if (skipped > kUntouchedAfter && untouched_[t].empty()) {
-    untouched_[t].resize(free.max_per_node(t) + 1);
-    for (std::uint32_t k = 1; k <= free.max_per_node(t); ++k) {
-      for (NodeId n : free.nodes_with(t, k)) {
-        if (!dev_touched_[n * types_ + t]) untouched_[t][k].push_back(n);
-      }
-    }
-  }
-  // A whole search failed: bound the next ones of this decision (this costs about one search).
-  if (host_max_[t].empty()) {
-    host_max_[t].assign(free.max_per_node(t) + 2, std::pair<double, double>{-1.0, -1.0});
-    for (std::uint32_t k = free.max_per_node(t); k >= 1; --k) {
-      auto m = host_max_[t][k + 1];
-      for (NodeId n : free.nodes_with(t, k)) {
-        m.first = std::max(m.first, view_->node_cpu_free(n));
-        m.second = std::max(m.second, view_->node_mem_free(n));
-      }
-      host_max_[t][k] = m;
-    }
-  }
-  return best_node;
-}
-
-bool FreeModel::take(JobId j) {
-  const JobRequest& r = view_->request(j);
-  const RequestDetails& rd = view_->details(j);
-  const std::uint32_t dpw = r.devices_per_worker;
-  const FreeIndex& free = view_->free();
-  for (DeviceTypeId t : view_->compatible_types(j)) {
-    if (total_dev(t) < static_cast<std::int64_t>(r.workers) * dpw) continue;
-    std::int64_t single = best_single(r, t);
-    if (single >= 0) {
-      auto n = static_cast<NodeId>(single);
-      change_dev(n, t, -static_cast<std::int64_t>(r.workers) * dpw);
-      change_host(n, -(r.workers * rd.cpus_per_worker), -(r.workers * rd.mem_gb_per_worker));
-      return true;
-    }
-    // One worker needs one node: none holds it, so spreading cannot either.
-    if (r.workers == 1) continue;
-    // Spread over the nodes with most free devices first (then lowest id).
-    cand_.clear();
-    std::uint64_t total = 0;
-    touched_by_type_[t].for_each([&](std::uint64_t dev, NodeId n) {
-      if (std::uint32_t f = fit(r, n, t)) {
-        cand_.emplace_back(static_cast<std::int64_t>(dev), n, f);
-        total += f;
-      }
-    });
-    for (std::uint32_t k = 1; k <= free.max_per_node(t); ++k) {
-      for (NodeId n : free.nodes_with(t, k)) {
-        if (dev_touched_[n * types_ + t]) continue;
-        if (std::uint32_t f = fit(r, n, t)) {
-          cand_.emplace_back(k, n, f);
-          total += f;
-        }
-      }
-    }
-    if (total < r.workers) continue;
-    std::sort(cand_.begin(), cand_.end(), [](const auto& a, const auto& b) {
-      return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b)
-                                              : std::get<1>(a) < std::get<1>(b);
-    });
-    std::uint32_t left = r.workers;
-    for (const auto& c : cand_) {
-      std::uint32_t k = std::min(left, std::get<2>(c));
-      NodeId n = std::get<1>(c);
-      change_dev(n, t, -static_cast<std::int64_t>(k) * dpw);
-      change_host(n, -(k * rd.cpus_per_worker), -(k * rd.mem_gb_per_worker));
-      left -= k;
-      if (left == 0) break;
-    }
-    return true;
-  }
-  return false;
 }
 
 std::uint32_t single_type_devices(const View& view) {

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "policies/chosen_jobs.h"
+#include "policies/free_model.h"
 #include "policies/holder_set.h"
-#include "policies/node_buckets.h"
 #include "policies/placement.h"
 #include "sim/runtime/control.h"
 
@@ -65,58 +65,6 @@ inline std::uint64_t shape_devices(const JobShape& s) {
 // A policy's jobs, best first: each call sets the next job (or run) and returns true, or returns
 // false once there is none left. PriorityPass::decide asks for each job once.
 using PriorityWalk = std::function<bool(WalkItem& next)>;
-
-// The free devices, CPUs and memory of every node as they will be once some jobs release
-// theirs and others take some: the runtime's free state plus a difference kept in flat vectors
-// by node (reset() clears only the entries a decision touched, so a decision costs what it
-// changes, not what the cluster holds).
-class FreeModel {
-public:
-  // Starts a new difference against view's free state.
-  void reset(const View& view);
-  // Job j's current devices, CPUs and memory become free.
-  void release(JobId j);
-  // Reserves j's workers on the nodes consolidated placement would pick (one node by best fit,
-  // else the nodes with most free devices first); false, and nothing reserved, if they do not
-  // fit.
-  bool take(JobId j);
-
-private:
-  [[nodiscard]] std::int64_t free_dev(NodeId n, DeviceTypeId t) const;
-  [[nodiscard]] std::int64_t total_dev(DeviceTypeId t) const;
-  [[nodiscard]] std::uint32_t fit(const JobRequest& r, NodeId n, DeviceTypeId t) const;
-  // Adds delta devices of type t on node n to the difference.
-  void change_dev(NodeId n, DeviceTypeId t, std::int64_t delta);
-  void change_host(NodeId n, double cpu, double mem);
-  // Best fit for all of r's workers on one node of type t: the node with fewest free devices
-  // (then lowest id) that holds them, or -1.
-  [[nodiscard]] std::int64_t best_single(const JobRequest& r, DeviceTypeId t) const;
-
-  static double workers_by(double per, double have);
-
-  const View* view_ = nullptr;
-  std::size_t types_ = 0;
-  // [type][k]: the most free host CPUs and memory (runtime's, an upper bound for the nodes the
-  // model did not change) over the nodes with at least k free devices of that type; built by the
-  // first best_single() of a decision that searched every node and failed, empty before.
-  // A node the model changed may have more than the runtime's: the most any of them gained.
-  mutable std::vector<std::vector<std::pair<double, double>>> host_max_; // a cache
-  double cpu_up_ = 0, mem_up_ = 0;
-  // [type][k]: the nodes of the runtime's bucket k the model has not changed, in id order; built
-  // once a search skipped more than kUntouchedAfter changed nodes, empty before.
-  static constexpr std::size_t kUntouchedAfter = 64;
-  mutable std::vector<std::vector<std::vector<NodeId>>> untouched_;
-  std::vector<std::int64_t> dfree_;     // [node * types + type]: change to free devices
-  std::vector<char> dev_touched_;       // [node * types + type]: dfree_ entry in touched_by_type_
-  std::vector<std::int64_t> dfree_sum_; // [type]: the same, summed
-  std::vector<double> dcpu_, dmem_;     // [node]: change to free CPUs, memory
-  std::vector<NodeId> host_touched_;    // nodes whose dcpu_/dmem_ may be non-zero
-  std::vector<char> host_mark_;         // [node]: in host_touched_
-  // Per type, the nodes with an entry in dfree_, by (free devices in the model, node).
-  std::vector<NodeBuckets> touched_by_type_;
-  // (free devices, node, workers that fit): scratch for spreading a job over nodes.
-  std::vector<std::tuple<std::int64_t, NodeId, std::uint32_t>> cand_;
-};
 
 class PriorityPass {
 public:
@@ -177,9 +125,10 @@ private:
   void mark_chosen();
   // Clears the flags of the entries of chosen_ from `from` on.
   void unmark_from(std::size_t from);
-  // Sets left_out_ to the holders not chosen, in id order: between the chosen stretches of
-  // whole (the walk's run_whole, when it lists every holder), else by the flags of mark_.
-  void list_left_out(const HolderSet& holders, std::span<const JobId> whole);
+  // Sets left_out_ to the holders not chosen, in id order (or, with sorted false, in the order
+  // the walk's runs list them when it does): between the chosen stretches of whole (the walk's
+  // run_whole, when it lists every holder), else by the flags of mark_.
+  void list_left_out(const HolderSet& holders, std::span<const JobId> whole, bool sorted = true);
 
   // A job of the walk: its shape's number in shape_ids_ (kNoShape until a round needs it), the
   // devices it asks for, the type a holder's count against, whether it holds devices and
@@ -238,7 +187,10 @@ private:
   // apply() suspends them. left_out_listed_: left_out_ is that of the current choice.
   std::vector<JobId> left_out_;
   bool left_out_listed_ = false;
+  bool left_out_sorted_ = false;
+  // The placement check's model, and the holders it releases (left_out_'s that still hold).
   FreeModel model_;
+  std::vector<JobId> model_released_;
   std::vector<std::int32_t> preferred_;
   // Jobs apply() suspended that may still be releasing their devices, and a flag by job id for
   // the ones still suspending at this decide(). Their devices will be free whatever this
