@@ -48,8 +48,12 @@ void MovingOrder::remove(JobId j) {
   Slot& slot = slots_[s];
   switch (slot.state) {
   case State::kPending:
-    std::erase(pending_, s);
-    free_slots_.push_back(s);
+    // Compacted when half of pending_ is dropped: amortized O(1) a removal, and the dropped
+    // slots kept at most as many as the live ones.
+    slot.state = State::kDropped;
+    if (++dropped_ * 2 > pending_.size()) drop_removed_pending();
+    return;
+  case State::kDropped: // not reachable: slot_of_ no longer names a dropped slot
     return;
   case State::kHeld:
     leaving_.push_back(s);
@@ -268,6 +272,17 @@ void MovingOrder::insert_one(std::uint32_t s) {
   first_changed_ = std::min(first_changed_, i);
 }
 
+// The slots removed while pending leave pending_ (in its order) and become free.
+void MovingOrder::drop_removed_pending() {
+  if (dropped_ == 0) return;
+  std::erase_if(pending_, [&](std::uint32_t s) {
+    if (slots_[s].state != State::kDropped) return false;
+    free_slots_.push_back(s);
+    return true;
+  });
+  dropped_ = 0;
+}
+
 void MovingOrder::insert_pending() {
   if (pending_.empty()) return;
   if (pending_.size() > kInsertOneByOneUpTo || pending_.size() * 8 > held_.size()) {
@@ -327,6 +342,7 @@ void MovingOrder::refresh(SimTime now, ExactKey exact, MotionOf motion) {
   now_ = now;
   exact_ = std::move(exact);
   motion_ = std::move(motion);
+  drop_removed_pending();
   if (rebuild_) {
     // The moved members stay: all are keyed anew.
     std::erase_if(leaving_, [&](std::uint32_t s) {

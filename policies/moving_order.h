@@ -68,7 +68,9 @@ public:
   [[nodiscard]] bool key_below(JobId h, const PassKey& w);
 
 private:
-  enum class State : std::uint8_t { kPending, kHeld, kMoved, kLeaving };
+  // kDropped: taken out while pending; its slot stays in pending_ until the next refresh (a
+  // search of pending_ at every removal is linear in it, and it grows under a standing queue).
+  enum class State : std::uint8_t { kPending, kHeld, kMoved, kLeaving, kDropped };
   struct Slot {
     PassKey key{};          // exact at `at`
     SimTime at = kNotKeyed; // when key was computed
@@ -95,6 +97,7 @@ private:
   void check_pair(std::size_t i);
   void fix_order();
   void move_back(std::size_t from, std::size_t to);
+  void drop_removed_pending();
   void insert_pending();
   void insert_one(std::uint32_t slot);
   void rebuild();
@@ -109,6 +112,7 @@ private:
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::uint32_t> slot_of_; // [job] its slot, kNoSlot if not a member
   std::vector<std::uint32_t> pending_; // slots to insert at the next refresh
+  std::size_t dropped_ = 0;            // of them, kDropped
   std::vector<std::uint32_t> leaving_; // slots in held_ to take out at the next refresh
   SimTime next_due_ = kForever;        // the least of cert_ but the suspects' (or less)
   std::vector<std::size_t> suspects_;  // places of pairs made by taking members out (kRecheck)
