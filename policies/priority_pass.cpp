@@ -169,6 +169,8 @@ public:
 
   // The rounds, until one's choice passes the placement check (or the bound on rounds).
   void run(bool preempt, bool holders_kept) {
+    p_.unplaceable_.clear();
+    probe_ = !preempt;
     p_.audit_holders(view_, holders_);
     // With every holder plain on the cluster's one type, a run the walk hands is one step.
     one_type_ = only_device_type(view_);
@@ -317,6 +319,7 @@ private:
         resolve(p_.walked_[i]);
       }
       if (!step->holds && any_failed_ && left_out(i)) continue;
+      if (!step->holds && probe_ && unplaceable(i)) continue;
       if (!step->run.empty()) {
         offer_run(*step);
       } else if (step->offered) {
@@ -324,6 +327,27 @@ private:
       }
       if (capacity_.exhausted()) break;
     }
+  }
+  // Without preemption, a waiting job at step i of a shape that the free state (with the
+  // releasing jobs' devices) cannot hold: it would fail the placement check in every round
+  // (the model only loses room from there), so step 1 gives it nothing. One check per shape
+  // and decision.
+  bool unplaceable(std::size_t i) {
+    std::uint32_t& shape = p_.walked_[i].shape;
+    if (shape == kNoShape) shape = shape_id(p_.walked_[i].job);
+    if (p_.unplaceable_.size() <= shape) p_.unplaceable_.resize(shape + 1, kUnknown);
+    if (p_.unplaceable_[shape] == kUnknown) {
+      const JobId j = p_.walked_[i].job;
+      bool fits = is_host_task(view_.request(j));
+      if (!fits) {
+        p_.probe_.reset(view_);
+        for (JobId r : p_.releasing_)
+          p_.probe_.release(r);
+        fits = p_.probe_.take(j);
+      }
+      p_.unplaceable_[shape] = fits ? kFits : kNever;
+    }
+    return p_.unplaceable_[shape] == kNever;
   }
   // A waiting job at step i whose shape failed at or before it in an earlier round.
   bool left_out(std::size_t i) {
@@ -486,6 +510,7 @@ private:
   std::size_t resume_ = 0;         // the step the next round starts at
   bool any_failed_ = false;        // a shape failed placement in an earlier round
   bool model_started_ = false;     // the placement check's model was reset for this decision
+  bool probe_ = false;             // no preemption: unplaceable shapes are passed over
 };
 
 void PriorityPass::decide(const View& view, const PriorityWalk& walk, const HolderSet& holders,

@@ -89,10 +89,13 @@ public:
   // The chosen jobs, best first. Runs of holders are kept as spans of the walk's data: read
   // chosen() before the walk's data changes (the policy's updates after apply()).
   [[nodiscard]] const std::vector<JobId>& chosen() const { return chosen_.list(); }
-  // During decide(): a waiting job of shape s failed placement in an earlier round.
+  // During decide(): a waiting job of shape s failed placement in an earlier round, or (without
+  // preemption) no job of shape s fits the free devices.
   [[nodiscard]] bool shape_failed(const JobShape& s) const {
     auto it = shape_ids_.find(s);
-    return it != shape_ids_.end() && first_failed_[it->second] != kNoStep;
+    return it != shape_ids_.end() &&
+           (first_failed_[it->second] != kNoStep ||
+            (it->second < unplaceable_.size() && unplaceable_[it->second] == kNever));
   }
   // What a walk may pass over (WalkItem): a waiting job of shape s that asks for more than
   // max_need devices or whose shape failed placement.
@@ -191,6 +194,11 @@ private:
   // The placement check's model, and the holders it releases (left_out_'s that still hold).
   FreeModel model_;
   std::vector<JobId> model_released_;
+  // Without preemption: whether each shape fits the free state at all (Decision::unplaceable),
+  // and the model that checks it.
+  enum Placeable : char { kUnknown, kFits, kNever };
+  std::vector<Placeable> unplaceable_; // [shape]
+  FreeModel probe_;
   std::vector<std::int32_t> preferred_;
   // Jobs apply() suspended that may still be releasing their devices, and a flag by job id for
   // the ones still suspending at this decide(). Their devices will be free whatever this
