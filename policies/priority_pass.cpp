@@ -170,18 +170,17 @@ public:
   // The rounds, until one's choice passes the placement check (or the bound on rounds).
   void run(bool preempt, bool holders_kept) {
     p_.unplaceable_.clear();
-    probe_ = !preempt;
+    probe_ = !preempt && p_.pass_over_unplaceable_;
     p_.audit_holders(view_, holders_);
     // With every holder plain on the cluster's one type, a run the walk hands is one step.
     one_type_ = only_device_type(view_);
     run_type_ = p_.irregular_ == 0 ? one_type_ : Capacity::kNoDeviceType;
     // Each round leaves out at least one more job; one or two rounds are the rule, and the bound
     // only guards the run time (the last round's choice stands, failures and all).
-    constexpr int kMaxRounds = 8;
     for (int round = 0;; ++round) {
       walk_round();
       const std::uint32_t first_new = check_placement(preempt, holders_kept);
-      if (first_new == kNoStep || round == kMaxRounds - 1) {
+      if (first_new == kNoStep || round == p_.max_rounds_ - 1) {
         p_.chosen_holders_ = chosen_holders_;
         // apply() suspends the holders left out, in id order, listed while the walk's runs are
         // known.

@@ -10,6 +10,7 @@
 #include "policies/placement.h"
 #include "sim/runtime/control.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -117,6 +118,13 @@ public:
   [[nodiscard]] const std::vector<JobId>& suspended() const { return suspended_; }
   [[nodiscard]] const std::vector<JobId>& started() const { return started_; }
 
+  // Whether a decide() without preemption passes over the waiting jobs of a shape the free
+  // devices cannot hold (on by default; off, every such job is offered, for the tests that
+  // compare both).
+  void pass_over_unplaceable(bool on) { pass_over_unplaceable_ = on; }
+  // The bound on a decision's rounds (at least 1; 8 unless a test sets another).
+  void set_max_rounds(int rounds) { max_rounds_ = std::max(rounds, 1); }
+
   // Heterogeneity-aware policies: after decide(), the device type each chosen waiting job should
   // get (index-aligned with chosen(); kNoType = the job's first compatible type that fits).
   // apply() tries that type first.
@@ -199,6 +207,8 @@ private:
   enum Placeable : char { kUnknown, kFits, kNever };
   std::vector<Placeable> unplaceable_; // [shape]
   FreeModel probe_;
+  bool pass_over_unplaceable_ = true;
+  int max_rounds_ = 8;
   std::vector<std::int32_t> preferred_;
   // Jobs apply() suspended that may still be releasing their devices, and a flag by job id for
   // the ones still suspending at this decide(). Their devices will be free whatever this
