@@ -48,14 +48,14 @@ void LinearProgram::set_objective(int c, double v) {
   glp_set_obj_coef(lp_.get(), c, v);
 }
 
-int LinearProgram::add_bottleneck(const std::vector<Entries>& rows,
+int LinearProgram::add_bottleneck(std::vector<Entries> rows,
                                   const std::vector<double>& coefficient) {
   z_ = glp_add_cols(lp_.get(), 1);
   glp_set_col_bnds(lp_.get(), z_, GLP_LO, 0.0, 0.0);
   glp_set_obj_coef(lp_.get(), z_, 1.0);
   for (std::size_t k = 0; k < rows.size(); ++k) {
     if (coefficient[k] == 0) continue;
-    Entries row = rows[k];
+    Entries& row = rows[k];
     row.emplace_back(z_, -coefficient[k]);
     const int r = glp_add_rows(lp_.get(), 1);
     set_row_at_least(r, row, 0.0);

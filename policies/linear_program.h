@@ -33,7 +33,7 @@ public:
 
   // A column z >= 0 of objective coefficient 1 and, for each k with coefficient[k] != 0, a row
   // sum(rows[k]) - coefficient[k] z >= 0. Returns z's column.
-  int add_bottleneck(const std::vector<Entries>& rows, const std::vector<double>& coefficient);
+  int add_bottleneck(std::vector<Entries> rows, const std::vector<double>& coefficient);
   // Replaces z's coefficients in the bottleneck rows: those k of coefficient[k] != 0, the same
   // as when they were added.
   void set_bottleneck_coefficients(const std::vector<double>& coefficient);

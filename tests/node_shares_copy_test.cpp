@@ -76,11 +76,14 @@ TEST_CASE("NodeSharesCopy equals a fresh read of every node at every decision",
     std::vector<int> kind(120);
     for (int k = 0; k < 120; ++k) {
       kind[k] = static_cast<int>(rng() % 3);
-      const double share = kind[k] == 0 ? 0.1 * static_cast<double>(1 + rng() % 9) : 1.0;
-      const std::string s = std::to_string(share);
+      // A share between a least and a most: the share controller moves it as others come and
+      // go, a change of the GPU's milli with no change of cores or memory (no node mark).
+      const double least = kind[k] == 0 ? 0.1 * static_cast<double>(1 + rng() % 6) : 1.0;
+      const double most = kind[k] == 0 ? least + 0.1 * static_cast<double>(rng() % 4) : 1.0;
       csv += "j" + std::to_string(k) + "," + std::to_string(k * 3) + "," +
-             std::to_string(1 + rng() % 2) + "," + std::to_string(20 + rng() % 200) + "," + s +
-             "," + s + "," + std::to_string(1 + rng() % 4) + ",2\n";
+             std::to_string(1 + rng() % 2) + "," + std::to_string(20 + rng() % 200) + "," +
+             std::to_string(least) + "," + std::to_string(most) + "," +
+             std::to_string(1 + rng() % 4) + ",2\n";
     }
     Workload w = workload_from_csv(c, csv);
     for (std::size_t k = 0; k < w.jobs.size(); ++k) {

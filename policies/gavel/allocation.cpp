@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <stdexcept>
+#include <utility>
 
 namespace dlsim {
 
@@ -24,9 +25,10 @@ std::vector<double> times_count(const AllocationProblem& p, std::vector<double> 
   return c;
 }
 
-// Gavel's base constraints as an LP (linear_program.h): a column per (job, type) the job can run
-// on, a row per job (sum_t X <= 1) and a row per type (sum_i s X <= N). Objectives add a bottleneck
-// (a column z and a row per job) or objective coefficients where they need them.
+// Gavel's base constraints (section 3.1; policy.py, get_base_constraints) as an LP
+// (linear_program.h): a column per (job, type) the job can run on, a row per job (sum_t X <= 1)
+// and a row per type (sum_i s X <= N). Objectives add a bottleneck (a column z and a row per
+// job) or objective coefficients where they need them.
 class Lp : public LinearProgram {
 public:
   explicit Lp(const AllocationProblem& p) : p_(p) {
@@ -40,10 +42,9 @@ public:
       for (std::size_t t = 0; t < p.types; ++t)
         if (int c = col(i, t)) bound_column(c, 0.0, count(p, i));
     const int job_row = add_rows(static_cast<int>(p.jobs));
-    for (std::size_t i = 0; i < p.jobs; ++i) {
-      std::vector<double> one(p.types, 1.0);
+    const std::vector<double> one(p.types, 1.0);
+    for (std::size_t i = 0; i < p.jobs; ++i)
       set_row_at_most(job_row + static_cast<int>(i), job_entries(i, one.data()), count(p, i));
-    }
     const int type_row = add_rows(static_cast<int>(p.types));
     for (std::size_t t = 0; t < p.types; ++t) {
       LinearProgram::Entries row;
@@ -62,7 +63,7 @@ public:
     std::vector<LinearProgram::Entries> rows(p_.jobs);
     for (std::size_t i = 0; i < p_.jobs; ++i)
       rows[i] = job_entries(i, a.data() + i * p_.types);
-    add_bottleneck(rows, coefficient);
+    add_bottleneck(std::move(rows), coefficient);
   }
 
   [[nodiscard]] std::vector<double> x() const {
