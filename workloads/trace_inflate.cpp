@@ -46,9 +46,7 @@ InflateReport inflate_trace(Trace& trace, double tune, std::uint32_t gpus, std::
   const double target = tune * static_cast<double>(r.capacity_milli);
   Rng rng = Rng::stream(seed, "trace.inflate");
   std::vector<TraceJob>& jobs = trace.jobs;
-  // Fisher-Yates, uniform over orders.
-  for (std::size_t i = jobs.size(); i > 1; --i)
-    std::swap(jobs[i - 1], jobs[rng.below(i)]);
+  shuffle(std::span(jobs), rng);
   std::int64_t total = 0;
   for (const TraceJob& j : jobs)
     total += gpu_request_milli(j);

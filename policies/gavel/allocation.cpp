@@ -1,13 +1,12 @@
 #include "policies/gavel/allocation.h"
 
-#include <glpk.h>
+#include "policies/linear_program.h"
 
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <memory>
 #include <stdexcept>
-#include <string>
+#include <utility>
 
 namespace dlsim {
 
@@ -26,136 +25,65 @@ std::vector<double> times_count(const AllocationProblem& p, std::vector<double> 
   return c;
 }
 
-// One GLPK problem with the shared constraints: a column per (job, type) the job can run on,
-// a row per job (sum_t X <= 1) and a row per type (sum_i s X <= N). Objectives add a column z
-// and a row per job where they need them.
-class Lp {
+// Gavel's base constraints (section 3.1; policy.py, get_base_constraints) as an LP
+// (linear_program.h): a column per (job, type) the job can run on, a row per job (sum_t X <= 1)
+// and a row per type (sum_i s X <= N). Objectives add a bottleneck (a column z and a row per
+// job) or objective coefficients where they need them.
+class Lp : public LinearProgram {
 public:
-  explicit Lp(const AllocationProblem& p) : p_(p), lp_(glp_create_prob(), glp_delete_prob) {
+  explicit Lp(const AllocationProblem& p) : p_(p) {
     col_.assign(p.jobs * p.types, 0);
+    int cols = 0;
     for (std::size_t i = 0; i < p.jobs; ++i)
       for (std::size_t t = 0; t < p.types; ++t)
-        if (p.throughput[i * p.types + t] > 0) col_[i * p.types + t] = ++cols_;
-    if (cols_ > 0) glp_add_cols(lp_.get(), cols_);
+        if (p.throughput[i * p.types + t] > 0) col_[i * p.types + t] = ++cols;
+    if (cols > 0) add_columns(cols);
     for (std::size_t i = 0; i < p.jobs; ++i)
       for (std::size_t t = 0; t < p.types; ++t)
-        if (int c = col(i, t)) glp_set_col_bnds(lp_.get(), c, GLP_DB, 0.0, count(p, i));
-    job_row_ = glp_add_rows(lp_.get(), static_cast<int>(p.jobs));
-    for (std::size_t i = 0; i < p.jobs; ++i) {
-      std::vector<std::pair<int, double>> row;
-      for (std::size_t t = 0; t < p.types; ++t)
-        if (int c = col(i, t)) row.emplace_back(c, 1.0);
-      set_row(job_row_ + static_cast<int>(i), row, GLP_UP, 0.0, count(p, i));
-    }
-    const int type_row = glp_add_rows(lp_.get(), static_cast<int>(p.types));
+        if (int c = col(i, t)) bound_column(c, 0.0, count(p, i));
+    const int job_row = add_rows(static_cast<int>(p.jobs));
+    const std::vector<double> one(p.types, 1.0);
+    for (std::size_t i = 0; i < p.jobs; ++i)
+      set_row_at_most(job_row + static_cast<int>(i), job_entries(i, one.data()), count(p, i));
+    const int type_row = add_rows(static_cast<int>(p.types));
     for (std::size_t t = 0; t < p.types; ++t) {
-      std::vector<std::pair<int, double>> row;
+      LinearProgram::Entries row;
       for (std::size_t i = 0; i < p.jobs; ++i)
         if (int c = col(i, t)) row.emplace_back(c, static_cast<double>(p.scale[i]));
-      set_row(type_row + static_cast<int>(t), row, GLP_UP, 0.0, p.capacity[t]);
+      set_row_at_most(type_row + static_cast<int>(t), row, p.capacity[t]);
     }
-    glp_set_obj_dir(lp_.get(), GLP_MAX);
   }
 
   // Column of X[i][t], 0 when the job cannot run on t.
   [[nodiscard]] int col(std::size_t i, std::size_t t) const { return col_[i * p_.types + t]; }
 
-  void set_row(int r, const std::vector<std::pair<int, double>>& entries, int kind, double lo,
-               double hi) {
-    std::vector<int> ind(1, 0);
-    std::vector<double> val(1, 0.0);
-    for (const auto& [c, v] : entries) {
-      ind.push_back(c);
-      val.push_back(v);
-    }
-    glp_set_mat_row(lp_.get(), r, static_cast<int>(entries.size()), ind.data(), val.data());
-    glp_set_row_bnds(lp_.get(), r, kind, lo, hi);
+  // z, maximised, with a row per job i of coefficient[i] != 0:
+  // sum_t a[i][t] X[i][t] - coefficient[i] z >= 0.
+  void add_job_bottleneck(const std::vector<double>& a, const std::vector<double>& coefficient) {
+    std::vector<LinearProgram::Entries> rows(p_.jobs);
+    for (std::size_t i = 0; i < p_.jobs; ++i)
+      rows[i] = job_entries(i, a.data() + i * p_.types);
+    add_bottleneck(std::move(rows), coefficient);
   }
-
-  // z >= 0 with objective coefficient 1, and a row per job i with coefficient[i] != 0:
-  // sum_t a[i][t] X[i][t] - coefficient[i] z >= 0. Returns z's column.
-  int add_bottleneck(const std::vector<double>& a, const std::vector<double>& coefficient) {
-    z_ = glp_add_cols(lp_.get(), 1);
-    glp_set_col_bnds(lp_.get(), z_, GLP_LO, 0.0, 0.0);
-    glp_set_obj_coef(lp_.get(), z_, 1.0);
-    for (std::size_t i = 0; i < p_.jobs; ++i) {
-      if (coefficient[i] == 0) continue;
-      std::vector<std::pair<int, double>> row;
-      for (std::size_t t = 0; t < p_.types; ++t)
-        if (int c = col(i, t)) row.emplace_back(c, a[i * p_.types + t]);
-      row.emplace_back(z_, -coefficient[i]);
-      const int r = glp_add_rows(lp_.get(), 1);
-      set_row(r, row, GLP_LO, 0.0, 0.0);
-      bottleneck_rows_.push_back(r);
-    }
-    return z_;
-  }
-
-  // Replaces z's coefficients in the bottleneck rows (same jobs, same order as added).
-  void set_bottleneck_coefficients(const std::vector<double>& coefficient) {
-    std::vector<int> ind(1, 0);
-    std::vector<double> val(1, 0.0);
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < p_.jobs; ++i) {
-      if (coefficient[i] == 0) continue;
-      ind.push_back(bottleneck_rows_[k++]);
-      val.push_back(-coefficient[i]);
-    }
-    glp_set_mat_col(lp_.get(), z_, static_cast<int>(ind.size() - 1), ind.data(), val.data());
-  }
-
-  void set_objective(int c, double v) { glp_set_obj_coef(lp_.get(), c, v); }
-
-  // Solves (warm-started after the first call); returns the objective's value.
-  double solve() {
-    glp_smcp parm;
-    glp_init_smcp(&parm);
-    parm.msg_lev = GLP_MSG_OFF;
-    if (!solved_once_) glp_adv_basis(lp_.get(), 0);
-    solved_once_ = true;
-    int rc = glp_simplex(lp_.get(), &parm);
-    if (rc != 0 || glp_get_status(lp_.get()) != GLP_OPT) {
-      // A warm start that went wrong: start again from the advanced basis before giving up.
-      glp_adv_basis(lp_.get(), 0);
-      rc = glp_simplex(lp_.get(), &parm);
-    }
-    if (rc != 0 || glp_get_status(lp_.get()) != GLP_OPT) {
-      // A basis GLPK could not factorize (GLP_EFAIL: the rows' scales span many orders of
-      // magnitude, e.g. the makespan LP over jobs of seconds and of months): scale the rows and
-      // columns, and solve from the standard basis through the presolver.
-      glp_scale_prob(lp_.get(), GLP_SF_AUTO);
-      glp_std_basis(lp_.get());
-      parm.presolve = GLP_ON;
-      rc = glp_simplex(lp_.get(), &parm);
-      parm.presolve = GLP_OFF;
-    }
-    if (rc != 0 || glp_get_status(lp_.get()) != GLP_OPT) {
-      throw std::runtime_error("GLPK did not solve the allocation LP (glp_simplex returned " +
-                               std::to_string(rc) + ", status " +
-                               std::to_string(glp_get_status(lp_.get())) + ")");
-    }
-    return glp_get_obj_val(lp_.get());
-  }
-
-  [[nodiscard]] double z() const { return glp_get_col_prim(lp_.get(), z_); }
 
   [[nodiscard]] std::vector<double> x() const {
     std::vector<double> x(p_.jobs * p_.types, 0.0);
     for (std::size_t k = 0; k < x.size(); ++k)
-      if (col_[k])
-        x[k] = std::clamp(glp_get_col_prim(lp_.get(), col_[k]), 0.0, count(p_, k / p_.types));
+      if (col_[k]) x[k] = std::clamp(value(col_[k]), 0.0, count(p_, k / p_.types));
     return x;
   }
 
 private:
+  // Job i's columns with coefficients a[t].
+  [[nodiscard]] LinearProgram::Entries job_entries(std::size_t i, const double* a) const {
+    LinearProgram::Entries row;
+    for (std::size_t t = 0; t < p_.types; ++t)
+      if (int c = col(i, t)) row.emplace_back(c, a[t]);
+    return row;
+  }
+
   const AllocationProblem& p_;
-  std::unique_ptr<glp_prob, decltype(&glp_delete_prob)> lp_;
   std::vector<int> col_;
-  int cols_ = 0;
-  int job_row_ = 0;
-  int z_ = 0;
-  std::vector<int> bottleneck_rows_;
-  bool solved_once_ = false;
 };
 
 void check(const AllocationProblem& p) {
@@ -187,7 +115,7 @@ std::vector<double> max_min(const AllocationProblem& p, bool agnostic) {
     for (std::size_t t = 0; t < p.types; ++t)
       a[i * p.types + t] = seen.throughput[i * p.types + t] * p.scale[i] / (p.weight[i] * prop[i]);
   }
-  lp.add_bottleneck(a, times_count(p, one));
+  lp.add_job_bottleneck(a, times_count(p, one));
   lp.solve();
   return lp.x();
 }
@@ -206,7 +134,7 @@ std::vector<double> max_sum_throughput(const AllocationProblem& p) {
 // exact optimum.
 std::vector<double> min_total_duration(const AllocationProblem& p) {
   Lp lp(p);
-  lp.add_bottleneck(p.throughput, times_count(p, p.remaining));
+  lp.add_job_bottleneck(p.throughput, times_count(p, p.remaining));
   lp.solve();
   return lp.x();
 }
@@ -235,7 +163,7 @@ std::vector<double> finish_time_fairness(const AllocationProblem& p) {
   };
   double hi = std::max(1.0, 2 * lo);
   std::vector<double> d = demands(hi);
-  lp.add_bottleneck(p.throughput, times_count(p, d));
+  lp.add_job_bottleneck(p.throughput, times_count(p, d));
   bool any = std::any_of(d.begin(), d.end(), [](double v) { return v > 0; });
   if (!any) {
     lp.solve();
@@ -364,7 +292,6 @@ std::vector<double> split_merged(const MergedProblem& m, const std::vector<doubl
 std::vector<double> solve_allocation(const AllocationProblem& p, AllocationObjective objective) {
   check(p);
   if (p.jobs == 0 || p.types == 0) return {};
-  glp_term_out(GLP_OFF);
   switch (objective) {
   case AllocationObjective::kMaxMinFairness:
     return max_min(p, false);

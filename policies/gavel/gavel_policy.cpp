@@ -1,6 +1,7 @@
 #include "policies/gavel/gavel_policy.h"
 
 #include "policies/gavel/allocation.h"
+#include "policies/planned_types.h"
 #include "policies/priority_pass.h"
 #include "policies/type_choice.h"
 #include "sim/engine/error.h"
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 #include <tuple>
 
 namespace dlsim {
@@ -68,53 +70,13 @@ public:
       next_round_ = control.now() + from_seconds(round_s_);
       control.wake_at(next_round_);
     }
-    realize(control);
+    realize_planned_types(control, planned_, plan_order_, placement_);
   }
 
 private:
-  // Room for job ids up to j (ids are dense, in submission order).
-  void grow(const View& view, JobId j) {
-    if (types_ == 0) types_ = view.cluster().types.size();
-    if (worker_time_.empty()) worker_time_.assign(types_, 0.0);
-    const std::size_t n = static_cast<std::size_t>(j) + 1;
-    if (planned_.size() >= n) return;
-    planned_.resize(n, kNoType);
-    model_.resize(n, 0);
-    in_x_.resize(n, 0);
-    x_.resize(n * types_, 0.0);
-    rate_.resize(n * types_, 0.0);
-    job_time_.resize(n * types_, 0.0);
-    deficit_.resize(n * types_, 0.0);
-    cum_iso_.resize(n, 0.0);
-    prev_iso_.resize(n, 0.0);
-    prev_remaining_.resize(n, -1.0);
-  }
-
-  // Iterations per second of job j on each type, from the model's measured speed (what Gavel's
-  // throughput table holds), kept from its arrival. 0 on a type the job cannot use: one it is not
-  // compatible with, or one whose nodes cannot hold its gang even when empty (two 1-GPU V100
-  // nodes for a worker of 2 GPUs). The allocation would otherwise give it time there, and the
-  // plan would place it there every round without it ever fitting.
-  void learn_throughputs(const View& view, JobId j) {
-    const JobRequest& req = view.request(j);
-    const RequestDetails& rd = view.details(j);
-    const Cluster& cluster = view.cluster();
-    // A job whose batch size changes runs as another model from then on (View::current_model):
-    // its throughputs are relearnt when it does, as Shockwave's scheduler rereads them.
-    model_[j] = view.current_model(j);
-    std::fill_n(rate_.begin() + static_cast<std::ptrdiff_t>(j * types_), types_, 0.0);
-    for (DeviceTypeId t : view.compatible_types(j)) {
-      const double it = view.perf().iter_time(model_[j], t);
-      if (!(it > 0)) continue;
-      if (cluster.workers_when_empty(t, req.devices_per_worker, rd.cpus_per_worker,
-                                     rd.mem_gb_per_worker) < req.workers)
-        continue;
-      rate_[j * types_ + t] = 1.0 / it;
-    }
-  }
-
-  double throughput(JobId j, std::size_t t) const { return rate_[j * types_ + t]; }
-
+  // One round of Gavel's scheduler (scheduler.py, _schedule_jobs_on_workers): the time the round
+  // that ends gave each job, the allocation X solved again when jobs came or went (allocation.h),
+  // and the plan of the round from the priorities X / time received (plan()).
   void round(Control& control) {
     const SimTime now = control.now();
     // The round that ends: each job placed in it ran on its type for the round (Gavel adds the
@@ -143,6 +105,66 @@ private:
       need_update_ = false;
     }
     plan(control);
+  }
+
+  // Gavel's _update_priorities and _schedule_jobs_on_workers_helper: per type, the jobs in
+  // order of X / (fraction of the type's time received), then deficit, then X; types in order,
+  // fastest first (Gavel: V100, P100, K80; shuffled each round for the heterogeneity-agnostic
+  // policies); a job is placed on the first type that still has room for all its devices.
+  void plan(const View& view) {
+    for (JobId j : active_)
+      planned_[j] = kNoType;
+    struct Entry {
+      double priority, deficit, x;
+      JobId job;
+    };
+    std::vector<std::uint32_t> left(types_);
+    std::vector<double> speed(types_, 0.0);
+    for (std::size_t t = 0; t < types_; ++t) {
+      left[t] = view.devices_of_type(static_cast<DeviceTypeId>(t));
+      for (JobId j : active_)
+        speed[t] += throughput(j, t);
+    }
+    std::vector<std::size_t> order(types_);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return speed[a] > speed[b]; });
+    if (objective_ == AllocationObjective::kMaxMinFairnessAgnostic) shuffle(std::span(order), rng_);
+    plan_order_.clear();
+    for (std::size_t t : order) {
+      std::vector<Entry> entries;
+      for (JobId j : active_) {
+        const std::size_t k = j * types_ + t;
+        double priority = 0;
+        if (x_[k] > 0 && throughput(j, t) > 0) {
+          const double fraction = worker_time_[t] > 0 ? job_time_[k] / worker_time_[t] : 0.0;
+          priority = fraction > 0 ? x_[k] / fraction : x_[k] * 1e9;
+        }
+        entries.push_back({priority, deficit_[k], x_[k], j});
+      }
+      std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        return std::tie(a.priority, a.deficit, a.x) > std::tie(b.priority, b.deficit, b.x);
+      });
+      for (const Entry& e : entries) {
+        if (planned_[e.job] != kNoType) continue;
+        if (throughput(e.job, t) <= 0) continue;
+        const std::uint32_t need = view.request(e.job).devices();
+        if (need > left[t]) continue;
+        left[t] -= need;
+        // A job that came after the last solve has no X yet: Gavel's
+        // _schedule_jobs_on_workers_helper counts its devices taken, and
+        // _schedule_jobs_on_workers then gives it none (`job_id not in self._allocation`), so
+        // they stay idle this round. (Only with reset_s > 0: otherwise every job was solved.)
+        if (in_x_[e.job] == 0) continue;
+        planned_[e.job] = static_cast<std::int32_t>(t);
+        plan_order_.push_back(e.job);
+      }
+    }
+    // Placed widest first within the plan, as Gavel assigns workers by decreasing scale factor
+    // to keep multi-device jobs together.
+    std::stable_sort(plan_order_.begin(), plan_order_.end(), [&](JobId a, JobId b) {
+      return view.request(a).devices() > view.request(b).devices();
+    });
   }
 
   // Gavel's _reset_time_run_so_far: what each job was owed under the old X since the last
@@ -214,106 +236,48 @@ private:
     }
   }
 
-  // Gavel's _update_priorities and _schedule_jobs_on_workers_helper: per type, the jobs in
-  // order of X / (fraction of the type's time received), then deficit, then X; types in order,
-  // fastest first (Gavel: V100, P100, K80; shuffled each round for the heterogeneity-agnostic
-  // policies); a job is placed on the first type that still has room for all its devices.
-  void plan(const View& view) {
-    for (JobId j : active_)
-      planned_[j] = kNoType;
-    struct Entry {
-      double priority, deficit, x;
-      JobId job;
-    };
-    std::vector<std::uint32_t> left(types_);
-    std::vector<double> speed(types_, 0.0);
-    for (std::size_t t = 0; t < types_; ++t) {
-      left[t] = view.devices_of_type(static_cast<DeviceTypeId>(t));
-      for (JobId j : active_)
-        speed[t] += throughput(j, t);
-    }
-    std::vector<std::size_t> order(types_);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return speed[a] > speed[b]; });
-    if (objective_ == AllocationObjective::kMaxMinFairnessAgnostic) {
-      for (std::size_t i = order.size(); i > 1; --i)
-        std::swap(order[i - 1], order[static_cast<std::size_t>(rng_.below(i))]);
-    }
-    plan_order_.clear();
-    for (std::size_t t : order) {
-      std::vector<Entry> entries;
-      for (JobId j : active_) {
-        const std::size_t k = j * types_ + t;
-        double priority = 0;
-        if (x_[k] > 0 && throughput(j, t) > 0) {
-          const double fraction = worker_time_[t] > 0 ? job_time_[k] / worker_time_[t] : 0.0;
-          priority = fraction > 0 ? x_[k] / fraction : x_[k] * 1e9;
-        }
-        entries.push_back({priority, deficit_[k], x_[k], j});
-      }
-      std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-        return std::tie(a.priority, a.deficit, a.x) > std::tie(b.priority, b.deficit, b.x);
-      });
-      for (const Entry& e : entries) {
-        if (planned_[e.job] != kNoType) continue;
-        if (throughput(e.job, t) <= 0) continue;
-        const std::uint32_t need = view.request(e.job).devices();
-        if (need > left[t]) continue;
-        left[t] -= need;
-        // A job that came after the last solve has no X yet: Gavel's
-        // _schedule_jobs_on_workers_helper counts its devices taken, and
-        // _schedule_jobs_on_workers then gives it none (`job_id not in self._allocation`), so
-        // they stay idle this round. (Only with reset_s > 0: otherwise every job was solved.)
-        if (in_x_[e.job] == 0) continue;
-        planned_[e.job] = static_cast<std::int32_t>(t);
-        plan_order_.push_back(e.job);
-      }
-    }
-    // Placed widest first within the plan, as Gavel assigns workers by decreasing scale factor
-    // to keep multi-device jobs together.
-    std::stable_sort(plan_order_.begin(), plan_order_.end(), [&](JobId a, JobId b) {
-      return view.request(a).devices() > view.request(b).devices();
-    });
+  // Room for job ids up to j (ids are dense, in submission order).
+  void grow(const View& view, JobId j) {
+    if (types_ == 0) types_ = view.cluster().types.size();
+    if (worker_time_.empty()) worker_time_.assign(types_, 0.0);
+    const std::size_t n = static_cast<std::size_t>(j) + 1;
+    if (planned_.size() >= n) return;
+    planned_.resize(n, kNoType);
+    model_.resize(n, 0);
+    in_x_.resize(n, 0);
+    x_.resize(n * types_, 0.0);
+    rate_.resize(n * types_, 0.0);
+    job_time_.resize(n * types_, 0.0);
+    deficit_.resize(n * types_, 0.0);
+    cum_iso_.resize(n, 0.0);
+    prev_iso_.resize(n, 0.0);
+    prev_remaining_.resize(n, -1.0);
   }
 
-  // Makes the running set what the plan says, as far as the devices allow now; the rest is done
-  // when suspensions release devices (schedule() is called again when an action completes).
-  void realize(Control& control) {
-    std::vector<JobId> leaving;
-    for (JobId j : control.running_jobs()) {
-      const JobState& s = control.state(j);
-      if (s.status != JobStatus::kRunning || is_host_task(control.request(j))) continue;
-      if (planned_[j] == kNoType) leaving.push_back(j);
-    }
-    for (JobId j : leaving)
-      control.suspend(j, "not placed this round");
-    for (JobId j : plan_order_) {
-      const JobState& s = control.state(j);
-      const auto t = static_cast<DeviceTypeId>(planned_[j]);
-      if (planned_[j] == kNoType || is_over(s.status)) continue;
-      const bool holds = is_holder(s);
-      if (holds && s.type == t) continue;
-      if (s.status == JobStatus::kRunning) {
-        auto devices = place_on_type(control, j, placement_, control.request(j).workers, t);
-        if (devices) {
-          control.migrate(j, *devices, "placed on another type this round");
-        } else {
-          // The type's devices are still held; moving out through a checkpoint frees this job's
-          // own devices for the job placed there (no cycle of waiting migrations).
-          control.suspend(j, "to move to another type this round");
-        }
+  // Iterations per second of job j on each type, from the model's measured speed (what Gavel's
+  // throughput table holds), kept from its arrival. 0 on a type the job cannot use: one it is not
+  // compatible with, or one whose nodes cannot hold its gang even when empty (two 1-GPU V100
+  // nodes for a worker of 2 GPUs). The allocation would otherwise give it time there, and the
+  // plan would place it there every round without it ever fitting.
+  void learn_throughputs(const View& view, JobId j) {
+    const JobRequest& req = view.request(j);
+    const RequestDetails& rd = view.details(j);
+    const Cluster& cluster = view.cluster();
+    // A job whose batch size changes runs as another model from then on (View::current_model):
+    // its throughputs are relearnt when it does, as Shockwave's scheduler rereads them.
+    model_[j] = view.current_model(j);
+    std::fill_n(rate_.begin() + static_cast<std::ptrdiff_t>(j * types_), types_, 0.0);
+    for (DeviceTypeId t : view.compatible_types(j)) {
+      const double it = view.perf().iter_time(model_[j], t);
+      if (!(it > 0)) continue;
+      if (cluster.workers_when_empty(t, req.devices_per_worker, rd.cpus_per_worker,
+                                     rd.mem_gb_per_worker) < req.workers)
         continue;
-      }
-      if (s.status != JobStatus::kPending && s.status != JobStatus::kSuspended) continue;
-      auto devices = place_on_type(control, j, placement_, control.request(j).workers, t);
-      if (!devices) continue;
-      if (s.status == JobStatus::kPending)
-        control.start(j, *devices, "placed this round");
-      else
-        control.resume(j, *devices, "placed this round");
+      rate_[j * types_ + t] = 1.0 / it;
     }
   }
+
+  double throughput(JobId j, std::size_t t) const { return rate_[j * types_ + t]; }
 
   AllocationObjective objective_;
   Placement placement_;

@@ -4,12 +4,13 @@
 // whole GPUs, start_on_nodes for a job of no GPU (a host task).
 #include "policies/scoring/score_policy.h"
 
+#include "policies/node_shares_copy.h"
 #include "policies/scoring/scorers.h"
-#include "sim/runtime/node_shares.h"
+
 #include <bit>
 #include <cstdint>
-#include <limits>
 #include <numeric>
+#include <span>
 
 namespace dlsim {
 
@@ -30,13 +31,15 @@ public:
     if (seen_.size() >= next_mix_) {
       mix_ = typical_shapes(seen_, coverage_);
       next_mix_ = seen_.size() * 2;
-      frag_fresh_.assign(frag_fresh_.size(), false);
       ++mix_epoch_;
     }
   }
 
+  // The pending jobs one at a time in arrival order, as FGD's simulator schedules its pods; one
+  // that fits nowhere is cancelled (a failed pod) unless retry_ keeps it for the next decision.
   void schedule(Control& control) override {
-    refresh(control);
+    if (nodes_.empty()) first_decision(control);
+    nodes_.refresh(control);
     ids_.assign(control.pending_jobs().begin(), control.pending_jobs().end());
     for (JobId j : ids_) {
       if (tried_.size() <= j) tried_.resize(j + 1, false);
@@ -47,137 +50,65 @@ public:
   }
 
 private:
-  void refresh(const View& view) {
-    const Cluster& c = view.cluster();
-    if (nodes_.empty()) {
-      check_node_shares(c);
-      nodes_.resize(c.nodes.size());
-      for (NodeId n = 0; n < nodes_.size(); ++n)
-        nodes_[n] = read_node(view, n);
-      frag_.assign(nodes_.size(), 0.0);
-      frag_fresh_.assign(nodes_.size(), false);
-      node_version_.assign(nodes_.size(), 0);
-      // The order that breaks ties: a uniform permutation of the nodes, drawn once (Fisher-Yates).
-      rank_.resize(nodes_.size());
-      std::iota(rank_.begin(), rank_.end(), 0U);
-      if (!random_ties_) {
-        for (std::size_t i = rank_.size(); i > 1; --i)
-          std::swap(rank_[i - 1], rank_[order_rng_.below(i)]);
-      }
-      if (scorer_ == Scorer::kFgd && oracle_) {
-        // FGD's rule: the typical pods of the whole pod list, known before the first arrival.
-        const SimState& all = view.raw();
-        std::vector<PodShape> shapes(all.jobs.size());
-        for (JobId j = 0; j < shapes.size(); ++j)
-          shapes[j] = shape_of(all, j);
-        mix_ = typical_shapes(shapes, coverage_);
-      }
-    } else {
-      auto reread = [&](std::uint32_t n) { reread_node(view, n); };
-      if (!view.changes().nodes.for_each_since(node_stamp_, reread)) {
-        for (NodeId n = 0; n < nodes_.size(); ++n)
-          reread_node(view, n);
-      }
-      // A job's change of share on a device with no CPU or memory change leaves no node mark.
-      auto job_nodes = [&](std::uint32_t j) {
-        for (DeviceId d : view.state(j).devices)
-          reread_node(view, c.devices[d].node);
-        if (j < placed_on_.size() && placed_on_[j] != kNoNode) reread_node(view, placed_on_[j]);
-      };
-      if (!view.changes().jobs.for_each_since(job_stamp_, job_nodes)) {
-        for (NodeId n = 0; n < nodes_.size(); ++n)
-          reread_node(view, n);
-      }
-    }
-    node_stamp_ = view.changes().nodes.stamp();
-    job_stamp_ = view.changes().jobs.stamp();
-  }
-
-  void reread_node(const View& view, NodeId n) {
-    nodes_[n] = read_node(view, n);
-    frag_fresh_[n] = false;
-    node_version_[n] = ++clock_;
-  }
-
-  // FGD's score of node n for shape s, kept per (shape, node) until the node or the mix
-  // changes: a node's score is recomputed only after it changed, which makes a decision cost
-  // O(nodes) lookups plus the scores of the nodes changed since the shape was last placed.
-  FgdChoice fgd_cached(NodeId n, std::size_t shape, const PodShape& s) {
-    Cached& c = cache_[shape * nodes_.size() + n];
-    if (c.version != node_version_[n] || c.epoch != mix_epoch_) {
-      c.choice = fgd_score(nodes_[n], s, mix_, frag_before(n));
-      c.version = node_version_[n];
-      c.epoch = mix_epoch_;
-    }
-    return c.choice;
-  }
-
-  std::size_t shape_index(const PodShape& s) {
-    for (std::size_t i = 0; i < cached_shapes_.size(); ++i)
-      if (cached_shapes_[i] == s) return i;
-    cached_shapes_.push_back(s);
-    cache_.resize(cached_shapes_.size() * nodes_.size());
-    return cached_shapes_.size() - 1;
-  }
-
-  double frag_before(NodeId n) {
-    if (!frag_fresh_[n]) {
-      frag_[n] = expected_frag_milli(nodes_[n], mix_);
-      frag_fresh_[n] = true;
-    }
-    return frag_[n];
-  }
-
-  // One worker: the node (and for a share, the GPU) the scorer picks, or nullopt.
   struct Pick {
     NodeId node = 0;
-    std::uint32_t gpu = 0;
+    std::uint32_t gpu = 0; // for a share
   };
+
+  // One worker of shape s, as Kubernetes' scheduling cycle places a pod in FGD's simulator (Weng
+  // et al., ATC'23, section 6.1): filter the nodes where it fits, score each with the policy's
+  // plugin, take the highest score (selectHost), then the GPU of a share. nullopt: no node fits.
   std::optional<Pick> pick(const PodShape& s) {
     const std::size_t shape = scorer_ == Scorer::kFgd ? shape_index(s) : 0;
     feasible_.clear();
     scores_.clear();
     gpus_.clear();
     for (NodeId n = 0; n < nodes_.size(); ++n) {
-      const NodeShares& node = nodes_[n];
-      if (!fits(node, s)) continue;
-      std::int64_t score = 0;
+      if (!fits(nodes_[n], s)) continue;
       std::uint32_t gpu = 0;
-      switch (scorer_) {
-      case Scorer::kRandom:
-        break;
-      case Scorer::kDotProduct:
-        score = dot_product_score(node, s);
-        break;
-      case Scorer::kGpuClustering:
-        score = gpu_clustering_score(node, s);
-        break;
-      case Scorer::kGpuPacking:
-        score = gpu_packing_score(node, s);
-        break;
-      case Scorer::kBestFit:
-        score = best_fit_score(node, s);
-        break;
-      case Scorer::kFgd: {
-        FgdChoice c = fgd_cached(n, shape, s);
-        score = c.score;
-        gpu = c.gpu;
-        break;
-      }
-      }
       feasible_.push_back(n);
-      scores_.push_back(score);
+      scores_.push_back(score(n, shape, s, gpu));
       gpus_.push_back(gpu);
     }
     if (feasible_.empty()) return std::nullopt;
     if (scorer_ == Scorer::kBestFit) normalize_scores(scores_);
-    // Kubernetes' selectHost: the highest score. Among equals, the node first in rank_, as in
-    // FGD's simulator: its Kubernetes fork (mental2008/kubernetes v1.20.5-minor,
-    // core/generic_scheduler.go, selectHost) takes the smallest node name "for
-    // reproducibility", and the simulator prefixes every node's name with its place in a
-    // permutation drawn once per run (pkg/simulator/simulator.go, syncClusterResourceList:
-    // rand.Perm, "%04d-"). With random_ties (upstream Kubernetes; the Random scorer, whose
-    // scores are all equal), drawn uniformly by reservoir sampling at each decision.
+    const std::size_t chosen = select_host();
+    Pick p{feasible_[chosen], gpus_[chosen]};
+    if (s.is_share() && scorer_ != Scorer::kFgd) p.gpu = share_gpu(nodes_[p.node], s);
+    return p;
+  }
+
+  // The score plugin's score of node n, which fits s (scorers.h); FGD's also names the GPU.
+  std::int64_t score(NodeId n, std::size_t shape, const PodShape& s, std::uint32_t& gpu) {
+    const NodeShares& node = nodes_[n];
+    switch (scorer_) {
+    case Scorer::kRandom:
+      return 0;
+    case Scorer::kDotProduct:
+      return dot_product_score(node, s);
+    case Scorer::kGpuClustering:
+      return gpu_clustering_score(node, s);
+    case Scorer::kGpuPacking:
+      return gpu_packing_score(node, s);
+    case Scorer::kBestFit:
+      return best_fit_score(node, s);
+    case Scorer::kFgd: {
+      const FgdChoice c = fgd_cached(n, shape, s);
+      gpu = c.gpu;
+      return c.score;
+    }
+    }
+    return 0;
+  }
+
+  // Kubernetes' selectHost over feasible_: the highest score. Among equals, the node first in
+  // rank_, as in FGD's simulator: its Kubernetes fork (mental2008/kubernetes v1.20.5-minor,
+  // core/generic_scheduler.go, selectHost) takes the smallest node name "for reproducibility",
+  // and the simulator prefixes every node's name with its place in a permutation drawn once per
+  // run (pkg/simulator/simulator.go, syncClusterResourceList: rand.Perm, "%04d-"). With
+  // random_ties (upstream Kubernetes; the Random scorer, whose scores are all equal), drawn
+  // uniformly by reservoir sampling at each decision.
+  std::size_t select_host() {
     std::size_t chosen = 0;
     std::uint64_t ties = 1;
     for (std::size_t i = 1; i < feasible_.size(); ++i) {
@@ -191,19 +122,18 @@ private:
         }
       }
     }
-    Pick p{feasible_[chosen], gpus_[chosen]};
-    if (s.is_share() && scorer_ != Scorer::kFgd) {
-      const NodeShares& node = nodes_[p.node];
-      if (scorer_ == Scorer::kRandom) {
-        // Random fit: a GPU drawn uniformly among those that can take the share.
-        std::uint64_t seen = 0;
-        for (std::uint32_t g = 0; g < node.gpus; ++g)
-          if (node.usable(g, s) >= s.gpu_milli && rng_.below(++seen) == 0) p.gpu = g;
-      } else {
-        p.gpu = *best_fit_gpu(node, s);
-      }
-    }
-    return p;
+    return chosen;
+  }
+
+  // The GPU of a share on the node picked, for the scorers that score nodes only: Random fit
+  // draws one uniformly among those that can take it, the others take the best fit.
+  std::uint32_t share_gpu(const NodeShares& node, const PodShape& s) {
+    if (scorer_ != Scorer::kRandom) return *best_fit_gpu(node, s);
+    std::uint32_t gpu = 0;
+    std::uint64_t seen = 0;
+    for (std::uint32_t g = 0; g < node.gpus; ++g)
+      if (node.usable(g, s) >= s.gpu_milli && rng_.below(++seen) == 0) gpu = g;
+    return gpu;
   }
 
   // Places every worker of j, or none; true when it started. A gang runs on one device type:
@@ -228,7 +158,7 @@ private:
   }
 
   // One attempt at every worker of j with shape `shape`; `bound` gets the device type the first
-  // worker took (-1 if none). The scratch nodes are read again from the cluster afterwards.
+  // worker took (-1 if none). The nodes taken in the copy are read again from the cluster after.
   bool try_place(Control& control, JobId j, PodShape s, std::int32_t& bound) {
     const std::uint32_t workers = control.request(j).workers;
     std::vector<DeviceId> devices;
@@ -241,7 +171,7 @@ private:
         ok = false;
         break;
       }
-      NodeShares& node = nodes_[p->node];
+      const NodeShares& node = nodes_[p->node];
       std::vector<std::uint32_t> gpus;
       if (s.is_share()) {
         gpus.push_back(p->gpu);
@@ -256,11 +186,7 @@ private:
       }
       if (s.gpus == 0) hosts.push_back(p->node);
       // The job's next worker sees this one's resources taken, and not its GPUs again.
-      node = after(node, s, gpus);
-      for (std::uint32_t g : gpus)
-        node.open[g] = false;
-      frag_fresh_[p->node] = false;
-      node_version_[p->node] = ++clock_;
+      nodes_.take(p->node, s, gpus);
       touched_.push_back(p->node);
     }
     if (ok) {
@@ -272,15 +198,45 @@ private:
       } else {
         control.start(j, devices, why);
       }
-      if (placed_on_.size() <= j) placed_on_.resize(j + 1, kNoNode);
-      placed_on_[j] = touched_.front();
+      nodes_.placed(j, touched_.front());
     }
     for (NodeId n : touched_)
-      reread_node(control, n);
+      nodes_.reread(control, n);
     return ok;
   }
 
-  static constexpr NodeId kNoNode = std::numeric_limits<NodeId>::max();
+  // The first decision: the order that breaks ties, a uniform permutation of the nodes drawn once
+  // (Fisher-Yates), and for FGD's oracle rule, the typical pods of the whole pod list, known
+  // before the first arrival.
+  void first_decision(const View& view) {
+    rank_.resize(view.cluster().nodes.size());
+    std::iota(rank_.begin(), rank_.end(), 0U);
+    if (!random_ties_) shuffle(std::span(rank_), order_rng_);
+    if (scorer_ == Scorer::kFgd && oracle_) {
+      const SimState& all = view.raw();
+      std::vector<PodShape> shapes(all.jobs.size());
+      for (JobId j = 0; j < shapes.size(); ++j)
+        shapes[j] = shape_of(all, j);
+      mix_ = typical_shapes(shapes, coverage_);
+    }
+  }
+
+  // FGD's score of node n for shape s, and the node's expected fragmentation under mix_, kept
+  // until the node or the mix changes (NodeMemo).
+  FgdChoice fgd_cached(NodeId n, std::size_t shape, const PodShape& s) {
+    return fgd_memo_.get(shape, n, nodes_, mix_epoch_, [&] {
+      const double before = frag_memo_.get(0, n, nodes_, mix_epoch_,
+                                           [&] { return expected_frag_milli(nodes_[n], mix_); });
+      return fgd_score(nodes_[n], s, mix_, before);
+    });
+  }
+
+  std::size_t shape_index(const PodShape& s) {
+    for (std::size_t i = 0; i < cached_shapes_.size(); ++i)
+      if (cached_shapes_[i] == s) return i;
+    cached_shapes_.push_back(s);
+    return cached_shapes_.size() - 1;
+  }
 
   Scorer scorer_;
   bool retry_;
@@ -290,27 +246,16 @@ private:
   Rng rng_;
   Rng order_rng_;
   std::vector<std::uint32_t> rank_; // node n's place in the order that breaks ties
-  std::vector<NodeShares> nodes_;
-  std::vector<double> frag_; // expected fragmentation of nodes_[n] under mix_
-  std::vector<bool> frag_fresh_;
-  std::uint64_t node_stamp_ = 0;
-  std::uint64_t job_stamp_ = 0;
+  NodeSharesCopy nodes_;
   ShapeMix mix_;
   std::vector<PodShape> seen_;
   std::size_t next_mix_ = 1;
   std::vector<bool> tried_;
-  std::vector<NodeId> placed_on_;
-  // fgd_cached's: a stamp per node, bumped when it is read again, and one entry per (shape, node).
-  struct Cached {
-    std::uint64_t version = ~std::uint64_t{0};
-    std::uint64_t epoch = 0;
-    FgdChoice choice;
-  };
-  std::vector<std::uint64_t> node_version_;
-  std::uint64_t clock_ = 0;
-  std::uint64_t mix_epoch_ = 0;
+  // fgd_cached's: the shapes seen (a memo key each), the mix's epoch, the memos.
   std::vector<PodShape> cached_shapes_;
-  std::vector<Cached> cache_;
+  std::uint64_t mix_epoch_ = 0;
+  NodeMemo<FgdChoice> fgd_memo_;
+  NodeMemo<double> frag_memo_;
   // Scratch, kept to avoid allocating per decision.
   std::vector<JobId> ids_;
   std::vector<NodeId> feasible_;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 
 namespace dlsim {
 
@@ -30,6 +31,13 @@ public:
 private:
   std::uint64_t s_[4];
 };
+
+// Fisher-Yates: the items in a uniform random order, drawing below(i) for i = size down to 2.
+template <class T>
+void shuffle(std::span<T> items, Rng& rng) {
+  for (std::size_t i = items.size(); i > 1; --i)
+    std::swap(items[i - 1], items[rng.below(i)]);
+}
 
 std::uint64_t fnv1a64(std::string_view text);
 
