@@ -7,107 +7,27 @@
 // changes the rest of a run, so the counts are of whole trajectories). A policy with a fixed random
 // priority per job that preempts only at rounds (every 300 s, as aiturbo does) runs random traces
 // of one- and two-worker jobs on random clusters of one device type each way.
-#include "policies/held_runs.h"
-#include "policies/priority_pass.h"
-#include "policies/waiting_index.h"
+#include "tests/support/fixed_priority_pass.h"
 #include "tests/support/harness.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-#include <optional>
 #include <random>
-#include <tuple>
 
 using namespace dlsim;
 using namespace dlsim::test;
 
 namespace {
 
-using Key = std::tuple<std::uint32_t, JobId>; // (priority, job): lower goes first
-
-class RoundsOnly final : public Policy {
-public:
-  RoundsOnly(Placement placement, bool pass_over, int max_rounds) : placement_(placement) {
-    pass_.pass_over_unplaceable(pass_over);
-    pass_.set_max_rounds(max_rounds);
-  }
-
-  void on_arrival(JobId j, const View& view) override {
-    if (keys_.size() <= j) {
-      keys_.resize(j + 1);
-      need_.resize(j + 1);
-      class_.resize(j + 1);
-    }
-    keys_[j] = {static_cast<std::uint32_t>((j * 2654435761u) % 97), j};
-    need_[j] = view.request(j).devices();
-    class_[j] = waiting_.number_of(job_shape(view, j));
-    waiting_.insert(keys_[j], class_[j]);
-  }
-  void on_finish(JobId j, const View&) override {
-    if (holders_.erase(j) > 0)
-      held_.erase(keys_[j]);
-    else
-      waiting_.erase(keys_[j], class_[j]);
-  }
-  void schedule(Control& control) override {
-    const bool round = control.now() >= wake_;
-    if (waiting_.empty()) return;
-    // While jobs wait, rounds every 300 s (none once the queue is empty: the run ends).
-    if (round) {
-      wake_ = control.now() + from_seconds(300);
-      control.wake_at(wake_);
-    }
-    auto job_of = [](const Key& k) { return std::get<1>(k); };
-    auto advance = [this](WaitingIndex<Key, JobShape>::const_iterator it, const WalkItem& item) {
-      return waiting_.first_within(
-          it, [this](const Key& k) { return class_[std::get<1>(k)]; },
-          [&item](const JobShape& s) { return PriorityPass::passes_over(item, s); });
-    };
-    pass_.decide(control, held_.walk_with(waiting_, job_of, advance), holders_, round);
-    pass_.apply(control, placement_, holders_, round);
-    for (JobId j : pass_.suspended()) {
-      held_.erase(keys_[j]);
-      waiting_.insert(keys_[j], class_[j]);
-    }
-    for (JobId j : pass_.started()) {
-      waiting_.erase(keys_[j], class_[j]);
-      held_.insert(keys_[j], j, need_[j]);
-    }
-  }
-
-private:
-  Placement placement_;
-  PriorityPass pass_;
-  HolderSet holders_;
-  HeldRuns<Key> held_;
-  WaitingIndex<Key, JobShape> waiting_;
-  std::vector<Key> keys_;
-  std::vector<std::uint32_t> need_;
-  std::vector<std::uint32_t> class_;
-  SimTime wake_ = 0;
-};
-
-PolicyEntry rounds_only(bool pass_over, int max_rounds) {
-  return {"rounds-only", "test", false, {}, [pass_over, max_rounds](const PolicySetup& s) {
-            return std::make_unique<RoundsOnly>(s.placement, pass_over, max_rounds);
-          }};
-}
-
-struct RoundsOutcome {
-  std::optional<RunOutput> out;
-  std::string error;
-};
-RoundsOutcome run_rounds_only(bool pass_over, int max_rounds, const Cluster& c, const Workload& w) {
-  try {
-    return {run_policy(rounds_only(pass_over, max_rounds), c, w, YAML::Node()), ""};
-  } catch (const std::exception& e) {
-    return {std::nullopt, e.what()};
-  }
+// Preempting only at rounds, passing over unplaceable shapes or not, with at most max_rounds.
+PassOutcome run_rounds_only(bool pass_over, int max_rounds, const Cluster& c, const Workload& w) {
+  return run_fixed_priority(
+      {.rounds_only = true, .pass_over_unplaceable = pass_over, .max_rounds = max_rounds}, c, w);
 }
 
 // Jobs whose first start, end and preemptions differ between two runs (every job when one failed).
-std::size_t differing_jobs(const RoundsOutcome& a, const RoundsOutcome& b, std::size_t jobs) {
+std::size_t differing_jobs(const PassOutcome& a, const PassOutcome& b, std::size_t jobs) {
   if (!a.out || !b.out) return a.error == b.error && !a.out && !b.out ? 0 : jobs;
   std::size_t n = 0;
   for (std::size_t j = 0; j < jobs; ++j) {
@@ -144,8 +64,8 @@ TEST_CASE("PriorityPass: passing over unplaceable shapes chooses as offering the
     }
     const Workload w = workload_from_csv(c, csv);
     const std::size_t jobs = w.jobs.size();
-    const RoundsOutcome offered = run_rounds_only(false, kUnbounded, c, w);
-    const RoundsOutcome passed = run_rounds_only(true, kUnbounded, c, w);
+    const PassOutcome offered = run_rounds_only(false, kUnbounded, c, w);
+    const PassOutcome passed = run_rounds_only(true, kUnbounded, c, w);
     REQUIRE(offered.out);
     CHECK(differing_jobs(offered, passed, jobs) == 0);
     for (std::size_t j = 0; j < jobs; ++j) {

@@ -7,117 +7,16 @@
 // preempted at the same times. The plain walk also hands the holders one by one, not as runs:
 // a run that does not fit whole (taken by stretches of its prefix sums, WalkItem::run_prefix)
 // must choose what offering each of its jobs in turn chooses.
-#include "policies/held_runs.h"
-#include "policies/priority_pass.h"
-#include "policies/waiting_index.h"
+#include "tests/support/fixed_priority_pass.h"
 #include "tests/support/harness.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-#include <optional>
 #include <random>
-#include <tuple>
 
 using namespace dlsim;
 using namespace dlsim::test;
-
-namespace {
-
-using Key = std::tuple<std::uint32_t, JobId>; // (priority, job): lower goes first
-
-class FixedPriority final : public Policy {
-public:
-  FixedPriority(Placement placement, bool bounded) : placement_(placement), bounded_(bounded) {}
-
-  void on_arrival(JobId j, const View& view) override {
-    if (keys_.size() <= j) {
-      keys_.resize(j + 1);
-      need_.resize(j + 1);
-      class_.resize(j + 1);
-    }
-    keys_[j] = {static_cast<std::uint32_t>((j * 2654435761u) % 97), j};
-    need_[j] = view.request(j).devices();
-    class_[j] = waiting_.number_of(job_shape(view, j));
-    waiting_.insert(keys_[j], class_[j]);
-  }
-  void on_finish(JobId j, const View&) override {
-    if (holders_.erase(j) > 0)
-      held_.erase(keys_[j]);
-    else
-      waiting_.erase(keys_[j], class_[j]);
-  }
-  void schedule(Control& control) override {
-    if (waiting_.empty()) return;
-    auto job_of = [](const Key& k) { return std::get<1>(k); };
-    auto advance = [this](WaitingIndex<Key, JobShape>::const_iterator it, const WalkItem& item) {
-      if (!bounded_) return it; // the plain walk: every waiting job offered
-      return waiting_.first_within(
-          it, [this](const Key& k) { return class_[std::get<1>(k)]; },
-          [&item](const JobShape& s) { return PriorityPass::passes_over(item, s); });
-    };
-    PriorityWalk walk = held_.walk_with(waiting_, job_of, advance);
-    if (!bounded_) {
-      // The plain walk: each holder of a run handed alone.
-      walk = [walk, run = std::vector<JobId>{}, at = std::size_t{0}](WalkItem& item) mutable {
-        if (at == run.size()) {
-          WalkItem next = item;
-          if (!walk(next)) return false;
-          if (next.run.empty()) {
-            item.job = next.job;
-            return true;
-          }
-          run.assign(next.run.begin(), next.run.end());
-          at = 0;
-        }
-        item.job = run[at++];
-        return true;
-      };
-    }
-    pass_.decide(control, walk, holders_);
-    pass_.apply(control, placement_, holders_);
-    for (JobId j : pass_.suspended()) {
-      held_.erase(keys_[j]);
-      waiting_.insert(keys_[j], class_[j]);
-    }
-    for (JobId j : pass_.started()) {
-      waiting_.erase(keys_[j], class_[j]);
-      held_.insert(keys_[j], j, need_[j]);
-    }
-  }
-
-private:
-  Placement placement_;
-  bool bounded_;
-  PriorityPass pass_;
-  HolderSet holders_;
-  HeldRuns<Key> held_;
-  WaitingIndex<Key, JobShape> waiting_;
-  std::vector<Key> keys_;
-  std::vector<std::uint32_t> need_;
-  std::vector<std::uint32_t> class_;
-};
-
-PolicyEntry fixed_priority(bool bounded) {
-  return {"fixed-priority", "test", false, {}, [bounded](const PolicySetup& s) {
-            return std::make_unique<FixedPriority>(s.placement, bounded);
-          }};
-}
-
-// A run's final state, or the message of the error that stopped it.
-struct PassOutcome {
-  std::optional<RunOutput> out;
-  std::string error;
-};
-PassOutcome run_fixed_priority(bool bounded, const Cluster& c, const Workload& w) {
-  try {
-    return {run_policy(fixed_priority(bounded), c, w, YAML::Node()), ""};
-  } catch (const std::exception& e) {
-    return {std::nullopt, e.what()};
-  }
-}
-
-} // namespace
 
 TEST_CASE("PriorityPass: the bounded walk chooses as the walk of every job", "[walk_bound]") {
   std::mt19937 rng(17);
@@ -134,8 +33,8 @@ TEST_CASE("PriorityPass: the bounded walk chooses as the walk of every job", "[w
       csv +=
           fmt::format("j{},{},1,{},{}\n", j, j * (1 + rng() % 20), 1 + rng() % 4, 20 + rng() % 400);
     const Workload w = workload_from_csv(c, csv);
-    const PassOutcome plain = run_fixed_priority(false, c, w);
-    const PassOutcome bounded = run_fixed_priority(true, c, w);
+    const PassOutcome plain = run_fixed_priority({.bounded = false}, c, w);
+    const PassOutcome bounded = run_fixed_priority({.bounded = true}, c, w);
     // Both walks run to the end, or fail alike.
     CHECK(plain.error == bounded.error);
     if (!plain.out || !bounded.out) continue;
