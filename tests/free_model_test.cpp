@@ -8,6 +8,7 @@
 #include "policies/placement.h"
 #include "sim/cluster/fit.h"
 #include "tests/support/harness.h"
+#include "tests/support/random_cluster.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -228,21 +229,6 @@ private:
   FreeModel incremental_, fresh_;
   std::mt19937 rng_;
 };
-
-std::string random_cluster(std::mt19937& rng) {
-  auto in = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  const char* shapes[] = {"{{V100: {}}}", "{{K80: {}}}", "{{V100: {}, K80: 2}}", "{{T4: {}}}"};
-  std::string yaml = fmt::format(
-      "nodes:\n  - {{count: {}, devices: {{V100: {}}}, cpu_cores: 32, memory_gb: 80}}\n", in(4, 6),
-      in(4, 8));
-  const int groups = in(0, 2);
-  for (int g = 0; g < groups; ++g) {
-    yaml +=
-        fmt::format("  - {{count: {}, devices: {}, cpu_cores: {}, memory_gb: {}}}\n", in(1, 6),
-                    fmt::format(fmt::runtime(shapes[in(0, 3)]), in(1, 8)), in(4, 48), in(16, 256));
-  }
-  return yaml;
-}
 
 // CPUs and memory per worker exact in binary or not (0.1, 0.3): every other round only exact
 // ones, so that both ways of changing the released set are taken.
